@@ -1,0 +1,79 @@
+/**
+ * Typed errors every surface maps in one place (REST JSON, MCP tool error, CLI exit code).
+ * None of them knows HTTP.
+ * @module
+ */
+
+/** Base class: a stable machine `code` plus a human message. */
+export class AppError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem with one input. */
+export interface Issue {
+  readonly parameter: string;
+  readonly message: string;
+}
+
+/** Bad input: names each parameter and what is wrong with it. */
+export class InvalidRequest extends AppError {
+  constructor(readonly issues: readonly Issue[], message?: string) {
+    super(
+      "invalid_request",
+      message ?? `Invalid request: ${issues.map((i) => `${i.parameter}: ${i.message}`).join("; ")}`,
+    );
+  }
+}
+
+/** No valid credential (unknown, malformed or revoked key or token). */
+export class Unauthorized extends AppError {
+  constructor(message = "A valid API key or access token is required") {
+    super("unauthorized", message);
+  }
+}
+
+/** The credential lacks the scope the operation requires. */
+export class InsufficientScope extends AppError {
+  constructor(readonly requiredScope: string) {
+    super("insufficient_scope", `This operation requires the "${requiredScope}" scope`);
+  }
+}
+
+/** The account's plan is below what the operation requires. */
+export class PlanRequired extends AppError {
+  constructor(readonly requiredPlan: string, what = "This feature") {
+    super("plan_required", `${what} requires the ${requiredPlan} plan or above`);
+  }
+}
+
+/** Authenticated but not allowed (role, ownership). */
+export class Forbidden extends AppError {
+  constructor(message = "You are not allowed to do this") {
+    super("forbidden", message);
+  }
+}
+
+/** Nothing of that kind with that id; `suggestions` are close matches. */
+export class NotFound extends AppError {
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly suggestions: readonly string[] = [],
+  ) {
+    super(
+      "not_found",
+      `No ${kind} "${id}"` +
+        (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""),
+    );
+  }
+}
+
+/** Too many requests; retry after the given number of seconds. */
+export class RateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super("rate_limited", `Too many requests; retry in ${retryAfterSeconds} s`);
+  }
+}

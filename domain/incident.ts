@@ -1,0 +1,66 @@
+/**
+ * Incident statuses, impacts and the normalised incident shape.
+ * @module
+ */
+import type { EpochMs } from "./time.ts";
+
+/** Incident lifecycle; the last three are for scheduled maintenance. */
+export const INCIDENT_STATUSES = [
+  "INVESTIGATING",
+  "IDENTIFIED",
+  "MONITORING",
+  "RESOLVED",
+  "SCHEDULED",
+  "IN_PROGRESS",
+  "COMPLETED",
+] as const;
+/** One of {@link INCIDENT_STATUSES}. */
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+/** Impact of an incident, least to most; MAINTENANCE marks planned work. */
+export const IMPACTS = ["NONE", "MINOR", "MAJOR", "CRITICAL", "MAINTENANCE"] as const;
+/** One of {@link IMPACTS}. */
+export type Impact = (typeof IMPACTS)[number];
+
+/** One entry of an incident's timeline. */
+export interface IncidentUpdate {
+  readonly at: EpochMs;
+  readonly status: IncidentStatus;
+  readonly body: string;
+}
+
+/** An incident as an adapter reads it from a vendor (nothing stored yet). */
+export interface IncidentSnapshot {
+  /** The vendor's own id (stable across polls); adapters synthesise one when none exists. */
+  readonly externalId: string;
+  readonly title: string;
+  readonly status: IncidentStatus;
+  readonly impact: Impact;
+  readonly startedAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly resolvedAt: EpochMs | null;
+  readonly url: string | null;
+  /** External ids of the components it names (may be empty). */
+  readonly componentIds: readonly string[];
+  /** Timeline, oldest first. */
+  readonly updates: readonly IncidentUpdate[];
+}
+
+/** An incident as reads return it. */
+export interface Incident extends Omit<IncidentSnapshot, "externalId" | "componentIds"> {
+  readonly id: string;
+  readonly serviceSlug: string;
+  /** Names of the affected components. */
+  readonly components: readonly string[];
+}
+
+/** True while an incident or maintenance is not finished. */
+export function isOpen(status: IncidentStatus): boolean {
+  return status !== "RESOLVED" && status !== "COMPLETED";
+}
+
+/** True for planned maintenance (by impact or by a maintenance-only status). */
+export function isMaintenance(i: { status: IncidentStatus; impact: Impact }): boolean {
+  return i.impact === "MAINTENANCE" || i.status === "SCHEDULED" || i.status === "IN_PROGRESS" ||
+    i.status === "COMPLETED";
+}

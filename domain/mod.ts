@@ -1,0 +1,14 @@
+/**
+ * The words every part of statusd shares: status levels, incidents, services, scopes,
+ * plans, errors, pages and time. Pure TypeScript: no I/O, imports nothing else of ours.
+ * @module
+ */
+export * from "./status.ts";
+export * from "./incident.ts";
+export * from "./service.ts";
+export * from "./time.ts";
+export * from "./errors.ts";
+export * from "./page.ts";
+export * from "./scope.ts";
+export * from "./account.ts";
+export * from "./principal.ts";

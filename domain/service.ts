@@ -1,0 +1,117 @@
+/**
+ * Vendors (catalog entries), snapshots adapters produce, and services reads return.
+ * @module
+ */
+import type { Incident, IncidentSnapshot } from "./incident.ts";
+import { type StatusLevel, worst } from "./status.ts";
+import type { EpochMs } from "./time.ts";
+
+/** Status-page platforms statusd can read; `unknown` is detected once from the page. */
+export const PLATFORMS = [
+  "statuspage",
+  "incidentio",
+  "instatus",
+  "statusio",
+  "betterstack",
+  "cachet",
+  "rss",
+  "google-cloud",
+  "aws",
+  "azure",
+  "slack",
+  "salesforce",
+  "heroku",
+  "html",
+  "unknown",
+] as const;
+/** One of {@link PLATFORMS}. */
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Catalog categories. */
+export const CATEGORIES = [
+  "ai",
+  "cdn-dns",
+  "ci-cd",
+  "cloud",
+  "communication",
+  "crm-marketing",
+  "data",
+  "devtools",
+  "ecommerce",
+  "hosting",
+  "hr-finance",
+  "monitoring",
+  "payments",
+  "productivity",
+  "security",
+  "other",
+] as const;
+/** One of {@link CATEGORIES}. */
+export type Category = (typeof CATEGORIES)[number];
+
+/** One catalog entry: a vendor and where its status page lives. */
+export interface Vendor {
+  readonly name: string;
+  readonly slug: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly category: Category;
+  /** Slug of the owning company (e.g. `google` owns `google-cloud`). */
+  readonly provider: string;
+  readonly domains: readonly string[];
+}
+
+/** A component (region or subsystem) as an adapter reads it. */
+export interface ComponentSnapshot {
+  /** The vendor's own id; adapters synthesise a stable one (e.g. the name) when none exists. */
+  readonly externalId: string;
+  readonly name: string;
+  /** Name of the group it belongs to, if any. */
+  readonly group: string | null;
+  readonly status: StatusLevel;
+}
+
+/** What an adapter returns for one fetch of a vendor: nothing stored yet. */
+export interface Snapshot {
+  /** Page-level indicator; feeds and incident-only APIs derive it from open incidents. */
+  readonly indicator: StatusLevel;
+  /** Leaf components only (groups are carried in `group`). */
+  readonly components: readonly ComponentSnapshot[];
+  /** Incidents and maintenances the payload shows, open or recently resolved. */
+  readonly incidents: readonly IncidentSnapshot[];
+}
+
+/** A service's status: the worst of its page indicator and its components. */
+export function serviceStatus(snapshot: Pick<Snapshot, "indicator" | "components">): StatusLevel {
+  return worst([snapshot.indicator, ...snapshot.components.map((c) => c.status)]);
+}
+
+/** A component as reads return it. */
+export interface Component {
+  readonly id: string;
+  readonly name: string;
+  readonly status: StatusLevel;
+  readonly group: string | null;
+  readonly updatedAt: EpochMs;
+}
+
+/** A service as list reads return it (DESIGN §4). */
+export interface Service {
+  readonly name: string;
+  readonly slug: string;
+  readonly currentStatus: StatusLevel;
+  /** 30-day uptime percent; null while nothing has been observed. */
+  readonly uptimePercent: number | null;
+  readonly category: Category;
+  readonly provider: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly lastCheckedAt: EpochMs | null;
+  readonly lastChangedAt: EpochMs | null;
+}
+
+/** One service with its components and open incidents. */
+export interface ServiceDetail extends Service {
+  readonly components: readonly Component[];
+  readonly incidents: readonly Incident[];
+}

@@ -1,0 +1,31 @@
+/**
+ * The contract every status-page platform adapter fulfils.
+ * @module
+ */
+import type { EpochMs, Platform, Snapshot, Vendor } from "../../domain/mod.ts";
+
+/** What `parse` may know besides the body: the vendor's page URL (for links) and the fetch time. */
+export interface ParseContext {
+  readonly pageUrl: URL;
+  readonly fetchedAt: EpochMs;
+  /** Reports a platform value with no mapping (the poller logs each once). */
+  readonly unknownValue?: (field: string, value: string) => void;
+}
+
+/** One status-page platform: where to fetch and how to read what was fetched. */
+export interface Adapter {
+  /** Catalog value this adapter serves, e.g. "statuspage". */
+  readonly platform: Platform;
+  /** The document to GET for a vendor (absolute URL), derived from its status page URL. */
+  endpoint(vendor: Pick<Vendor, "statusPageUrl" | "slug">): URL;
+  /** Pure: the exact bytes the vendor published → a normalised snapshot. Throws PayloadError. */
+  parse(body: string, ctx: ParseContext): Snapshot;
+}
+
+/** The payload is not the platform's shape; the message names the field and what was found. */
+export class PayloadError extends SyntaxError {
+  constructor(readonly platform: string, readonly path: string, detail: string) {
+    super(`Cannot parse ${platform} payload at "${path}": ${detail}`);
+    this.name = "PayloadError";
+  }
+}
