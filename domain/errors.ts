@@ -66,7 +66,9 @@ export class NotFound extends AppError {
     super(
       "not_found",
       `No ${kind} "${id}"` +
-        (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""),
+        (suggestions.length
+          ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
+          : ""),
     );
   }
 }

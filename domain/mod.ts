@@ -12,3 +12,4 @@ export * from "./page.ts";
 export * from "./scope.ts";
 export * from "./account.ts";
 export * from "./principal.ts";
+export * from "./change.ts";

@@ -8,7 +8,12 @@ import type { Scope } from "./scope.ts";
 /** The caller of an operation. */
 export type Principal =
   | { readonly kind: "anonymous" }
-  | { readonly kind: "api_key"; readonly account: Account; readonly keyId: string; readonly scopes: readonly Scope[] }
+  | {
+    readonly kind: "api_key";
+    readonly account: Account;
+    readonly keyId: string;
+    readonly scopes: readonly Scope[];
+  }
   | {
     readonly kind: "oauth";
     readonly account: Account;

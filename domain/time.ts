@@ -15,7 +15,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that only moves when told to (tests). */
-export function fixedClock(start: EpochMs): Clock & { set(t: EpochMs): void; advance(ms: number): void } {
+export function fixedClock(
+  start: EpochMs,
+): Clock & { set(t: EpochMs): void; advance(ms: number): void } {
   let t = start;
   return { now: () => t, set: (v) => (t = v), advance: (ms) => (t += ms) };
 }

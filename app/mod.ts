@@ -1,0 +1,6 @@
+/**
+ * The verbs every surface (REST, MCP, web pages, admin CLI) shares.
+ * @module
+ */
+export type { AppContext, AppSettings } from "./context.ts";
+export { authenticate } from "./auth.ts";

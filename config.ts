@@ -1,0 +1,90 @@
+/**
+ * Reads and validates the environment once (DESIGN §7). No other module reads `Deno.env`
+ * (except the `status` CLI, which reads only its own variables).
+ * @module
+ */
+import { z } from "zod";
+
+/** A bad configuration value; the message names every bad variable and its value. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const int = (min: number, max: number) =>
+  z.string().trim().regex(/^\d+$/, `expected an integer from ${min} to ${max}`).transform(Number)
+    .pipe(
+      z.number().int().min(min, `expected an integer from ${min} to ${max}`).max(
+        max,
+        `expected an integer from ${min} to ${max}`,
+      ),
+    );
+
+const schema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  STATUSD_DB: z.string().min(1).default("./data/statusd.db"),
+  STATUSD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
+  STATUSD_CATALOG: z.string().min(1).optional(),
+  STATUSD_POLL_STABLE_SECONDS: int(1, 86400).default(300),
+  STATUSD_POLL_MOVING_SECONDS: int(1, 86400).default(60),
+  STATUSD_POLL_CONCURRENCY: int(1, 1024).default(32),
+  STATUSD_POLL: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).default("on"),
+  STATUSD_POLL_TIMEOUT_MS: int(100, 120000).default(10000),
+  STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
+    error: "expected debug, info, warn or error",
+  }).default("info"),
+});
+
+/** Poller settings (a slice passed to the poller). */
+export interface PollConfig {
+  readonly enabled: boolean;
+  readonly stableSeconds: number;
+  readonly movingSeconds: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+}
+
+/** The resolved configuration: every default filled in. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dbPath: string;
+  /** `{host_url}` without a trailing slash. */
+  readonly publicUrl: string;
+  /** Path of a catalog file replacing the built-in one, or null. */
+  readonly catalogPath: string | null;
+  readonly poll: PollConfig;
+  readonly logLevel: "debug" | "info" | "warn" | "error";
+}
+
+/** Validates `env` (a plain record, so tests pass a literal) into a frozen Config. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in schema.shape && v !== undefined && v !== ""),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `Cannot use ${name} ${JSON.stringify(env[name])}: ${i.message}`;
+    });
+    throw new ConfigError(lines.join("\n"));
+  }
+  const e = parsed.data;
+  const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dbPath: e.STATUSD_DB,
+    publicUrl,
+    catalogPath: e.STATUSD_CATALOG ?? null,
+    poll: Object.freeze({
+      enabled: e.STATUSD_POLL === "on",
+      stableSeconds: e.STATUSD_POLL_STABLE_SECONDS,
+      movingSeconds: e.STATUSD_POLL_MOVING_SECONDS,
+      concurrency: e.STATUSD_POLL_CONCURRENCY,
+      timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
+    }),
+    logLevel: e.STATUSD_LOG,
+  });
+}

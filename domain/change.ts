@@ -1,0 +1,35 @@
+/**
+ * Committed changes: what the poller stored, published to live subscribers (SSE, MCP).
+ * @module
+ */
+import type { Impact, IncidentStatus } from "./incident.ts";
+import type { StatusLevel } from "./status.ts";
+import type { EpochMs } from "./time.ts";
+
+/** A change of level of a service (component null) or of one of its components. */
+export interface StatusChange {
+  readonly kind: "status";
+  readonly slug: string;
+  /** Component name, or null for the service as a whole. */
+  readonly component: string | null;
+  readonly from: StatusLevel;
+  readonly to: StatusLevel;
+}
+
+/** An incident that appeared or whose status, impact or timeline moved. */
+export interface IncidentChange {
+  readonly kind: "incident";
+  readonly slug: string;
+  readonly incidentId: string;
+  readonly title: string;
+  readonly status: IncidentStatus;
+  readonly impact: Impact;
+  /** Body of the newest timeline entry, if any. */
+  readonly latestUpdate: string | null;
+}
+
+/** A change as stored in the feed: a monotonically increasing id (SSE `id`) and its time. */
+export type Change = (StatusChange | IncidentChange) & {
+  readonly id: number;
+  readonly at: EpochMs;
+};

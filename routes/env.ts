@@ -1,0 +1,15 @@
+/**
+ * The Hono environment every router shares: the caller and the verbs' context.
+ * @module
+ */
+import type { AppContext } from "../app/mod.ts";
+import type { Principal } from "../domain/mod.ts";
+
+/** Variables set by middleware (`c.get("principal")`, `c.get("app")`). */
+export interface Env {
+  Variables: {
+    principal: Principal;
+    app: AppContext;
+    requestId: string;
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * `createServer(deps)` builds the whole HTTP app (Hono) without listening, so tests can call
+ * `app.request()` and main.ts can hand `app.fetch` to `Deno.serve`.
+ * @module
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppContext } from "../app/mod.ts";
+import { InvalidRequest, NotFound } from "../domain/mod.ts";
+import type { Env } from "./env.ts";
+import { errorBody, handleError } from "./errors.ts";
+import { principal } from "./middleware/principal.ts";
+
+/** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
+export interface PollerStats {
+  readonly running: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** What the HTTP app needs from main.ts. */
+export interface ServerDeps {
+  readonly app: AppContext;
+  readonly pollerStats?: () => PollerStats;
+}
+
+/** A router module adds its operations to the shared OpenAPI app. */
+export type Register = (api: OpenAPIHono<Env>, deps: ServerDeps) => void;
+
+/** Turns zod issues from request validation into an InvalidRequest naming each parameter. */
+function validationHook(
+  result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } },
+): void {
+  if (result.success || !result.error) return;
+  throw new InvalidRequest(
+    result.error.issues.map((i) => ({
+      parameter: i.path.map(String).join(".") || "body",
+      message: i.message,
+    })),
+  );
+}
+
+/** Routers, in mount order. Each file exports one `Register`. */
+const ROUTERS: Register[] = [];
+
+/** Builds the app for `deps`. */
+export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
+  const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
+  api.use("*", async function context(c, next) {
+    c.set("app", deps.app);
+    c.set("requestId", crypto.randomUUID());
+    await next();
+  });
+  api.use("/api/*", principal);
+  api.onError(handleError(deps.app.log));
+  api.notFound((c) => {
+    const { body } = errorBody(
+      new NotFound("route", `${c.req.method} ${new URL(c.req.url).pathname}`),
+    );
+    return c.json(body, 404);
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "An API key (sd_live_…) created in Settings > API Keys",
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "The same API key, or an OAuth 2.1 access token issued by statusd",
+  });
+  for (const register of ROUTERS) register(api, deps);
+  return api;
+}

@@ -1,0 +1,34 @@
+/**
+ * Opens the SQLite database (node:sqlite) with the pragmas statusd relies on.
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { dirname } from "node:path";
+import { mkdirSync } from "node:fs";
+
+/** The raw database handle every store function takes. */
+export type Db = DatabaseSync;
+
+/** Opens (creating folders as needed) a database file, or `:memory:`; WAL, foreign keys on. */
+export function openDb(path: string): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA busy_timeout = 5000");
+  if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  return db;
+}
+
+/** Runs `fn` inside one IMMEDIATE transaction; rolls back on any throw. */
+export function transaction<T>(db: Db, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const out = fn();
+    db.exec("COMMIT");
+    return out;
+  } catch (err) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw err;
+  }
+}

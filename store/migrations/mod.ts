@@ -1,0 +1,9 @@
+/**
+ * Every migration, in order. Each is a `.ts` module exporting its SQL so bundles embed it.
+ * @module
+ */
+import type { Migration } from "../migrate.ts";
+import engine from "./001_engine.ts";
+
+/** The schema history; append new files, never edit shipped ones. */
+export const MIGRATIONS: readonly Migration[] = [engine];

@@ -1,0 +1,18 @@
+/**
+ * Persistence: SQLite through node:sqlite, numbered migrations, named queries by noun.
+ * @module
+ */
+import { type Db, openDb } from "./db.ts";
+import { migrate } from "./migrate.ts";
+
+export type { Db } from "./db.ts";
+export { transaction } from "./db.ts";
+export { migrate } from "./migrate.ts";
+export * from "./changes.ts";
+
+/** Opens the database at `path` and applies pending migrations. */
+export function openStore(path: string): Db {
+  const db = openDb(path);
+  migrate(db);
+  return db;
+}
