@@ -1,0 +1,51 @@
+import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { ConfigError, loadConfig } from "../config.ts";
+
+Deno.test("defaults fill every setting of DESIGN §7", () => {
+  const c = loadConfig({});
+  equal(c.port, 8080);
+  equal(c.host, "0.0.0.0");
+  equal(c.dbPath, "./data/statusd.db");
+  equal(c.publicUrl, "http://localhost:8080");
+  equal(c.catalogPath, null);
+  deepStrictEqual(c.poll, {
+    enabled: true,
+    stableSeconds: 300,
+    movingSeconds: 60,
+    concurrency: 32,
+    timeoutMs: 10000,
+  });
+});
+
+Deno.test("public URL follows PORT and loses a trailing slash", () => {
+  equal(loadConfig({ PORT: "9000" }).publicUrl, "http://localhost:9000");
+  equal(
+    loadConfig({ STATUSD_PUBLIC_URL: "https://status.example.com/" }).publicUrl,
+    "https://status.example.com",
+  );
+});
+
+Deno.test("a bad value stops startup with a message naming the variable and the value", () => {
+  throws(
+    () => loadConfig({ STATUSD_POLL_CONCURRENCY: "abc", STATUSD_POLL: "maybe" }),
+    (err: unknown) => {
+      equal(err instanceof ConfigError, true);
+      const msg = (err as Error).message;
+      equal(
+        msg.includes(
+          'Cannot use STATUSD_POLL_CONCURRENCY "abc": expected an integer from 1 to 1024',
+        ),
+        true,
+        msg,
+      );
+      equal(msg.includes('Cannot use STATUSD_POLL "maybe"'), true, msg);
+      return true;
+    },
+  );
+  throws(() => loadConfig({ PORT: "70000" }), /Cannot use PORT "70000"/);
+  throws(() => loadConfig({ STATUSD_PUBLIC_URL: "ftp://x" }), /STATUSD_PUBLIC_URL/);
+});
+
+Deno.test("STATUSD_POLL=off disables polling", () => {
+  equal(loadConfig({ STATUSD_POLL: "off" }).poll.enabled, false);
+});
