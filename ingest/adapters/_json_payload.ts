@@ -1,0 +1,142 @@
+/**
+ * Shared steps of the JSON adapters: decode and validate a body (failures become PayloadError
+ * naming the field), look a platform value up in a mapping table, order a timeline.
+ * @module
+ */
+import type { z } from "zod";
+import type {
+  Impact,
+  IncidentSnapshot,
+  IncidentUpdate,
+  RankedLevel,
+  StatusLevel,
+} from "../../domain/mod.ts";
+import { isOpen, worst } from "../../domain/mod.ts";
+import { type ParseContext, PayloadError } from "./adapter.ts";
+
+/** `incidents[0].incident_updates[2].status`, or `$` for the whole body. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    out += typeof key === "number" ? `[${key}]` : `${out ? "." : ""}${String(key)}`;
+  }
+  return out || "$";
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  const text = JSON.stringify(value) ?? String(value);
+  return `${Array.isArray(value) ? "array" : typeof value} ${
+    text.length > 60 ? text.slice(0, 57) + "..." : text
+  }`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** JSON.parse; a body that is not JSON (an HTML error page, a cut-off body) is a PayloadError. */
+export function decodeJson(platform: string, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    const start = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
+    throw new PayloadError(platform, "$", `not JSON (body starts with ${JSON.stringify(start)})`);
+  }
+}
+
+/** Validates decoded JSON against `schema`; the first issue becomes a PayloadError with its path. */
+export function validate<S extends z.ZodType>(
+  platform: string,
+  json: unknown,
+  schema: S,
+): z.output<S> {
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const found = valueAt(json, issue.path);
+  throw new PayloadError(
+    platform,
+    formatPath(issue.path),
+    `${issue.message} (found ${describe(found)})`,
+  );
+}
+
+/** Decode then validate: the usual first line of `parse`. */
+export function decode<S extends z.ZodType>(
+  platform: string,
+  body: string,
+  schema: S,
+): z.output<S> {
+  return validate(platform, decodeJson(platform, body), schema);
+}
+
+/**
+ * Looks `value` up in a mapping table. A value the table lacks is reported through
+ * `ctx.unknownValue` and gives `fallback` (never a guess).
+ */
+export function lookup<V>(
+  table: Readonly<Record<string, V>>,
+  value: string | number,
+  field: string,
+  ctx: ParseContext,
+  fallback: V,
+): V {
+  const key = String(value);
+  if (Object.hasOwn(table, key)) return table[key]!;
+  ctx.unknownValue?.(field, key);
+  return fallback;
+}
+
+/** Sorts updates oldest first (stable for equal times) and drops repeated ids. */
+export function timeline(
+  entries: readonly (IncidentUpdate & { readonly id?: string })[],
+): IncidentUpdate[] {
+  const seen = new Set<string>();
+  const kept: IncidentUpdate[] = [];
+  for (const e of entries) {
+    if (e.id !== undefined) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+    }
+    kept.push({ at: e.at, status: e.status, body: e.body });
+  }
+  return kept
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => a.u.at - b.u.at || a.i - b.i)
+    .map(({ u }) => u);
+}
+
+/** The level an open incident's impact stands for, where a platform publishes nothing else. */
+export const IMPACT_LEVEL: Record<Impact, RankedLevel> = {
+  NONE: "OPERATIONAL",
+  MINOR: "DEGRADED_PERFORMANCE",
+  MAJOR: "PARTIAL_OUTAGE",
+  CRITICAL: "MAJOR_OUTAGE",
+  MAINTENANCE: "UNDER_MAINTENANCE",
+};
+
+/**
+ * DESIGN §4 for documents with no page or component state: the worst impact of the open
+ * incidents and in-progress maintenances; OPERATIONAL when none is open. Scheduled (future)
+ * maintenance does not count.
+ */
+export function levelFromOpenIncidents(incidents: readonly IncidentSnapshot[]): StatusLevel {
+  const open = incidents.filter((i) => isOpen(i.status) && i.status !== "SCHEDULED");
+  return worst(["OPERATIONAL", ...open.map((i) => IMPACT_LEVEL[i.impact])]);
+}
+
+/** `path` resolved under a status page URL, keeping any sub-path (`/eu` + `api/x` → `/eu/api/x`). */
+export function underPage(pageUrl: string | URL, path: string): URL {
+  const u = new URL(String(pageUrl));
+  u.search = "";
+  u.hash = "";
+  if (!u.pathname.endsWith("/")) u.pathname += "/";
+  return new URL(path, u);
+}

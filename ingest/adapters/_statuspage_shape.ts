@@ -1,0 +1,177 @@
+/**
+ * The Statuspage v2 JSON shape (summary.json, components.json, incidents.json,
+ * scheduled-maintenances.json), shared by Atlassian Statuspage and incident.io's compatible API.
+ * Each platform passes its own mapping tables, so a difference between them is a one-table diff.
+ * @module
+ */
+import { z } from "zod";
+import type {
+  ComponentSnapshot,
+  Impact,
+  IncidentSnapshot,
+  IncidentStatus,
+  Snapshot,
+  StatusLevel,
+} from "../../domain/mod.ts";
+import { isOpen, worst } from "../../domain/mod.ts";
+import { type ParseContext, PayloadError } from "./adapter.ts";
+import { decode, levelFromOpenIncidents, lookup, timeline, underPage } from "./_json_payload.ts";
+import { jsonTime } from "./_json_time.ts";
+
+const update = z.object({
+  id: z.string(),
+  status: z.string(),
+  body: z.string().nullish(),
+  created_at: jsonTime,
+  display_at: jsonTime.nullish(),
+  /** `null`, `[{code,name,old_status,new_status}]`, or a placeholder `[{name}]` on old pages. */
+  affected_components: z.array(z.object({ code: z.string().nullish() })).nullish(),
+});
+
+const incident = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  impact: z.string(),
+  created_at: jsonTime,
+  updated_at: jsonTime.nullish(),
+  started_at: jsonTime.nullish(),
+  resolved_at: jsonTime.nullish(),
+  scheduled_for: jsonTime.nullish(),
+  shortlink: z.string().nullish(),
+  components: z.array(z.object({ id: z.string() })).nullish(),
+  incident_updates: z.array(update).nullish(),
+});
+
+const component = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  group: z.boolean().nullish(),
+  group_id: z.string().nullish(),
+});
+
+/** The parts of a Statuspage v2 document statusd reads; every top-level key is optional. */
+export const statuspageDocument = z.object({
+  status: z.object({ indicator: z.string() }).nullish(),
+  components: z.array(component).nullish(),
+  /** Absent or null on incident.io when empty (FORMATS §0.2). */
+  incidents: z.array(incident).nullish(),
+  scheduled_maintenances: z.array(incident).nullish(),
+});
+
+/** A decoded Statuspage v2 document. */
+export type StatuspageDocument = z.output<typeof statuspageDocument>;
+type RawIncident = z.output<typeof incident>;
+
+/** One platform's mapping tables for this shape (one Record per upstream enum). */
+export interface StatuspageTables {
+  readonly indicator: Readonly<Record<string, StatusLevel>>;
+  readonly component: Readonly<Record<string, StatusLevel>>;
+  readonly incidentStatus: Readonly<Record<string, IncidentStatus>>;
+  readonly maintenanceStatus: Readonly<Record<string, IncidentStatus>>;
+  readonly impact: Readonly<Record<string, Impact>>;
+}
+
+/** Leaf components with their group's name; `group: true` rows are groups, not components. */
+function toComponents(
+  rows: StatuspageDocument["components"],
+  tables: StatuspageTables,
+  ctx: ParseContext,
+): ComponentSnapshot[] {
+  const list = rows ?? [];
+  const groupNames = new Map(list.filter((c) => c.group === true).map((c) => [c.id, c.name]));
+  return list.filter((c) => c.group !== true).map((c) => ({
+    externalId: c.id,
+    name: c.name,
+    group: (c.group_id && groupNames.get(c.group_id)) ?? null,
+    status: lookup(tables.component, c.status, "component.status", ctx, "UNKNOWN"),
+  }));
+}
+
+function incidentUrl(raw: RawIncident, ctx: ParseContext): string {
+  if (raw.shortlink) return raw.shortlink;
+  return underPage(ctx.pageUrl, `incidents/${encodeURIComponent(raw.id)}`).href;
+}
+
+function toIncident(
+  raw: RawIncident,
+  maintenance: boolean,
+  tables: StatuspageTables,
+  ctx: ParseContext,
+): IncidentSnapshot {
+  const statusTable = maintenance ? tables.maintenanceStatus : tables.incidentStatus;
+  const kind = maintenance ? "maintenance" : "incident";
+  const status = lookup(
+    statusTable,
+    raw.status,
+    `${kind}.status`,
+    ctx,
+    maintenance ? "SCHEDULED" : "INVESTIGATING",
+  );
+  const updates = timeline((raw.incident_updates ?? []).map((u) => ({
+    id: u.id,
+    at: u.display_at ?? u.created_at,
+    status: lookup(statusTable, u.status, `${kind}_update.status`, ctx, status),
+    body: u.body ?? "",
+  })));
+  const affected = (raw.incident_updates ?? []).flatMap((u) =>
+    (u.affected_components ?? []).flatMap((a) => (a.code ? [a.code] : []))
+  );
+  const componentIds = raw.components?.length ? raw.components.map((c) => c.id) : affected;
+  const updatedAt = Math.max(
+    raw.updated_at ?? raw.created_at,
+    ...updates.map((u) => u.at),
+  );
+  return {
+    externalId: raw.id,
+    title: raw.name,
+    status,
+    impact: lookup(
+      tables.impact,
+      raw.impact,
+      `${kind}.impact`,
+      ctx,
+      maintenance ? "MAINTENANCE" : "NONE",
+    ),
+    startedAt: (maintenance ? raw.scheduled_for : null) ?? raw.started_at ?? raw.created_at,
+    updatedAt,
+    resolvedAt: isOpen(status) ? null : raw.resolved_at ?? updatedAt,
+    url: incidentUrl(raw, ctx),
+    componentIds: [...new Set(componentIds)],
+    updates,
+  };
+}
+
+/**
+ * Reads any Statuspage v2 document into a snapshot. In a summary (it has `status`), completed
+ * maintenances are dropped: only scheduled and in-progress ones matter there. Without a page
+ * indicator the level comes from the components, or, with neither, from the open incidents.
+ */
+export function parseStatuspageShape(
+  platform: string,
+  body: string,
+  tables: StatuspageTables,
+  ctx: ParseContext,
+): Snapshot {
+  const doc = decode(platform, body, statuspageDocument);
+  if (!doc.status && !doc.components && !doc.incidents && !doc.scheduled_maintenances) {
+    throw new PayloadError(
+      platform,
+      "$",
+      "none of status, components, incidents, scheduled_maintenances is present",
+    );
+  }
+  const components = toComponents(doc.components, tables, ctx);
+  const incidents = (doc.incidents ?? []).map((i) => toIncident(i, false, tables, ctx));
+  const maintenances = (doc.scheduled_maintenances ?? []).map((i) =>
+    toIncident(i, true, tables, ctx)
+  ).filter((m) => !doc.status || isOpen(m.status));
+  const all = [...incidents, ...maintenances];
+  const indicator: StatusLevel = doc.status
+    ? lookup(tables.indicator, doc.status.indicator, "status.indicator", ctx, "UNKNOWN")
+    : components.length
+    ? worst(components.map((c) => c.status))
+    : levelFromOpenIncidents(all);
+  return { indicator, components, incidents: all };
+}

@@ -1,0 +1,68 @@
+/**
+ * Atlassian Statuspage: `/api/v2/summary.json` (page indicator, components with groups,
+ * unresolved incidents, scheduled and in-progress maintenances). See FORMATS.md §1.
+ * @module
+ */
+import type { Impact, IncidentStatus, StatusLevel } from "../../domain/mod.ts";
+import type { Adapter, ParseContext } from "./adapter.ts";
+import { underPage } from "./_json_payload.ts";
+import { parseStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
+
+/** Page-level `status.indicator`. */
+export const INDICATOR: Record<string, StatusLevel> = {
+  none: "OPERATIONAL",
+  minor: "DEGRADED_PERFORMANCE",
+  major: "PARTIAL_OUTAGE",
+  critical: "MAJOR_OUTAGE",
+  maintenance: "UNDER_MAINTENANCE",
+};
+
+/** `components[].status`. */
+export const COMPONENT_STATUS: Record<string, StatusLevel> = {
+  operational: "OPERATIONAL",
+  degraded_performance: "DEGRADED_PERFORMANCE",
+  partial_outage: "PARTIAL_OUTAGE",
+  major_outage: "MAJOR_OUTAGE",
+  under_maintenance: "UNDER_MAINTENANCE",
+};
+
+/** `incidents[].status` and their updates' `status`. */
+export const INCIDENT_STATUS: Record<string, IncidentStatus> = {
+  investigating: "INVESTIGATING",
+  identified: "IDENTIFIED",
+  monitoring: "MONITORING",
+  resolved: "RESOLVED",
+  postmortem: "RESOLVED",
+};
+
+/** `scheduled_maintenances[].status` and their updates' `status`. */
+export const MAINTENANCE_STATUS: Record<string, IncidentStatus> = {
+  scheduled: "SCHEDULED",
+  in_progress: "IN_PROGRESS",
+  verifying: "IN_PROGRESS",
+  completed: "COMPLETED",
+};
+
+/** `impact` of incidents and maintenances. */
+export const IMPACT: Record<string, Impact> = {
+  none: "NONE",
+  minor: "MINOR",
+  major: "MAJOR",
+  critical: "CRITICAL",
+  maintenance: "MAINTENANCE",
+};
+
+const TABLES: StatuspageTables = {
+  indicator: INDICATOR,
+  component: COMPONENT_STATUS,
+  incidentStatus: INCIDENT_STATUS,
+  maintenanceStatus: MAINTENANCE_STATUS,
+  impact: IMPACT,
+};
+
+/** The Statuspage adapter (also reads components.json, incidents.json, scheduled-maintenances.json). */
+export const statuspage: Adapter = {
+  platform: "statuspage",
+  endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v2/summary.json"),
+  parse: (body: string, ctx: ParseContext) => parseStatuspageShape("statuspage", body, TABLES, ctx),
+};
