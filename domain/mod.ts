@@ -13,3 +13,4 @@ export * from "./scope.ts";
 export * from "./account.ts";
 export * from "./principal.ts";
 export * from "./change.ts";
+export * from "./uptime.ts";

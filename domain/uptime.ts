@@ -1,0 +1,192 @@
+/**
+ * Uptime, MTTR and daily worst status, computed from a service's status transitions
+ * (DESIGN §4). Pure: callers pass the transitions and the window; nothing reads a clock.
+ *
+ * The model: a service holds one level at a time; a transition `{at, from, to}` changes it at
+ * instant `at`. Before its first transition a service holds that transition's `from` (usually
+ * `UNKNOWN`: not yet observed). Windows are half-open, `[start, end)`, in epoch milliseconds.
+ * @module
+ */
+import { type StatusLevel, worst } from "./status.ts";
+import { DAY_MS, type EpochMs, MINUTE_MS, utcDayStart } from "./time.ts";
+
+/** One change of a service's level. */
+export interface StatusTransition {
+  readonly at: EpochMs;
+  readonly from: StatusLevel;
+  readonly to: StatusLevel;
+}
+
+/** A half-open time range `[start, end)`. */
+export interface TimeWindow {
+  readonly start: EpochMs;
+  readonly end: EpochMs;
+}
+
+/** A stretch of time `[start, end)` with one level. */
+export interface Segment extends TimeWindow {
+  readonly status: StatusLevel;
+}
+
+/**
+ * Share of a level's time counted as down: `MAJOR_OUTAGE` 1, `PARTIAL_OUTAGE` 0.3,
+ * degraded and maintenance 0 (up), `UNKNOWN` null (left out of the denominator).
+ */
+export const DOWN_SHARE: Readonly<Record<StatusLevel, number | null>> = {
+  OPERATIONAL: 0,
+  UNDER_MAINTENANCE: 0,
+  DEGRADED_PERFORMANCE: 0,
+  PARTIAL_OUTAGE: 0.3,
+  MAJOR_OUTAGE: 1,
+  UNKNOWN: null,
+};
+
+/** Levels that make a service "non-operational" for MTTR (maintenance is planned, not counted). */
+const DISRUPTED: ReadonlySet<StatusLevel> = new Set([
+  "DEGRADED_PERFORMANCE",
+  "PARTIAL_OUTAGE",
+  "MAJOR_OUTAGE",
+]);
+
+/** Levels that end a disruption: the service is working again (or in planned maintenance). */
+const RECOVERED: ReadonlySet<StatusLevel> = new Set(["OPERATIONAL", "UNDER_MAINTENANCE"]);
+
+function sorted(transitions: readonly StatusTransition[]): StatusTransition[] {
+  return [...transitions].sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The level held at each moment of `window`, as consecutive segments covering it exactly.
+ * `transitions` may include ones before the window (the last of them gives the starting
+ * level); with no transition at all the whole window holds `otherwise` (default `UNKNOWN`).
+ */
+export function segmentsIn(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+  otherwise: StatusLevel = "UNKNOWN",
+): Segment[] {
+  if (window.end <= window.start) return [];
+  const ts = sorted(transitions);
+  let level: StatusLevel = ts.length ? ts[0]!.from : otherwise;
+  let i = 0;
+  while (i < ts.length && ts[i]!.at <= window.start) level = ts[i++]!.to;
+  const out: Segment[] = [];
+  let cursor = window.start;
+  for (; i < ts.length && ts[i]!.at < window.end; i++) {
+    const t = ts[i]!;
+    if (t.at > cursor) out.push({ start: cursor, end: t.at, status: level });
+    cursor = Math.max(cursor, t.at);
+    level = t.to;
+  }
+  out.push({ start: cursor, end: window.end, status: level });
+  return out;
+}
+
+/** Observed and down milliseconds of `window` (down weighted by {@link DOWN_SHARE}). */
+export function downtime(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+  otherwise?: StatusLevel,
+): { observedMs: number; downMs: number } {
+  let observedMs = 0;
+  let downMs = 0;
+  for (const s of segmentsIn(transitions, window, otherwise)) {
+    const share = DOWN_SHARE[s.status];
+    if (share === null) continue;
+    observedMs += s.end - s.start;
+    downMs += share * (s.end - s.start);
+  }
+  return { observedMs, downMs };
+}
+
+/**
+ * Uptime percent over `window`: `100 × (1 − down / observed)`, where `MAJOR_OUTAGE` time is
+ * down, `PARTIAL_OUTAGE` time counts 30 % down, degraded and maintenance time count as up, and
+ * `UNKNOWN` time is left out of both. Null when nothing was observed in the window.
+ * Example: 1 day with 1 h of MAJOR_OUTAGE and 10 h UNKNOWN → 100 × (1 − 1/14) ≈ 92.857.
+ */
+export function uptimePercent(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+  otherwise?: StatusLevel,
+): number | null {
+  const { observedMs, downMs } = downtime(transitions, window, otherwise);
+  return observedMs === 0 ? null : 100 * (1 - downMs / observedMs);
+}
+
+/** A disruption: from entering a degraded-or-worse level until back to operational/maintenance. */
+export interface Episode {
+  readonly start: EpochMs;
+  /** Recovery instant, or null while still disrupted. */
+  readonly end: EpochMs | null;
+}
+
+/**
+ * Disruption episodes in `transitions` (all of them, oldest first). An episode starts at the
+ * first transition into `DEGRADED_PERFORMANCE`, `PARTIAL_OUTAGE` or `MAJOR_OUTAGE` from a
+ * level that is none of these, and ends at the first later transition into `OPERATIONAL` or
+ * `UNDER_MAINTENANCE`. Moves between disrupted levels, and `UNKNOWN` stretches inside an
+ * episode, neither end nor restart it. Maintenance alone is never an episode.
+ */
+export function episodes(transitions: readonly StatusTransition[]): Episode[] {
+  const out: Episode[] = [];
+  let open: EpochMs | null = null;
+  const ts = sorted(transitions);
+  if (ts.length && DISRUPTED.has(ts[0]!.from)) open = -Infinity;
+  for (const t of ts) {
+    if (open === null && DISRUPTED.has(t.to)) open = t.at;
+    else if (open !== null && RECOVERED.has(t.to)) {
+      out.push({ start: open, end: t.at });
+      open = null;
+    }
+  }
+  if (open !== null) out.push({ start: open, end: null });
+  return out.filter((e) => Number.isFinite(e.start));
+}
+
+/**
+ * Mean time to recovery in minutes: the mean length (start to recovery, wall clock) of the
+ * disruption episodes ({@link episodes}) whose recovery falls inside `window`. Episodes that
+ * began before the window count in full, so pass transitions back to the last recovery
+ * before `window.start`. Null when no episode ended in the window.
+ */
+export function mttrMinutes(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+): number | null {
+  const ended = episodes(transitions).filter((e) =>
+    e.end !== null && e.end >= window.start && e.end < window.end
+  );
+  if (ended.length === 0) return null;
+  const total = ended.reduce((sum, e) => sum + (e.end! - e.start), 0);
+  return total / ended.length / MINUTE_MS;
+}
+
+/** The worst level seen during one UTC day. */
+export interface DayWorst {
+  /** Start of the UTC day (00:00:00Z). */
+  readonly day: EpochMs;
+  /** Worst ranked level held at any moment of the observed part of the day; UNKNOWN if none. */
+  readonly worstStatus: StatusLevel;
+}
+
+/**
+ * Worst status per UTC day for the `days` days ending with the day that holds `now` (oldest
+ * first; today counts up to `now`). A day with no observed time reads `UNKNOWN`.
+ */
+export function dailyWorst(
+  transitions: readonly StatusTransition[],
+  now: EpochMs,
+  days: number,
+  otherwise?: StatusLevel,
+): DayWorst[] {
+  const today = utcDayStart(now);
+  const out: DayWorst[] = [];
+  for (let d = days - 1; d >= 0; d--) {
+    const day = today - d * DAY_MS;
+    const window = { start: day, end: Math.min(day + DAY_MS, now) };
+    const levels = segmentsIn(transitions, window, otherwise).map((s) => s.status);
+    out.push({ day, worstStatus: worst(levels) });
+  }
+  return out;
+}
