@@ -9,6 +9,8 @@ export type { Db } from "./db.ts";
 export { transaction } from "./db.ts";
 export { migrate } from "./migrate.ts";
 export * from "./changes.ts";
+export * from "./services.ts";
+export * from "./history.ts";
 
 /** Opens the database at `path` and applies pending migrations. */
 export function openStore(path: string): Db {

@@ -1,0 +1,157 @@
+/**
+ * Read queries over what happened: status transitions in a window and the incident feed
+ * with timelines.
+ * @module
+ */
+import type {
+  EpochMs,
+  Impact,
+  Incident,
+  IncidentStatus,
+  PageRequest,
+  StatusLevel,
+  StatusTransition,
+} from "../domain/mod.ts";
+import { offsetOf } from "../domain/mod.ts";
+import type { Db } from "./db.ts";
+
+/** How far before the window to reach: the last transition, or the last recovery (for MTTR). */
+export type Lookback = "last" | "recovery";
+
+/**
+ * Service-level transitions (component NULL) of each vendor in `vendorIds` with `at < end`,
+ * starting from the last one at or before `start` (`"last"`) or from the last recovery to
+ * OPERATIONAL/UNDER_MAINTENANCE at or before `start` (`"recovery"`, so MTTR sees whole
+ * episodes); oldest first per vendor. Vendors without transitions map to `[]`.
+ */
+export function serviceTransitions(
+  db: Db,
+  vendorIds: readonly number[],
+  start: EpochMs,
+  end: EpochMs,
+  lookback: Lookback = "last",
+): Map<number, StatusTransition[]> {
+  const out = new Map<number, StatusTransition[]>(vendorIds.map((id) => [id, []]));
+  if (vendorIds.length === 0) return out;
+  const recovered = lookback === "recovery"
+    ? "AND p.to_status IN ('OPERATIONAL', 'UNDER_MAINTENANCE')"
+    : "";
+  const ids = JSON.stringify(vendorIds);
+  const rows = db.prepare(
+    `SELECT t.vendor_id AS vendorId, t.at, t.from_status AS "from", t.to_status AS "to"
+     FROM transitions t
+     WHERE t.component_id IS NULL AND t.vendor_id IN (SELECT value FROM json_each(?))
+       AND t.at < ?
+       AND t.at >= COALESCE((SELECT MAX(p.at) FROM transitions p
+            WHERE p.vendor_id = t.vendor_id AND p.component_id IS NULL AND p.at <= ? ${recovered}),
+          ${lookback === "recovery" ? "-1" : "?"})
+     ORDER BY t.vendor_id, t.at, t.id`,
+  ).all(...(lookback === "recovery" ? [ids, end, start] : [ids, end, start, start])) as {
+    vendorId: number;
+    at: number;
+    from: StatusLevel;
+    to: StatusLevel;
+  }[];
+  for (const r of rows) out.get(r.vendorId)?.push({ at: r.at, from: r.from, to: r.to });
+  return out;
+}
+
+/** Filters of the incident feed. */
+export interface IncidentFilter {
+  /** Only unfinished incidents and maintenances. */
+  readonly active?: boolean;
+  /** Only this vendor (slug). */
+  readonly service?: string;
+  /** Only incidents updated at or after this instant. */
+  readonly since?: EpochMs;
+  /** Only this vendor (row id); used by one-service reads. */
+  readonly vendorId?: number;
+}
+
+function whereOf(filter: IncidentFilter): { sql: string; params: (string | number)[] } {
+  const clauses = ["v.in_catalog = 1"];
+  const params: (string | number)[] = [];
+  if (filter.active) clauses.push("i.status NOT IN ('RESOLVED', 'COMPLETED')");
+  if (filter.service !== undefined) {
+    clauses.push("v.slug = ?");
+    params.push(filter.service);
+  }
+  if (filter.vendorId !== undefined) {
+    clauses.push("i.vendor_id = ?");
+    params.push(filter.vendorId);
+  }
+  if (filter.since !== undefined) {
+    clauses.push("i.updated_at >= ?");
+    params.push(filter.since);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+/** Number of incidents matching `filter`. */
+export function countIncidents(db: Db, filter: IncidentFilter): number {
+  const w = whereOf(filter);
+  return (db.prepare(
+    `SELECT COUNT(*) AS n FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE ${w.sql}`,
+  ).get(...w.params) as { n: number }).n;
+}
+
+/**
+ * One page of incidents matching `filter`, newest first (start time, then id), each with its
+ * affected component names and its timeline (oldest entry first).
+ */
+export function listIncidentRows(db: Db, filter: IncidentFilter, page: PageRequest): Incident[] {
+  const w = whereOf(filter);
+  const rows = db.prepare(
+    `SELECT i.id, v.slug AS serviceSlug, i.title, i.status, i.impact, i.started_at AS startedAt,
+       i.updated_at AS updatedAt, i.resolved_at AS resolvedAt, i.url,
+       (SELECT json_group_array(c.name) FROM json_each(i.component_ids) j
+          JOIN components c ON c.vendor_id = i.vendor_id AND c.external_id = j.value) AS components
+     FROM incidents i JOIN vendors v ON v.id = i.vendor_id
+     WHERE ${w.sql} ORDER BY i.started_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+  ).all(...w.params, page.limit, offsetOf(page)) as {
+    id: number;
+    serviceSlug: string;
+    title: string;
+    status: IncidentStatus;
+    impact: Impact;
+    startedAt: number;
+    updatedAt: number;
+    resolvedAt: number | null;
+    url: string | null;
+    components: string;
+  }[];
+  const timelines = updatesOf(db, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: String(r.id),
+    serviceSlug: r.serviceSlug,
+    title: r.title,
+    status: r.status,
+    impact: r.impact,
+    startedAt: r.startedAt,
+    updatedAt: r.updatedAt,
+    resolvedAt: r.resolvedAt,
+    url: r.url,
+    components: JSON.parse(r.components) as string[],
+    updates: timelines.get(r.id) ?? [],
+  }));
+}
+
+function updatesOf(db: Db, incidentIds: number[]): Map<number, Incident["updates"][number][]> {
+  const out = new Map<number, Incident["updates"][number][]>();
+  if (incidentIds.length === 0) return out;
+  const rows = db.prepare(
+    `SELECT incident_id AS incidentId, at, status, body FROM incident_updates
+     WHERE incident_id IN (SELECT value FROM json_each(?)) ORDER BY incident_id, at, id`,
+  ).all(JSON.stringify(incidentIds)) as {
+    incidentId: number;
+    at: number;
+    status: IncidentStatus;
+    body: string;
+  }[];
+  for (const r of rows) {
+    const list = out.get(r.incidentId) ?? [];
+    list.push({ at: r.at, status: r.status, body: r.body });
+    out.set(r.incidentId, list);
+  }
+  return out;
+}
