@@ -4,14 +4,14 @@
  */
 import { ANONYMOUS, type Principal, Unauthorized } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";
+import { authenticateKey, looksLikeKey } from "./keys.ts";
 
 /**
  * Resolves the credential sent with a request (an API key or an OAuth access token; null when
  * none was sent). A credential that is presented is always checked: unknown or revoked → Unauthorized.
  */
-export function authenticate(_ctx: AppContext, credential: string | null): Principal {
+export function authenticate(ctx: AppContext, credential: string | null): Principal {
   if (credential === null) return ANONYMOUS;
-  // Key and token verification arrive with the accounts issue (#4): until then no
-  // credential can be valid.
-  throw new Unauthorized();
+  if (looksLikeKey(credential)) return authenticateKey(ctx, credential);
+  throw new Unauthorized("Unknown or malformed credential");
 }

@@ -4,3 +4,6 @@
  */
 export type { AppContext, AppSettings } from "./context.ts";
 export { authenticate } from "./auth.ts";
+export * from "./accounts.ts";
+export * from "./keys.ts";
+export * from "./sessions.ts";

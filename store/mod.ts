@@ -11,6 +11,9 @@ export { migrate } from "./migrate.ts";
 export * from "./changes.ts";
 export * from "./services.ts";
 export * from "./history.ts";
+export * from "./accounts.ts";
+export * from "./api_keys.ts";
+export * from "./sessions.ts";
 
 /** Opens the database at `path` and applies pending migrations. */
 export function openStore(path: string): Db {

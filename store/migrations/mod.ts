@@ -4,6 +4,7 @@
  */
 import type { Migration } from "../migrate.ts";
 import engine from "./001_engine.ts";
+import accounts from "./002_accounts.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [engine];
+export const MIGRATIONS: readonly Migration[] = [engine, accounts];

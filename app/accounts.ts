@@ -1,0 +1,172 @@
+/**
+ * Accounts and people: create (admin command, sign-up), sign in, plans, SLA targets, members.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type Account,
+  DEFAULT_SLA_TARGET,
+  InvalidRequest,
+  type Member,
+  NotFound,
+  type Plan,
+  PLANS,
+  type Role,
+  ROLES,
+  Unauthorized,
+} from "../domain/mod.ts";
+import {
+  accountById,
+  type AccountSummary,
+  insertAccount,
+  insertMember,
+  listAccountSummaries,
+  memberByEmail,
+  transaction,
+  updateAccountPlan,
+  updateAccountSlaTarget,
+} from "../store/mod.ts";
+import type { AppContext } from "./context.ts";
+import { hashPassword, verifyDecoy, verifyPassword } from "./password.ts";
+
+/** Shortest password accepted. */
+export const MIN_PASSWORD_LENGTH = 10;
+
+const EmailSchema = z.email("enter an email address like name@example.com").max(254);
+const PasswordSchema = z.string()
+  .min(MIN_PASSWORD_LENGTH, `use at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(1024, "use at most 1024 characters");
+
+function check<T>(parameter: string, schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    throw new InvalidRequest(r.error.issues.map((i) => ({ parameter, message: i.message })));
+  }
+  return r.data;
+}
+
+/** A member and the account they belong to. */
+export interface Membership {
+  readonly account: Account;
+  readonly member: Member;
+}
+
+/** What a new account starts with. */
+export interface NewAccount {
+  readonly email: string;
+  readonly password: string;
+  readonly plan: Plan;
+  /** Display name; defaults to the email. */
+  readonly name?: string;
+}
+
+/** Creates an account with its first member as OWNER. Email must be new. */
+export async function createAccount(ctx: AppContext, input: NewAccount): Promise<Membership> {
+  const email = check("email", EmailSchema, input.email.trim());
+  const password = check("password", PasswordSchema, input.password);
+  const plan = check("plan", z.enum(PLANS), input.plan);
+  if (memberByEmail(ctx.db, email)) {
+    throw new InvalidRequest([{
+      parameter: "email",
+      message: "an account with this email exists",
+    }]);
+  }
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
+  const account: Account = {
+    id: crypto.randomUUID(),
+    name: input.name?.trim() || email,
+    plan,
+    slaTarget: DEFAULT_SLA_TARGET,
+    createdAt: now,
+  };
+  const member: Member = { id: crypto.randomUUID(), accountId: account.id, email, role: "OWNER" };
+  transaction(ctx.db, () => {
+    if (memberByEmail(ctx.db, email)) {
+      throw new InvalidRequest([{
+        parameter: "email",
+        message: "an account with this email exists",
+      }]);
+    }
+    insertAccount(ctx.db, account);
+    insertMember(ctx.db, { ...member, passwordHash, createdAt: now });
+  });
+  ctx.log.info("account created", { accountId: account.id, plan });
+  return { account, member };
+}
+
+/** Self-service sign-up: a new account on the FREE plan. */
+export function signUp(ctx: AppContext, email: string, password: string): Promise<Membership> {
+  return createAccount(ctx, { email, password, plan: "FREE" });
+}
+
+/** Adds a person to the account of `ownerEmail` with `role`. */
+export async function addMember(
+  ctx: AppContext,
+  input: { ownerEmail: string; email: string; password: string; role: Role },
+): Promise<Membership> {
+  const { account } = membershipOf(ctx, input.ownerEmail);
+  const email = check("email", EmailSchema, input.email.trim());
+  const password = check("password", PasswordSchema, input.password);
+  const role = check("role", z.enum(ROLES), input.role);
+  if (memberByEmail(ctx.db, email)) {
+    throw new InvalidRequest([{
+      parameter: "email",
+      message: "an account with this email exists",
+    }]);
+  }
+  const passwordHash = await hashPassword(password);
+  const member: Member = { id: crypto.randomUUID(), accountId: account.id, email, role };
+  insertMember(ctx.db, { ...member, passwordHash, createdAt: ctx.clock.now() });
+  return { account, member };
+}
+
+/** Checks an email and password; the same Unauthorized for an unknown email or a wrong password. */
+export async function signIn(
+  ctx: AppContext,
+  email: string,
+  password: string,
+): Promise<Membership> {
+  const found = memberByEmail(ctx.db, email.trim());
+  const ok = found
+    ? await verifyPassword(password, found.passwordHash)
+    : await verifyDecoy(password);
+  const account = found && ok ? accountById(ctx.db, found.accountId) : null;
+  if (!found || !account) throw new Unauthorized("Wrong email or password");
+  const { passwordHash: _, ...member } = found;
+  return { account, member };
+}
+
+/** The member with that email and their account; NotFound when no one has it. */
+export function membershipOf(ctx: AppContext, email: string): Membership {
+  const found = memberByEmail(ctx.db, email.trim());
+  const account = found ? accountById(ctx.db, found.accountId) : null;
+  if (!found || !account) throw new NotFound("account for email", email);
+  const { passwordHash: _, ...member } = found;
+  return { account, member };
+}
+
+/** Changes the plan of the account `email` belongs to; returns the updated account. */
+export function setPlan(ctx: AppContext, email: string, plan: Plan): Account {
+  const { account } = membershipOf(ctx, email);
+  updateAccountPlan(ctx.db, account.id, check("plan", z.enum(PLANS), plan));
+  return accountById(ctx.db, account.id)!;
+}
+
+/** Changes the SLA target (percent, above 0 and at most 100) of the account `email` belongs to. */
+export function setSlaTarget(ctx: AppContext, email: string, target: number): Account {
+  const { account } = membershipOf(ctx, email);
+  const t = check("target", z.number().gt(0).max(100), target);
+  updateAccountSlaTarget(ctx.db, account.id, t);
+  return accountById(ctx.db, account.id)!;
+}
+
+/** The account as stored now (plan changes apply to live sessions and keys), or null. */
+export function currentAccount(ctx: AppContext, accountId: string): Account | null {
+  return accountById(ctx.db, accountId);
+}
+
+/** Every account with owners, member count and active key count. */
+export function listAccounts(ctx: AppContext): AccountSummary[] {
+  return listAccountSummaries(ctx.db);
+}
