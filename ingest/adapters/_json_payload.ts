@@ -86,7 +86,7 @@ export function lookup<V>(
   value: string | number,
   field: string,
   ctx: ParseContext,
-  fallback: V,
+  fallback: NoInfer<V>,
 ): V {
   const key = String(value);
   if (Object.hasOwn(table, key)) return table[key]!;

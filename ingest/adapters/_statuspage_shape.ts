@@ -15,7 +15,7 @@ import type {
 } from "../../domain/mod.ts";
 import { isOpen, worst } from "../../domain/mod.ts";
 import { type ParseContext, PayloadError } from "./adapter.ts";
-import { decode, levelFromOpenIncidents, lookup, timeline, underPage } from "./_json_payload.ts";
+import { levelFromOpenIncidents, lookup, timeline, underPage, validate } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
 const update = z.object({
@@ -144,17 +144,17 @@ function toIncident(
 }
 
 /**
- * Reads any Statuspage v2 document into a snapshot. In a summary (it has `status`), completed
+ * Reads any decoded Statuspage v2 document into a snapshot. In a summary (it has `status`), completed
  * maintenances are dropped: only scheduled and in-progress ones matter there. Without a page
  * indicator the level comes from the components, or, with neither, from the open incidents.
  */
-export function parseStatuspageShape(
+export function readStatuspageShape(
   platform: string,
-  body: string,
+  json: unknown,
   tables: StatuspageTables,
   ctx: ParseContext,
 ): Snapshot {
-  const doc = decode(platform, body, statuspageDocument);
+  const doc = validate(platform, json, statuspageDocument);
   if (!doc.status && !doc.components && !doc.incidents && !doc.scheduled_maintenances) {
     throw new PayloadError(
       platform,

@@ -5,8 +5,8 @@
  */
 import type { Impact, IncidentStatus, StatusLevel } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
-import { underPage } from "./_json_payload.ts";
-import { parseStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
+import { decodeJson, underPage } from "./_json_payload.ts";
+import { readStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
 
 /** Page-level `status.indicator`. */
 export const INDICATOR: Record<string, StatusLevel> = {
@@ -64,5 +64,6 @@ const TABLES: StatuspageTables = {
 export const statuspage: Adapter = {
   platform: "statuspage",
   endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v2/summary.json"),
-  parse: (body: string, ctx: ParseContext) => parseStatuspageShape("statuspage", body, TABLES, ctx),
+  parse: (body: string, ctx: ParseContext) =>
+    readStatuspageShape("statuspage", decodeJson("statuspage", body), TABLES, ctx),
 };
