@@ -75,7 +75,7 @@ export const CatalogEntrySchema = z.object({
     ),
     { error: () => "Expected an array of host names" },
   ).default([]),
-});
+}, { error: () => "Expected an object with name, slug and statusPageUrl" });
 
 /** A catalog file: a JSON array of entries. */
 export const CatalogFileSchema = z.array(z.unknown(), {
@@ -117,6 +117,13 @@ export function parseCatalog(json: unknown, source: string): Vendor[] {
   const firstIndex = new Map<string, number>();
   file.data.forEach((raw, index) => {
     const label = entryLabel(index, raw);
+    const rawSlug = typeof raw === "object" && raw !== null
+      ? (raw as Record<string, unknown>).slug
+      : undefined;
+    const earlier = typeof rawSlug === "string" ? firstIndex.get(rawSlug) : undefined;
+    if (earlier !== undefined) {
+      issues.push({ parameter: `${label}: slug`, message: `Duplicate of entry ${earlier}` });
+    } else if (typeof rawSlug === "string") firstIndex.set(rawSlug, index);
     const entry = CatalogEntrySchema.safeParse(raw);
     if (!entry.success) {
       for (const issue of entry.error.issues) {
@@ -125,13 +132,8 @@ export function parseCatalog(json: unknown, source: string): Vendor[] {
       }
       return;
     }
+    if (earlier !== undefined) return;
     const e = entry.data;
-    const earlier = firstIndex.get(e.slug);
-    if (earlier !== undefined) {
-      issues.push({ parameter: `${label}: slug`, message: `Duplicate of entry ${earlier}` });
-      return;
-    }
-    firstIndex.set(e.slug, index);
     vendors.push({
       name: e.name,
       slug: e.slug,
