@@ -1,0 +1,255 @@
+/**
+ * A typed client of the public statusd REST API. Every answer is parsed with zod, so the
+ * commands only see the fields they declare. Network errors are retried once; a timeout, an
+ * error answer or an unexpected body becomes a one-line {@link CliError}.
+ * @module
+ */
+import { z } from "zod";
+import { STATUS_LEVELS } from "../../domain/status.ts";
+import { ApiFailure, CliError, exitCodeOf, UnknownVendor } from "./exit.ts";
+
+/** Every status level, ranked ones first. */
+export const LevelSchema = z.enum([...STATUS_LEVELS, "UNKNOWN"]);
+
+/** An ISO 8601 timestamp, or null when the API has none. */
+const Time = z.string().nullable();
+
+/** A service as `/api/services` lists it (DESIGN §4). */
+export const ServiceSchema = z.object({
+  name: z.string(),
+  slug: z.string(),
+  currentStatus: LevelSchema,
+  uptimePercent: z.number().nullable(),
+  category: z.string(),
+  provider: z.string(),
+  statusPageUrl: z.string(),
+  platform: z.string(),
+  lastCheckedAt: Time,
+  lastChangedAt: Time,
+});
+/** A service as listed. */
+export type Service = z.infer<typeof ServiceSchema>;
+
+/** One component of a service. */
+export const ComponentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: LevelSchema,
+  group: z.string().nullable(),
+  updatedAt: Time,
+});
+
+/** An incident or maintenance with its timeline. */
+export const IncidentSchema = z.object({
+  id: z.string(),
+  serviceSlug: z.string().optional(),
+  title: z.string(),
+  status: z.string(),
+  impact: z.string(),
+  startedAt: z.string(),
+  updatedAt: Time,
+  resolvedAt: Time,
+  url: z.string().nullable(),
+  components: z.array(z.string()),
+  updates: z.array(z.object({ at: z.string(), status: z.string(), body: z.string() })),
+});
+/** An incident as the API returns it. */
+export type Incident = z.infer<typeof IncidentSchema>;
+
+/** One service with its components and open incidents (`/api/services/{slug}`). */
+export const ServiceDetailSchema = ServiceSchema.extend({
+  components: z.array(ComponentSchema),
+  incidents: z.array(IncidentSchema),
+});
+/** One service in full. */
+export type ServiceDetail = z.infer<typeof ServiceDetailSchema>;
+
+/** Uptime percentages per window and mean time to recovery (`/api/services/{slug}/uptime`). */
+export const UptimeSchema = z.object({
+  days7: z.number().nullable(),
+  days30: z.number().nullable(),
+  days90: z.number().nullable(),
+  mttrMinutes: z.number().nullable(),
+});
+/** Uptime figures of one service. */
+export type Uptime = z.infer<typeof UptimeSchema>;
+
+/** The page envelope of DESIGN §10 around `item`. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    page: z.number().int(),
+    size: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}
+/** A page of results. */
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  page: number;
+  size: number;
+  totalPages: number;
+}
+
+/** The error body of DESIGN §9. */
+const ErrorBodySchema = z.object({
+  error: z.string(),
+  status: z.number(),
+  message: z.string(),
+  suggestions: z.array(z.string()).optional(),
+});
+
+/** The API answered with an error body; the exit code comes from its `error` code. */
+export class ApiAnswerError extends CliError {
+  constructor(
+    readonly code: string,
+    readonly httpStatus: number,
+    message: string,
+    readonly suggestions: readonly string[],
+  ) {
+    super(exitCodeOf(code), message);
+  }
+}
+
+/** Where the API is and how to call it. */
+export interface ClientOptions {
+  /** Base URL without a trailing slash, e.g. `http://localhost:8080`. */
+  readonly baseUrl: string;
+  /** Sent as `X-API-Key` when set. */
+  readonly apiKey?: string;
+  /** Per-request timeout in milliseconds. */
+  readonly timeoutMs: number;
+  /** The fetch to use (tests may pass their own). */
+  readonly fetch?: typeof fetch;
+}
+
+/** Query of `GET /api/incidents`. */
+export interface IncidentQuery {
+  readonly active?: boolean;
+  readonly service?: string;
+  readonly limit?: number;
+}
+
+/** The calls the commands make. */
+export interface StatusClient {
+  /** `GET /api/services?q=…`: close matches for a slug that does not exist. */
+  searchServices(q: string, limit: number): Promise<Page<Service>>;
+  /** `GET /api/services/{slug}`; an unknown slug throws {@link UnknownVendor}. */
+  getService(slug: string): Promise<ServiceDetail>;
+  /** `GET /api/services/{slug}/uptime`; an unknown slug throws {@link UnknownVendor}. */
+  getUptime(slug: string): Promise<Uptime>;
+  /** `GET /api/incidents` (newest first). */
+  listIncidents(query: IncidentQuery): Promise<Page<Incident>>;
+}
+
+/** Why a fetch failed, in a few words (no stack). */
+function networkReason(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  if (/refused/i.test(text)) return "connection refused";
+  if (/dns|lookup|resolve/i.test(text)) return "host not found";
+  return text.split("\n")[0]!.replace(/^error sending request for url \([^)]*\):\s*/i, "");
+}
+
+/** Builds a client for `options`. */
+export function createClient(options: ClientOptions): StatusClient {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, "") + "/";
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+
+  async function send(url: URL): Promise<Response> {
+    for (let attempt = 0;; attempt++) {
+      try {
+        return await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
+      } catch (err) {
+        if (err instanceof DOMException && err.name === "TimeoutError") {
+          throw new ApiFailure(
+            `The statusd API at ${options.baseUrl} did not answer within ` +
+              `${options.timeoutMs / 1000} s`,
+          );
+        }
+        if (attempt >= 1) {
+          throw new ApiFailure(
+            `Cannot reach the statusd API at ${options.baseUrl}: ${networkReason(err)}`,
+          );
+        }
+      }
+    }
+  }
+
+  async function get<T>(path: string, schema: z.ZodType<T>, query: object = {}): Promise<T> {
+    const url = new URL(path, base);
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    const res = await send(url);
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new ApiFailure(
+        `The API at ${options.baseUrl} answered ${res.status} to ${url.pathname} ` +
+          `with a body that is not JSON (is --api pointing at statusd?)`,
+      );
+    }
+    if (!res.ok) {
+      const e = ErrorBodySchema.safeParse(body);
+      if (!e.success) {
+        throw new ApiFailure(`The API answered ${res.status} to ${url.pathname}`);
+      }
+      throw new ApiAnswerError(
+        e.data.error,
+        res.status,
+        `The API answered ${res.status} ${e.data.error}: ${e.data.message}`,
+        e.data.suggestions ?? [],
+      );
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ApiFailure(
+        `Unexpected answer from ${url.pathname}: ${issue.path.join(".") || "body"}: ` +
+          issue.message,
+      );
+    }
+    return parsed.data;
+  }
+
+  const servicePage = pageSchema(ServiceSchema);
+  const incidentPage = pageSchema(IncidentSchema);
+
+  /** Turns a 404 for a service into UnknownVendor, with suggestions from a search if needed. */
+  async function ofService<T>(slug: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (!(err instanceof ApiAnswerError) || err.httpStatus !== 404) throw err;
+      let suggestions = err.suggestions;
+      if (!suggestions.length) {
+        const found = await client.searchServices(slug, 5).catch(() => undefined);
+        suggestions = found?.content.map((s) => s.slug) ?? [];
+      }
+      throw new UnknownVendor(slug, suggestions);
+    }
+  }
+
+  const client: StatusClient = {
+    searchServices: (q, limit) => get("api/services", servicePage, { q, limit }),
+    getService: (slug) =>
+      ofService(slug, () => get(`api/services/${encodeURIComponent(slug)}`, ServiceDetailSchema)),
+    getUptime: (slug) =>
+      ofService(
+        slug,
+        () => get(`api/services/${encodeURIComponent(slug)}/uptime`, UptimeSchema),
+      ),
+    listIncidents: (q) =>
+      get("api/incidents", incidentPage, {
+        active: q.active ? "true" : undefined,
+        service: q.service,
+        limit: q.limit,
+      }),
+  };
+  return client;
+}

@@ -1,0 +1,95 @@
+/**
+ * `status status <slug>...`: the current status of one or several vendors, with their open
+ * incidents and the components that are not operational. Exit 1 when any is not operational.
+ * @module
+ */
+import { z } from "zod";
+import { type Command, parseWith, SlugsSchema } from "../args.ts";
+import type { ServiceDetail } from "../client.ts";
+import { EXIT } from "../exit.ts";
+import { type Cell, levelCell, paint, percent, renderTable, when } from "../table.ts";
+import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
+
+/** Options of `status status`. */
+export interface StatusOptions {
+  readonly slugs: string[];
+}
+
+const HELP = `Usage: status status <slug>... [options]
+       status <slug>...            (the default command when the first word is a slug)
+
+Shows the current status of each vendor, its open incidents and the components that are
+not operational. UNKNOWN means statusd has no fresh data for the vendor.
+
+JSON (--json):
+  {"ok": true when all are OPERATIONAL,
+   "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null),
+     "category", "provider", "statusPageUrl", "platform", "lastCheckedAt", "lastChangedAt",
+     "components": [{"id", "name", "status", "group", "updatedAt"}],
+     "incidents": [{"id", "title", "status", "impact", "startedAt", "updatedAt",
+       "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}]}]}]}
+  Times are ISO 8601 UTC; statuses are the API's enum names.
+
+${EXIT_HELP}
+
+${GLOBAL_HELP}`;
+
+/** Lines under the table for a vendor that has open incidents or impaired components. */
+function details(s: ServiceDetail, colour: boolean): string[] {
+  const impaired = s.components.filter((c) => c.status !== "OPERATIONAL");
+  if (!s.incidents.length && !impaired.length) return [];
+  const rows: Cell[][] = [
+    ...s.incidents.map((i): Cell[] => [
+      "incident",
+      i.impact,
+      i.status,
+      `since ${when(i.startedAt)}`,
+      i.title,
+    ]),
+    ...impaired.map((c): Cell[] => [
+      "component",
+      levelCell(c.status),
+      "",
+      "",
+      c.group ? `${c.group} / ${c.name}` : c.name,
+    ]),
+  ];
+  const table = renderTable(["", "", "", "", ""], rows, colour).split("\n").slice(1);
+  return ["", paint(`${s.slug} (${s.name})`, "bold", colour), ...table.map((l) => `  ${l}`)];
+}
+
+/** Table and details for `services`. */
+export function renderStatus(services: readonly ServiceDetail[], colour: boolean): string {
+  const table = renderTable(
+    ["SERVICE", "NAME", "STATUS", "UPTIME 30D", "INCIDENTS", "CHECKED (UTC)"],
+    services.map((s) => [
+      s.slug,
+      s.name,
+      levelCell(s.currentStatus),
+      percent(s.uptimePercent),
+      String(s.incidents.length),
+      when(s.lastCheckedAt),
+    ]),
+    colour,
+  );
+  return [table, ...services.flatMap((s) => details(s, colour))].join("\n");
+}
+
+/** The `status` command. */
+export const statusCommand: Command<StatusOptions> = {
+  name: "status",
+  summary: "current status of one or several vendors (exit 1 if any is not operational)",
+  help: HELP,
+  flags: {},
+  parse: (tokens) =>
+    parseWith(z.object({ slugs: SlugsSchema }), { slugs: tokens.positionals }, {
+      slugs: "",
+    }),
+  async run(options, ctx) {
+    const services = await forEachSlug(options.slugs, (slug) => ctx.client.getService(slug));
+    const ok = services.every((s) => s.currentStatus === "OPERATIONAL");
+    if (ctx.global.json) ctx.print(JSON.stringify({ ok, services }, null, 2));
+    else ctx.print(renderStatus(services, ctx.colour));
+    return ok ? EXIT.ok : EXIT.notOperational;
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * `status uptime <slug>... [--days 7|30|90]`: uptime percent over the window and the mean
+ * time to recovery. A report: exit 0 whatever the figures.
+ * @module
+ */
+import { z } from "zod";
+import { type Command, parseWith, SlugsSchema } from "../args.ts";
+import { EXIT } from "../exit.ts";
+import { duration, percent, renderTable } from "../table.ts";
+import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
+
+/** Windows the API computes. */
+export const UPTIME_WINDOWS = [7, 30, 90] as const;
+
+/** Options of `status uptime`. */
+export interface UptimeOptions {
+  readonly slugs: string[];
+  readonly days: (typeof UPTIME_WINDOWS)[number];
+}
+
+const HELP = `Usage: status uptime <slug>... [--days 7|30|90] [options]
+
+Shows each vendor's uptime over the last <days> days (default 30) and its MTTR, the mean
+length of the outages (maintenance excluded) that ended in the window. Uptime counts
+observed time: MAJOR_OUTAGE is down, PARTIAL_OUTAGE counts 30% down, degraded and
+maintenance count as up, and time with no data is left out. A report: exit 0 unless an
+error occurs.
+
+  --days <n>   7, 30 or 90 (default 30)
+
+JSON (--json):
+  {"days", "services": [{"slug", "uptimePercent" (over --days, or null),
+    "mttrMinutes" (or null), "days7", "days30", "days90"}]}
+
+${EXIT_HELP}
+
+${GLOBAL_HELP}`;
+
+const Schema = z.object({
+  slugs: SlugsSchema,
+  days: z.enum(["7", "30", "90"], { error: "expected 7, 30 or 90" })
+    .transform((d) => Number(d) as UptimeOptions["days"]),
+});
+
+/** The `uptime` command. */
+export const uptimeCommand: Command<UptimeOptions> = {
+  name: "uptime",
+  summary: "uptime percent over 7, 30 or 90 days and MTTR",
+  help: HELP,
+  flags: { days: "string" },
+  parse: (tokens) =>
+    parseWith(Schema, {
+      slugs: tokens.positionals,
+      days: tokens.flags.days ?? "30",
+    }, { slugs: "" }),
+  async run({ slugs, days }, ctx) {
+    const figures = await forEachSlug(slugs, async (slug) => {
+      const u = await ctx.client.getUptime(slug);
+      const uptimePercent = days === 7 ? u.days7 : days === 30 ? u.days30 : u.days90;
+      return {
+        slug,
+        uptimePercent,
+        mttrMinutes: u.mttrMinutes,
+        days7: u.days7,
+        days30: u.days30,
+        days90: u.days90,
+      };
+    });
+    if (ctx.global.json) {
+      ctx.print(JSON.stringify({ days, services: figures }, null, 2));
+    } else {
+      ctx.print(renderTable(
+        ["SERVICE", `UPTIME ${days}D`, "MTTR"],
+        figures.map((f) => [f.slug, percent(f.uptimePercent), duration(f.mttrMinutes)]),
+        ctx.colour,
+      ));
+    }
+    return EXIT.ok;
+  },
+};
