@@ -1,0 +1,138 @@
+/**
+ * RSS 2.0 and Atom documents → one flat list of entries, the shape the feed, AWS and Azure
+ * adapters map from. Only the fields we read are validated.
+ * @module
+ */
+import { z } from "zod";
+import type { EpochMs } from "../../domain/mod.ts";
+import { PayloadError } from "./adapter.ts";
+import { checked } from "./_feed_common.ts";
+import { parseFeedDate } from "./_feed_time.ts";
+import { decodeXml, xmlLink, xmlText } from "./_xml.ts";
+
+/** One `<item>` or `<entry>`, with text decoded and dates parsed (null when absent or unreadable). */
+export interface FeedEntry {
+  /** guid / id, else the link, else the title. */
+  readonly id: string;
+  readonly title: string;
+  readonly link: string | null;
+  /** RSS `pubDate` or Atom `published`. */
+  readonly published: EpochMs | null;
+  /** Atom `updated` only (RSS has no per-item update time). */
+  readonly updated: EpochMs | null;
+  /** Embedded HTML: `content:encoded`, `description`, Atom `content` or `summary`. */
+  readonly html: string;
+  /** `<category>` text or Atom `term`, in order. */
+  readonly categories: readonly string[];
+}
+
+/** A decoded feed: entries in document order and the feed's own build time. */
+export interface Feed {
+  readonly entries: readonly FeedEntry[];
+  readonly builtAt: EpochMs | null;
+}
+
+const category = z.union([
+  xmlText,
+  z.looseObject({ "@_term": z.string() }).transform((c) => c["@_term"]),
+]);
+
+const rssItem = z.looseObject({
+  title: xmlText.optional(),
+  link: z.array(xmlLink).optional(),
+  guid: xmlText.optional(),
+  pubDate: xmlText.optional(),
+  description: xmlText.optional(),
+  "content:encoded": xmlText.optional(),
+  category: z.array(category).optional(),
+});
+
+const rssDoc = z.looseObject({
+  rss: z.looseObject({
+    channel: z.looseObject({
+      item: z.array(rssItem).optional(),
+      lastBuildDate: xmlText.optional(),
+      pubDate: xmlText.optional(),
+    }),
+  }),
+});
+
+const atomEntry = z.looseObject({
+  id: xmlText.optional(),
+  title: xmlText.optional(),
+  link: z.array(xmlLink).optional(),
+  published: xmlText.optional(),
+  updated: xmlText.optional(),
+  content: xmlText.optional(),
+  summary: xmlText.optional(),
+  category: z.array(category).optional(),
+});
+
+const atomDoc = z.looseObject({
+  feed: z.looseObject({ entry: z.array(atomEntry).optional(), updated: xmlText.optional() }),
+});
+
+function date(text: string | undefined): EpochMs | null {
+  return text === undefined || text.trim() === "" ? null : parseFeedDate(text);
+}
+
+function firstLink(links: readonly z.infer<typeof xmlLink>[] | undefined): string | null {
+  if (!links || links.length === 0) return null;
+  const alternate = links.find((l) =>
+    typeof l !== "string" && (l["@_rel"] ?? "alternate") === "alternate"
+  );
+  const chosen = alternate ?? links[0]!;
+  const href = typeof chosen === "string" ? chosen : chosen["@_href"];
+  return href.trim() === "" ? null : href.trim();
+}
+
+function entryId(id: string | undefined, link: string | null, title: string): string {
+  return id?.trim() || link || title.trim();
+}
+
+/** Decodes an RSS 2.0 or Atom body; any other XML root is a PayloadError. */
+export function readFeed(platform: string, body: string): Feed {
+  const doc = decodeXml(platform, body);
+  if (typeof doc === "object" && doc !== null && "feed" in doc) {
+    const { feed } = checked(platform, atomDoc, doc);
+    const entries = (feed.entry ?? []).map((e): FeedEntry => {
+      const title = e.title ?? "";
+      const link = firstLink(e.link);
+      return {
+        id: entryId(e.id, link, title),
+        title: title.trim(),
+        link,
+        published: date(e.published),
+        updated: date(e.updated),
+        html: e.content ?? e.summary ?? "",
+        categories: e.category ?? [],
+      };
+    });
+    return { entries, builtAt: date(feed.updated) };
+  }
+  if (typeof doc === "object" && doc !== null && "rss" in doc) {
+    const { rss } = checked(platform, rssDoc, doc);
+    const entries = (rss.channel.item ?? []).map((i): FeedEntry => {
+      const title = i.title ?? "";
+      const link = firstLink(i.link);
+      return {
+        id: entryId(i.guid, link, title),
+        title: title.trim(),
+        link,
+        published: date(i.pubDate),
+        updated: null,
+        html: i["content:encoded"] ?? i.description ?? "",
+        categories: i.category ?? [],
+      };
+    });
+    return { entries, builtAt: date(rss.channel.lastBuildDate ?? rss.channel.pubDate) };
+  }
+  const root = typeof doc === "object" && doc !== null
+    ? Object.keys(doc).filter((k) => !k.startsWith("?")).join(",")
+    : typeof doc;
+  throw new PayloadError(
+    platform,
+    "$",
+    `expected an <rss> or Atom <feed> root, found ${root || "nothing"}`,
+  );
+}

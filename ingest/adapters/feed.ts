@@ -1,0 +1,161 @@
+/**
+ * Generic RSS 2.0 / Atom incident feeds (platform "rss"): Statuspage `/history.atom|rss`,
+ * incident.io feeds, LambStatus, xAI and similar. Feeds carry no page or component state, so the
+ * indicator comes from the open entries' impact (DESIGN §4, FORMATS §1 feeds, §16).
+ * @module
+ */
+import type {
+  EpochMs,
+  Impact,
+  IncidentSnapshot,
+  IncidentStatus,
+  IncidentUpdate,
+  Snapshot,
+} from "../../domain/mod.ts";
+import { isOpen } from "../../domain/mod.ts";
+import type { Adapter, ParseContext } from "./adapter.ts";
+import { closedSince, indicatorFromIncidents } from "./_feed_common.ts";
+import { readFeedHtml } from "./_feed_html.ts";
+import { type FeedEntry, readFeed } from "./_feed_read.ts";
+
+const PLATFORM = "rss";
+
+/** Timeline labels and `Status:` headings (lower-cased) → status; null = "no change" (`Update`). */
+export const LABEL_STATUS: Readonly<Record<string, IncidentStatus | null>> = {
+  investigating: "INVESTIGATING",
+  identified: "IDENTIFIED",
+  update: null,
+  monitoring: "MONITORING",
+  resolved: "RESOLVED",
+  postmortem: "RESOLVED",
+  scheduled: "SCHEDULED",
+  "in progress": "IN_PROGRESS",
+  verifying: "IN_PROGRESS",
+  completed: "COMPLETED",
+};
+
+/** `Severity:` values and severity categories (lower-cased) → impact. */
+export const SEVERITY_IMPACT: Readonly<Record<string, Impact>> = {
+  none: "NONE",
+  minor: "MINOR",
+  degraded: "MINOR",
+  "degraded performance": "MINOR",
+  disruption: "MAJOR",
+  major: "MAJOR",
+  "partial outage": "MAJOR",
+  outage: "CRITICAL",
+  "major outage": "CRITICAL",
+  critical: "CRITICAL",
+  maintenance: "MAINTENANCE",
+};
+
+/** Impact of an entry that states none: an open entry means something is at least degraded. */
+export const DEFAULT_IMPACT: Impact = "MINOR";
+
+/** An entry with no status signal at all counts as open this long after its last date. */
+export const UNSTATED_OPEN_MS = 24 * 60 * 60 * 1000;
+
+const MAINTENANCE_LABELS = new Set(["scheduled", "in progress", "verifying", "completed"]);
+
+/** Feed URL: the page URL itself when it already names a feed, else `<page>/history.atom`. */
+function endpoint(vendor: { statusPageUrl: string }): URL {
+  const url = new URL(vendor.statusPageUrl);
+  if (/(\.(rss|atom|xml)|\/feed\/?|\/rss\/?)$/i.test(url.pathname)) return url;
+  const base = url.pathname.endsWith("/") ? url.pathname : `${url.pathname}/`;
+  return new URL(`${base}history.atom`, url.origin);
+}
+
+/** Timeline oldest first with each label mapped; `Update` and unknown labels keep the status. */
+function timeline(
+  raw: readonly { at: EpochMs; label: string; body: string }[],
+  maintenance: boolean,
+  ctx: ParseContext,
+): IncidentUpdate[] {
+  // feeds print newest first: reverse, then a stable sort keeps same-minute updates in order
+  const sorted = [...raw].reverse().map((u, i) => ({ u, i })).sort((a, b) =>
+    a.u.at - b.u.at || a.i - b.i
+  );
+  let current: IncidentStatus = maintenance ? "SCHEDULED" : "INVESTIGATING";
+  return sorted.map(({ u }) => {
+    const key = u.label.toLowerCase();
+    if (Object.hasOwn(LABEL_STATUS, key)) current = LABEL_STATUS[key] ?? current;
+    else ctx.unknownValue?.("update label", u.label);
+    return { at: u.at, status: current, body: u.body };
+  });
+}
+
+/** A category or heading value looked up in `table` (lower-cased); unknown ones are reported. */
+function stated<T>(
+  raw: string | null,
+  table: Readonly<Record<string, T>>,
+  field: string,
+  ctx: ParseContext,
+): T | undefined {
+  if (raw === null) return undefined;
+  const key = raw.trim().toLowerCase();
+  if (Object.hasOwn(table, key)) return table[key] ?? undefined;
+  ctx.unknownValue?.(field, raw.trim());
+  return undefined;
+}
+
+function toIncident(
+  entry: FeedEntry,
+  builtAt: EpochMs | null,
+  ctx: ParseContext,
+): IncidentSnapshot {
+  const reference = entry.updated ?? entry.published ?? builtAt ?? ctx.fetchedAt;
+  const html = readFeedHtml(entry.html, reference, ctx.unknownValue);
+  const categories = entry.categories.map((c) => c.trim().toLowerCase());
+  const severity = stated(html.severity, SEVERITY_IMPACT, "severity", ctx) ??
+    categories.map((c) => SEVERITY_IMPACT[c]).find((x) => x !== undefined);
+  const maintenance = severity === "MAINTENANCE" || html.window !== null ||
+    /\/maintenances?\//.test(entry.link ?? "") ||
+    html.updates.some((u) => MAINTENANCE_LABELS.has(u.label.toLowerCase()));
+  const updates = timeline(html.updates, maintenance, ctx);
+  const lastUpdate = updates.at(-1);
+  const headline = stated(html.status, LABEL_STATUS, "status", ctx) ??
+    categories.map((c) => LABEL_STATUS[c]).find((x) => x !== undefined && x !== null);
+  const latest = Math.max(lastUpdate?.at ?? -Infinity, entry.updated ?? -Infinity);
+  const updatedAt = Number.isFinite(latest) ? latest : entry.published ?? builtAt ?? ctx.fetchedAt;
+  const status: IncidentStatus = headline ?? lastUpdate?.status ??
+    (ctx.fetchedAt - updatedAt <= UNSTATED_OPEN_MS ? "INVESTIGATING" : "RESOLVED");
+  const firstAt = updates[0]?.at ?? entry.published ?? updatedAt;
+  const startedAt = maintenance
+    ? html.window?.start ?? updates.find((u) => u.status === "IN_PROGRESS")?.at ??
+      (status === "SCHEDULED" ? entry.published ?? firstAt : firstAt)
+    : Math.min(firstAt, entry.published ?? firstAt);
+  return {
+    externalId: entry.id,
+    title: entry.title,
+    status,
+    impact: maintenance ? "MAINTENANCE" : severity ?? DEFAULT_IMPACT,
+    startedAt,
+    updatedAt,
+    resolvedAt: isOpen(status) ? null : closedSince(updates) ?? updatedAt,
+    url: entry.link,
+    componentIds: [],
+    updates,
+  };
+}
+
+/** xAI repeats one incident per sub-page (same guid, `[Sub-page] Title`): keep one, drop the prefix. */
+function mergeDuplicates(incidents: readonly IncidentSnapshot[]): IncidentSnapshot[] {
+  const groups = new Map<string, IncidentSnapshot[]>();
+  for (const i of incidents) groups.set(i.externalId, [...(groups.get(i.externalId) ?? []), i]);
+  return [...groups.values()].map((group) => {
+    const first = group[0]!;
+    if (group.length === 1) return first;
+    const bare = new Set(group.map((i) => i.title.replace(/^\[[^\]]*\]\s*/, "")));
+    return bare.size === 1 ? { ...first, title: [...bare][0]! } : first;
+  });
+}
+
+/** Parses an RSS 2.0 or Atom incident feed. */
+function parse(body: string, ctx: ParseContext): Snapshot {
+  const feed = readFeed(PLATFORM, body);
+  const incidents = mergeDuplicates(feed.entries.map((e) => toIncident(e, feed.builtAt, ctx)));
+  return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
+}
+
+/** Generic RSS 2.0 / Atom incident feed adapter. */
+export const feedAdapter: Adapter = { platform: PLATFORM, endpoint, parse };
