@@ -108,7 +108,7 @@ export const SlugSchema = z.string()
   );
 
 /** One or more slugs from the positional words. */
-export const SlugsSchema = z.array(SlugSchema).min(1, "name at least one vendor slug");
+export const SlugsSchema = z.array(SlugSchema).min(1, "Name at least one vendor slug");
 
 /** Short names for `--fail-on`; the full enum names are accepted too. */
 export const LEVEL_ALIASES: Readonly<Record<string, RankedLevel>> = {

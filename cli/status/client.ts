@@ -69,7 +69,10 @@ export const UptimeSchema = z.object({
   days7: z.number().nullable(),
   days30: z.number().nullable(),
   days90: z.number().nullable(),
+  /** Mean minutes to recovery of the disruptions that ended in the last 90 days. */
   mttrMinutes: z.number().nullable(),
+  /** How many disruptions ended in the last 90 days (the MTTR sample). */
+  disruptions: z.number().int(),
 });
 /** Uptime figures of one service. */
 export type Uptime = z.infer<typeof UptimeSchema>;
@@ -140,16 +143,18 @@ export interface StatusClient {
   getService(slug: string): Promise<ServiceDetail>;
   /** `GET /api/services/{slug}/uptime`; an unknown slug throws {@link UnknownVendor}. */
   getUptime(slug: string): Promise<Uptime>;
-  /** `GET /api/incidents` (newest first). */
+  /** `GET /api/incidents` (newest first); an unknown `service` throws {@link UnknownVendor}. */
   listIncidents(query: IncidentQuery): Promise<Page<Incident>>;
 }
 
 /** Why a fetch failed, in a few words (no stack). */
 function networkReason(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const text = cause instanceof Error ? cause.message : String(cause);
   if (/refused/i.test(text)) return "connection refused";
   if (/dns|lookup|resolve/i.test(text)) return "host not found";
-  return text.split("\n")[0]!.replace(/^error sending request for url \([^)]*\):\s*/i, "");
+  return text.split("\n")[0]!.replace(/^error sending request for url \([^)]*\):\s*/i, "")
+    .replace(/^client error \(\w+\):\s*/i, "");
 }
 
 /** Builds a client for `options`. */
@@ -244,12 +249,15 @@ export function createClient(options: ClientOptions): StatusClient {
         slug,
         () => get(`api/services/${encodeURIComponent(slug)}/uptime`, UptimeSchema),
       ),
-    listIncidents: (q) =>
-      get("api/incidents", incidentPage, {
-        active: q.active ? "true" : undefined,
-        service: q.service,
-        limit: q.limit,
-      }),
+    listIncidents: (q) => {
+      const read = () =>
+        get("api/incidents", incidentPage, {
+          active: q.active ? "true" : undefined,
+          service: q.service,
+          limit: q.limit,
+        });
+      return q.service === undefined ? read() : ofService(q.service, read);
+    },
   };
   return client;
 }

@@ -61,8 +61,6 @@ export const incidentsCommand: Command<IncidentsOptions> = {
     });
   },
   async run(options, ctx) {
-    // An unknown --service is a usage error with suggestions, not an empty list.
-    if (options.service) await ctx.client.getService(options.service);
     const page = await ctx.client.listIncidents(options);
     if (ctx.global.json) {
       ctx.print(

@@ -20,17 +20,18 @@ export interface UptimeOptions {
 
 const HELP = `Usage: status uptime <slug>... [--days 7|30|90] [options]
 
-Shows each vendor's uptime over the last <days> days (default 30) and its MTTR, the mean
-length of the outages (maintenance excluded) that ended in the window. Uptime counts
-observed time: MAJOR_OUTAGE is down, PARTIAL_OUTAGE counts 30% down, degraded and
+Shows each vendor's uptime over the last <days> days (default 30) and its MTTR: the mean
+length of the disruptions (maintenance excluded) that ended in the last 90 days. Uptime
+counts observed time: MAJOR_OUTAGE is down, PARTIAL_OUTAGE counts 30% down, degraded and
 maintenance count as up, and time with no data is left out. A report: exit 0 unless an
 error occurs.
 
   --days <n>   7, 30 or 90 (default 30)
 
 JSON (--json):
-  {"days", "services": [{"slug", "uptimePercent" (over --days, or null),
-    "mttrMinutes" (or null), "days7", "days30", "days90"}]}
+  {"days", "services": [{"slug", "uptimePercent" (over --days, or null when nothing was
+    observed), "mttrMinutes" (90 days, or null), "disruptions" (ended in 90 days),
+    "days7", "days30", "days90"}]}
 
 ${EXIT_HELP}
 
@@ -61,6 +62,7 @@ export const uptimeCommand: Command<UptimeOptions> = {
         slug,
         uptimePercent,
         mttrMinutes: u.mttrMinutes,
+        disruptions: u.disruptions,
         days7: u.days7,
         days30: u.days30,
         days90: u.days90,
@@ -70,8 +72,13 @@ export const uptimeCommand: Command<UptimeOptions> = {
       ctx.print(JSON.stringify({ days, services: figures }, null, 2));
     } else {
       ctx.print(renderTable(
-        ["SERVICE", `UPTIME ${days}D`, "MTTR"],
-        figures.map((f) => [f.slug, percent(f.uptimePercent), duration(f.mttrMinutes)]),
+        ["SERVICE", `UPTIME ${days}D`, "MTTR (90D)", "DISRUPTIONS (90D)"],
+        figures.map((f) => [
+          f.slug,
+          percent(f.uptimePercent),
+          duration(f.mttrMinutes),
+          String(f.disruptions),
+        ]),
         ctx.colour,
       ));
     }

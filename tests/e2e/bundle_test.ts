@@ -1,0 +1,145 @@
+/**
+ * The single-file builds stand alone: `deno task bundle` writes `dist/statusd.js` and
+ * `dist/status.js`; each is copied into an empty folder (no source tree, no node_modules, an
+ * empty DENO_DIR) and run there. The server must migrate a fresh database, load the built-in
+ * catalog and answer; the CLI must answer `--help` and a status query against it.
+ */
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DENO = Deno.execPath();
+
+/** Runs `deno <args>` in `cwd`, with only `env` when given (else the test's environment). */
+async function deno(args: string[], cwd: string, env?: Record<string, string>) {
+  const out = await new Deno.Command(DENO, {
+    args,
+    cwd,
+    env,
+    clearEnv: env !== undefined,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A log line as an object, or undefined when it is not JSON. */
+function jsonLine(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads JSON log lines from the server's stderr until one says "listening"; returns its port. */
+async function listeningPort(stderr: ReadableStream<Uint8Array>, seen: string[]) {
+  const lines = stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`server exited before listening:\n${seen.join("\n")}`);
+    buffer += value;
+    const parts = buffer.split("\n");
+    buffer = parts.pop()!;
+    for (const line of parts) {
+      seen.push(line);
+      const entry = jsonLine(line);
+      if (entry?.msg === "listening" && typeof entry.url === "string") {
+        // Keep draining stderr so the server never blocks on a full pipe.
+        (async () => {
+          for (;;) {
+            const r = await lines.read().catch(() => ({ done: true, value: "" }));
+            if (r.done) break;
+          }
+        })();
+        return Number(new URL(entry.url).port);
+      }
+    }
+  }
+}
+
+Deno.test({
+  name: "the bundled server and CLI run from an empty folder: migrate, catalog, answer, query",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const built = await deno(["task", "bundle"], ROOT);
+    equal(built.code, 0, `deno task bundle failed:\n${built.stderr}`);
+
+    const dir = await Deno.makeTempDir({ prefix: "statusd-bundle-" });
+    const denoDir = join(dir, "deno-dir");
+    const runDir = join(dir, "run");
+    await Deno.mkdir(denoDir);
+    await Deno.mkdir(runDir);
+    for (const file of ["statusd.js", "status.js"]) {
+      await Deno.copyFile(join(ROOT, "dist", file), join(runDir, file));
+    }
+    deepStrictEqual([...Deno.readDirSync(runDir)].map((e) => e.name).sort(), [
+      "status.js",
+      "statusd.js",
+    ]);
+    const db = join(runDir, "statusd.db");
+    const server = new Deno.Command(DENO, {
+      args: ["run", "-A", "statusd.js"],
+      cwd: runDir,
+      clearEnv: true,
+      env: {
+        DENO_DIR: denoDir,
+        NO_COLOR: "1",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        STATUSD_DB: db,
+        STATUSD_POLL: "off",
+      },
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const log: string[] = [];
+    try {
+      const port = await listeningPort(server.stderr, log);
+      const api = `http://127.0.0.1:${port}`;
+
+      // Migrated a fresh database file and loaded the built-in catalog (2400+ vendors).
+      ok((await Deno.stat(db)).isFile, "the database file was created");
+      const loaded = log.map(jsonLine).find((e) => e?.msg === "catalog loaded");
+      ok(Number(loaded?.vendors) > 2400, `catalog loaded line: ${JSON.stringify(loaded)}`);
+      const res = await fetch(`${api}/api/services?q=github&limit=5`);
+      equal(res.status, 200);
+      const page = await res.json();
+      ok(page.totalElements >= 1);
+      ok(page.content.some((s: { slug: string }) => s.slug === "github"));
+      const all = await (await fetch(`${api}/api/services?limit=1`)).json();
+      equal(all.totalElements, loaded?.vendors);
+
+      const env = { DENO_DIR: denoDir, NO_COLOR: "1" };
+      const help = await deno(["run", "-A", "status.js", "--help"], runDir, env);
+      equal(help.code, 0);
+      match(help.stdout, /^Usage: status <command>/m);
+      match(help.stdout, /check\s+CI gate/);
+
+      // With polling off nothing has been read yet: GitHub is UNKNOWN, so exit 1.
+      const query = await deno(
+        ["run", "-A", "status.js", "--api", api, "github", "--json"],
+        runDir,
+        env,
+      );
+      equal(query.code, 1, query.stderr);
+      const body = JSON.parse(query.stdout);
+      equal(body.ok, false);
+      equal(body.services[0].slug, "github");
+      equal(body.services[0].name, "GitHub");
+      equal(body.services[0].currentStatus, "UNKNOWN");
+
+      const unknown = await deno(["run", "-A", "status.js", "--api", api, "githubb"], runDir, env);
+      equal(unknown.code, 2);
+      match(unknown.stderr, /Unknown vendor "githubb": did you mean "github"/);
+    } finally {
+      server.kill("SIGTERM");
+      await server.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
