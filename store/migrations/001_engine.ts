@@ -20,6 +20,8 @@ CREATE TABLE vendors (
   last_success_at INTEGER,
   last_changed_at INTEGER,
   next_poll_at INTEGER NOT NULL DEFAULT 0,
+  -- Latest acceptable start of the next poll (0 = none promised yet); later = a missed deadline.
+  deadline_at INTEGER NOT NULL DEFAULT 0,
   failures INTEGER NOT NULL DEFAULT 0,
   etag TEXT,
   last_modified TEXT,
@@ -88,6 +90,7 @@ CREATE TABLE fetches (
   http_status INTEGER
 );
 CREATE INDEX fetches_vendor_at ON fetches (vendor_id, at);
+CREATE INDEX fetches_at ON fetches (at);
 
 -- The committed change feed (SSE resumes from an id).
 CREATE TABLE changes (

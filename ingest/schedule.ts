@@ -1,0 +1,96 @@
+/**
+ * Pure polling policy (DESIGN §6): who is moving, when to poll next, backoff, jitter and
+ * staleness. No I/O, no clock: every rule takes `now` and a random source explicitly.
+ * @module
+ */
+import type { EpochMs, StatusLevel } from "../domain/mod.ts";
+import { MINUTE_MS } from "../domain/mod.ts";
+
+/** How long after a change of status a vendor still counts as moving. */
+export const MOVING_WINDOW_MS = 30 * MINUTE_MS;
+
+/** Data older than this many intervals reads UNKNOWN. */
+export const STALE_INTERVALS = 3;
+
+/**
+ * Jitter pulls the next poll earlier than its deadline by 2–10 % of the interval, so polls
+ * spread out and a 1 s tick still starts each one before its deadline.
+ */
+export const JITTER_MIN_FRACTION = 0.02;
+/** Upper end of the jitter, as a fraction of the interval. */
+export const JITTER_MAX_FRACTION = 0.1;
+
+/** The two intervals, in seconds (a slice of PollConfig). */
+export interface ScheduleConfig {
+  readonly movingSeconds: number;
+  readonly stableSeconds: number;
+}
+
+/** What the schedule needs to know about a vendor. */
+export interface ScheduleState {
+  readonly status: StatusLevel;
+  readonly hasOpenIncident: boolean;
+  /** Last change of the service-level status, or null if it never changed. */
+  readonly lastChangedAt: EpochMs | null;
+  /** Consecutive failed polls (0 after a success). */
+  readonly failures: number;
+}
+
+/** When to poll next: `nextPollAt` (jittered, earlier) and `deadlineAt` (the promise). */
+export interface NextPoll {
+  readonly nextPollAt: EpochMs;
+  readonly deadlineAt: EpochMs;
+}
+
+/** Moving = not OPERATIONAL, or an open incident, or a change in the last 30 minutes. */
+export function isMoving(state: Omit<ScheduleState, "failures">, now: EpochMs): boolean {
+  if (state.status !== "OPERATIONAL" || state.hasOpenIncident) return true;
+  return state.lastChangedAt !== null && now - state.lastChangedAt < MOVING_WINDOW_MS;
+}
+
+/** The regular interval (ms) for a vendor in `state`: moving or stable. */
+export function intervalMs(
+  state: Omit<ScheduleState, "failures">,
+  now: EpochMs,
+  config: ScheduleConfig,
+): number {
+  return (isMoving(state, now) ? config.movingSeconds : config.stableSeconds) * 1000;
+}
+
+/**
+ * Delay after the `failures`-th consecutive failure: the moving interval doubled per extra
+ * failure, capped at the stable interval (a broken vendor is never polled less often than a
+ * calm one, so its recovery is seen within one stable interval).
+ */
+export function backoffMs(failures: number, config: ScheduleConfig): number {
+  const base = config.movingSeconds * 1000;
+  const cap = Math.max(config.stableSeconds, config.movingSeconds) * 1000;
+  if (failures <= 0) return base;
+  return Math.min(cap, base * 2 ** Math.min(failures - 1, 30));
+}
+
+/**
+ * Next poll after a poll that started at `now`. After a failure (`state.failures > 0`) the
+ * backoff applies; otherwise the moving or stable interval. `random` is in [0, 1).
+ */
+export function nextPollAt(
+  state: ScheduleState,
+  now: EpochMs,
+  config: ScheduleConfig,
+  random: () => number = Math.random,
+): NextPoll {
+  const delay = state.failures > 0
+    ? backoffMs(state.failures, config)
+    : intervalMs(state, now, config);
+  const early = delay *
+    (JITTER_MIN_FRACTION + (JITTER_MAX_FRACTION - JITTER_MIN_FRACTION) * random());
+  return { nextPollAt: now + Math.round(delay - early), deadlineAt: now + delay };
+}
+
+/**
+ * True when the last good data is older than three intervals (or there never was any):
+ * the service then reads UNKNOWN.
+ */
+export function isStale(lastSuccessAt: EpochMs | null, interval: number, now: EpochMs): boolean {
+  return lastSuccessAt === null || now - lastSuccessAt > STALE_INTERVALS * interval;
+}
