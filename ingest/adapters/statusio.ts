@@ -1,0 +1,199 @@
+/**
+ * status.io (FORMATS.md §4): `https://api.status.io/1.0/status/<page id>` gives the overall
+ * code, components with their containers (regions), incidents and maintenances.
+ * @module
+ */
+import { z } from "zod";
+import type {
+  ComponentSnapshot,
+  Impact,
+  IncidentSnapshot,
+  IncidentStatus,
+  Snapshot,
+  StatusLevel,
+} from "../../domain/mod.ts";
+import { InvalidRequest, severity, worst } from "../../domain/mod.ts";
+import type { Adapter, ParseContext } from "./adapter.ts";
+import { decode, IMPACT_LEVEL, lookup, timeline } from "./_json_payload.ts";
+import { jsonTime } from "./_json_time.ts";
+
+const PLATFORM = "statusio";
+
+/** `status_code` of the page, components and containers. */
+export const STATUS_CODE: Record<string, StatusLevel> = {
+  "100": "OPERATIONAL",
+  "200": "UNDER_MAINTENANCE",
+  "300": "DEGRADED_PERFORMANCE",
+  "400": "PARTIAL_OUTAGE",
+  "500": "MAJOR_OUTAGE",
+  "600": "MAJOR_OUTAGE",
+};
+
+/** A message's `status` code as the impact it announces (a security event counts as critical). */
+export const MESSAGE_IMPACT: Record<string, Impact> = {
+  "100": "NONE",
+  "200": "MAINTENANCE",
+  "300": "MINOR",
+  "400": "MAJOR",
+  "500": "CRITICAL",
+  "600": "CRITICAL",
+};
+
+/** Incident message `state`. */
+export const INCIDENT_STATE: Record<string, IncidentStatus> = {
+  "100": "INVESTIGATING",
+  "200": "IDENTIFIED",
+  "300": "MONITORING",
+};
+
+/** Maintenance message `state` (100 when announced, 200 when started). */
+export const MAINTENANCE_STATE: Record<string, IncidentStatus> = {
+  "100": "SCHEDULED",
+  "200": "IN_PROGRESS",
+};
+
+const code = z.number().int();
+
+const message = z.object({
+  details: z.string().nullish(),
+  state: code,
+  status: code,
+  datetime: jsonTime,
+});
+
+const event = z.object({
+  _id: z.string(),
+  name: z.string(),
+  datetime_open: jsonTime,
+  current_active: z.boolean().nullish(),
+  datetime_planned_start: jsonTime.nullish(),
+  messages: z.array(message).nullish(),
+  components_affected: z.array(z.object({ _id: z.string() })).nullish(),
+});
+type Event = z.output<typeof event>;
+
+const withCode = z.object({ id: z.string(), name: z.string(), status_code: code });
+
+/** The public status API answer. */
+const document = z.object({
+  result: z.object({
+    status_overall: z.object({ status_code: code }),
+    status: z.array(withCode.extend({ containers: z.array(withCode).nullish() })),
+    incidents: z.array(event).nullish(),
+    maintenance: z.object({
+      active: z.array(event).nullish(),
+      upcoming: z.array(event).nullish(),
+    }).nullish(),
+  }),
+});
+type Result = z.output<typeof document>["result"];
+
+const PAGE_ID = /(?:^|[^0-9a-f])([0-9a-f]{24})(?:$|[^0-9a-f])/i;
+
+/**
+ * The API URL for a page. The status page URL must carry the 24-hex page id (the API URL
+ * itself, or e.g. `https://status.example.com/pages/<id>`); a custom domain that already
+ * points at `/1.0/status/<id>` is kept as is.
+ */
+function endpoint(vendor: { statusPageUrl: string }): URL {
+  const url = new URL(vendor.statusPageUrl);
+  const id = PAGE_ID.exec(url.pathname + url.search)?.[1];
+  if (!id) {
+    throw new InvalidRequest([{
+      parameter: "statusPageUrl",
+      message: `status.io needs the 24-hex page id in the URL, got ${vendor.statusPageUrl}`,
+    }]);
+  }
+  if (url.pathname.startsWith("/1.0/status/")) return new URL(`/1.0/status/${id}`, url.origin);
+  return new URL(`https://api.status.io/1.0/status/${id}`);
+}
+
+/** A component reads its own code raised by its worst container (region). */
+function toComponents(rows: Result["status"], ctx: ParseContext): ComponentSnapshot[] {
+  return rows.map((row) => {
+    const own = lookup(STATUS_CODE, row.status_code, "component.status_code", ctx, "UNKNOWN");
+    const regions = (row.containers ?? []).map((c) =>
+      lookup(STATUS_CODE, c.status_code, "container.status_code", ctx, "UNKNOWN")
+    );
+    return {
+      externalId: row.id,
+      name: row.name.trim(),
+      group: null,
+      status: own === "UNKNOWN" ? "UNKNOWN" : worst([own, ...regions]),
+    };
+  });
+}
+
+/** The most severe impact the messages announced. */
+function peakImpact(raw: Event, fallback: Impact, ctx: ParseContext): Impact {
+  const impacts = (raw.messages ?? []).map((m) =>
+    lookup(MESSAGE_IMPACT, m.status, "message.status", ctx, fallback)
+  );
+  return impacts.reduce<Impact>(
+    (a, b) => (severity(IMPACT_LEVEL[b])! > severity(IMPACT_LEVEL[a])! ? b : a),
+    fallback,
+  );
+}
+
+/**
+ * An incident is open while `current_active`, in the phase of its latest message; a
+ * maintenance takes its list's status (`active` or `upcoming`).
+ */
+function toEvent(
+  raw: Event,
+  kind: "incident" | "maintenance",
+  listStatus: IncidentStatus | null,
+  ctx: ParseContext,
+): IncidentSnapshot {
+  const table = kind === "incident" ? INCIDENT_STATE : MAINTENANCE_STATE;
+  const fallback = listStatus ?? "INVESTIGATING";
+  const updates = timeline((raw.messages ?? []).map((m) => ({
+    at: m.datetime,
+    status: lookup(table, m.state, `${kind}_message.state`, ctx, fallback),
+    body: m.details ?? "",
+  })));
+  const status = listStatus ??
+    (raw.current_active === false ? "RESOLVED" : updates.at(-1)?.status ?? fallback);
+  const updatedAt = updates.at(-1)?.at ?? raw.datetime_open;
+  return {
+    externalId: raw._id,
+    title: raw.name.trim(),
+    status,
+    impact: kind === "maintenance" ? "MAINTENANCE" : peakImpact(raw, "NONE", ctx),
+    startedAt: raw.datetime_planned_start ?? raw.datetime_open,
+    updatedAt,
+    resolvedAt: status === "RESOLVED" ? updatedAt : null,
+    url: null,
+    componentIds: (raw.components_affected ?? []).map((c) => c._id),
+    updates,
+  };
+}
+
+/** The status.io adapter. */
+export const statusio: Adapter = {
+  platform: PLATFORM,
+  endpoint,
+  parse(body: string, ctx: ParseContext): Snapshot {
+    const { result } = decode(PLATFORM, body, document);
+    const incidents = (result.incidents ?? []).map((i) => toEvent(i, "incident", null, ctx));
+    const maintenances = [
+      ...(result.maintenance?.active ?? []).map((m) =>
+        toEvent(m, "maintenance", "IN_PROGRESS", ctx)
+      ),
+      ...(result.maintenance?.upcoming ?? []).map((m) =>
+        toEvent(m, "maintenance", "SCHEDULED", ctx)
+      ),
+    ];
+    return {
+      indicator: lookup(
+        STATUS_CODE,
+        result.status_overall.status_code,
+        "status_overall.status_code",
+        ctx,
+        "UNKNOWN",
+      ),
+      components: toComponents(result.status, ctx),
+      incidents: [...incidents, ...maintenances],
+    };
+  },
+};

@@ -1,0 +1,257 @@
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
+import { InvalidRequest, serviceStatus } from "../../../domain/mod.ts";
+import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import {
+  INCIDENT_STATE,
+  MAINTENANCE_STATE,
+  MESSAGE_IMPACT,
+  STATUS_CODE,
+  statusio,
+} from "../../../ingest/adapters/statusio.ts";
+
+const read = (name: string) =>
+  Deno.readTextFileSync(new URL(`../../fixtures/statusio/${name}`, import.meta.url));
+
+const NINTEX = "https://status.nintex.com/pages/566925105401bb333d000014";
+
+function context(fetchedAt: string, page = NINTEX) {
+  const unknown: [string, string][] = [];
+  const ctx: ParseContext = {
+    pageUrl: new URL(page),
+    fetchedAt: Date.parse(fetchedAt),
+    unknownValue: (field, value) => unknown.push([field, value]),
+  };
+  return { ctx, unknown };
+}
+
+/** A body in the documented shape (kb.status.io public status API). */
+function body(result: Record<string, unknown>): string {
+  return JSON.stringify({
+    result: {
+      status_overall: {
+        updated: "2026-01-01T00:00:00.000Z",
+        status: "Operational",
+        status_code: 100,
+      },
+      status: [],
+      incidents: [],
+      maintenance: { active: [], upcoming: [] },
+      ...result,
+    },
+  });
+}
+const event = (messages: Record<string, unknown>[], over: Record<string, unknown> = {}) => ({
+  _id: "e1",
+  name: "Event",
+  datetime_open: "2026-01-01T00:00:00.000Z",
+  current_active: true,
+  messages,
+  containers_affected: [],
+  components_affected: [],
+  ...over,
+});
+const msg = (state: number, status: number, datetime = "2026-01-01T00:00:00.000Z") => ({
+  details: "d",
+  state,
+  status,
+  datetime,
+});
+
+Deno.test("status.io endpoint: the public API for the page id in the status page URL", () => {
+  equal(
+    statusio.endpoint({ statusPageUrl: NINTEX, slug: "nintex" }).href,
+    "https://api.status.io/1.0/status/566925105401bb333d000014",
+  );
+  equal(
+    statusio.endpoint({
+      statusPageUrl: "https://status.nintex.com/1.0/status/566925105401bb333d000014",
+      slug: "nintex",
+    }).href,
+    "https://status.nintex.com/1.0/status/566925105401bb333d000014",
+  );
+  throws(
+    () => statusio.endpoint({ statusPageUrl: "https://status.nintex.com", slug: "nintex" }),
+    InvalidRequest,
+  );
+});
+
+Deno.test("status.io parse: docs example, all operational", () => {
+  const { ctx, unknown } = context("2016-01-29T22:57:03.079Z");
+  const snap = statusio.parse(read("statusio-docs-example-operational.json"), ctx);
+  deepStrictEqual(snap, {
+    indicator: "OPERATIONAL",
+    components: [{
+      externalId: "56a807c7b62d59d808000010",
+      name: "Website",
+      group: null,
+      status: "OPERATIONAL",
+    }],
+    incidents: [],
+  });
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("status.io parse: Nintex all operational, 27 components", () => {
+  const { ctx } = context("2026-04-15T06:34:18.642Z");
+  const snap = statusio.parse(read("nintex-status-operational.json"), ctx);
+  equal(snap.indicator, "OPERATIONAL");
+  equal(snap.components.length, 27);
+  equal(snap.components[4]!.name, "Nintex Workflow for Office 365 -  Store");
+  deepStrictEqual(snap.incidents, []);
+});
+
+Deno.test("status.io parse: overall 100 while an incident is current_active (listed, not raising)", () => {
+  const { ctx, unknown } = context("2026-04-29T16:59:58.694Z");
+  const snap = statusio.parse(read("nintex-status-incident-monitoring.json"), ctx);
+  equal(snap.indicator, "OPERATIONAL");
+  equal(serviceStatus(snap), "OPERATIONAL");
+  equal(snap.incidents.length, 1);
+  const inc = snap.incidents[0]!;
+  equal(inc.externalId, "69f236c044970a0506e59c9e");
+  equal(inc.title, "NA1 and CAN1 Regions - Status Endpoint Issues");
+  equal(inc.status, "MONITORING");
+  equal(inc.impact, "MAJOR", "peak message status 400");
+  equal(inc.startedAt, Date.UTC(2026, 3, 29, 16, 50, 8, 970));
+  equal(inc.updatedAt, Date.UTC(2026, 3, 29, 16, 59, 58, 558));
+  equal(inc.resolvedAt, null);
+  deepStrictEqual(inc.componentIds, ["59f90b7550230b4d0f0a5305"]);
+  deepStrictEqual(inc.updates.map((u) => u.status), ["INVESTIGATING", "MONITORING"]);
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("status.io parse: planned maintenance, a component raised by one container", () => {
+  const { ctx, unknown } = context("2026-06-30T23:01:43.387Z");
+  const snap = statusio.parse(read("nintex-status-planned-maintenance-no-incidents-key.json"), ctx);
+  equal(snap.indicator, "UNDER_MAINTENANCE");
+  equal(snap.components.length, 20);
+  equal(snap.components.find((c) => c.name === "Nintex DocGen API")!.status, "UNDER_MAINTENANCE");
+  equal(snap.incidents.length, 3);
+  const active = snap.incidents[0]!;
+  equal(active.status, "IN_PROGRESS");
+  equal(active.impact, "MAINTENANCE");
+  equal(active.startedAt, Date.UTC(2026, 5, 30, 23), "planned start");
+  deepStrictEqual(active.updates.map((u) => [u.status, u.at]), [
+    ["SCHEDULED", Date.UTC(2026, 5, 29, 23, 6, 43, 77)],
+    ["IN_PROGRESS", Date.UTC(2026, 5, 30, 23, 1, 43, 284)],
+  ]);
+  ok(active.updates[0]!.body.includes("\r\n"), "details kept as published");
+  deepStrictEqual(snap.incidents.slice(1).map((m) => m.status), ["SCHEDULED", "SCHEDULED"]);
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("status.io parse: service disruption, component at its worst container", () => {
+  const { ctx } = context("2026-05-21T05:32:42.376Z");
+  const snap = statusio.parse(read("nintex-status-service-disruption-no-incidents-key.json"), ctx);
+  equal(snap.indicator, "MAJOR_OUTAGE");
+  equal(snap.components.find((c) => c.name === "Nintex Automation Cloud")!.status, "MAJOR_OUTAGE");
+  equal(snap.components.find((c) => c.name === "Nintex K2 Cloud")!.status, "UNDER_MAINTENANCE");
+  equal(serviceStatus(snap), "MAJOR_OUTAGE");
+  deepStrictEqual(snap.incidents.map((i) => i.status), ["IN_PROGRESS", "SCHEDULED"]);
+});
+
+Deno.test("status.io: a container worse than its component raises the component", () => {
+  const { ctx } = context("2026-01-01T00:00:00Z");
+  const snap = statusio.parse(
+    body({
+      status: [{
+        id: "c",
+        name: " Padded ",
+        status_code: 100,
+        containers: [{ id: "r", name: "EU", status_code: 400 }],
+      }],
+    }),
+    ctx,
+  );
+  deepStrictEqual(snap.components[0], {
+    externalId: "c",
+    name: "Padded",
+    group: null,
+    status: "PARTIAL_OUTAGE",
+  });
+});
+
+Deno.test("status.io mapping tables: every row", () => {
+  const { ctx } = context("2026-01-01T00:00:00Z");
+  for (const [raw, level] of Object.entries(STATUS_CODE)) {
+    const snap = statusio.parse(
+      body({
+        status_overall: { status_code: Number(raw) },
+        status: [{ id: "c", name: "C", status_code: Number(raw), containers: [] }],
+      }),
+      ctx,
+    );
+    equal(snap.indicator, level, raw);
+    equal(snap.components[0]!.status, level, raw);
+  }
+  for (const [raw, impact] of Object.entries(MESSAGE_IMPACT)) {
+    const snap = statusio.parse(body({ incidents: [event([msg(100, Number(raw))])] }), ctx);
+    equal(snap.incidents[0]!.impact, impact, raw);
+  }
+  for (const [raw, status] of Object.entries(INCIDENT_STATE)) {
+    const snap = statusio.parse(body({ incidents: [event([msg(Number(raw), 300)])] }), ctx);
+    equal(snap.incidents[0]!.status, status, raw);
+    equal(snap.incidents[0]!.updates[0]!.status, status, raw);
+  }
+  for (const [raw, status] of Object.entries(MAINTENANCE_STATE)) {
+    const snap = statusio.parse(
+      body({ maintenance: { active: [event([msg(Number(raw), 200)])], upcoming: [] } }),
+      ctx,
+    );
+    equal(snap.incidents[0]!.updates[0]!.status, status, raw);
+  }
+  const closed = statusio.parse(
+    body({
+      incidents: [event([msg(300, 100, "2026-01-01T01:00:00.000Z")], { current_active: false })],
+    }),
+    ctx,
+  ).incidents[0]!;
+  equal(closed.status, "RESOLVED", "current_active false");
+  equal(closed.resolvedAt, Date.UTC(2026, 0, 1, 1));
+});
+
+Deno.test("status.io parse: unknown codes read UNKNOWN and are reported", () => {
+  const { ctx, unknown } = context("2026-01-01T00:00:00Z");
+  const snap = statusio.parse(
+    body({
+      status_overall: { status_code: 700 },
+      status: [{ id: "c", name: "C", status_code: 150, containers: [] }],
+      incidents: [event([msg(400, 800)])],
+    }),
+    ctx,
+  );
+  equal(snap.indicator, "UNKNOWN");
+  equal(snap.components[0]!.status, "UNKNOWN");
+  equal(snap.incidents[0]!.status, "INVESTIGATING");
+  equal(snap.incidents[0]!.impact, "NONE");
+  deepStrictEqual(unknown.map((u) => u.join("=")).sort(), [
+    "component.status_code=150",
+    "incident_message.state=400",
+    "message.status=800",
+    "status_overall.status_code=700",
+  ]);
+});
+
+Deno.test("status.io parse: malformed payloads name the offending path", () => {
+  const { ctx } = context("2026-01-01T00:00:00Z");
+  const cases: [string, string][] = [
+    ["<html>502</html>", "$"],
+    ['{"result":', "$"],
+    ["{}", "result"],
+    [body({ status_overall: { status_code: "100" } }), "result.status_overall.status_code"],
+    [
+      body({ status: [{ id: "c", name: "C", status_code: 100, containers: [{ id: "r" }] }] }),
+      "result.status[0].containers[0].name",
+    ],
+    [
+      body({ incidents: [event([{ state: 100, status: 400, datetime: "2026-13-01T00:00:00Z" }])] }),
+      "result.incidents[0].messages[0].datetime",
+    ],
+  ];
+  for (const [text, path] of cases) {
+    throws(
+      () => statusio.parse(text, ctx),
+      (e: unknown) => e instanceof PayloadError && e.path === path && e.platform === "statusio",
+      `${text} → ${path}`,
+    );
+  }
+});
