@@ -9,6 +9,9 @@ import { InvalidRequest, NotFound } from "../domain/mod.ts";
 import type { Env } from "./env.ts";
 import { errorBody, handleError } from "./errors.ts";
 import { principal } from "./middleware/principal.ts";
+import { registerUserApi } from "./api/user.ts";
+import { registerAuthPages } from "./web/auth.tsx";
+import { registerKeysPages } from "./web/settings_keys.tsx";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -39,7 +42,7 @@ function validationHook(
 }
 
 /** Routers, in mount order. Each file exports one `Register`. */
-const ROUTERS: Register[] = [];
+const ROUTERS: Register[] = [registerUserApi, registerAuthPages, registerKeysPages];
 
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {

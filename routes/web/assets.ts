@@ -34,6 +34,8 @@ button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:poi
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 pre{background:#f6f8fa;padding:.75rem;border-radius:.4rem;overflow:auto}
 ol.timeline{padding-left:1.2rem}ol.timeline li{margin-bottom:.5rem}
+form.stack{display:grid;gap:.6rem;max-width:36rem;margin:0 0 1rem}form.stack label{display:grid;gap:.2rem}
+form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem}
 `;
 
 /** Copies the text of `data-copy` targets to the clipboard (secrets shown once, snippets). */

@@ -1,0 +1,108 @@
+/**
+ * Sessions and CSRF for the server-rendered pages: the `sd_session` cookie → the signed-in
+ * person (or null), the cookie's attributes, and the form-token check every POST runs.
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { checkFormToken, newFormToken, resolveSession, type WebSession } from "../../app/mod.ts";
+import { Forbidden } from "../../domain/mod.ts";
+import type { Env } from "../env.ts";
+
+/** Cookie holding the session id. */
+export const SESSION_COOKIE = "sd_session";
+/** Cookie holding the form token of pages shown before sign-in (double-submit). */
+export const FORM_COOKIE = "sd_form";
+/** Name of the hidden form field carrying the CSRF token. */
+export const CSRF_FIELD = "_csrf";
+
+/** The pages' Hono environment: the shared one plus the session. */
+export interface WebEnv {
+  Variables: Env["Variables"] & { session: WebSession | null };
+}
+
+/** Sets `c.get("session")` from the session cookie (null when absent, unknown or expired). */
+export const webSession: MiddlewareHandler<WebEnv> = async function webSession(c, next) {
+  c.set("session", resolveSession(c.get("app"), getCookie(c, SESSION_COOKIE)));
+  c.header("Cache-Control", "no-store");
+  await next();
+};
+
+function secure(c: Context<WebEnv>): boolean {
+  return c.get("app").settings.publicUrl.startsWith("https:");
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure behind https, until `expiresAt`. */
+export function setSessionCookie(c: Context<WebEnv>, sessionId: string, expiresAt: number): void {
+  setCookie(c, SESSION_COOKIE, sessionId, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secure(c),
+    expires: new Date(expiresAt),
+  });
+}
+
+/** Removes the session cookie. */
+export function clearSessionCookie(c: Context<WebEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secure(c),
+  });
+}
+
+/**
+ * The CSRF token to embed in a form: the session's own token when signed in, otherwise a
+ * random token also set in the `sd_form` cookie (SameSite=Strict, HttpOnly).
+ */
+export function formToken(c: Context<WebEnv>): string {
+  const session = c.get("session");
+  if (session) return session.csrfToken;
+  const existing = getCookie(c, FORM_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = newFormToken();
+  setCookie(c, FORM_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: secure(c),
+  });
+  return token;
+}
+
+/**
+ * Reads a POSTed form and checks it came from our own page: a cross-site `Origin` is refused,
+ * and the CSRF field must equal the session's token (or the `sd_form` cookie before sign-in).
+ */
+export async function readForm(c: Context<WebEnv>): Promise<Record<string, string | string[]>> {
+  const origin = c.req.header("origin");
+  if (origin && origin !== "null") {
+    const allowed = [new URL(c.req.url).origin, new URL(c.get("app").settings.publicUrl).origin];
+    if (!allowed.includes(origin)) throw new Forbidden("Forms must be sent from this site.");
+  }
+  const body = await c.req.parseBody({ all: true }) as Record<string, unknown>;
+  const session = c.get("session");
+  const expected = session ? session.csrfToken : getCookie(c, FORM_COOKIE);
+  checkFormToken(expected, body[CSRF_FIELD]);
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v === "string") out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === "string");
+  }
+  return out;
+}
+
+/** One text field of a parsed form ("" when absent). */
+export function field(form: Record<string, string | string[]>, name: string): string {
+  const v = form[name];
+  return typeof v === "string" ? v : Array.isArray(v) ? v[0] ?? "" : "";
+}
+
+/** A local path to go back to after sign-in (never another site); defaults to `fallback`. */
+export function safeNext(value: string | undefined, fallback: string): string {
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\")
+    ? value
+    : fallback;
+}

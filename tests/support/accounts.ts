@@ -1,0 +1,43 @@
+/**
+ * Test helpers for the account side: an in-memory store with a verb context, accounts, keys.
+ */
+import { type AppContext, createAccount, createKey, type Membership } from "../../app/mod.ts";
+import { type Clock, fixedClock, type Plan, type Scope } from "../../domain/mod.ts";
+import { createLogger, type Logger } from "../../log.ts";
+import { createChangeFeed, openStore } from "../../store/mod.ts";
+
+/** 2026-03-01T12:00:00Z. */
+export const T0 = Date.UTC(2026, 2, 1, 12);
+
+/** A password long enough for the rules. */
+export const PASSWORD = "correct horse battery";
+
+/** A verb context over a fresh in-memory store; `lines` collects every log line. */
+export function testContext(
+  opts: { clock?: Clock; publicUrl?: string } = {},
+): AppContext & { lines: string[] } {
+  const lines: string[] = [];
+  const log: Logger = createLogger("debug", (l) => lines.push(l));
+  return {
+    db: openStore(":memory:"),
+    clock: opts.clock ?? fixedClock(T0),
+    changes: createChangeFeed(),
+    log,
+    lines,
+    settings: {
+      publicUrl: opts.publicUrl ?? "http://localhost:8080",
+      pollStableSeconds: 300,
+      pollMovingSeconds: 60,
+    },
+  };
+}
+
+/** An account with one OWNER. */
+export function account(ctx: AppContext, email: string, plan: Plan = "PRO"): Promise<Membership> {
+  return createAccount(ctx, { email, password: PASSWORD, plan });
+}
+
+/** Creates a key as the self-hoster would (admin); returns the secret. */
+export function key(ctx: AppContext, who: Membership, name: string, scopes: Scope[] = []): string {
+  return createKey(ctx, { kind: "admin", account: who.account }, { name, scopes }).secret;
+}
