@@ -1,0 +1,12 @@
+/**
+ * The one place the server imports the MCP SDK. The SDK's `"./*"` export maps types to files
+ * that do not exist under Deno, so every import here carries a `@ts-types` pragma; without it
+ * the imports silently type as `any` (TOOLCHAIN §6.1).
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
