@@ -14,6 +14,7 @@ export * from "./history.ts";
 export * from "./accounts.ts";
 export * from "./api_keys.ts";
 export * from "./sessions.ts";
+export * from "./oauth.ts";
 
 /** Opens the database at `path` and applies pending migrations. */
 export function openStore(path: string): Db {
