@@ -51,11 +51,15 @@ export function decodeJson(platform: string, body: string): unknown {
   }
 }
 
-/** Validates decoded JSON against `schema`; the first issue becomes a PayloadError with its path. */
+/**
+ * Validates decoded JSON against `schema`; the first issue becomes a PayloadError with its path.
+ * `at` is where `json` sits in the whole body, when validating a part of it.
+ */
 export function validate<S extends z.ZodType>(
   platform: string,
   json: unknown,
   schema: S,
+  at: readonly PropertyKey[] = [],
 ): z.output<S> {
   const result = schema.safeParse(json);
   if (result.success) return result.data;
@@ -63,7 +67,7 @@ export function validate<S extends z.ZodType>(
   const found = valueAt(json, issue.path);
   throw new PayloadError(
     platform,
-    formatPath(issue.path),
+    formatPath([...at, ...issue.path]),
     `${issue.message} (found ${describe(found)})`,
   );
 }
