@@ -7,3 +7,4 @@ export { authenticate } from "./auth.ts";
 export * from "./accounts.ts";
 export * from "./keys.ts";
 export * from "./sessions.ts";
+export * from "./oauth.ts";
