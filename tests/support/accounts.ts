@@ -4,7 +4,9 @@
 import { type AppContext, createAccount, createKey, type Membership } from "../../app/mod.ts";
 import { type Clock, fixedClock, type Plan, type Scope } from "../../domain/mod.ts";
 import { createLogger, type Logger } from "../../log.ts";
-import { createChangeFeed, openStore } from "../../store/mod.ts";
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { createChangeFeed, insertApiKey, openStore, updateAccountPlan } from "../../store/mod.ts";
 
 /** 2026-03-01T12:00:00Z. */
 export const T0 = Date.UTC(2026, 2, 1, 12);
@@ -40,4 +42,32 @@ export function account(ctx: AppContext, email: string, plan: Plan = "PRO"): Pro
 /** Creates a key as the self-hoster would (admin); returns the secret. */
 export function key(ctx: AppContext, who: Membership, name: string, scopes: Scope[] = []): string {
   return createKey(ctx, { kind: "admin", account: who.account }, { name, scopes }).secret;
+}
+
+/**
+ * Stores a key straight into the store, as a key made before scopes existed looks
+ * (`scopes` null); returns its secret.
+ */
+export function storeRawKey(
+  ctx: AppContext,
+  accountId: string,
+  name: string,
+  scopes: Scope[] | null,
+): string {
+  const secret = "sd_live_" + encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
+  insertApiKey(ctx.db, {
+    id: crypto.randomUUID(),
+    accountId,
+    name,
+    prefix: secret.slice(0, 12),
+    scopes,
+    createdAt: ctx.clock.now(),
+    keyHash: encodeHexLowerCase(sha256(new TextEncoder().encode(secret))),
+  });
+  return secret;
+}
+
+/** Changes an account's plan in the store. */
+export function setPlanInStore(ctx: AppContext, accountId: string, plan: Plan): void {
+  updateAccountPlan(ctx.db, accountId, plan);
 }
