@@ -59,9 +59,16 @@ export function writeSnapshot(
   snapshot: Snapshot,
   at: EpochMs,
 ): RawChange[] {
-  const vendor = db.prepare("SELECT slug, current_status FROM vendors WHERE id = ?").get(
-    vendorId,
-  ) as { slug: string; current_status: StatusLevel } | undefined;
+  const vendor = db.prepare(
+    "SELECT slug, current_status, last_success_at, last_changed_at FROM vendors WHERE id = ?",
+  ).get(vendorId) as
+    | {
+      slug: string;
+      current_status: StatusLevel;
+      last_success_at: number | null;
+      last_changed_at: number | null;
+    }
+    | undefined;
   if (!vendor) throw new Error(`Cannot apply a snapshot: no vendor with id ${vendorId}`);
   const changes: RawChange[] = [
     ...writeComponents(db, vendorId, vendor.slug, snapshot.components, at),
@@ -79,13 +86,24 @@ export function writeSnapshot(
     });
     db.prepare(
       "UPDATE vendors SET current_status = ?, indicator = ?, last_changed_at = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
-    ).run(status, snapshot.indicator, at, at, at, vendorId);
+    ).run(status, snapshot.indicator, changedAt(vendor, at), at, at, vendorId);
   } else {
     db.prepare(
       "UPDATE vendors SET indicator = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
     ).run(snapshot.indicator, at, at, vendorId);
   }
   return changes;
+}
+
+/**
+ * The first reading of a vendor is an observation, not a change: `last_changed_at` stays as
+ * it was, so a fresh start does not make every vendor "moving" for 30 minutes.
+ */
+function changedAt(
+  vendor: { last_success_at: number | null; last_changed_at: number | null },
+  at: EpochMs,
+): EpochMs | null {
+  return vendor.last_success_at === null ? vendor.last_changed_at : at;
 }
 
 function insertTransition(

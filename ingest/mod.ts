@@ -1,0 +1,26 @@
+/**
+ * From a catalog of vendors to stored status: the catalog, the platform adapters, polite HTTP,
+ * the pure schedule and the adaptive poller. Never imports `store/`: the poller writes through
+ * the `PollStore` port that `main.ts` fills with the real store.
+ * @module
+ */
+export { loadCatalog } from "./catalog.ts";
+export { ADAPTERS } from "./adapters/mod.ts";
+export type { Adapter, ParseContext } from "./adapters/mod.ts";
+export { PayloadError } from "./adapters/mod.ts";
+export { createPoller } from "./poller.ts";
+export type {
+  DetectPlatform,
+  DueVendor,
+  Poller,
+  PollerConfig,
+  PollerDeps,
+  PollerStats,
+  PollRecord,
+  PollStore,
+  RoundReport,
+} from "./poller.ts";
+export { politeFetch } from "./http.ts";
+export type { FailureReason, FetchOptions, FetchOutcome } from "./http.ts";
+export { createLimiter } from "./limiter.ts";
+export { backoffMs, intervalMs, isMoving, isStale, nextPollAt } from "./schedule.ts";

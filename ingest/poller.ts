@@ -1,0 +1,440 @@
+/**
+ * The adaptive poller: a 1-second croner tick asks the store for due vendors and dispatches
+ * each poll through the limiter (global concurrency, per-host spacing) without waiting, so a
+ * slow or broken vendor never delays the others. Policy lives in `schedule.ts`; this file
+ * only orchestrates. A poll never throws: every outcome is recorded.
+ * @module
+ */
+import { Cron } from "croner";
+import type { Change, Clock, EpochMs, Platform, Snapshot, StatusLevel } from "../domain/mod.ts";
+import { DAY_MS, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
+import type { Logger } from "../log.ts";
+import type { Adapter } from "./adapters/adapter.ts";
+import { PayloadError } from "./adapters/adapter.ts";
+import { ADAPTERS } from "./adapters/mod.ts";
+import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
+import { createLimiter } from "./limiter.ts";
+import { intervalMs, isStale, nextPollAt, type ScheduleConfig } from "./schedule.ts";
+
+/** A vendor the store says is due. */
+export interface DueVendor {
+  readonly id: number;
+  readonly slug: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly detectedPlatform: Platform | null;
+  readonly currentStatus: StatusLevel;
+  readonly hasOpenIncident: boolean;
+  readonly lastChangedAt: EpochMs | null;
+  readonly lastSuccessAt: EpochMs | null;
+  readonly failures: number;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly nextPollAt: EpochMs;
+  /** Latest acceptable start of this poll; 0 when none was promised yet. */
+  readonly deadlineAt: EpochMs;
+}
+
+/** Fields every recorded poll carries. */
+export interface PollRecord {
+  readonly at: EpochMs;
+  readonly latencyMs: number;
+  readonly httpStatus: number | null;
+  readonly nextPollAt: EpochMs;
+  readonly deadlineAt: EpochMs;
+}
+
+/** The port the poller writes through (satisfied by `store/polls.ts`). */
+export interface PollStore {
+  dueVendors(now: EpochMs, limit: number): readonly DueVendor[];
+  countDue(now: EpochMs): number;
+  recordSuccess(
+    vendorId: number,
+    snapshot: Snapshot,
+    poll: PollRecord & { etag: string | null; lastModified: string | null },
+  ): readonly Change[];
+  recordNotModified(vendorId: number, poll: PollRecord): void;
+  recordFailure(
+    vendorId: number,
+    poll: PollRecord & { outcome: string; detail: string; stale: boolean },
+  ): readonly Change[];
+  recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
+  setDetectedPlatform(vendorId: number, platform: Platform): void;
+  pruneFetches(before: EpochMs): number;
+}
+
+/** Finds the platform of a page whose catalog platform is `unknown` (ingest/detect.ts). */
+export type DetectPlatform = (
+  pageUrl: string,
+  fetchFn: (url: string) => Promise<FetchOutcome>,
+) => Promise<Platform>;
+
+/** Settings (a slice of the config). */
+export interface PollerConfig extends ScheduleConfig {
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+}
+
+/** What the poller needs; only `store`, `changes`, `clock` and `log` are required. */
+export interface PollerDeps {
+  readonly store: PollStore;
+  readonly changes: { publish(changes: readonly Change[]): void };
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly adapters?: Partial<Record<Platform, Adapter>>;
+  readonly detect?: DetectPlatform;
+  /** Minimum time between two requests to one host (ms); 250 by default. */
+  readonly hostSpacingMs?: number;
+  readonly maxBytes?: number;
+  /** Fetch rows older than this are pruned (ms); 14 days by default. */
+  readonly fetchRetentionMs?: number;
+  /** croner pattern of the tick; every second by default. */
+  readonly tickPattern?: string;
+  readonly random?: () => number;
+}
+
+/** What one `runOnce` did. */
+export interface RoundReport {
+  readonly polled: number;
+  readonly failed: number;
+  readonly changes: number;
+}
+
+/** Counters for /healthz and the benchmark (a type alias, so it fits an index signature). */
+export type PollerStats = {
+  readonly running: boolean;
+  readonly rounds: number;
+  readonly polls: number;
+  readonly ok: number;
+  readonly notModified: number;
+  readonly failures: number;
+  readonly failuresByReason: Readonly<Record<string, number>>;
+  readonly changes: number;
+  /** Polls that started after their deadline. */
+  readonly missedDeadlines: number;
+  readonly inFlight: number;
+  readonly queued: number;
+  /** Vendors due now that are not yet dispatched. */
+  readonly dueBacklog: number;
+  readonly lastRoundAt: EpochMs | null;
+};
+
+/** The poller. */
+export interface Poller {
+  /** Starts the tick. */
+  start(): void;
+  /** Stops the tick and aborts and awaits the polls in flight (nothing half-recorded). */
+  stop(): Promise<void>;
+  /** Polls every vendor due now and waits for all of them (tests drive rounds with it). */
+  runOnce(): Promise<RoundReport>;
+  stats(): PollerStats;
+}
+
+const NO_ADAPTER_RETRY_MS = HOUR_MS;
+const PRUNE_EVERY_MS = HOUR_MS;
+
+/** A new poller (not started). */
+export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
+  const adapters = deps.adapters ?? ADAPTERS;
+  const limiter = createLimiter({
+    concurrency: config.concurrency,
+    hostSpacingMs: deps.hostSpacingMs ?? 250,
+  });
+  const pending = new Map<number, Promise<PollResult>>();
+  const reported = new Set<string>();
+  const counts = {
+    rounds: 0,
+    polls: 0,
+    ok: 0,
+    notModified: 0,
+    failures: 0,
+    changes: 0,
+    missedDeadlines: 0,
+  };
+  const byReason: Record<string, number> = {};
+  let abort = new AbortController();
+  let job: Cron | null = null;
+  let lastRoundAt: EpochMs | null = null;
+  let lastPruneAt = 0;
+
+  const ctx: PollContext = {
+    config,
+    deps,
+    adapters,
+    reported,
+    fetchOptions: (extra) => ({
+      timeoutMs: config.timeoutMs,
+      maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES,
+      signal: abort.signal,
+      ...extra,
+    }),
+    limit: (host, task) => limiter.run(host, task),
+    onStart: (v, at) => {
+      if (v.deadlineAt > 0 && at > v.deadlineAt) counts.missedDeadlines++;
+    },
+  };
+
+  const dispatch = (): Promise<PollResult>[] => {
+    const now = deps.clock.now();
+    lastRoundAt = now;
+    counts.rounds++;
+    const room = config.concurrency * 4 - pending.size;
+    if (room <= 0) return [];
+    const due = deps.store.dueVendors(now, room + pending.size).filter((v) => !pending.has(v.id));
+    return due.slice(0, room).map((v) => {
+      const p = pollVendor(v, ctx).then((r) => {
+        if (abort.signal.aborted) return r;
+        counts.polls++;
+        if (r.outcome === "ok") counts.ok++;
+        else if (r.outcome === "not_modified") counts.notModified++;
+        else if (r.outcome !== "skipped") {
+          counts.failures++;
+          byReason[r.outcome] = (byReason[r.outcome] ?? 0) + 1;
+        }
+        counts.changes += r.changes;
+        return r;
+      }).finally(() => pending.delete(v.id));
+      pending.set(v.id, p);
+      return p;
+    });
+  };
+
+  const prune = () => {
+    const now = deps.clock.now();
+    if (now - lastPruneAt < PRUNE_EVERY_MS) return;
+    lastPruneAt = now;
+    try {
+      const removed = deps.store.pruneFetches(now - (deps.fetchRetentionMs ?? 14 * DAY_MS));
+      if (removed > 0) deps.log.debug("pruned fetch log", { removed });
+    } catch (err) {
+      deps.log.error("fetch log prune failed", { error: String(err) });
+    }
+  };
+
+  const tick = () => {
+    try {
+      dispatch();
+      prune();
+    } catch (err) {
+      deps.log.error("poll round failed", { error: String(err) });
+    }
+  };
+
+  return {
+    start() {
+      if (job) return;
+      abort = new AbortController();
+      job = new Cron(deps.tickPattern ?? "* * * * * *", { protect: true }, tick);
+      tick();
+    },
+    async stop() {
+      job?.stop();
+      job = null;
+      abort.abort();
+      await Promise.allSettled([...pending.values()]);
+    },
+    async runOnce() {
+      const results: PollResult[] = [];
+      for (;;) {
+        const batch = dispatch();
+        if (batch.length === 0 && pending.size === 0) break;
+        results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
+      }
+      prune();
+      return {
+        polled: results.filter((r) => r.outcome !== "skipped").length,
+        failed: results.filter((r) => !["ok", "not_modified", "skipped"].includes(r.outcome))
+          .length,
+        changes: results.reduce((n, r) => n + r.changes, 0),
+      };
+    },
+    stats() {
+      const now = deps.clock.now();
+      let dueBacklog = 0;
+      try {
+        dueBacklog = Math.max(0, deps.store.countDue(now) - pending.size);
+      } catch {
+        // A closed store during shutdown: report what is known.
+      }
+      return {
+        running: job !== null,
+        ...counts,
+        failuresByReason: { ...byReason },
+        inFlight: limiter.active,
+        queued: limiter.queued,
+        dueBacklog,
+        lastRoundAt,
+      };
+    },
+  };
+}
+
+interface PollResult {
+  readonly outcome: string;
+  readonly changes: number;
+}
+
+interface PollContext {
+  readonly config: PollerConfig;
+  readonly deps: PollerDeps;
+  readonly adapters: Partial<Record<Platform, Adapter>>;
+  readonly reported: Set<string>;
+  fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
+  limit<T>(host: string, task: () => Promise<T>): Promise<T>;
+  onStart(v: DueVendor, at: EpochMs): void;
+}
+
+/** One poll of one vendor, start to record. Never throws. */
+async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
+  const { deps } = ctx;
+  try {
+    const platform = await platformOf(v, ctx);
+    const adapter = platform ? ctx.adapters[platform] : undefined;
+    if (!platform || !adapter) {
+      const reason = `no adapter for platform "${platform ?? v.platform}"`;
+      reportOnce(
+        ctx,
+        `skip|${v.slug}`,
+        () => deps.log.warn("vendor not polled", { vendor: v.slug, reason }),
+      );
+      deps.store.recordSkipped(v.id, deps.clock.now() + NO_ADAPTER_RETRY_MS, reason);
+      return { outcome: "skipped", changes: 0 };
+    }
+    const url = adapter.endpoint({ statusPageUrl: v.statusPageUrl, slug: v.slug });
+    let at = 0;
+    const outcome = await ctx.limit(url.host, () => {
+      at = deps.clock.now();
+      ctx.onStart(v, at);
+      return politeFetch(url, ctx.fetchOptions({ etag: v.etag, lastModified: v.lastModified }));
+    });
+    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    return record(v, adapter, platform, outcome, at, ctx);
+  } catch (err) {
+    deps.log.error("poll failed unexpectedly", { vendor: v.slug, error: String(err) });
+    return { outcome: "error", changes: 0 };
+  }
+}
+
+async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
+  if (v.platform !== "unknown") return v.platform;
+  if (v.detectedPlatform) return v.detectedPlatform === "unknown" ? null : v.detectedPlatform;
+  if (!ctx.deps.detect) return null;
+  const fetchFn = (u: string) =>
+    ctx.limit(new URL(u).host, () => politeFetch(u, ctx.fetchOptions({})));
+  let detected: Platform = "unknown";
+  try {
+    detected = await ctx.deps.detect(v.statusPageUrl, fetchFn);
+  } catch (err) {
+    ctx.deps.log.warn("platform detection failed", { vendor: v.slug, error: String(err) });
+  }
+  ctx.deps.store.setDetectedPlatform(v.id, detected);
+  ctx.deps.log.info("platform detected", { vendor: v.slug, platform: detected });
+  return detected === "unknown" ? null : detected;
+}
+
+function record(
+  v: DueVendor,
+  adapter: Adapter,
+  platform: Platform,
+  outcome: FetchOutcome,
+  at: EpochMs,
+  ctx: PollContext,
+): PollResult {
+  const { deps, config } = ctx;
+  const random = deps.random ?? Math.random;
+  if (outcome.kind === "not_modified") {
+    const state = { ...stateOf(v), failures: 0 };
+    deps.store.recordNotModified(v.id, {
+      at,
+      latencyMs: outcome.latencyMs,
+      httpStatus: 304,
+      ...nextPollAt(state, at, config, random),
+    });
+    return { outcome: "not_modified", changes: 0 };
+  }
+  if (outcome.kind === "ok") {
+    let snapshot: Snapshot;
+    try {
+      snapshot = adapter.parse(outcome.body, {
+        pageUrl: new URL(v.statusPageUrl),
+        fetchedAt: at,
+        unknownValue: (field, value) =>
+          reportOnce(
+            ctx,
+            `${platform}|${field}|${value}`,
+            () =>
+              deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
+          ),
+      });
+    } catch (err) {
+      const outcomeName = err instanceof PayloadError ? "bad_payload" : "parse_error";
+      if (!(err instanceof PayloadError)) {
+        deps.log.error("adapter threw", { vendor: v.slug, platform, error: String(err) });
+      }
+      return fail(v, outcomeName, String(err instanceof Error ? err.message : err), {
+        at,
+        latencyMs: outcome.latencyMs,
+        httpStatus: outcome.status,
+      }, ctx);
+    }
+    const status = serviceStatus(snapshot);
+    const state = {
+      status,
+      hasOpenIncident: snapshot.incidents.some((i) => isOpen(i.status)),
+      lastChangedAt: status !== v.currentStatus && v.lastSuccessAt !== null ? at : v.lastChangedAt,
+      failures: 0,
+    };
+    const changes = deps.store.recordSuccess(v.id, snapshot, {
+      at,
+      latencyMs: outcome.latencyMs,
+      httpStatus: outcome.status,
+      etag: outcome.etag ?? null,
+      lastModified: outcome.lastModified ?? null,
+      ...nextPollAt(state, at, config, random),
+    });
+    deps.changes.publish(changes);
+    return { outcome: "ok", changes: changes.length };
+  }
+  return fail(v, outcome.reason, outcome.detail, {
+    at,
+    latencyMs: outcome.latencyMs,
+    httpStatus: outcome.status ?? null,
+  }, ctx);
+}
+
+function fail(
+  v: DueVendor,
+  outcome: string,
+  detail: string,
+  poll: { at: EpochMs; latencyMs: number; httpStatus: number | null },
+  ctx: PollContext,
+): PollResult {
+  const { deps, config } = ctx;
+  const state = { ...stateOf(v), failures: v.failures + 1 };
+  const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
+  const changes = deps.store.recordFailure(v.id, {
+    ...poll,
+    outcome,
+    detail,
+    stale,
+    ...nextPollAt(state, poll.at, config, deps.random ?? Math.random),
+  });
+  deps.log.debug("poll failed", { vendor: v.slug, outcome, detail });
+  deps.changes.publish(changes);
+  return { outcome, changes: changes.length };
+}
+
+function stateOf(v: DueVendor) {
+  return {
+    status: v.currentStatus,
+    hasOpenIncident: v.hasOpenIncident,
+    lastChangedAt: v.lastChangedAt,
+  };
+}
+
+function reportOnce(ctx: PollContext, key: string, log: () => void): void {
+  if (ctx.reported.has(key)) return;
+  if (ctx.reported.size > 10_000) ctx.reported.clear();
+  ctx.reported.add(key);
+  log();
+}
