@@ -65,15 +65,23 @@ function endpoint(vendor: { statusPageUrl: string }): URL {
   return new URL(`${base}history.atom`, url.origin);
 }
 
-/** Timeline oldest first with each label mapped; `Update` and unknown labels keep the status. */
+/**
+ * Timeline oldest first with each label mapped; `Update` and unknown labels keep the status.
+ * Feeds print minutes only and newest first, and Statuspage orders same-minute updates
+ * arbitrarily (GitHub: "Investigating - X is operating normally" printed above "Resolved" in the
+ * same minute): within one minute a closing update therefore counts as the last.
+ */
 function timeline(
   raw: readonly { at: EpochMs; label: string; body: string }[],
   maintenance: boolean,
   ctx: ParseContext,
 ): IncidentUpdate[] {
-  // feeds print newest first: reverse, then a stable sort keeps same-minute updates in order
+  const closing = (label: string) => {
+    const s = LABEL_STATUS[label.toLowerCase()];
+    return s === "RESOLVED" || s === "COMPLETED" ? 1 : 0;
+  };
   const sorted = [...raw].reverse().map((u, i) => ({ u, i })).sort((a, b) =>
-    a.u.at - b.u.at || a.i - b.i
+    a.u.at - b.u.at || closing(a.u.label) - closing(b.u.label) || a.i - b.i
   );
   let current: IncidentStatus = maintenance ? "SCHEDULED" : "INVESTIGATING";
   return sorted.map(({ u }) => {
