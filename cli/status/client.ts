@@ -42,7 +42,7 @@ export const ComponentSchema = z.object({
 /** An incident or maintenance with its timeline. */
 export const IncidentSchema = z.object({
   id: z.string(),
-  serviceSlug: z.string().optional(),
+  serviceSlug: z.string(),
   title: z.string(),
   status: z.string(),
   impact: z.string(),
@@ -109,10 +109,11 @@ export class ApiAnswerError extends CliError {
   constructor(
     readonly code: string,
     readonly httpStatus: number,
-    message: string,
+    /** The body's own `message`. */
+    readonly apiMessage: string,
     readonly suggestions: readonly string[],
   ) {
-    super(exitCodeOf(code), message);
+    super(exitCodeOf(code), `The API answered ${httpStatus} ${code}: ${apiMessage}`);
   }
 }
 
@@ -204,12 +205,13 @@ export function createClient(options: ClientOptions): StatusClient {
       if (!e.success) {
         throw new ApiFailure(`The API answered ${res.status} to ${url.pathname}`);
       }
-      throw new ApiAnswerError(
-        e.data.error,
-        res.status,
-        `The API answered ${res.status} ${e.data.error}: ${e.data.message}`,
-        e.data.suggestions ?? [],
-      );
+      // A 404 for the route itself means the server is not (this version of) statusd.
+      if (res.status === 404 && /^No route\b/.test(e.data.message)) {
+        throw new ApiFailure(
+          `The API at ${options.baseUrl} has no ${url.pathname}: ${e.data.message}`,
+        );
+      }
+      throw new ApiAnswerError(e.data.error, res.status, e.data.message, e.data.suggestions ?? []);
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
@@ -233,8 +235,10 @@ export function createClient(options: ClientOptions): StatusClient {
       if (!(err instanceof ApiAnswerError) || err.httpStatus !== 404) throw err;
       let suggestions = err.suggestions;
       if (!suggestions.length) {
-        const found = await client.searchServices(slug, 5).catch(() => undefined);
-        suggestions = found?.content.map((s) => s.slug) ?? [];
+        const found = await client.searchServices(slug, 5).catch(() => {
+          throw new ApiFailure(err.message);
+        });
+        suggestions = found.content.map((s) => s.slug).filter((s) => s !== slug);
       }
       throw new UnknownVendor(slug, suggestions);
     }

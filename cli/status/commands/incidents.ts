@@ -76,7 +76,7 @@ export const incidentsCommand: Command<IncidentsOptions> = {
     const table = renderTable(
       ["SERVICE", "IMPACT", "STATUS", "STARTED (UTC)", "TITLE"],
       page.content.map((i) => [
-        i.serviceSlug ?? options.service ?? "-",
+        i.serviceSlug,
         i.impact,
         i.status,
         when(i.startedAt),
