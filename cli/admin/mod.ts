@@ -1,0 +1,253 @@
+/**
+ * `statusd admin …`: the self-hoster's account commands (run from source as
+ * `deno task admin …`). They open the same `STATUSD_DB` as the server (WAL + busy_timeout make
+ * that safe while it runs) and call the same verbs as the web pages.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import {
+  addMember,
+  type AppContext,
+  createAccount,
+  createKey,
+  listAccounts,
+  membershipOf,
+  revokeKeyByName,
+  setPlan,
+  setSlaTarget,
+} from "../../app/mod.ts";
+import { loadConfig } from "../../config.ts";
+import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
+import { createLogger } from "../../log.ts";
+import { createChangeFeed, openStore } from "../../store/mod.ts";
+
+/** Exit codes: done, refused (the message says why), bad usage. */
+export const ADMIN_EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/** Where the commands read and write (tests pass their own). */
+export interface AdminIo {
+  readonly stdin: () => Promise<string>;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const defaultIo: AdminIo = {
+  stdin: () => new Response(Deno.stdin.readable).text(),
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
+/** The usage text of `statusd admin --help`. */
+export const ADMIN_HELP =
+  `statusd admin <command> [flags]   (from source: deno task admin <command> …)
+
+Account commands against the database in STATUSD_DB (safe while the server runs).
+
+  create-account --email E --password-stdin [--plan FREE|PRO|TEAM|ENTERPRISE] [--name N]
+      Creates an account with E as its OWNER (plan defaults to FREE). The password is read
+      from standard input (at least 10 characters).
+  add-member --owner-email O --email E --password-stdin [--role OWNER|ADMIN|MEMBER]
+      Adds a person to the account of O (role defaults to MEMBER).
+  set-plan --email E --plan PLAN
+      Changes the plan of the account E belongs to.
+  set-sla-target --email E --target PERCENT
+      Sets the account's SLA target (default 99.9), used by SLA reports.
+  list-accounts [--json]
+      Lists accounts: plan, SLA target, owners, members, active keys.
+  create-key --email E --name N [--scopes s1,s2,…]
+      Creates an API key for the account of E (Pro plan or above) and prints it once, on a
+      line of its own. No --scopes grants all nine scopes.
+  revoke-key --email E --name N
+      Revokes the account's active key named N at once and for good.
+
+Exit codes: 0 done, 1 refused (the message says why), 2 bad usage.`;
+
+const Email = z.string({ error: "--email is required" }).min(1, "--email is required");
+const Plan = z.enum(PLANS, { error: `--plan must be one of ${PLANS.join(", ")}` });
+
+const SCHEMAS = {
+  "create-account": z.object({
+    email: Email,
+    "password-stdin": z.literal(true, { error: "--password-stdin is required" }),
+    plan: Plan.default("FREE"),
+    name: z.string().optional(),
+  }),
+  "add-member": z.object({
+    "owner-email": z.string({ error: "--owner-email is required" }),
+    email: Email,
+    "password-stdin": z.literal(true, { error: "--password-stdin is required" }),
+    role: z.enum(ROLES, { error: `--role must be one of ${ROLES.join(", ")}` }).default("MEMBER"),
+  }),
+  "set-plan": z.object({ email: Email, plan: Plan }),
+  "set-sla-target": z.object({
+    email: Email,
+    target: z.coerce.number({ error: "--target must be a number" }),
+  }),
+  "list-accounts": z.object({ json: z.boolean().default(false) }),
+  "create-key": z.object({
+    email: Email,
+    name: z.string({ error: "--name is required" }),
+    scopes: z.string().optional(),
+  }),
+  "revoke-key": z.object({ email: Email, name: z.string({ error: "--name is required" }) }),
+} as const;
+
+type Command = keyof typeof SCHEMAS;
+
+const OPTIONS = {
+  email: { type: "string" },
+  "owner-email": { type: "string" },
+  "password-stdin": { type: "boolean" },
+  plan: { type: "string" },
+  name: { type: "string" },
+  role: { type: "string" },
+  target: { type: "string" },
+  scopes: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+async function readPassword(io: AdminIo): Promise<string> {
+  return (await io.stdin()).replace(/\r?\n$/, "");
+}
+
+async function execute(
+  ctx: AppContext,
+  command: Command,
+  flags: Record<string, unknown>,
+  io: AdminIo,
+): Promise<void> {
+  switch (command) {
+    case "create-account": {
+      const f = SCHEMAS[command].parse(flags);
+      const { account } = await createAccount(ctx, {
+        email: f.email,
+        password: await readPassword(io),
+        plan: f.plan,
+        name: f.name,
+      });
+      io.out(`Created account ${account.id} (${account.plan}) with owner ${f.email}`);
+      return;
+    }
+    case "add-member": {
+      const f = SCHEMAS[command].parse(flags);
+      const { member } = await addMember(ctx, {
+        ownerEmail: f["owner-email"],
+        email: f.email,
+        password: await readPassword(io),
+        role: f.role,
+      });
+      io.out(`Added ${member.email} as ${member.role}`);
+      return;
+    }
+    case "set-plan": {
+      const f = SCHEMAS[command].parse(flags);
+      io.out(`Plan of ${f.email}'s account is now ${setPlan(ctx, f.email, f.plan).plan}`);
+      return;
+    }
+    case "set-sla-target": {
+      const f = SCHEMAS[command].parse(flags);
+      const a = setSlaTarget(ctx, f.email, f.target);
+      io.out(`SLA target of ${f.email}'s account is now ${a.slaTarget}%`);
+      return;
+    }
+    case "list-accounts": {
+      const f = SCHEMAS[command].parse(flags);
+      const rows = listAccounts(ctx).map((a) => ({
+        id: a.id,
+        name: a.name,
+        plan: a.plan,
+        slaTarget: a.slaTarget,
+        owners: a.owners,
+        members: a.members,
+        activeKeys: a.activeKeys,
+        createdAt: toIso(a.createdAt),
+      }));
+      if (f.json) io.out(JSON.stringify(rows, null, 2));
+      else {
+        io.out(["PLAN", "SLA", "MEMBERS", "KEYS", "OWNERS", "CREATED"].join("\t"));
+        for (const r of rows) {
+          io.out(
+            [r.plan, `${r.slaTarget}%`, r.members, r.activeKeys, r.owners.join(","), r.createdAt]
+              .join("\t"),
+          );
+        }
+      }
+      return;
+    }
+    case "create-key": {
+      const f = SCHEMAS[command].parse(flags);
+      const { account } = membershipOf(ctx, f.email);
+      const scopes = f.scopes ? f.scopes.split(",").map((s) => s.trim()).filter(Boolean) : [];
+      const { key, secret } = createKey(ctx, { kind: "admin", account }, { name: f.name, scopes });
+      io.err(
+        `Created key "${key.name}" with scopes ${key.scopes.join(",")}. ` +
+          "It is printed once below; store it now, it cannot be shown again.",
+      );
+      io.out(secret);
+      return;
+    }
+    case "revoke-key": {
+      const f = SCHEMAS[command].parse(flags);
+      const { account } = membershipOf(ctx, f.email);
+      const k = revokeKeyByName(ctx, { kind: "admin", account }, f.name);
+      io.out(`Revoked key "${k.name}" (${k.prefix}…); requests with it now get 401`);
+      return;
+    }
+  }
+}
+
+/** Runs one admin command; returns the exit code. */
+export async function runAdmin(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  io: AdminIo = defaultIo,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${ADMIN_HELP}`);
+    return ADMIN_EXIT.usage;
+  }
+  const [command, ...extra] = parsed.positionals;
+  if (parsed.values.help || command === "help" || command === undefined) {
+    (command === undefined && !parsed.values.help ? io.err : io.out)(ADMIN_HELP);
+    return command === undefined && !parsed.values.help ? ADMIN_EXIT.usage : ADMIN_EXIT.ok;
+  }
+  if (!(command in SCHEMAS) || extra.length) {
+    io.err(`Unknown command "${[command, ...extra].join(" ")}"\n\n${ADMIN_HELP}`);
+    return ADMIN_EXIT.usage;
+  }
+  const issues = SCHEMAS[command as Command].safeParse(parsed.values);
+  if (!issues.success) {
+    io.err(issues.error.issues.map((i) => i.message).join("\n"));
+    return ADMIN_EXIT.usage;
+  }
+  const config = loadConfig(env);
+  const db = openStore(config.dbPath);
+  const ctx: AppContext = {
+    db,
+    clock: systemClock,
+    changes: createChangeFeed(),
+    log: createLogger("warn"),
+    settings: {
+      publicUrl: config.publicUrl,
+      pollStableSeconds: config.poll.stableSeconds,
+      pollMovingSeconds: config.poll.movingSeconds,
+    },
+  };
+  try {
+    await execute(ctx, command as Command, parsed.values, io);
+    return ADMIN_EXIT.ok;
+  } catch (err) {
+    if (err instanceof AppError) {
+      io.err(err.message);
+      return ADMIN_EXIT.refused;
+    }
+    throw err;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
+import { authenticate } from "../../app/mod.ts";
+import { Unauthorized } from "../../domain/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { createChangeFeed, openStore } from "../../store/mod.ts";
+import { systemClock } from "../../domain/mod.ts";
+import { PASSWORD } from "../support/accounts.ts";
+
+function io(stdin = "") {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: AdminIo = {
+    stdin: () => Promise.resolve(stdin),
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  };
+  return { io: value, out, err };
+}
+
+function ctxFor(db: string) {
+  return {
+    db: openStore(db),
+    clock: systemClock,
+    changes: createChangeFeed(),
+    log: silentLogger,
+    settings: { publicUrl: "http://localhost", pollStableSeconds: 300, pollMovingSeconds: 60 },
+  };
+}
+
+Deno.test("the self-hoster's path: create an account, refused key on Free, set-plan, create and revoke a key", async () => {
+  const dir = await Deno.makeTempDir();
+  const env = { STATUSD_DB: join(dir, "statusd.db") };
+  try {
+    const a = io(PASSWORD + "\n");
+    equal(
+      await runAdmin(
+        ["create-account", "--email", "ops@example.com", "--password-stdin"],
+        env,
+        a.io,
+      ),
+      0,
+    );
+    match(a.out[0]!, /Created account .* \(FREE\) with owner ops@example\.com/);
+
+    const refused = io();
+    equal(
+      await runAdmin(["create-key", "--email", "ops@example.com", "--name", "ci"], env, refused.io),
+      1,
+    );
+    deepStrictEqual(refused.out, []);
+    match(refused.err.join("\n"), /requires the PRO plan or above/);
+
+    equal(
+      await runAdmin(["set-plan", "--email", "ops@example.com", "--plan", "PRO"], env, io().io),
+      0,
+    );
+    const made = io();
+    equal(
+      await runAdmin(
+        [
+          "create-key",
+          "--email",
+          "ops@example.com",
+          "--name",
+          "ci",
+          "--scopes",
+          "sla:read,status:read",
+        ],
+        env,
+        made.io,
+      ),
+      0,
+    );
+    equal(made.out.length, 1); // the key, alone on its line
+    const secret = made.out[0]!;
+    match(secret, /^sd_live_[A-Za-z0-9_-]{43}$/);
+    match(made.err.join("\n"), /printed once/);
+
+    const ctx = ctxFor(env.STATUSD_DB);
+    const p = authenticate(ctx, secret);
+    deepStrictEqual(p.kind === "api_key" ? [...p.scopes].sort() : null, [
+      "sla:read",
+      "status:read",
+    ]);
+
+    const listed = io();
+    equal(await runAdmin(["list-accounts", "--json"], env, listed.io), 0);
+    const rows = JSON.parse(listed.out.join("\n"));
+    deepStrictEqual(
+      rows.map((r: Record<string, unknown>) => [r.plan, r.owners, r.activeKeys, r.slaTarget]),
+      [["PRO", ["ops@example.com"], 1, 99.9]],
+    );
+    ok(!listed.out.join("").includes(secret.slice(12)));
+
+    const revoked = io();
+    equal(
+      await runAdmin(["revoke-key", "--email", "ops@example.com", "--name", "ci"], env, revoked.io),
+      0,
+    );
+    match(revoked.out[0]!, /Revoked key "ci"/);
+    let refusedAfter = false;
+    try {
+      authenticate(ctx, secret);
+    } catch (err) {
+      refusedAfter = err instanceof Unauthorized;
+    }
+    ok(refusedAfter);
+    ctx.db.close();
+    equal(
+      await runAdmin(["revoke-key", "--email", "ops@example.com", "--name", "ci"], env, io().io),
+      1,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("usage mistakes exit 2 with a message; --help exits 0", async () => {
+  const env = { STATUSD_DB: ":memory:" };
+  const help = io();
+  equal(await runAdmin(["--help"], env, help.io), 0);
+  match(help.out[0]!, /create-key --email E --name N \[--scopes/);
+  const noCommand = io();
+  equal(await runAdmin([], env, noCommand.io), 2);
+  const unknown = io();
+  equal(await runAdmin(["make-coffee"], env, unknown.io), 2);
+  match(unknown.err[0]!, /Unknown command "make-coffee"/);
+  const missing = io();
+  equal(await runAdmin(["set-plan", "--plan", "PRO"], env, missing.io), 2);
+  match(missing.err[0]!, /--email is required/);
+  const badPlan = io();
+  equal(await runAdmin(["set-plan", "--email", "a@b.c", "--plan", "GOLD"], env, badPlan.io), 2);
+  match(badPlan.err[0]!, /--plan must be one of FREE, PRO, TEAM, ENTERPRISE/);
+  const badFlag = io();
+  equal(await runAdmin(["list-accounts", "--colour"], env, badFlag.io), 2);
+});
+
+Deno.test("deno task admin reads the password from standard input", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "main.ts",
+        "admin",
+        "create-account",
+        "--email",
+        "t@example.com",
+        "--password-stdin",
+        "--plan",
+        "TEAM",
+      ],
+      cwd: new URL("../../", import.meta.url).pathname,
+      env: { STATUSD_DB: join(dir, "s.db") },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(PASSWORD + "\n"));
+    await w.close();
+    const { code, stdout } = await child.output();
+    equal(code, 0);
+    match(new TextDecoder().decode(stdout), /\(TEAM\) with owner t@example\.com/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
