@@ -12,6 +12,14 @@ import { principal } from "./middleware/principal.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
+import { registerServices } from "./api/services.ts";
+import { registerIncidents } from "./api/incidents.ts";
+import { registerProviders } from "./api/providers.ts";
+import { registerEvents } from "./api/events.ts";
+import { registerOpenApi } from "./api/openapi.ts";
+import { registerDiscovery } from "./discovery.ts";
+import { registerHealth } from "./health.ts";
+import { registerCatalogPages } from "./web/catalog.tsx";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -42,7 +50,19 @@ function validationHook(
 }
 
 /** Routers, in mount order. Each file exports one `Register`. */
-const ROUTERS: Register[] = [registerUserApi, registerAuthPages, registerKeysPages];
+const ROUTERS: Register[] = [
+  registerServices,
+  registerIncidents,
+  registerProviders,
+  registerEvents,
+  registerUserApi,
+  registerAuthPages,
+  registerKeysPages,
+  registerCatalogPages,
+  registerDiscovery,
+  registerHealth,
+  registerOpenApi,
+];
 
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
