@@ -1,0 +1,40 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { createLimiter } from "../../ingest/limiter.ts";
+
+Deno.test("the limiter never runs more tasks at once than its concurrency", async () => {
+  const limiter = createLimiter({ concurrency: 3, hostSpacingMs: 0 });
+  let running = 0, peak = 0;
+  await Promise.all(Array.from({ length: 20 }, (_, i) =>
+    limiter.run(`host-${i}`, async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 2));
+      running--;
+    })));
+  equal(peak, 3);
+  equal(limiter.active, 0);
+});
+
+Deno.test("a host waiting for its spacing never holds back tasks for other hosts", async () => {
+  const limiter = createLimiter({ concurrency: 1, hostSpacingMs: 200 });
+  const order: string[] = [];
+  const task = (name: string) => () => {
+    order.push(name);
+    return Promise.resolve();
+  };
+  await Promise.all([
+    limiter.run("a", task("a1")),
+    limiter.run("a", task("a2")),
+    limiter.run("b", task("b1")),
+    limiter.run("c", task("c1")),
+  ]);
+  deepStrictEqual(order, ["a1", "b1", "c1", "a2"]);
+});
+
+Deno.test("a failing task rejects its own promise and frees its slot", async () => {
+  const limiter = createLimiter({ concurrency: 1, hostSpacingMs: 0 });
+  const failed = limiter.run("x", () => Promise.reject(new Error("boom")));
+  const next = limiter.run("y", () => Promise.resolve(7));
+  await failed.then(() => ok(false), (err) => equal(err.message, "boom"));
+  equal(await next, 7);
+});

@@ -1,0 +1,63 @@
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { MINUTE_MS, SECOND_MS, type StatusLevel } from "../../domain/mod.ts";
+import { backoffMs, isMoving, isStale, nextPollAt } from "../../ingest/schedule.ts";
+
+const NOW = Date.UTC(2026, 4, 1, 10);
+const CONFIG = { movingSeconds: 60, stableSeconds: 300 };
+const calm = { status: "OPERATIONAL" as StatusLevel, hasOpenIncident: false, lastChangedAt: null };
+
+Deno.test("isMoving: not operational, an open incident, or a change in the last 30 minutes", () => {
+  const cases: [string, Parameters<typeof isMoving>[0], boolean][] = [
+    ["operational, never changed", calm, false],
+    ["degraded", { ...calm, status: "DEGRADED_PERFORMANCE" }, true],
+    ["under maintenance", { ...calm, status: "UNDER_MAINTENANCE" }, true],
+    ["unknown", { ...calm, status: "UNKNOWN" }, true],
+    ["open incident", { ...calm, hasOpenIncident: true }, true],
+    ["changed 29 min ago", { ...calm, lastChangedAt: NOW - 29 * MINUTE_MS }, true],
+    ["changed exactly 30 min ago", { ...calm, lastChangedAt: NOW - 30 * MINUTE_MS }, false],
+    ["changed 2 h ago", { ...calm, lastChangedAt: NOW - 120 * MINUTE_MS }, false],
+  ];
+  for (const [name, state, expected] of cases) equal(isMoving(state, NOW), expected, name);
+});
+
+Deno.test("nextPollAt: 60 s moving, 300 s calm, jitter only ever earlier than the deadline", () => {
+  const cases: [string, Parameters<typeof nextPollAt>[0], number, number, number][] = [
+    // name, state, random, expected next (s after now), expected deadline (s after now)
+    ["calm, no jitter draw", { ...calm, failures: 0 }, 0, 294, 300],
+    ["calm, largest jitter", { ...calm, failures: 0 }, 1, 270, 300],
+    ["moving, middle jitter", { ...calm, status: "MAJOR_OUTAGE", failures: 0 }, 0.5, 56.4, 60],
+    ["first failure", { ...calm, failures: 1 }, 0, 58.8, 60],
+    ["second failure", { ...calm, failures: 2 }, 0, 117.6, 120],
+    ["third failure", { ...calm, failures: 3 }, 0, 235.2, 240],
+    ["fourth failure: capped at the stable interval", { ...calm, failures: 4 }, 0, 294, 300],
+    ["fortieth failure: still capped", { ...calm, failures: 40 }, 0, 294, 300],
+  ];
+  for (const [name, state, random, next, deadline] of cases) {
+    deepStrictEqual(nextPollAt(state, NOW, CONFIG, () => random), {
+      nextPollAt: NOW + next * SECOND_MS,
+      deadlineAt: NOW + deadline * SECOND_MS,
+    }, name);
+  }
+});
+
+Deno.test("backoffMs doubles from the moving interval up to the stable interval", () => {
+  deepStrictEqual([0, 1, 2, 3, 4, 5].map((f) => backoffMs(f, CONFIG) / SECOND_MS), [
+    60,
+    60,
+    120,
+    240,
+    300,
+    300,
+  ]);
+});
+
+Deno.test("isStale: older than three intervals, or never read", () => {
+  const interval = 60 * SECOND_MS;
+  const cases: [string, number | null, boolean][] = [
+    ["never read", null, true],
+    ["just read", NOW, false],
+    ["exactly three intervals old", NOW - 3 * interval, false],
+    ["one ms past three intervals", NOW - 3 * interval - 1, true],
+  ];
+  for (const [name, last, expected] of cases) equal(isStale(last, interval, NOW), expected, name);
+});

@@ -1,0 +1,34 @@
+/**
+ * Child process of crash_test.ts: polls the simulator (origin in argv) into the database file
+ * (argv) in back-to-back rounds, printing the ids of committed changes as they are published.
+ * The test kills it with SIGKILL mid-round.
+ * @module
+ */
+import { fixedClock, MINUTE_MS } from "../../domain/mod.ts";
+import { statuspage } from "../../ingest/adapters/statuspage.ts";
+import { createPoller } from "../../ingest/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
+import { simulatedCatalog } from "../support/simulator.ts";
+
+const [path, origin, count] = Deno.args;
+const db = openStore(path!);
+const clock = fixedClock(Date.UTC(2026, 0, 1));
+syncCatalog(db, simulatedCatalog([origin!], Number(count)), clock.now());
+const changes = createChangeFeed();
+changes.subscribe((committed) => console.log(JSON.stringify(committed.map((c) => c.id))));
+const poller = createPoller(
+  { movingSeconds: 60, stableSeconds: 300, concurrency: 8, timeoutMs: 2000 },
+  {
+    store: pollStore(db),
+    changes,
+    clock,
+    log: silentLogger,
+    adapters: { statuspage },
+    hostSpacingMs: 0,
+  },
+);
+for (;;) {
+  clock.advance(10 * MINUTE_MS);
+  await poller.runOnce();
+}
