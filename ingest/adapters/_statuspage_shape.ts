@@ -109,12 +109,15 @@ function toIncident(
     ctx,
     maintenance ? "SCHEDULED" : "INVESTIGATING",
   );
-  const updates = timeline((raw.incident_updates ?? []).map((u) => ({
-    id: u.id,
-    at: u.display_at ?? u.created_at,
-    status: lookup(statusTable, u.status, `${kind}_update.status`, ctx, status),
-    body: u.body ?? "",
-  })));
+  // Published newest first: reversed, so updates with equal times keep their real order.
+  const updates = timeline(
+    (raw.incident_updates ?? []).toReversed().map((u) => ({
+      id: u.id,
+      at: u.display_at ?? u.created_at,
+      status: lookup(statusTable, u.status, `${kind}_update.status`, ctx, status),
+      body: u.body ?? "",
+    })),
+  );
   const affected = (raw.incident_updates ?? []).flatMap((u) =>
     (u.affected_components ?? []).flatMap((a) => (a.code ? [a.code] : []))
   );

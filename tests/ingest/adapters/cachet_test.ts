@@ -1,0 +1,173 @@
+import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { serviceStatus } from "../../../domain/mod.ts";
+import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import {
+  cachet,
+  cachetUpdates,
+  COMPONENT_STATUS,
+  INCIDENT_STATUS,
+} from "../../../ingest/adapters/cachet.ts";
+
+const read = (name: string) =>
+  Deno.readTextFileSync(new URL(`../../fixtures/cachet/${name}`, import.meta.url));
+
+function context(page: string, fetchedAt: string) {
+  const unknown: [string, string][] = [];
+  const ctx: ParseContext = {
+    pageUrl: new URL(page),
+    fetchedAt: Date.parse(fetchedAt),
+    unknownValue: (field, value) => unknown.push([field, value]),
+  };
+  return { ctx, unknown };
+}
+
+const demo = () => context("https://status.example.com", "2017-01-06T02:27:32Z");
+
+/** A 2.x list body (the documented Fractal envelope). */
+const list = (data: unknown[]) =>
+  JSON.stringify({ meta: { pagination: { total: data.length, per_page: "20" } }, data });
+const component = (status: number, over: Record<string, unknown> = {}) => ({
+  id: 1,
+  name: "API",
+  status,
+  group_id: 0,
+  enabled: true,
+  created_at: "2017-01-05 16:52:00",
+  updated_at: "2017-01-06 02:27:32",
+  ...over,
+});
+const incident = (status: number) => ({
+  id: 9,
+  component_id: 0,
+  name: "Slow",
+  status,
+  message: "m",
+  created_at: "2015-08-01 12:00:00",
+  updated_at: "2015-08-01 13:00:00",
+  scheduled_at: "2015-08-02 00:00:00",
+  human_status: "x",
+});
+
+Deno.test("cachet endpoint is the page's components API", () => {
+  equal(
+    cachet.endpoint({ statusPageUrl: "https://status.example.com", slug: "x" }).href,
+    "https://status.example.com/api/v1/components?per_page=100",
+  );
+});
+
+Deno.test("cachet parse: 2.x components list, one Operational component", () => {
+  const { ctx, unknown } = demo();
+  const snap = cachet.parse(read("cachet-v2-components-list-operational.json"), ctx);
+  deepStrictEqual(snap, {
+    indicator: "OPERATIONAL",
+    components: [{ externalId: "1", name: "Example", group: null, status: "OPERATIONAL" }],
+    incidents: [],
+  });
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("cachet parse: pre-1.0 components with a display string and status_id", () => {
+  const { ctx, unknown } = demo();
+  const snap = cachet.parse(read("cachet-v0-docs-components-mixed.json"), ctx);
+  deepStrictEqual(snap.components.map((c) => [c.externalId, c.name, c.status]), [
+    ["5", "Example Component", "OPERATIONAL"],
+    ["2", "Second Example Components", "MAJOR_OUTAGE"],
+  ]);
+  equal(serviceStatus(snap), "MAJOR_OUTAGE");
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("cachet parse: incidents lists (2.x SQL times as UTC, pre-1.0 epoch seconds)", () => {
+  const { ctx } = demo();
+  const v2 = cachet.parse(read("cachet-v2-incidents-list-fixed.json"), ctx);
+  equal(v2.indicator, "UNKNOWN", "an incidents list carries no level");
+  deepStrictEqual(v2.incidents, [{
+    externalId: "1",
+    title: "Incident Name",
+    status: "RESOLVED",
+    impact: "NONE",
+    startedAt: Date.UTC(2015, 7, 1, 12),
+    updatedAt: Date.UTC(2015, 7, 1, 12),
+    resolvedAt: Date.UTC(2015, 7, 1, 12),
+    url: "https://status.example.com/incidents/1",
+    componentIds: [],
+    updates: [],
+  }]);
+  const v0 = cachet.parse(read("cachet-v0-docs-incidents-investigating-and-fixed.json"), ctx);
+  deepStrictEqual(v0.incidents.map((i) => [i.externalId, i.status, i.startedAt, i.resolvedAt]), [
+    ["6", "INVESTIGATING", 1420036705000, null],
+    ["7", "RESOLVED", 1420038898000, 1420038898000],
+  ]);
+});
+
+Deno.test("cachet updates: timelines per incident, oldest first", () => {
+  const { ctx, unknown } = demo();
+  const byIncident = cachetUpdates(read("cachet-v2-incident-updates-timeline.json"), ctx);
+  deepStrictEqual([...byIncident.keys()], ["2", "1"]);
+  const one = byIncident.get("1")!;
+  deepStrictEqual(one.map((u) => u.status), ["IDENTIFIED", "MONITORING", "RESOLVED"]);
+  equal(one[0]!.at, Date.UTC(2016, 11, 5, 19, 37, 20));
+  equal(one[2]!.body, "The monkeys are back and rested!");
+  deepStrictEqual(byIncident.get("2")!.map((u) => u.status), ["MONITORING"]);
+  deepStrictEqual(unknown, []);
+  throws(
+    () => cachet.parse(read("cachet-v2-incident-updates-timeline.json"), ctx),
+    (e: unknown) => e instanceof PayloadError && e.path === "data[0].incident_id",
+  );
+});
+
+Deno.test("cachet mapping tables: every row", () => {
+  const { ctx, unknown } = demo();
+  for (const [raw, level] of Object.entries(COMPONENT_STATUS)) {
+    equal(cachet.parse(list([component(Number(raw))]), ctx).components[0]!.status, level, raw);
+  }
+  for (const [raw, status] of Object.entries(INCIDENT_STATUS)) {
+    const inc = cachet.parse(list([incident(Number(raw))]), ctx).incidents[0]!;
+    equal(inc.status, status, raw);
+    equal(inc.impact, status === "SCHEDULED" ? "MAINTENANCE" : "NONE", raw);
+  }
+  deepStrictEqual(unknown, [], "0 is Cachet's own Unknown, not an unmapped value");
+  const scheduled = cachet.parse(list([incident(0)]), ctx).incidents[0]!;
+  equal(scheduled.startedAt, Date.UTC(2015, 7, 2), "scheduled_at");
+});
+
+Deno.test("cachet parse: disabled components are skipped; an empty list knows nothing", () => {
+  const { ctx } = demo();
+  const snap = cachet.parse(
+    list([component(4, { enabled: false }), component(2, { id: 2, name: "Web" })]),
+    ctx,
+  );
+  deepStrictEqual(snap.components.map((c) => c.name), ["Web"]);
+  equal(snap.indicator, "DEGRADED_PERFORMANCE");
+  deepStrictEqual(cachet.parse(list([]), ctx), {
+    indicator: "UNKNOWN",
+    components: [],
+    incidents: [],
+  });
+});
+
+Deno.test("cachet parse: unknown codes read UNKNOWN and are reported", () => {
+  const { ctx, unknown } = demo();
+  equal(cachet.parse(list([component(7)]), ctx).components[0]!.status, "UNKNOWN");
+  equal(cachet.parse(list([incident(9)]), ctx).incidents[0]!.status, "INVESTIGATING");
+  deepStrictEqual(unknown, [["component.status", "7"], ["incident.status", "9"]]);
+});
+
+Deno.test("cachet parse: malformed payloads name the offending path", () => {
+  const { ctx } = demo();
+  const cases: [string, string][] = [
+    ["<html><title>404</title></html>", "$"],
+    [JSON.stringify({ data: {} }), "data"],
+    [list([component(1, { name: null })]), "data[0].name"],
+    [list([component(1), { id: 2, name: "Old", status: "Operational" }]), "data[1].status_id"],
+    [list([{ ...incident(1), created_at: "01/08/2015" }]), "data[0].created_at"],
+    [list([{ ...incident(1), status: "4" }]), "data[0].status"],
+  ];
+  for (const [body, path] of cases) {
+    throws(
+      () => cachet.parse(body, ctx),
+      (e: unknown) => e instanceof PayloadError && e.path === path && e.platform === "cachet",
+      `${body} → ${path}`,
+    );
+  }
+});
