@@ -8,3 +8,24 @@ export * from "./accounts.ts";
 export * from "./keys.ts";
 export * from "./sessions.ts";
 export * from "./oauth.ts";
+export {
+  CATALOG_UPTIME_DAYS,
+  catalogCounts,
+  changesSince,
+  getService,
+  latestChangeId,
+  listIncidents,
+  listServices,
+  type ProviderOverview,
+  providersOverview,
+  serviceLastChanges,
+  suggestSlugs,
+} from "./catalog.ts";
+export type { IncidentFilter, ServiceFilter, StoreCounts } from "./catalog.ts";
+export {
+  HISTORY_MAX_DAYS,
+  serviceHistory,
+  type ServiceHistory,
+  serviceUptime,
+  type ServiceUptime,
+} from "./reports.ts";

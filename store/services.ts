@@ -124,6 +124,8 @@ export interface ProviderRow {
   readonly activeIncidents: number;
   /** Vendor ids of its services (for uptime). */
   readonly vendorIds: number[];
+  /** Current level of each service, parallel to `vendorIds`. */
+  readonly statuses: StatusLevel[];
 }
 
 /** One row per provider, ordered by provider slug. */
@@ -144,11 +146,13 @@ export function providerRows(db: Db): ProviderRow[] {
         byStatus: {},
         activeIncidents: 0,
         vendorIds: [],
+        statuses: [],
       };
       out.push(current);
     }
     current.serviceNames.push(r.name);
     current.vendorIds.push(r.id);
+    current.statuses.push(r.status);
     current.byStatus[r.status] = (current.byStatus[r.status] ?? 0) + 1;
     (current as { activeIncidents: number }).activeIncidents += r.open;
   }

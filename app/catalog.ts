@@ -1,0 +1,255 @@
+/**
+ * Catalog verbs: the service list, one service, the incident feed and the provider overview.
+ * Shared by REST, MCP and the web pages.
+ * @module
+ */
+import {
+  type Change,
+  DAY_MS,
+  type EpochMs,
+  type Incident,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  type Service,
+  type ServiceDetail,
+  type StatusLevel,
+  uptimePercent,
+  worst,
+} from "../domain/mod.ts";
+import {
+  componentsOf,
+  countIncidents,
+  countServices,
+  getServiceRow,
+  type IncidentFilter,
+  listIncidentRows,
+  listServiceRows,
+  providerRows,
+  type ServiceFilter,
+  serviceLastModified,
+  serviceNames,
+  type ServiceRow,
+  serviceTransitions,
+  type StoreCounts,
+  storeCounts,
+} from "../store/mod.ts";
+import { changesAfter, lastChangeId } from "../store/mod.ts";
+import type { AppContext } from "./context.ts";
+
+export type { IncidentFilter, ServiceFilter, StoreCounts } from "../store/mod.ts";
+
+/** Window of the catalog's `uptimePercent`, in days. */
+export const CATALOG_UPTIME_DAYS = 30;
+
+/** Rounds a percent to 3 decimals (99.999 stays distinguishable from 100). */
+export function roundPercent(p: number | null): number | null {
+  return p === null ? null : Math.round(p * 1000) / 1000;
+}
+
+/** 30-day uptime percent of each row (rounded), by vendor id. */
+function uptimeOf(ctx: AppContext, rows: readonly ServiceRow[]): Map<number, number | null> {
+  const now = ctx.clock.now();
+  const window = { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
+  const transitions = serviceTransitions(ctx.db, rows.map((r) => r.id), window.start, window.end);
+  return new Map(rows.map((r) => [
+    r.id,
+    roundPercent(uptimePercent(transitions.get(r.id) ?? [], window, r.currentStatus)),
+  ]));
+}
+
+function toService(row: ServiceRow, uptime: number | null): Service {
+  return {
+    name: row.name,
+    slug: row.slug,
+    currentStatus: row.currentStatus,
+    uptimePercent: uptime,
+    category: row.category,
+    provider: row.provider,
+    statusPageUrl: row.statusPageUrl,
+    platform: row.platform,
+    lastCheckedAt: row.lastCheckedAt,
+    lastChangedAt: row.lastChangedAt,
+  };
+}
+
+/** A page of catalog services matching `filter`, ordered by name, with 30-day uptime. */
+export function listServices(
+  ctx: AppContext,
+  filter: ServiceFilter,
+  page: PageRequest,
+): Page<Service> {
+  const total = countServices(ctx.db, filter);
+  const rows = listServiceRows(ctx.db, filter, page);
+  const uptime = uptimeOf(ctx, rows);
+  return pageOf(rows.map((r) => toService(r, uptime.get(r.id) ?? null)), total, page);
+}
+
+/** Levenshtein distance, capped: returns `cap + 1` as soon as it exceeds `cap`. */
+function distance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(
+        prev[j]! + 1,
+        cur[j - 1]! + 1,
+        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Up to 5 catalog slugs close to `text`: slugs or names containing it (or contained in it),
+ * then slugs within a small edit distance; closest first.
+ */
+export function suggestSlugs(ctx: AppContext, text: string): string[] {
+  const needle = text.toLowerCase().trim();
+  if (needle.length < 2) return [];
+  const cap = needle.length <= 4 ? 1 : 2;
+  const scored: { slug: string; score: number }[] = [];
+  for (const { name, slug } of serviceNames(ctx.db)) {
+    const lname = name.toLowerCase();
+    let score: number | null = null;
+    const d = distance(needle, slug, cap);
+    if (d <= cap) score = d;
+    else if (slug.includes(needle) || lname.includes(needle)) score = cap + 1;
+    else if (needle.length >= 4 && slug.length >= 4 && needle.includes(slug)) score = cap + 2;
+    if (score !== null) {
+      scored.push({ slug, score: score * 1000 + Math.abs(slug.length - needle.length) });
+    }
+  }
+  return scored.sort((a, b) => a.score - b.score || a.slug.localeCompare(b.slug)).slice(0, 5)
+    .map((s) => s.slug);
+}
+
+/** The catalog row for `slug`; NotFound (with suggestions) when there is none. */
+export function requireService(ctx: AppContext, slug: string): ServiceRow {
+  const row = getServiceRow(ctx.db, slug);
+  if (row === null) throw new NotFound("service", slug, suggestSlugs(ctx, slug));
+  return row;
+}
+
+/** One service with its components and its open incidents (with timelines). */
+export function getService(ctx: AppContext, slug: string): ServiceDetail {
+  const row = requireService(ctx, slug);
+  const incidents = listIncidentRows(ctx.db, { vendorId: row.id, active: true }, {
+    page: 0,
+    limit: 500,
+  });
+  return {
+    ...toService(row, uptimeOf(ctx, [row]).get(row.id) ?? null),
+    components: componentsOf(ctx.db, row.id),
+    incidents,
+  };
+}
+
+/**
+ * The cross-vendor incident feed, newest first, filtered by `active`, `service` (slug; an
+ * unknown slug is NotFound) and `since` (updated at or after).
+ */
+export function listIncidents(
+  ctx: AppContext,
+  filter: IncidentFilter,
+  page: PageRequest,
+): Page<Incident> {
+  if (filter.service !== undefined) requireService(ctx, filter.service);
+  const total = countIncidents(ctx.db, filter);
+  return pageOf(listIncidentRows(ctx.db, filter, page), total, page);
+}
+
+/** One row of the provider overview (DESIGN §4). */
+export interface ProviderOverview {
+  /** Slug of the owning company. */
+  readonly provider: string;
+  /** Display name: the words all its services' names start with, else the title-cased slug. */
+  readonly name: string;
+  /** Number of its catalog services. */
+  readonly services: number;
+  /** Services per current level (levels with none are 0). */
+  readonly byStatus: Record<StatusLevel, number>;
+  /** Worst current level among its services. */
+  readonly worstStatus: StatusLevel;
+  /** Open incidents and maintenances across its services. */
+  readonly activeIncidents: number;
+  /** Mean 30-day uptime of its services that have one; null when none has. */
+  readonly uptimePercent: number | null;
+}
+
+function providerName(provider: string, names: readonly string[]): string {
+  const words = names.map((n) => n.split(/\s+/));
+  const common: string[] = [];
+  for (let i = 0; i < words[0]!.length; i++) {
+    const w = words[0]![i]!;
+    if (words.every((ws) => ws[i] === w)) common.push(w);
+    else break;
+  }
+  if (common.length) return common.join(" ");
+  return provider.split("-").map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join(" ");
+}
+
+const ZERO_COUNTS: Record<StatusLevel, number> = {
+  OPERATIONAL: 0,
+  UNDER_MAINTENANCE: 0,
+  DEGRADED_PERFORMANCE: 0,
+  PARTIAL_OUTAGE: 0,
+  MAJOR_OUTAGE: 0,
+  UNKNOWN: 0,
+};
+
+/** One aggregate row per provider, ordered by provider slug. */
+export function providersOverview(ctx: AppContext): ProviderOverview[] {
+  const rows = providerRows(ctx.db);
+  const now: EpochMs = ctx.clock.now();
+  const window = { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
+  const all = rows.flatMap((r) => r.vendorIds);
+  const transitions = serviceTransitions(ctx.db, all, window.start, window.end);
+  return rows.map((r) => {
+    const uptimes = r.vendorIds
+      .map((id, i) => uptimePercent(transitions.get(id) ?? [], window, r.statuses[i]))
+      .filter((u): u is number => u !== null);
+    const byStatus = { ...ZERO_COUNTS, ...r.byStatus };
+    return {
+      provider: r.provider,
+      name: providerName(r.provider, r.serviceNames),
+      services: r.vendorIds.length,
+      byStatus,
+      worstStatus: worst(Object.keys(r.byStatus) as StatusLevel[]),
+      activeIncidents: r.activeIncidents,
+      uptimePercent: uptimes.length
+        ? roundPercent(uptimes.reduce((a, b) => a + b, 0) / uptimes.length)
+        : null,
+    };
+  });
+}
+
+/** When each catalog service's page last changed (status change or incident update). */
+export function serviceLastChanges(
+  ctx: AppContext,
+): { slug: string; lastModified: EpochMs | null }[] {
+  return serviceLastModified(ctx.db);
+}
+
+/** Row counts of the store; throws when the database does not answer. */
+export function catalogCounts(ctx: AppContext): StoreCounts {
+  return storeCounts(ctx.db);
+}
+
+/** Committed changes after `afterId` (oldest first, at most `limit`), for resuming a stream. */
+export function changesSince(ctx: AppContext, afterId: number, limit = 1000): Change[] {
+  return changesAfter(ctx.db, afterId, limit);
+}
+
+/** Id of the newest committed change (0 when none). */
+export function latestChangeId(ctx: AppContext): number {
+  return lastChangeId(ctx.db);
+}

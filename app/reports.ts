@@ -1,0 +1,84 @@
+/**
+ * Report verbs over a service's status transitions: daily history and uptime/MTTR
+ * (maths in domain/uptime.ts, DESIGN §4).
+ * @module
+ */
+import {
+  dailyWorst,
+  DAY_MS,
+  type DayWorst,
+  episodes,
+  type EpochMs,
+  InvalidRequest,
+  mttrMinutes,
+  uptimePercent,
+} from "../domain/mod.ts";
+import { serviceTransitions } from "../store/mod.ts";
+import { requireService, roundPercent } from "./catalog.ts";
+import type { AppContext } from "./context.ts";
+
+/** Most days `serviceHistory` returns (SPEC §8). */
+export const HISTORY_MAX_DAYS = 90;
+
+/** Worst status per UTC day for one service. */
+export interface ServiceHistory {
+  readonly slug: string;
+  readonly days: number;
+  /** Oldest first; the last entry is today (so far). */
+  readonly entries: DayWorst[];
+}
+
+/** Worst status per UTC day over the last `days` days (1..90, today included). */
+export function serviceHistory(
+  ctx: AppContext,
+  slug: string,
+  days = HISTORY_MAX_DAYS,
+): ServiceHistory {
+  if (!Number.isInteger(days) || days < 1 || days > HISTORY_MAX_DAYS) {
+    throw new InvalidRequest([{
+      parameter: "days",
+      message: `expected an integer from 1 to ${HISTORY_MAX_DAYS}`,
+    }]);
+  }
+  const row = requireService(ctx, slug);
+  const now = ctx.clock.now();
+  const start = now - days * DAY_MS;
+  const ts = serviceTransitions(ctx.db, [row.id], start, now).get(row.id) ?? [];
+  return { slug: row.slug, days, entries: dailyWorst(ts, now, days, row.currentStatus) };
+}
+
+/** Uptime percentages over the last 7, 30 and 90 days, and MTTR over 90 days. */
+export interface ServiceUptime {
+  readonly slug: string;
+  /** Percent (3 decimals) or null when nothing was observed in the window. */
+  readonly days7: number | null;
+  readonly days30: number | null;
+  readonly days90: number | null;
+  /** Mean minutes to recovery of disruptions that ended in the last 90 days (1 decimal). */
+  readonly mttrMinutes: number | null;
+  /** Disruptions that ended in the last 90 days (the MTTR sample size). */
+  readonly disruptions: number;
+  /** The instant the figures were computed for (window end). */
+  readonly asOf: EpochMs;
+}
+
+/** 7/30/90-day uptime and 90-day MTTR of one service. */
+export function serviceUptime(ctx: AppContext, slug: string): ServiceUptime {
+  const row = requireService(ctx, slug);
+  const now = ctx.clock.now();
+  const w90 = { start: now - 90 * DAY_MS, end: now };
+  const ts = serviceTransitions(ctx.db, [row.id], w90.start, now, "recovery").get(row.id) ?? [];
+  const pct = (days: number) =>
+    roundPercent(uptimePercent(ts, { start: now - days * DAY_MS, end: now }, row.currentStatus));
+  const mttr = mttrMinutes(ts, w90);
+  const ended = episodes(ts).filter((e) => e.end !== null && e.end >= w90.start && e.end < now);
+  return {
+    slug: row.slug,
+    days7: pct(7),
+    days30: pct(30),
+    days90: pct(90),
+    mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
+    disruptions: ended.length,
+    asOf: now,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * `/openapi.json` and `/openapi.yaml`: the OpenAPI 3.1 document generated from the same
+ * route declarations (zod schemas, operationIds, scopes) the app validates with.
+ * @module
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { stringify } from "yaml";
+import type { Env } from "../env.ts";
+import type { Register, ServerDeps } from "../mod.ts";
+
+/** Version of the REST API description (bumped with breaking changes). */
+export const API_VERSION = "1.0.0";
+
+function description(publicUrl: string): string {
+  return [
+    "statusd reads the official status pages of thousands of cloud and SaaS vendors, " +
+    "normalises them into one shape and serves them here.",
+    "",
+    "**Credentials.** Public status reads need none. Account data needs an API key, sent as " +
+    "`X-API-Key: <key>` or `Authorization: Bearer <key>`. A key that is sent is always " +
+    "checked: unknown or revoked → 401; a key without the operation's scope → 403 " +
+    "`insufficient_scope`. Each operation lists the scopes it needs in `x-required-scopes`.",
+    "",
+    "**Conventions.** Bodies are JSON; timestamps are ISO 8601 in UTC; collections come in a " +
+    "page envelope `{content, totalElements, page, size, totalPages}` driven by `page` " +
+    "(0-based, default 0) and `limit` (1..500, default 50); a page past the end is empty.",
+    "",
+    "**Errors.** Every error is `{error, status, message}` plus its own fields: " +
+    "`invalid_request` 400 (with `issues`: `[{parameter, message}]`), `unauthorized` 401, " +
+    "`insufficient_scope` 403 (with `requiredScope`), `plan_required` 403, `not_found` 404 " +
+    "(with `suggestions` for unknown slugs), `rate_limited` 429, `internal` 500.",
+    "",
+    "**Statuses.** OPERATIONAL < UNDER_MAINTENANCE < DEGRADED_PERFORMANCE < PARTIAL_OUTAGE < " +
+    "MAJOR_OUTAGE, plus UNKNOWN (no fresh data).",
+    "",
+    `MCP server: ${publicUrl}/api/mcp. Discovery: ${publicUrl}/.well-known/api-catalog, ` +
+    `${publicUrl}/llms.txt.`,
+  ].join("\n");
+}
+
+/** The OpenAPI 3.1 document of `api` for this deployment (cached per app). */
+export function openApiDocument(
+  api: OpenAPIHono<Env>,
+  deps: ServerDeps,
+): Record<string, unknown> {
+  const publicUrl = deps.app.settings.publicUrl;
+  return api.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "statusd API",
+      version: API_VERSION,
+      description: description(publicUrl),
+    },
+    servers: [{ url: publicUrl, description: "This statusd" }],
+    tags: [
+      { name: "Status", description: "Public service status, incidents, history and uptime" },
+      { name: "Live", description: "Server-Sent Events of changes as they are stored" },
+    ],
+  }) as unknown as Record<string, unknown>;
+}
+
+/** Mounts `/openapi.json` and `/openapi.yaml` (built on first request, after every route). */
+export const registerOpenApi: Register = (api, deps) => {
+  let json: string | null = null;
+  let yaml: string | null = null;
+  const document = () => {
+    if (json === null) {
+      const doc = openApiDocument(api, deps);
+      json = JSON.stringify(doc, null, 2);
+      yaml = stringify(doc, { aliasDuplicateObjects: false });
+    }
+    return { json, yaml: yaml! };
+  };
+  const headers = { "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" };
+  api.get(
+    "/openapi.json",
+    (c) =>
+      c.body(document().json, 200, {
+        ...headers,
+        "Content-Type": "application/json; charset=utf-8",
+      }),
+  );
+  api.get(
+    "/openapi.yaml",
+    (c) =>
+      c.body(document().yaml, 200, {
+        ...headers,
+        "Content-Type": "application/yaml; charset=utf-8",
+      }),
+  );
+};

@@ -1,0 +1,190 @@
+/**
+ * `/api/services…`: the catalog, one service, its daily history and its uptime.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import {
+  CATALOG_UPTIME_DAYS,
+  getService,
+  HISTORY_MAX_DAYS,
+  listServices,
+  serviceHistory,
+  serviceUptime,
+} from "../../app/mod.ts";
+import { ALL_STATUS_LEVELS, CATEGORIES, type StatusLevel } from "../../domain/mod.ts";
+import { ErrorSchema } from "../errors.ts";
+import type { Register } from "../mod.ts";
+import { defineRoute } from "./define.ts";
+import { responseCache } from "./cache.ts";
+import {
+  historyJson,
+  HistorySchema,
+  pageJson,
+  PageQuery,
+  serviceDetailJson,
+  ServiceDetailSchema,
+  serviceJson,
+  ServicePageSchema,
+  SlugParam,
+  uptimeJson,
+  UptimeSchema,
+} from "./schemas.ts";
+
+const json = (schema: z.ZodType, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+const badRequest = json(
+  ErrorSchema,
+  "`invalid_request`: a parameter is malformed or out of range; `issues` names it",
+);
+const notFound = json(
+  ErrorSchema,
+  "`not_found`: no service has this slug; `suggestions` lists close slugs",
+);
+const unauthorized = json(
+  ErrorSchema,
+  "`unauthorized`: the key or token sent is unknown or revoked",
+);
+const forbidden = json(ErrorSchema, "`insufficient_scope`: the key sent lacks `status:read`");
+
+const ServiceQuery = z.object({
+  status: z.enum(ALL_STATUS_LEVELS as [StatusLevel, ...StatusLevel[]]).optional().openapi({
+    param: { name: "status", in: "query" },
+    description: "Only services currently at this level",
+    example: "MAJOR_OUTAGE",
+  }),
+  category: z.enum(CATEGORIES).optional().openapi({
+    param: { name: "category", in: "query" },
+    description: "Only services of this category",
+    example: "cloud",
+  }),
+  provider: z.string().min(1).max(100).optional().openapi({
+    param: { name: "provider", in: "query" },
+    description: "Only services owned by this provider slug",
+    example: "google",
+  }),
+  q: z.string().min(1).max(100).optional().openapi({
+    param: { name: "q", in: "query" },
+    description: "Case-insensitive text the name or slug contains",
+    example: "cloud",
+  }),
+  ...PageQuery,
+});
+
+const listServicesRoute = defineRoute({
+  method: "get",
+  path: "/api/services",
+  operationId: "listServices",
+  tags: ["Status"],
+  summary: "List services with their current status",
+  description:
+    "The service catalog, one page at a time, ordered by name (case-insensitive) then slug. " +
+    "Each item carries `currentStatus` and `uptimePercent`, the " + CATALOG_UPTIME_DAYS +
+    "-day uptime in percent (see getServiceUptime for how it is computed). Filters combine " +
+    "with AND. Example: `GET /api/services?status=MAJOR_OUTAGE&limit=100` lists every service " +
+    "in a major outage. No credential needed.",
+  request: { query: ServiceQuery },
+  responses: {
+    200: json(ServicePageSchema, "A page envelope of services"),
+    400: badRequest,
+  },
+}, { credential: "open", scopes: [] });
+
+const getServiceRoute = defineRoute({
+  method: "get",
+  path: "/api/services/{slug}",
+  operationId: "getService",
+  tags: ["Status"],
+  summary: "Get one service with its components and open incidents",
+  description:
+    "The service's current normalised status (the worst of its page-level indicator and its " +
+    "components), its 30-day `uptimePercent`, its components with their own status, and its " +
+    "open incidents and maintenances with their full timelines (oldest entry first). An unknown " +
+    "slug answers 404 with `suggestions`. No credential needed.",
+  request: { params: SlugParam },
+  responses: {
+    200: json(ServiceDetailSchema, "The service"),
+    404: notFound,
+  },
+}, { credential: "open", scopes: [] });
+
+const HistoryQuery = z.object({
+  days: z.coerce.number().int().min(1).max(HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
+    param: { name: "days", in: "query" },
+    description:
+      `Number of UTC days, 1..${HISTORY_MAX_DAYS} (default ${HISTORY_MAX_DAYS}), today included`,
+    example: 30,
+  }),
+});
+
+const historyRoute = defineRoute({
+  method: "get",
+  path: "/api/services/{slug}/history",
+  operationId: "getServiceHistory",
+  tags: ["Status"],
+  summary: "Worst status per UTC day",
+  description:
+    "One entry per UTC day for the last `days` days, oldest first; the last entry is today so " +
+    "far. `worstStatus` is the worst level the service held at any moment of that day " +
+    "(UNKNOWN when statusd observed nothing that day). Open to anonymous callers; a caller " +
+    "that sends a key must hold `status:read`.",
+  request: { params: SlugParam, query: HistoryQuery },
+  responses: {
+    200: json(HistorySchema, "The daily history"),
+    400: badRequest,
+    401: unauthorized,
+    403: forbidden,
+    404: notFound,
+  },
+}, { credential: "optional", scopes: ["status:read"] });
+
+const uptimeRoute = defineRoute({
+  method: "get",
+  path: "/api/services/{slug}/uptime",
+  operationId: "getServiceUptime",
+  tags: ["Status"],
+  summary: "7, 30 and 90-day uptime and MTTR",
+  description:
+    "Uptime in percent over the last 7, 30 and 90 days, computed from the service's status " +
+    "transitions over time observed: MAJOR_OUTAGE time is down, PARTIAL_OUTAGE time counts 30 % " +
+    "down, DEGRADED_PERFORMANCE and UNDER_MAINTENANCE time count as up, and UNKNOWN time " +
+    "(statusd had no fresh data) is left out of the denominator: uptime = 100 × (1 − down / " +
+    "observed). A window with nothing observed gives null. `mttrMinutes` is the mean length, " +
+    "in minutes, of the disruptions (from entering DEGRADED_PERFORMANCE or worse until back to " +
+    "OPERATIONAL or UNDER_MAINTENANCE; maintenance alone is not a disruption) that ended in the " +
+    "last 90 days; `disruptions` is how many. Open to anonymous callers; a caller that sends a " +
+    "key must hold `status:read`.",
+  request: { params: SlugParam },
+  responses: {
+    200: json(UptimeSchema, "The uptime record"),
+    401: unauthorized,
+    403: forbidden,
+    404: notFound,
+  },
+}, { credential: "optional", scopes: ["status:read"] });
+
+/** Mounts the service operations. */
+export const registerServices: Register = (api, deps) => {
+  const cache = responseCache(deps.app);
+  api.openapi(listServicesRoute, (c) => {
+    const { limit, page, ...filter } = c.req.valid("query");
+    return cache.json(
+      c,
+      () => pageJson(listServices(c.get("app"), filter, { limit, page }), serviceJson),
+    );
+  });
+  api.openapi(getServiceRoute, (c) => {
+    const { slug } = c.req.valid("param");
+    return cache.json(c, () => serviceDetailJson(getService(c.get("app"), slug)));
+  });
+  api.openapi(historyRoute, (c) => {
+    const { slug } = c.req.valid("param");
+    const { days } = c.req.valid("query");
+    return cache.json(c, () => historyJson(serviceHistory(c.get("app"), slug, days)));
+  });
+  api.openapi(uptimeRoute, (c) => {
+    const { slug } = c.req.valid("param");
+    return cache.json(c, () => uptimeJson(serviceUptime(c.get("app"), slug)));
+  });
+};
