@@ -190,7 +190,7 @@ const legacyEvent = z.looseObject({
 });
 
 const legacyDoc = z.looseObject({
-  archive: z.array(legacyEvent).default([]),
+  archive: z.array(legacyEvent),
   current: z.array(legacyEvent).default([]),
 });
 
@@ -245,7 +245,10 @@ function parse(body: string, ctx: ParseContext): Snapshot {
   const text = repairUtf16(body).trimStart();
   if (text.startsWith("<")) return parseRss(text, ctx);
   const value = decodeJson(PLATFORM, text);
-  return Array.isArray(value) ? parseHealth(value, ctx) : parseLegacy(value, ctx);
+  if (Array.isArray(value)) return parseHealth(value, ctx);
+  // one currentevents element on its own (as recorded samples show it)
+  const single = typeof value === "object" && value !== null && "event_log" in value;
+  return single ? parseHealth([value], ctx) : parseLegacy(value, ctx);
 }
 
 /** AWS adapter: the all-services RSS feed. */
