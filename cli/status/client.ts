@@ -208,7 +208,7 @@ export function createClient(options: ClientOptions): StatusClient {
       // A 404 for the route itself means the server is not (this version of) statusd.
       if (res.status === 404 && /^No route\b/.test(e.data.message)) {
         throw new ApiFailure(
-          `The API at ${options.baseUrl} has no ${url.pathname}: ${e.data.message}`,
+          `The API at ${options.baseUrl} has no ${url.pathname} (is --api pointing at statusd?)`,
         );
       }
       throw new ApiAnswerError(e.data.error, res.status, e.data.message, e.data.suggestions ?? []);
