@@ -12,8 +12,8 @@ import type {
   Snapshot,
   StatusLevel,
 } from "../../domain/mod.ts";
-import { InvalidRequest, severity, worst } from "../../domain/mod.ts";
-import type { Adapter, ParseContext } from "./adapter.ts";
+import { severity, worst } from "../../domain/mod.ts";
+import { type Adapter, type ParseContext, PayloadError } from "./adapter.ts";
 import { decode, IMPACT_LEVEL, lookup, timeline } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
@@ -91,21 +91,31 @@ type Result = z.output<typeof document>["result"];
 const PAGE_ID = /(?:^|[^0-9a-f])([0-9a-f]{24})(?:$|[^0-9a-f])/i;
 
 /**
- * The API URL for a page. The status page URL must carry the 24-hex page id (the API URL
- * itself, or e.g. `https://status.example.com/pages/<id>`); a custom domain that already
- * points at `/1.0/status/<id>` is kept as is.
+ * The API URL for a page. The status page URL should carry the 24-hex page id (the API URL
+ * itself, or e.g. `https://status.example.com/pages/<id>`); a custom domain that already points
+ * at `/1.0/status/<id>` is kept as is. Without an id the page itself is fetched, and `parse`
+ * answers with a PayloadError naming the id it finds there, so the catalog entry can be fixed.
  */
 function endpoint(vendor: { statusPageUrl: string }): URL {
   const url = new URL(vendor.statusPageUrl);
   const id = PAGE_ID.exec(url.pathname + url.search)?.[1];
-  if (!id) {
-    throw new InvalidRequest([{
-      parameter: "statusPageUrl",
-      message: `status.io needs the 24-hex page id in the URL, got ${vendor.statusPageUrl}`,
-    }]);
-  }
+  if (!id) return url;
   if (url.pathname.startsWith("/1.0/status/")) return new URL(`/1.0/status/${id}`, url.origin);
   return new URL(`https://api.status.io/1.0/status/${id}`);
+}
+
+/** A page's HTML instead of the API: a PayloadError that says which page id to configure. */
+function htmlPageError(body: string): PayloadError | null {
+  if (!/^\s*</.test(body)) return null;
+  const id = /api\.status\.io\/1\.0\/status\/([0-9a-f]{24})/i.exec(body)?.[1] ??
+    /statuspage_id["'\s:=]+([0-9a-f]{24})/i.exec(body)?.[1];
+  return new PayloadError(
+    PLATFORM,
+    "$",
+    id
+      ? `an HTML page, not the status API: configure https://api.status.io/1.0/status/${id}`
+      : "not JSON (an HTML page, and no status.io page id in it)",
+  );
 }
 
 /** A component reads its own code raised by its worst container (region). */
@@ -174,6 +184,8 @@ export const statusio: Adapter = {
   platform: PLATFORM,
   endpoint,
   parse(body: string, ctx: ParseContext): Snapshot {
+    const html = htmlPageError(body);
+    if (html) throw html;
     const { result } = decode(PLATFORM, body, document);
     const incidents = (result.incidents ?? []).map((i) => toEvent(i, "incident", null, ctx));
     const maintenances = [

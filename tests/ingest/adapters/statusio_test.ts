@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
-import { InvalidRequest, serviceStatus } from "../../../domain/mod.ts";
+import { serviceStatus } from "../../../domain/mod.ts";
 import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   INCIDENT_STATE,
@@ -69,9 +69,10 @@ Deno.test("status.io endpoint: the public API for the page id in the status page
     }).href,
     "https://status.nintex.com/1.0/status/566925105401bb333d000014",
   );
-  throws(
-    () => statusio.endpoint({ statusPageUrl: "https://status.nintex.com", slug: "nintex" }),
-    InvalidRequest,
+  equal(
+    statusio.endpoint({ statusPageUrl: "https://dynatrace.status.io", slug: "dynatrace" }).href,
+    "https://dynatrace.status.io/",
+    "no id: the page itself, which parse refuses with a hint",
   );
 });
 
@@ -229,6 +230,24 @@ Deno.test("status.io parse: unknown codes read UNKNOWN and are reported", () => 
     "message.status=800",
     "status_overall.status_code=700",
   ]);
+});
+
+Deno.test("status.io parse: the page HTML instead of the API names the page id to configure", () => {
+  const { ctx } = context("2026-01-01T00:00:00Z");
+  // Built for this test: a page fragment with the API link status.io pages embed (FORMATS §4).
+  const page = `<!DOCTYPE html><html><head><script>
+var statuspage_id = "566925105401bb333d000014";
+</script></head><body></body></html>`;
+  throws(
+    () => statusio.parse(page, ctx),
+    (e: unknown) =>
+      e instanceof PayloadError && e.path === "$" &&
+      e.message.includes("https://api.status.io/1.0/status/566925105401bb333d000014"),
+  );
+  throws(
+    () => statusio.parse("<html><body>Gateway Timeout</body></html>", ctx),
+    (e: unknown) => e instanceof PayloadError && /no status.io page id/.test(e.message),
+  );
 });
 
 Deno.test("status.io parse: malformed payloads name the offending path", () => {
