@@ -1,0 +1,97 @@
+import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
+import {
+  INCIDENT_STATUS,
+  PAGE_STATUS,
+  slackAdapter,
+  TYPE_IMPACT,
+} from "../../../ingest/adapters/slack.ts";
+
+const read = (name: string) =>
+  Deno.readTextFileSync(new URL(`../../fixtures/slack/${name}`, import.meta.url));
+const ctx = (seen: string[] = []) => ({
+  pageUrl: new URL("https://slack-status.com"),
+  fetchedAt: Date.parse("2018-09-08T02:00:00Z"),
+  unknownValue: (f: string, v: string) => seen.push(`${f}=${v}`),
+});
+
+Deno.test("Slack: ok (docs and live 2026) → OPERATIONAL, nothing listed", () => {
+  for (const f of ["slack-docs-current-ok.json", "slack-live-current-ok-2026.json"]) {
+    const s = slackAdapter.parse(read(f), ctx());
+    equal(s.indicator, "OPERATIONAL", f);
+    deepStrictEqual(s.incidents, []);
+    deepStrictEqual(s.components, []);
+  }
+});
+
+Deno.test("Slack: an active incident → PARTIAL_OUTAGE on the page and the service it names", () => {
+  const seen: string[] = [];
+  const s = slackAdapter.parse(read("slack-docs-current-active-incident.json"), ctx(seen));
+  equal(s.indicator, "PARTIAL_OUTAGE");
+  equal(s.incidents.length, 1);
+  const i = s.incidents[0]!;
+  equal(i.externalId, "546");
+  equal(i.status, "INVESTIGATING");
+  equal(i.impact, "MAJOR");
+  equal(i.startedAt, Date.parse("2018-09-07T21:35:00Z")); // 14:35 -07:00
+  equal(i.updatedAt, Date.parse("2018-09-08T01:34:15Z"));
+  equal(i.url, "https://slack-status.com/2018-09/7dea1cd14cd0f657");
+  equal(i.updates.length, 1);
+  equal(i.updates[0]!.body.startsWith("Technical Summary:\r\nOn September 7th"), true);
+  deepStrictEqual(s.components, [{
+    externalId: "Apps/Integrations/APIs",
+    name: "Apps/Integrations/APIs",
+    group: null,
+    status: "PARTIAL_OUTAGE",
+  }]);
+  deepStrictEqual(seen, []);
+});
+
+Deno.test("Slack: outage, notice, maintenance and unknown values", () => {
+  const doc = JSON.parse(read("slack-docs-current-active-incident.json"));
+  const variant = (type: string, status: string) =>
+    JSON.stringify({ ...doc, active_incidents: [{ ...doc.active_incidents[0], type, status }] });
+  equal(slackAdapter.parse(variant("outage", "active"), ctx()).indicator, "MAJOR_OUTAGE");
+  equal(slackAdapter.parse(variant("notice", "active"), ctx()).indicator, "OPERATIONAL");
+  const planned = slackAdapter.parse(variant("incident", "scheduled"), ctx());
+  equal(planned.indicator, "OPERATIONAL");
+  equal(planned.incidents[0]!.impact, "MAINTENANCE");
+  const seen: string[] = [];
+  const odd = slackAdapter.parse(variant("meteor", "smouldering"), ctx(seen));
+  deepStrictEqual(seen, ["incident status=smouldering", "type=meteor"]);
+  equal(odd.indicator, "DEGRADED_PERFORMANCE");
+  const unknownPage = slackAdapter.parse('{"status":"weird","active_incidents":[]}', ctx());
+  equal(unknownPage.indicator, "UNKNOWN");
+});
+
+Deno.test("Slack mapping tables", () => {
+  deepStrictEqual(PAGE_STATUS, { ok: "OPERATIONAL", active: "DEGRADED_PERFORMANCE" });
+  deepStrictEqual(TYPE_IMPACT, { notice: "NONE", incident: "MAJOR", outage: "CRITICAL" });
+  deepStrictEqual(INCIDENT_STATUS, {
+    active: "INVESTIGATING",
+    resolved: "RESOLVED",
+    scheduled: "SCHEDULED",
+    completed: "COMPLETED",
+    cancelled: "COMPLETED",
+  });
+});
+
+Deno.test("Slack: wrong shapes are PayloadErrors naming the path", () => {
+  throws(() => slackAdapter.parse("<html></html>", ctx()), PayloadError);
+  throws(
+    () => slackAdapter.parse("{}", ctx()),
+    (e) => e instanceof PayloadError && e.path === "$.status",
+  );
+  throws(
+    () =>
+      slackAdapter.parse(
+        '{"status":"active","active_incidents":[{"id":"1","title":"t","type":"incident","status":"active","date_created":"Monday"}]}',
+        ctx(),
+      ),
+    (e) => e instanceof PayloadError && e.path === "$.active_incidents.0.date_created",
+  );
+  equal(
+    slackAdapter.endpoint({ statusPageUrl: "https://status.slack.com", slug: "slack" }).href,
+    "https://slack-status.com/api/v2.0.0/current",
+  );
+});
