@@ -7,6 +7,7 @@ export { authenticate } from "./auth.ts";
 export * from "./accounts.ts";
 export * from "./keys.ts";
 export * from "./sessions.ts";
+export * from "./sla.ts";
 export * from "./oauth.ts";
 export {
   CATALOG_UPTIME_DAYS,

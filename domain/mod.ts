@@ -14,3 +14,4 @@ export * from "./account.ts";
 export * from "./principal.ts";
 export * from "./change.ts";
 export * from "./uptime.ts";
+export * from "./sla.ts";

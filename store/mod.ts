@@ -17,6 +17,7 @@ export * from "./history.ts";
 export * from "./accounts.ts";
 export * from "./api_keys.ts";
 export * from "./sessions.ts";
+export * from "./sla.ts";
 export * from "./oauth.ts";
 
 /** Opens the database at `path` and applies pending migrations. */

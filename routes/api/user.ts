@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { type KeyView, listKeys } from "../../app/mod.ts";
+import { type KeyView, listKeys, SLA_DAYS, type SlaReport, slaReport } from "../../app/mod.ts";
 import { ALL_SCOPES, SCOPES, toIso } from "../../domain/mod.ts";
 import type { Register } from "../mod.ts";
 import { defineRoute } from "./define.ts";
@@ -95,6 +95,109 @@ export const listScopesRoute = defineRoute({
   },
 }, { credential: "key", scopes: [] });
 
+const SlaIncidentSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  impact: z.string(),
+  startedAt: z.string().openapi({ description: "ISO 8601 UTC" }),
+  resolvedAt: z.string().nullable().openapi({ description: "ISO 8601 UTC; null while open" }),
+}).openapi("SlaIncident");
+
+const BreachSchema = z.object({
+  kind: z.enum(["day", "rolling"]).openapi({
+    description: "`day`: one UTC day (clipped to the report window); " +
+      "`rolling`: the rolling window of `rollingDays` days ending at `end`",
+  }),
+  start: z.string().openapi({ description: "Window start, ISO 8601 UTC" }),
+  end: z.string().openapi({ description: "Window end (exclusive), ISO 8601 UTC" }),
+  uptimePercent: z.number().openapi({ description: "Uptime of the window, below the target" }),
+  incidents: z.array(SlaIncidentSchema).openapi({
+    description: "The vendor's incidents that were open during the window",
+  }),
+}).openapi("SlaBreach");
+
+const SlaReportSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  days: z.number().int(),
+  windowStart: z.string().openapi({ description: "ISO 8601 UTC" }),
+  windowEnd: z.string().openapi({ description: "ISO 8601 UTC (now)" }),
+  targetPercent: z.number().openapi({
+    description: "The account's SLA target (default 99.9, set with `statusd admin set-sla-target`)",
+    example: 99.9,
+  }),
+  uptimePercent: z.number().nullable().openapi({
+    description: "Uptime over the window (3 decimals); null when nothing was observed",
+  }),
+  met: z.boolean().nullable().openapi({ description: "Uptime at or above the target" }),
+  mttrMinutes: z.number().nullable().openapi({
+    description: "Mean minutes to recovery of disruptions that ended in the window",
+  }),
+  latency: z.object({
+    samples: z.number().int().openapi({ description: "Measured fetches in the window" }),
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+    p99: z.number().nullable(),
+  }).openapi({
+    description: "Latency percentiles (ms, nearest rank) of statusd's measured fetches of the " +
+      "vendor's status endpoint that got an answer in the window",
+  }),
+  rollingDays: z.number().int().openapi({ description: "Length of the rolling breach windows" }),
+  breaches: z.array(BreachSchema).openapi({ description: "Oldest first" }),
+}).openapi("SlaReport");
+
+/** `GET /api/user/services/{slug}/sla`. */
+export const slaReportRoute = defineRoute({
+  method: "get",
+  path: "/api/user/services/{slug}/sla",
+  operationId: "getServiceSlaReport",
+  summary: "SLA report of one service",
+  description:
+    "SLA report of one service over the last `days` days (1..90, default 30) for the calling " +
+    "account: uptime percent against the account's SLA target (default 99.9), MTTR, the " +
+    "latency percentiles p50/p95/p99 of statusd's own measured fetches of the vendor's status " +
+    "endpoint in the window (not the vendor's product latency), and the breach history: each " +
+    "UTC day and each rolling 7-day window whose uptime fell below the target, with the " +
+    "incidents open during it. Uptime counts MAJOR_OUTAGE time as down and PARTIAL_OUTAGE " +
+    "time as 30 % down; unobserved time is left out. Requires the Pro plan or above.",
+  tags: ["Account"],
+  request: {
+    params: z.object({
+      slug: z.string().openapi({ description: "Service identifier", example: "github" }),
+    }),
+    query: z.object({
+      days: z.coerce.number().int().min(SLA_DAYS.min).max(SLA_DAYS.max).default(SLA_DAYS.default)
+        .openapi({ description: "Report window in days (1..90)", example: 30 }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The SLA report",
+      content: { "application/json": { schema: SlaReportSchema } },
+    },
+    ...errors(400, 401, 403, 404),
+  },
+}, { credential: "key", scopes: ["sla:read"] });
+
+/** An SLA report as the API shows it. */
+export function slaJson(r: SlaReport) {
+  return {
+    ...r,
+    windowStart: toIso(r.windowStart),
+    windowEnd: toIso(r.windowEnd),
+    breaches: r.breaches.map((b) => ({
+      ...b,
+      start: toIso(b.start),
+      end: toIso(b.end),
+      incidents: b.incidents.map((i) => ({
+        ...i,
+        startedAt: toIso(i.startedAt),
+        resolvedAt: toIso(i.resolvedAt),
+      })),
+    })),
+  };
+}
+
 /** A key as the API shows it. */
 export function keyJson(k: KeyView) {
   return {
@@ -119,6 +222,11 @@ export const registerUserApi: Register = (api) => {
       size: keys.length,
       totalPages: keys.length ? 1 : 0,
     }, 200);
+  });
+  api.openapi(slaReportRoute, (c) => {
+    const { slug } = c.req.valid("param");
+    const { days } = c.req.valid("query");
+    return c.json(slaJson(slaReport(c.get("app"), c.get("principal"), slug, days)), 200);
   });
   api.openapi(listScopesRoute, (c) => {
     const content = ALL_SCOPES.map((scope) => ({ scope, grants: SCOPES[scope] }));
