@@ -174,13 +174,33 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     },
   };
 
-  const dispatch = (): Promise<PollResult>[] => {
+  // More due vendors than room: top up as polls finish instead of waiting for the next tick.
+  let saturated = false;
+  let refillQueued = false;
+  const refill = () => {
+    if (!saturated || refillQueued || job === null) return;
+    refillQueued = true;
+    queueMicrotask(() => {
+      refillQueued = false;
+      if (job === null) return;
+      try {
+        dispatch(false);
+      } catch (err) {
+        deps.log.error("poll refill failed", { error: String(err) });
+      }
+    });
+  };
+
+  const dispatch = (isRound = true): Promise<PollResult>[] => {
     const now = deps.clock.now();
-    lastRoundAt = now;
-    counts.rounds++;
+    if (isRound) {
+      lastRoundAt = now;
+      counts.rounds++;
+    }
     const room = config.concurrency * 4 - pending.size;
     if (room <= 0) return [];
     const due = deps.store.dueVendors(now, room + pending.size).filter((v) => !pending.has(v.id));
+    saturated = due.length >= room;
     return due.slice(0, room).map((v) => {
       const p = pollVendor(v, ctx).then((r) => {
         if (abort.signal.aborted) return r;
@@ -193,7 +213,10 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         }
         counts.changes += r.changes;
         return r;
-      }).finally(() => pending.delete(v.id));
+      }).finally(() => {
+        pending.delete(v.id);
+        refill();
+      });
       pending.set(v.id, p);
       return p;
     });

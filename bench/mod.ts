@@ -1,0 +1,23 @@
+/**
+ * Runs every benchmark in turn (`deno task bench`). Each prints its own report with a ratio
+ * against a baseline measured in the same run. `BENCH_SECONDS` shortens timed runs.
+ * @module
+ */
+import { runPollerBench } from "./poller_bench.ts";
+
+/** The benchmarks, by name; add a line per bench. */
+const BENCHES: [string, () => Promise<void>][] = [
+  ["poller", () =>
+    runPollerBench({
+      vendors: Number(Deno.env.get("BENCH_VENDORS") ?? 10_000),
+      seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 120),
+      listeners: 64,
+      concurrency: 32,
+      flipEveryMs: 2000,
+    })],
+];
+
+for (const [name, run] of BENCHES) {
+  console.log(`\n=== ${name} ===`);
+  await run();
+}
