@@ -26,7 +26,7 @@ JSON (--json):
    "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null),
      "category", "provider", "statusPageUrl", "platform", "lastCheckedAt", "lastChangedAt",
      "components": [{"id", "name", "status", "group", "updatedAt"}],
-     "incidents": [{"id", "title", "status", "impact", "startedAt", "updatedAt",
+     "incidents": [{"id", "serviceSlug", "title", "status", "impact", "startedAt", "updatedAt",
        "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}]}]}]}
   Times are ISO 8601 UTC; statuses are the API's enum names.
 
