@@ -19,10 +19,11 @@ import type { Db } from "./db.ts";
 export type Lookback = "last" | "recovery";
 
 /**
- * Service-level transitions (component NULL) of each vendor in `vendorIds` with `at < end`,
- * starting from the last one at or before `start` (`"last"`) or from the last recovery to
+ * Service-level transitions (component NULL) of each vendor in `vendorIds`, starting from the last one at or before `start` (`"last"`) or from the last recovery to
  * OPERATIONAL/UNDER_MAINTENANCE at or before `start` (`"recovery"`, so MTTR sees whole
- * episodes); oldest first per vendor. Vendors without transitions map to `[]`.
+ * episodes), through those before `end` plus the first one at or after `end` (its `from` tells the
+ * level before it: a vendor first observed after the window was UNKNOWN during it); oldest first per vendor. Vendors without
+ * transitions map to `[]`.
  */
 export function serviceTransitions(
   db: Db,
@@ -41,12 +42,13 @@ export function serviceTransitions(
     `SELECT t.vendor_id AS vendorId, t.at, t.from_status AS "from", t.to_status AS "to"
      FROM transitions t
      WHERE t.component_id IS NULL AND t.vendor_id IN (SELECT value FROM json_each(?))
-       AND t.at < ?
+       AND (t.at < ? OR t.id = (SELECT n.id FROM transitions n WHERE n.vendor_id = t.vendor_id
+            AND n.component_id IS NULL AND n.at >= ? ORDER BY n.at, n.id LIMIT 1))
        AND t.at >= COALESCE((SELECT MAX(p.at) FROM transitions p
             WHERE p.vendor_id = t.vendor_id AND p.component_id IS NULL AND p.at <= ? ${recovered}),
           ${lookback === "recovery" ? "-1" : "?"})
      ORDER BY t.vendor_id, t.at, t.id`,
-  ).all(...(lookback === "recovery" ? [ids, end, start] : [ids, end, start, start])) as {
+  ).all(...(lookback === "recovery" ? [ids, end, end, start] : [ids, end, end, start, start])) as {
     vendorId: number;
     at: number;
     from: StatusLevel;
