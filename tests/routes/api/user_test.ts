@@ -1,0 +1,257 @@
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { flushKeyUses, revokeKeyByName, setSlaTarget } from "../../../app/mod.ts";
+import { ALL_SCOPES, DAY_MS, HOUR_MS, MINUTE_MS, type Scope } from "../../../domain/mod.ts";
+import { createServer } from "../../../routes/mod.ts";
+import {
+  account,
+  key,
+  setPlanInStore,
+  storeRawKey,
+  T0,
+  testContext,
+} from "../../support/accounts.ts";
+
+async function setup() {
+  const ctx = testContext();
+  const app = createServer({ app: ctx });
+  const who = await account(ctx, "owner@example.com");
+  return { ctx, app, who };
+}
+
+const get = (app: ReturnType<typeof createServer>, path: string, headers: HeadersInit = {}) =>
+  app.request(path, { headers });
+
+Deno.test("both header forms are accepted: X-API-Key and Authorization: Bearer", async () => {
+  const { ctx, app, who } = await setup();
+  const secret = key(ctx, who, "ci", ["account:read"]);
+  const forms: HeadersInit[] = [{ "X-API-Key": secret }, { Authorization: `Bearer ${secret}` }];
+  for (const headers of forms) {
+    const res = await get(app, "/api/user/api-keys", headers);
+    equal(res.status, 200);
+    deepStrictEqual((await res.json()).content.map((k: { name: string }) => k.name), ["ci"]);
+  }
+});
+
+Deno.test("unknown, malformed, missing and revoked keys get 401 with WWW-Authenticate", async () => {
+  const { ctx, app, who } = await setup();
+  const secret = key(ctx, who, "ci", ["account:read"]);
+  const revoked = key(ctx, who, "old", ["account:read"]);
+  await app.request("/api/user/api-keys", { headers: { "X-API-Key": secret } });
+  revokeKeyByName(ctx, { kind: "admin", account: who.account }, "old");
+  const cases: [string, HeadersInit][] = [
+    ["unknown", { "X-API-Key": "sd_live_" + "Z".repeat(43) }],
+    ["malformed", { "X-API-Key": "sd_live_oops" }],
+    ["not ours", { Authorization: "Bearer abc.def.ghi" }],
+    ["empty bearer", { Authorization: "Bearer " }],
+    ["missing", {}],
+    ["revoked", { Authorization: `Bearer ${revoked}` }],
+  ];
+  for (const [label, headers] of cases) {
+    for (const path of ["/api/user/api-keys", "/api/user/api-keys/scopes"]) {
+      const res = await get(app, path, headers);
+      equal(res.status, 401, `${label} ${path}`);
+      match(res.headers.get("WWW-Authenticate") ?? "", /^Bearer /, label);
+      const body = await res.json();
+      equal(body.error, "unauthorized");
+      equal(body.status, 401);
+    }
+  }
+});
+
+Deno.test("a key without the scope gets exactly the insufficient_scope body", async () => {
+  const { ctx, app, who } = await setup();
+  const secret = key(ctx, who, "sla only", ["sla:read"]);
+  const res = await get(app, "/api/user/api-keys", { "X-API-Key": secret });
+  equal(res.status, 403);
+  const body = await res.json();
+  deepStrictEqual(Object.keys(body).sort(), ["error", "message", "requiredScope", "status"]);
+  deepStrictEqual({ ...body, message: undefined }, {
+    error: "insufficient_scope",
+    status: 403,
+    requiredScope: "account:read",
+    message: undefined,
+  });
+  match(body.message, /account:read/);
+});
+
+/** A vendor with one outage, fetch latencies and an incident (for the SLA report). */
+function seedVendor(ctx: ReturnType<typeof testContext>) {
+  const now = ctx.clock.now();
+  const { lastInsertRowid } = ctx.db.prepare(
+    `INSERT INTO vendors (slug, name, status_page_url, platform, category, provider, current_status)
+     VALUES ('acme', 'Acme', 'https://status.acme.test', 'statuspage', 'Cloud', 'Acme', 'OPERATIONAL')`,
+  ).run();
+  const id = Number(lastInsertRowid);
+  const t = ctx.db.prepare(
+    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, NULL, ?, ?, ?)",
+  );
+  const outage = now - 2 * DAY_MS;
+  t.run(id, "UNKNOWN", "OPERATIONAL", now - 40 * DAY_MS);
+  t.run(id, "OPERATIONAL", "MAJOR_OUTAGE", outage);
+  t.run(id, "MAJOR_OUTAGE", "OPERATIONAL", outage + 90 * MINUTE_MS);
+  const f = ctx.db.prepare(
+    "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, ?, ?, ?)",
+  );
+  for (let i = 1; i <= 20; i++) f.run(id, now - i * HOUR_MS, i * 10, "ok", 200);
+  f.run(id, now - 3 * HOUR_MS, 10_000, "failed", null); // a timeout is not a measured answer
+  f.run(id, now - 40 * DAY_MS, 5, "ok", 200); // outside a 30-day window
+  ctx.db.prepare(
+    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at, resolved_at)
+     VALUES (?, 'inc-1', 'API unavailable', 'RESOLVED', 'MAJOR', ?, ?, ?)`,
+  ).run(id, outage, outage + 90 * MINUTE_MS, outage + 90 * MINUTE_MS);
+}
+
+Deno.test("the SLA report: uptime against the account target, MTTR, fetch percentiles, breaches", async () => {
+  const { ctx, app, who } = await setup();
+  seedVendor(ctx);
+  const secret = key(ctx, who, "sla", ["sla:read"]);
+  const res = await get(app, "/api/user/services/acme/sla?days=30", { "X-API-Key": secret });
+  equal(res.status, 200);
+  const r = await res.json();
+  equal(r.days, 30);
+  equal(r.targetPercent, 99.9);
+  equal(r.uptimePercent, 99.792); // 1.5 h of 720 h down
+  equal(r.met, false);
+  equal(r.mttrMinutes, 90);
+  deepStrictEqual(r.latency, { samples: 20, p50: 100, p95: 190, p99: 200 });
+  deepStrictEqual(
+    r.breaches.map((b: { kind: string; incidents: { title: string }[] }) => [
+      b.kind,
+      b.incidents.map((i) => i.title),
+    ]),
+    [["day", ["API unavailable"]], ["rolling", ["API unavailable"]], ["rolling", [
+      "API unavailable",
+    ]], ["rolling", ["API unavailable"]]],
+  );
+  // A lower target set by the self-hoster: met, no breaches of a whole week.
+  setSlaTarget(ctx, "owner@example.com", 99);
+  const low = await (await get(app, "/api/user/services/acme/sla?days=7", { "X-API-Key": secret }))
+    .json();
+  deepStrictEqual([low.targetPercent, low.met, low.breaches.map((b: { kind: string }) => b.kind)], [
+    99,
+    true,
+    ["day"],
+  ]);
+});
+
+Deno.test("the SLA report checks days, the slug and the plan", async () => {
+  const { ctx, app, who } = await setup();
+  seedVendor(ctx);
+  const secret = key(ctx, who, "sla", ["sla:read"]);
+  const h = { "X-API-Key": secret };
+  for (const days of ["0", "91", "abc", "1.5"]) {
+    const res = await get(app, `/api/user/services/acme/sla?days=${days}`, h);
+    equal(res.status, 400, days);
+    equal((await res.json()).issues[0].parameter, "days");
+  }
+  equal((await (await get(app, "/api/user/services/acme/sla", h)).json()).days, 30);
+  const missing = await get(app, "/api/user/services/acmee/sla", h);
+  equal(missing.status, 404);
+  deepStrictEqual((await missing.json()).suggestions, ["acme"]);
+  setPlanInStore(ctx, who.account.id, "FREE");
+  const free = await get(app, "/api/user/services/acme/sla", h);
+  equal(free.status, 403);
+  deepStrictEqual(await free.json(), {
+    error: "plan_required",
+    status: 403,
+    requiredPlan: "PRO",
+    message: "SLA reports requires the PRO plan or above",
+  });
+});
+
+Deno.test("each of the nine scopes opens exactly the operations that declare it", async () => {
+  const { ctx, app, who } = await setup();
+  seedVendor(ctx);
+  const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+  const ops: { path: string; scopes: Scope[] }[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const op = (item as Record<string, Record<string, unknown>>).get;
+    const scopes = op?.["x-required-scopes"] as Scope[] | undefined;
+    if (!scopes?.length) continue;
+    ops.push({ path: path.replace("{slug}", "acme"), scopes });
+  }
+  // The operations this issue owns are in the table with the scope the SPEC names.
+  const declared = Object.fromEntries(ops.map((o) => [o.path, o.scopes]));
+  deepStrictEqual(declared["/api/user/api-keys"], ["account:read"]);
+  deepStrictEqual(declared["/api/user/services/acme/sla"], ["sla:read"]);
+  for (const p of ["/api/services/acme/history", "/api/services/acme/uptime"]) {
+    if (p in declared) deepStrictEqual(declared[p], ["status:read"]);
+  }
+  for (const scope of ALL_SCOPES) {
+    const secret = key(ctx, who, `only ${scope}`, [scope]);
+    for (const op of ops) {
+      const res = await get(app, op.path, { "X-API-Key": secret });
+      const body = await res.json();
+      if (op.scopes.includes(scope)) {
+        ok(res.status < 400, `${scope} on ${op.path}: ${res.status} ${JSON.stringify(body)}`);
+      } else {
+        equal(res.status, 403, `${scope} on ${op.path}`);
+        equal(body.requiredScope, op.scopes.find((s) => s !== scope));
+      }
+    }
+  }
+});
+
+Deno.test("a legacy key (no stored scope list) passes every scope check", async () => {
+  const { ctx, app, who } = await setup();
+  seedVendor(ctx);
+  const legacy = storeRawKey(ctx, who.account.id, "from 2023", null);
+  for (
+    const path of ["/api/user/api-keys", "/api/user/services/acme/sla", "/api/user/api-keys/scopes"]
+  ) {
+    equal((await get(app, path, { Authorization: `Bearer ${legacy}` })).status, 200, path);
+  }
+  const listed = await (await get(app, "/api/user/api-keys", { "X-API-Key": legacy })).json();
+  deepStrictEqual(
+    listed.content.map((k: { legacy: boolean; scopes: string[] }) => [k.legacy, k.scopes]),
+    [[true, ALL_SCOPES]],
+  );
+});
+
+Deno.test("listings show metadata and last use, never the secret or its hash", async () => {
+  const { ctx, app, who } = await setup();
+  const secret = key(ctx, who, "ci", ["account:read"]);
+  await get(app, "/api/user/api-keys", { "X-API-Key": secret });
+  flushKeyUses(ctx);
+  const text = await (await get(app, "/api/user/api-keys", { "X-API-Key": secret })).text();
+  const [k] = JSON.parse(text).content;
+  deepStrictEqual(Object.keys(k).sort(), [
+    "createdAt",
+    "id",
+    "lastUsedAt",
+    "legacy",
+    "name",
+    "prefix",
+    "scopes",
+  ]);
+  equal(k.lastUsedAt, new Date(T0).toISOString());
+  equal(k.prefix, secret.slice(0, 12));
+  ok(!text.includes(secret.slice(12)));
+  const hash = (ctx.db.prepare("SELECT key_hash FROM api_keys").get() as { key_hash: string })
+    .key_hash;
+  ok(!text.includes(hash));
+  ok(!ctx.lines.some((l) => l.includes(secret.slice(12))));
+});
+
+Deno.test("the scope list is readable by any key and names all nine with what they grant", async () => {
+  const { ctx, app, who } = await setup();
+  const secret = key(ctx, who, "narrow", ["mcp:invoke"]);
+  const body = await (await get(app, "/api/user/api-keys/scopes", { "X-API-Key": secret })).json();
+  equal(body.totalElements, 9);
+  deepStrictEqual(body.content.map((s: { scope: string }) => s.scope), ALL_SCOPES);
+  match(body.content[2].grants, /SLA reports/);
+});
+
+Deno.test("the account operations are described in OpenAPI with x-required-scopes", async () => {
+  const { app } = await setup();
+  const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+  const sla = doc.paths!["/api/user/services/{slug}/sla"]!.get!;
+  equal(sla.operationId, "getServiceSlaReport");
+  deepStrictEqual(sla["x-required-scopes" as keyof typeof sla], ["sla:read"]);
+  match(sla.description!, /measured fetches of the vendor's status\s+endpoint/);
+  equal(doc.paths!["/api/user/api-keys"]!.get!.operationId, "listApiKeys");
+  deepStrictEqual(
+    doc.paths!["/api/user/api-keys/scopes"]!.get!["x-required-scopes" as "description"],
+    [],
+  );
+});
