@@ -26,6 +26,7 @@ export type FetchOutcome =
     readonly status: number;
     /** The URL the body came from, after redirects. */
     readonly url: string;
+    readonly headers: Headers;
   }
   | { readonly kind: "not_modified"; readonly latencyMs: number }
   | {
@@ -90,6 +91,7 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
       body,
       status: res.status,
       url: res.url,
+      headers: res.headers,
       latencyMs: latencyMs(),
       ...(res.headers.get("etag") ? { etag: res.headers.get("etag")! } : {}),
       ...(res.headers.get("last-modified")

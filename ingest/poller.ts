@@ -12,6 +12,7 @@ import type { Logger } from "../log.ts";
 import type { Adapter } from "./adapters/adapter.ts";
 import { PayloadError } from "./adapters/adapter.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
+import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { intervalMs, isStale, nextPollAt, type ScheduleConfig } from "./schedule.ts";
@@ -64,10 +65,7 @@ export interface PollStore {
 }
 
 /** Finds the platform of a page whose catalog platform is `unknown` (ingest/detect.ts). */
-export type DetectPlatform = (
-  pageUrl: string,
-  fetchFn: (url: string) => Promise<FetchOutcome>,
-) => Promise<Platform>;
+export type DetectPlatform = (pageUrl: string, fetchFn: ProbeFetch) => Promise<Platform>;
 
 /** Settings (a slice of the config). */
 export interface PollerConfig extends ScheduleConfig {
@@ -82,6 +80,7 @@ export interface PollerDeps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly adapters?: Partial<Record<Platform, Adapter>>;
+  /** Platform detection for `unknown` vendors; ingest/detect.ts by default. */
   readonly detect?: DetectPlatform;
   /** Minimum time between two requests to one host (ms); 250 by default. */
   readonly hostSpacingMs?: number;
@@ -341,12 +340,14 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
 async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
   if (v.platform !== "unknown") return v.platform;
   if (v.detectedPlatform) return v.detectedPlatform === "unknown" ? null : v.detectedPlatform;
-  if (!ctx.deps.detect) return null;
-  const fetchFn = (u: string) =>
-    ctx.limit(new URL(u).host, () => politeFetch(u, ctx.fetchOptions({})));
+  const detect = ctx.deps.detect ?? detectPlatform;
+  const probe: ProbeFetch = async (u) => {
+    const out = await ctx.limit(new URL(u).host, () => politeFetch(u, ctx.fetchOptions({})));
+    return toProbe(out);
+  };
   let detected: Platform = "unknown";
   try {
-    detected = await ctx.deps.detect(v.statusPageUrl, fetchFn);
+    detected = await detect(v.statusPageUrl, probe);
   } catch (err) {
     ctx.deps.log.warn("platform detection failed", { vendor: v.slug, error: String(err) });
   }
@@ -445,6 +446,14 @@ function fail(
   deps.log.debug("poll failed", { vendor: v.slug, outcome, detail });
   deps.changes.publish(changes);
   return { outcome, changes: changes.length };
+}
+
+function toProbe(out: FetchOutcome): ProbeResponse | null {
+  if (out.kind === "ok") return { status: out.status, headers: out.headers, body: out.body };
+  if (out.kind === "failed" && out.status !== undefined) {
+    return { status: out.status, headers: {}, body: "" };
+  }
+  return null;
 }
 
 function stateOf(v: DueVendor) {

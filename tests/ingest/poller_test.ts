@@ -285,3 +285,22 @@ Deno.test("the started poller polls on its own tick and stops cleanly", async ()
     db.close();
   }
 });
+
+Deno.test("a vendor of unknown platform is detected once, the result stored, then polled", async () => {
+  const r = rig(0);
+  try {
+    const [entry] = r.sim.catalog(1, "mystery");
+    syncCatalog(r.db, [{ ...entry!, platform: "unknown" }], r.clock.now());
+    await r.poller.runOnce();
+    const row = r.db.prepare(
+      "SELECT detected_platform, current_status FROM vendors WHERE slug = ?",
+    ).get(entry!.slug) as { detected_platform: string; current_status: string };
+    deepStrictEqual({ ...row }, { detected_platform: "statuspage", current_status: "OPERATIONAL" });
+    const afterDetection = r.sim.requests(entry!.slug);
+    r.clock.advance(10 * MINUTE_MS);
+    await r.poller.runOnce();
+    equal(r.sim.requests(entry!.slug), afterDetection + 1, "no second detection");
+  } finally {
+    await r.close();
+  }
+});
