@@ -1,0 +1,182 @@
+import { equal, match, ok } from "node:assert/strict";
+import { addMember } from "../../../app/mod.ts";
+import { createServer } from "../../../routes/mod.ts";
+import { account, PASSWORD, testContext } from "../../support/accounts.ts";
+
+/** A tiny cookie-keeping browser over `app.request`. */
+function browser(app: ReturnType<typeof createServer>) {
+  const jar = new Map<string, string>();
+  const send = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
+    const res = await app.request(path, { ...init, headers, redirect: "manual" });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const [k, v] = pair!.split("=");
+      if (v === "" || /Max-Age=0/i.test(c)) jar.delete(k!);
+      else jar.set(k!, v!);
+    }
+    return res;
+  };
+  const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  return {
+    jar,
+    get: send,
+    /** GETs `page`, then posts `fields` (plus its CSRF token) to `action`. */
+    async submit(page: string, action: string, fields: Record<string, string | string[]>) {
+      const html = await (await send(page)).text();
+      const body = new URLSearchParams({ _csrf: csrfOf(html) });
+      for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) body.append(k, x);
+      return send(action, { method: "POST", body });
+    },
+  };
+}
+
+Deno.test("sign-up sets an HttpOnly SameSite=Lax session cookie and lands on Settings", async () => {
+  const ctx = testContext();
+  const b = browser(createServer({ app: ctx }));
+  const res = await b.submit("/sign-up", "/sign-up", {
+    email: "new@example.com",
+    password: PASSWORD,
+  });
+  equal(res.status, 303);
+  equal(res.headers.get("location"), "/settings/api-keys");
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("sd_session="))!;
+  match(cookie, /HttpOnly/);
+  match(cookie, /SameSite=Lax/);
+  ok(!/Secure/.test(cookie)); // http public URL
+  const page = await (await b.get("/settings/api-keys")).text();
+  match(page, /new@example\.com/);
+  // A Free account is told why it cannot create keys and gets no form.
+  match(page, /Creating API keys requires the PRO plan or above/);
+  ok(!page.includes('action="/settings/api-keys"'));
+});
+
+Deno.test("behind https the session cookie is Secure", async () => {
+  const ctx = testContext({ publicUrl: "https://status.example.com" });
+  await account(ctx, "owner@example.com");
+  const b = browser(createServer({ app: ctx }));
+  const res = await b.submit("/sign-in", "/sign-in", {
+    email: "owner@example.com",
+    password: PASSWORD,
+  });
+  match(res.headers.getSetCookie().find((c) => c.startsWith("sd_session="))!, /Secure/);
+});
+
+Deno.test("forms without the CSRF token, or from another site, are refused", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const app = createServer({ app: ctx });
+  const b = browser(app);
+  const noToken = await b.get("/sign-in", {
+    method: "POST",
+    body: new URLSearchParams({ email: "owner@example.com", password: PASSWORD }),
+  });
+  equal(noToken.status, 403);
+  equal(b.jar.has("sd_session"), false);
+  await b.submit("/sign-in", "/sign-in", { email: "owner@example.com", password: PASSWORD });
+  ok(b.jar.has("sd_session"));
+  const forged = await b.get("/settings/api-keys", {
+    method: "POST",
+    body: new URLSearchParams({ _csrf: "x".repeat(43), name: "evil" }),
+  });
+  equal(forged.status, 403);
+  const page = await (await b.get("/settings/api-keys")).text();
+  const token = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+  const crossSite = await b.get("/settings/api-keys", {
+    method: "POST",
+    headers: { origin: "https://evil.example" },
+    body: new URLSearchParams({ _csrf: token, name: "evil" }),
+  });
+  equal(crossSite.status, 403);
+  match(await (await b.get("/settings/api-keys")).text(), /No active keys/);
+});
+
+Deno.test("a wrong password re-shows the form with a message and no session", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const b = browser(createServer({ app: ctx }));
+  const res = await b.submit("/sign-in", "/sign-in", {
+    email: "owner@example.com",
+    password: "nope nope nope",
+  });
+  equal(res.status, 401);
+  match(await res.text(), /Wrong email or password/);
+  equal(b.jar.has("sd_session"), false);
+  const settings = await b.get("/settings/api-keys");
+  equal(settings.status, 303);
+  equal(settings.headers.get("location"), "/sign-in?next=%2Fsettings%2Fapi-keys");
+});
+
+Deno.test("an owner creates a key, sees it once, then revokes it after confirming", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const b = browser(createServer({ app: ctx }));
+  await b.submit("/sign-in", "/sign-in", { email: "owner@example.com", password: PASSWORD });
+  const created = await b.submit("/settings/api-keys", "/settings/api-keys", {
+    name: "deploy bot",
+    scopes: ["sla:read", "status:read"],
+  });
+  equal(created.status, 201);
+  equal(created.headers.get("cache-control"), "no-store");
+  const html = await created.text();
+  const secret = /<code id="new-key">(sd_live_[^<]+)<\/code>/.exec(html)![1]!;
+  match(html, /only time it is shown/);
+  match(html, /data-copy="new-key"/);
+  const again = await (await b.get("/settings/api-keys")).text();
+  ok(!again.includes(secret.slice(12)), "the secret is shown only once");
+  match(again, /deploy bot/);
+  match(again, /<code>sla:read<\/code>, <code>status:read<\/code>/);
+  const id = /\/settings\/api-keys\/([^/]+)\/revoke/.exec(again)![1]!;
+  const confirm = await (await b.get(`/settings/api-keys/${id}/revoke`)).text();
+  match(confirm, /cannot be undone/);
+  // Without the confirmation field nothing happens.
+  const unconfirmed = await b.submit(
+    `/settings/api-keys/${id}/revoke`,
+    `/settings/api-keys/${id}/revoke`,
+    {},
+  );
+  equal(unconfirmed.headers.get("location"), `/settings/api-keys/${id}/revoke`);
+  match(await (await b.get("/settings/api-keys")).text(), /deploy bot/);
+  const done = await b.submit(
+    `/settings/api-keys/${id}/revoke`,
+    `/settings/api-keys/${id}/revoke`,
+    {
+      confirm: "yes",
+    },
+  );
+  equal(done.status, 303);
+  const after = await (await b.get(done.headers.get("location")!)).text();
+  match(after, /Key revoked/);
+  ok(!after.includes("deploy bot"));
+  ok(!ctx.lines.some((l) => l.includes(secret.slice(12))));
+});
+
+Deno.test("members of a Pro account see why they cannot create keys", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  await addMember(ctx, {
+    ownerEmail: "owner@example.com",
+    email: "dev@example.com",
+    password: PASSWORD,
+    role: "MEMBER",
+  });
+  const b = browser(createServer({ app: ctx }));
+  await b.submit("/sign-in", "/sign-in", { email: "dev@example.com", password: PASSWORD });
+  const page = await (await b.get("/settings/api-keys")).text();
+  match(page, /Only account owners can create API keys; you are signed in as MEMBER/);
+  const res = await b.submit("/settings/api-keys", "/settings/api-keys", { name: "x" });
+  equal(res.status, 403);
+});
+
+Deno.test("sign-out ends the session", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const b = browser(createServer({ app: ctx }));
+  await b.submit("/sign-in", "/sign-in", { email: "owner@example.com", password: PASSWORD });
+  const cookie = b.jar.get("sd_session")!;
+  const out = await b.submit("/settings/api-keys", "/sign-out", {});
+  equal(out.headers.get("location"), "/sign-in");
+  b.jar.set("sd_session", cookie); // even a copied cookie no longer works
+  equal((await b.get("/settings/api-keys")).status, 303);
+});
