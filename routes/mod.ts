@@ -20,6 +20,9 @@ import { registerOpenApi } from "./api/openapi.ts";
 import { registerDiscovery } from "./discovery.ts";
 import { registerHealth } from "./health.ts";
 import { registerCatalogPages } from "./web/catalog.tsx";
+import { registerMcp } from "./mcp/route.ts";
+import { registerOAuth } from "./oauth/mod.ts";
+import { registerMcpDiscovery } from "./discovery_mcp.ts";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -62,6 +65,9 @@ const ROUTERS: Register[] = [
   registerDiscovery,
   registerHealth,
   registerOpenApi,
+  registerMcp,
+  registerOAuth,
+  registerMcpDiscovery,
 ];
 
 /** Builds the app for `deps`. */

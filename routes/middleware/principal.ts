@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { authenticate } from "../../app/mod.ts";
+import { Unauthorized } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 
 /** The credential a request carries, or null. */
@@ -19,6 +20,13 @@ export function credentialOf(req: Request): string | null {
 
 /** Sets `c.get("principal")` from the request's credential (anonymous when none). */
 export const principal: MiddlewareHandler<Env> = async function principal(c, next) {
-  c.set("principal", await authenticate(c.get("app"), credentialOf(c.req.raw)));
+  // /api/mcp authenticates itself: its refusals carry the MCP Bearer challenge and CORS headers.
+  if (c.req.path === "/api/mcp") return await next();
+  const who = await authenticate(c.get("app"), credentialOf(c.req.raw));
+  // OAuth access tokens are issued for the MCP resource only (no token passthrough).
+  if (who.kind === "oauth") {
+    throw new Unauthorized("OAuth access tokens are valid only for /api/mcp");
+  }
+  c.set("principal", who);
   await next();
 };

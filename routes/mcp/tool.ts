@@ -1,0 +1,37 @@
+/**
+ * How a tool is declared once: name, texts, the scopes it needs, zod input and output schemas
+ * and a handler over the app verbs. `server.ts` registers every tool from these declarations
+ * and `/.well-known/mcp.json` lists them, so the two never drift.
+ * @module
+ */
+import type { z } from "zod";
+import type { AppContext } from "../../app/mod.ts";
+import type { Principal, Scope } from "../../domain/mod.ts";
+
+/** Who may call tools: an API key or an OAuth access token (sessions never reach /api/mcp). */
+export type ToolCaller = Extract<Principal, { kind: "api_key" } | { kind: "oauth" }>;
+
+/** One MCP tool. Every statusd tool reads stored data only (`readOnlyHint`). */
+export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** snake_case, at most 64 characters. */
+  readonly name: string;
+  readonly title: string;
+  /** What the model reads: what it returns and when to use it. */
+  readonly description: string;
+  /** Scopes the caller must hold besides `mcp:invoke`; a missing one is a tool error. */
+  readonly scopes: readonly Scope[];
+  readonly input: I;
+  readonly output: O;
+  /** Computes the structured result; throws typed errors (domain/errors.ts). */
+  run(ctx: AppContext, caller: ToolCaller, args: z.output<I>): z.input<O>;
+}
+
+/** Identity helper that keeps each tool file's types precise. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  tool: McpTool<I, O>,
+): McpTool<I, O> {
+  return tool;
+}
+
+/** Annotations shared by every statusd tool: they read statusd's own store only. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;

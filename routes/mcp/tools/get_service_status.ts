@@ -1,0 +1,51 @@
+/** `get_service_status`: one vendor's current status, components at a glance, open incidents. */
+import { z } from "zod";
+import { getService } from "../../../app/mod.ts";
+import { holdsScope, toIso } from "../../../domain/mod.ts";
+import { defineTool } from "../tool.ts";
+import {
+  IncidentSummary,
+  incidentSummary,
+  ServiceSummary,
+  serviceSummary,
+  Slug,
+  Status,
+} from "./_shapes.ts";
+
+/** The tool. */
+export const getServiceStatusTool = defineTool({
+  name: "get_service_status",
+  title: "Service status",
+  description:
+    "Current normalised status of one vendor by slug (e.g. github): overall level, when it " +
+    "last changed, which components are not operational, and open incidents (listed when the " +
+    "caller holds incidents:read). Unknown slugs get close matches.",
+  scopes: ["status:read"],
+  input: z.object({ slug: Slug }),
+  output: ServiceSummary.extend({
+    lastCheckedAt: z.string().nullable(),
+    components: z.object({
+      total: z.number().int(),
+      notOperational: z.array(
+        z.object({ name: z.string(), group: z.string().nullable(), status: Status }),
+      ),
+    }),
+    openIncidents: z.array(IncidentSummary).nullable().describe(
+      "null when the caller lacks incidents:read",
+    ),
+  }),
+  run(ctx, caller, { slug }) {
+    const s = getService(ctx, slug);
+    return {
+      ...serviceSummary(s),
+      lastCheckedAt: toIso(s.lastCheckedAt),
+      components: {
+        total: s.components.length,
+        notOperational: s.components
+          .filter((c) => c.status !== "OPERATIONAL")
+          .map((c) => ({ name: c.name, group: c.group, status: c.status })),
+      },
+      openIncidents: holdsScope(caller, "incidents:read") ? s.incidents.map(incidentSummary) : null,
+    };
+  },
+});

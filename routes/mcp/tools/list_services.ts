@@ -1,0 +1,43 @@
+/** `list_services`: the catalog with current status, filterable. */
+import { z } from "zod";
+import { listServices } from "../../../app/mod.ts";
+import { CATEGORIES, PAGE_LIMIT_MAX } from "../../../domain/mod.ts";
+import { defineTool } from "../tool.ts";
+import { ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
+
+/** The tool. */
+export const listServicesTool = defineTool({
+  name: "list_services",
+  title: "List services",
+  description:
+    "List monitored vendors (cloud, SaaS, AI APIs...) with their current normalised status and " +
+    "30-day uptime. Filter by category, status (e.g. MAJOR_OUTAGE to see who is down) or a " +
+    "name/slug substring `q`. Use it to find a vendor's slug for the other tools.",
+  scopes: ["status:read"],
+  input: z.object({
+    category: z.enum(CATEGORIES).optional().describe("Only this category"),
+    status: Status.optional().describe("Only vendors currently at this level"),
+    q: z.string().trim().min(1).max(100).optional().describe("Substring of the name or slug"),
+    limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(50).describe("Page size"),
+    page: z.number().int().min(0).default(0).describe("0-based page"),
+  }),
+  output: z.object({
+    services: z.array(ServiceSummary),
+    total: z.number().int(),
+    page: z.number().int(),
+    totalPages: z.number().int(),
+  }),
+  run(ctx, _caller, args) {
+    const result = listServices(
+      ctx,
+      { category: args.category, status: args.status, q: args.q },
+      { page: args.page, limit: args.limit },
+    );
+    return {
+      services: result.content.map(serviceSummary),
+      total: result.totalElements,
+      page: result.page,
+      totalPages: result.totalPages,
+    };
+  },
+});

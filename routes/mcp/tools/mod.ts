@@ -1,0 +1,23 @@
+/**
+ * Every MCP tool, in the order `tools/list` and `/.well-known/mcp.json` show them.
+ * @module
+ */
+import type { McpTool } from "../tool.ts";
+import { checkServicesTool } from "./check_services.ts";
+import { getComponentStatusTool } from "./get_component_status.ts";
+import { getServiceHistoryTool } from "./get_service_history.ts";
+import { getServiceStatusTool } from "./get_service_status.ts";
+import { getUptimeReportTool } from "./get_uptime_report.ts";
+import { listIncidentsTool } from "./list_incidents.ts";
+import { listServicesTool } from "./list_services.ts";
+
+/** The tool registry. */
+export const TOOLS: readonly McpTool[] = [
+  listServicesTool,
+  getServiceStatusTool,
+  listIncidentsTool,
+  getComponentStatusTool,
+  getUptimeReportTool,
+  getServiceHistoryTool,
+  checkServicesTool,
+];

@@ -1,0 +1,212 @@
+/**
+ * A real statusd HTTP server on 127.0.0.1 (port 0) whose public URL is its own address, with
+ * vendors, a Pro and a Free account and keys of various scopes; plus the MCP SDK client
+ * imports (under `@ts-types`, TOOLCHAIN §6.1) and helpers to approve an OAuth consent the way
+ * a person would (GET the consent page with the session cookie, POST Approve with its CSRF).
+ */
+import {
+  type AppContext,
+  createAccount,
+  createKey,
+  type Membership,
+  startSession,
+} from "../../../app/mod.ts";
+import { DAY_MS, fixedClock, HOUR_MS, type Plan, type Scope } from "../../../domain/mod.ts";
+import { silentLogger } from "../../../log.ts";
+import { createServer } from "../../../routes/mod.ts";
+import { createChangeFeed } from "../../../store/mod.ts";
+import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
+import { memoryStore } from "../../support/store.ts";
+
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+export {
+  type OAuthClientProvider,
+  UnauthorizedError,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/auth"
+export {
+  OAuthClientInformationFullSchema,
+  OAuthMetadataSchema,
+  OAuthProtectedResourceMetadataSchema,
+  OAuthTokensSchema,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+
+export { T0 };
+
+/** Password of every rig account. */
+export const PASSWORD = "correct horse battery";
+
+/** A running server with seeded data. */
+export interface McpRig {
+  readonly ctx: AppContext;
+  readonly clock: ReturnType<typeof fixedClock>;
+  /** `http://127.0.0.1:PORT` (= STATUSD_PUBLIC_URL). */
+  readonly url: string;
+  /** `${url}/api/mcp`. */
+  readonly mcpUrl: string;
+  readonly pro: Membership;
+  readonly free: Membership;
+  /** Secrets: all scopes (Pro), no mcp:invoke (Pro), mcp + status only (Pro), all (Free). */
+  readonly keys: { all: string; noMcp: string; statusOnly: string; free: string };
+  /** Every request path the server saw, with method and status (to assert "no 3xx"). */
+  readonly log: { method: string; path: string; status: number }[];
+  /** A signed-in session cookie header for `who`. */
+  sessionCookie(who: Membership): string;
+  close(): Promise<void>;
+}
+
+async function member(ctx: AppContext, email: string, plan: Plan): Promise<Membership> {
+  return await createAccount(ctx, { email, password: PASSWORD, plan });
+}
+
+function key(ctx: AppContext, who: Membership, name: string, scopes: Scope[]): string {
+  return createKey(ctx, { kind: "admin", account: who.account }, { name, scopes }).secret;
+}
+
+/** Seeds three vendors: github (partial outage, open incident), stripe, cloudflare. */
+function seed(ctx: AppContext): void {
+  const db = ctx.db;
+  const gh = addVendor(db, {
+    slug: "github",
+    name: "GitHub",
+    category: "devtools",
+    status: "PARTIAL_OUTAGE",
+    lastChangedAt: T0 - HOUR_MS,
+    lastCheckedAt: T0,
+  });
+  addTransitions(db, gh, [
+    [T0 - 40 * DAY_MS, "OPERATIONAL"],
+    [T0 - 3 * DAY_MS, "MAJOR_OUTAGE"],
+    [T0 - 3 * DAY_MS + 2 * HOUR_MS, "OPERATIONAL"],
+    [T0 - HOUR_MS, "PARTIAL_OUTAGE"],
+  ]);
+  addComponent(db, gh, { externalId: "api", name: "API Requests", status: "PARTIAL_OUTAGE" });
+  addComponent(db, gh, { externalId: "git", name: "Git Operations", status: "OPERATIONAL" });
+  addComponent(db, gh, {
+    externalId: "actions-eu",
+    name: "Actions EU",
+    group: "Actions",
+    status: "OPERATIONAL",
+  });
+  addIncident(db, gh, {
+    externalId: "inc-1",
+    title: "Degraded API performance",
+    status: "INVESTIGATING",
+    impact: "MAJOR",
+    startedAt: T0 - HOUR_MS,
+    componentIds: ["api"],
+    updates: [{ at: T0 - HOUR_MS, status: "INVESTIGATING", body: "We are investigating." }],
+  });
+  const st = addVendor(db, {
+    slug: "stripe",
+    name: "Stripe",
+    category: "payments",
+    status: "OPERATIONAL",
+    lastCheckedAt: T0,
+  });
+  addTransitions(db, st, [[T0 - 40 * DAY_MS, "OPERATIONAL"]]);
+  addVendor(db, {
+    slug: "cloudflare",
+    name: "Cloudflare",
+    category: "cdn-dns",
+    status: "OPERATIONAL",
+    lastCheckedAt: T0,
+  });
+}
+
+/** Starts the rig. Close it in `finally`. */
+export async function mcpRig(): Promise<McpRig> {
+  const clock = fixedClock(T0);
+  const log: McpRig["log"] = [];
+  let handler: (req: Request) => Response | Promise<Response> = () => new Response(null);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      const res = await handler(req);
+      log.push({ method: req.method, path: new URL(req.url).pathname, status: res.status });
+      return res;
+    },
+  );
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const ctx: AppContext = {
+    db: memoryStore(),
+    clock,
+    changes: createChangeFeed(),
+    log: silentLogger,
+    settings: { publicUrl: url, pollStableSeconds: 300, pollMovingSeconds: 60 },
+  };
+  const app = createServer({ app: ctx, pollerStats: () => ({ running: true }) });
+  handler = (req) => app.fetch(req);
+  seed(ctx);
+  const pro = await member(ctx, "owner@pro.test", "PRO");
+  const free = await member(ctx, "owner@free.test", "FREE");
+  const keys = {
+    all: key(ctx, pro, "agent", []),
+    noMcp: key(ctx, pro, "reader", ["status:read", "incidents:read", "sla:read"]),
+    statusOnly: key(ctx, pro, "status-only", ["mcp:invoke", "status:read"]),
+    // A FREE account cannot create keys; store one as a downgraded account would hold it.
+    free: (() => {
+      const upgraded = { ...free.account, plan: "PRO" as const };
+      return createKey(ctx, { kind: "admin", account: upgraded }, { name: "old", scopes: [] })
+        .secret;
+    })(),
+  };
+  return {
+    ctx,
+    clock,
+    url,
+    mcpUrl: `${url}/api/mcp`,
+    pro,
+    free,
+    keys,
+    log,
+    sessionCookie(who) {
+      return `sd_session=${startSession(ctx, who).sessionId}`;
+    },
+    async close() {
+      await server.shutdown();
+      ctx.db.close();
+    },
+  };
+}
+
+/** The hidden inputs of the first form on an HTML page. */
+export function formFields(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
+    out[m[1]!] = m[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'")
+      .replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+  }
+  return out;
+}
+
+/**
+ * Plays the person at the browser: opens `authorizationUrl` signed in as `cookie`, checks the
+ * consent page, presses Approve (or Deny) and returns where statusd redirected to.
+ */
+export async function consent(
+  authorizationUrl: URL | string,
+  cookie: string,
+  decision: "approve" | "deny" = "approve",
+): Promise<{ page: string; location: URL }> {
+  const page = await fetch(authorizationUrl, { headers: { cookie }, redirect: "manual" });
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`consent page: ${page.status} ${html.slice(0, 300)}`);
+  const fields = formFields(html);
+  const origin = new URL(authorizationUrl).origin;
+  const res = await fetch(`${origin}/oauth/authorize`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ ...fields, decision }),
+    redirect: "manual",
+  });
+  await res.body?.cancel();
+  const location = res.headers.get("location");
+  if (res.status !== 302 || !location) throw new Error(`consent POST: ${res.status}`);
+  return { page: html, location: new URL(location) };
+}
