@@ -1,0 +1,238 @@
+/**
+ * The tools through the real SDK client (`Client` + `StreamableHTTPClientTransport`, 1.x) with
+ * an API key: initialize, list, call each one; unknown slugs and missing scopes come back as
+ * tool errors that say what to do. The SDK client itself validates every `structuredContent`
+ * against the tool's `outputSchema`, so a drift fails these tests.
+ */
+import assert from "node:assert/strict";
+import { Client, type McpRig, mcpRig, StreamableHTTPClientTransport } from "./_rig.ts";
+
+async function connect(rig: McpRig, key: string, header: "x-api-key" | "bearer" = "x-api-key") {
+  const client = new Client({ name: "tools-test", version: "1.0.0" });
+  const headers: Record<string, string> = header === "x-api-key"
+    ? { "X-API-Key": key }
+    : { Authorization: `Bearer ${key}` };
+  const transport = new StreamableHTTPClientTransport(new URL(rig.mcpUrl), {
+    requestInit: { headers },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+type Structured = Record<string, unknown>;
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const r = await client.callTool({ name, arguments: args });
+  const text = (r.content as { type: string; text: string }[])[0]?.text ?? "";
+  return { isError: r.isError === true, data: r.structuredContent as Structured, text };
+}
+
+Deno.test("initialize and tools/list: seven read-only tools with object schemas", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    assert.deepStrictEqual(client.getServerVersion(), {
+      name: "statusd",
+      title: "statusd",
+      version: "1.0.0",
+    });
+    assert.match(client.getInstructions() ?? "", /list_services/);
+    const { tools } = await client.listTools();
+    assert.deepStrictEqual(tools.map((t) => t.name), [
+      "list_services",
+      "get_service_status",
+      "list_incidents",
+      "get_component_status",
+      "get_uptime_report",
+      "get_service_history",
+      "check_services",
+    ]);
+    for (const t of tools) {
+      assert.match(t.name, /^[a-z][a-z0-9_]{0,63}$/);
+      assert.equal(t.inputSchema.type, "object");
+      assert.equal(t.outputSchema?.type, "object");
+      assert.equal(t.annotations?.readOnlyHint, true);
+      assert.ok((t.description ?? "").length > 40);
+    }
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("list_services filters by status, category and q", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all, "bearer");
+  try {
+    const all = await call(client, "list_services", {});
+    assert.equal(all.isError, false);
+    assert.equal(all.data.total, 3);
+    assert.deepStrictEqual(JSON.parse(all.text), all.data);
+    const down = await call(client, "list_services", { status: "PARTIAL_OUTAGE" });
+    assert.deepStrictEqual((down.data.services as Structured[]).map((s) => s.slug), ["github"]);
+    const pay = await call(client, "list_services", { category: "payments" });
+    assert.deepStrictEqual((pay.data.services as Structured[]).map((s) => s.slug), ["stripe"]);
+    const q = await call(client, "list_services", { q: "cloud", limit: 1 });
+    assert.deepStrictEqual((q.data.services as Structured[]).map((s) => s.name), ["Cloudflare"]);
+    const bad = await call(client, "list_services", { status: "ON_FIRE" });
+    assert.equal(bad.isError, true);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("get_service_status: level, broken components, open incident; unknown slug suggests", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const gh = await call(client, "get_service_status", { slug: "github" });
+    assert.equal(gh.data.status, "PARTIAL_OUTAGE");
+    assert.deepStrictEqual(gh.data.components, {
+      total: 3,
+      notOperational: [{ name: "API Requests", group: null, status: "PARTIAL_OUTAGE" }],
+    });
+    const incidents = gh.data.openIncidents as Structured[];
+    assert.equal(incidents.length, 1);
+    assert.equal(incidents[0]!.title, "Degraded API performance");
+    assert.equal((incidents[0]!.latestUpdate as Structured).body, "We are investigating.");
+
+    const typo = await call(client, "get_service_status", { slug: "githb" });
+    assert.equal(typo.isError, true);
+    assert.equal(typo.data, undefined);
+    assert.match(typo.text, /No service "githb"; did you mean "github"\?/);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("list_incidents: active by default, per service, recent window", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const active = await call(client, "list_incidents", {});
+    assert.equal(active.data.total, 1);
+    assert.equal((active.data.incidents as Structured[])[0]!.service, "github");
+    const none = await call(client, "list_incidents", { service: "stripe" });
+    assert.deepStrictEqual(none.data, { incidents: [], total: 0 });
+    const recent = await call(client, "list_incidents", { which: "recent", days: 1 });
+    assert.equal(recent.data.total, 1);
+    const unknown = await call(client, "list_incidents", { service: "strip" });
+    assert.match(unknown.text, /did you mean "stripe"/);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("get_component_status: all, by name or group, by status; unknown component named", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const all = await call(client, "get_component_status", { slug: "github" });
+    assert.equal((all.data.components as Structured[]).length, 3);
+    const api = await call(client, "get_component_status", { slug: "github", component: "api" });
+    assert.deepStrictEqual((api.data.components as Structured[]).map((c) => c.name), [
+      "API Requests",
+    ]);
+    const group = await call(client, "get_component_status", {
+      slug: "github",
+      component: "ACTIONS",
+    });
+    assert.deepStrictEqual((group.data.components as Structured[]).map((c) => c.group), [
+      "Actions",
+    ]);
+    const ok = await call(client, "get_component_status", {
+      slug: "github",
+      status: "OPERATIONAL",
+    });
+    assert.equal((ok.data.components as Structured[]).length, 2);
+    const missing = await call(client, "get_component_status", {
+      slug: "github",
+      component: "pages",
+    });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /No component of github "pages"; did you mean/);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("get_uptime_report: ranges, days, MTTR and SLA against the account target", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const week = await call(client, "get_uptime_report", { slug: "github", range: "7d" });
+    assert.equal(week.isError, false, week.text);
+    assert.equal(week.data.days, 7);
+    // 2 h major outage 3 days ago and 1 h at 30 % down now: (2 + 0.3) h down of 168 h.
+    assert.equal(week.data.uptimePercent, Math.round((1 - 2.3 / 168) * 100000) / 1000);
+    assert.equal(week.data.mttrMinutes, 120);
+    const sla = week.data.sla as Structured;
+    assert.equal(sla.targetPercent, 99.9);
+    assert.equal(sla.met, false);
+    assert.ok((sla.breaches as Structured[]).length > 0);
+    const days = await call(client, "get_uptime_report", { slug: "stripe", days: 12 });
+    assert.equal(days.data.days, 12);
+    assert.equal(days.data.uptimePercent, 100);
+    assert.equal((days.data.sla as Structured).met, true);
+    assert.equal((days.data.standard as Structured).days90, 100);
+    const both = await call(client, "get_uptime_report", { slug: "stripe", range: "7d", days: 12 });
+    assert.equal(both.isError, true);
+    const tooLong = await call(client, "get_uptime_report", { slug: "stripe", days: 365 });
+    assert.equal(tooLong.isError, true);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("get_service_history and check_services", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const h = await call(client, "get_service_history", { slug: "github", days: 4 });
+    assert.deepStrictEqual(
+      (h.data.entries as Structured[]).map((e) => e.worstStatus),
+      // Outage at noon three days ago; partial outage since an hour ago today.
+      ["MAJOR_OUTAGE", "OPERATIONAL", "OPERATIONAL", "PARTIAL_OUTAGE"],
+    );
+    const gate = await call(client, "check_services", { slugs: ["github", "stripe"] });
+    assert.equal(gate.data.ok, false);
+    assert.deepStrictEqual(
+      (gate.data.services as Structured[]).map((s) => [s.slug, s.failed]),
+      [["github", true], ["stripe", false]],
+    );
+    const lenient = await call(client, "check_services", {
+      slugs: ["github"],
+      failOn: "MAJOR_OUTAGE",
+    });
+    assert.equal(lenient.data.ok, true);
+    const unknown = await call(client, "check_services", { slugs: ["github", "gthub"] });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /did you mean "github"/);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("a tool's own scope missing: a tool error naming it, other tools still work", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.statusOnly);
+  try {
+    const inc = await call(client, "list_incidents", {});
+    assert.equal(inc.isError, true);
+    assert.match(inc.text, /requires the "incidents:read" scope/);
+    const up = await call(client, "get_uptime_report", { slug: "github" });
+    assert.match(up.text, /requires the "sla:read" scope/);
+    const gh = await call(client, "get_service_status", { slug: "github" });
+    assert.equal(gh.isError, false);
+    assert.equal(gh.data.openIncidents, null);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
