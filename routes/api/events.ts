@@ -44,7 +44,11 @@ const eventsRoute = defineRoute({
     query: EventsQuery,
     headers: z.object({
       "last-event-id": z.string().regex(/^\d+$/, "expected an event id (digits)").optional()
-        .openapi({ param: { name: "Last-Event-ID", in: "header" }, example: "1200" }),
+        .openapi({
+          param: { name: "last-event-id", in: "header" },
+          description: "Resume after this event id (HTTP header names are case-insensitive)",
+          example: "1200",
+        }),
     }),
   },
   responses: {

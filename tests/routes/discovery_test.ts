@@ -1,0 +1,165 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { XMLParser } from "fast-xml-parser";
+import { HOUR_MS } from "../../domain/mod.ts";
+import { addIncident, addVendor, apiRig, body, PUBLIC_URL, T0 } from "../support/api.ts";
+
+Deno.test("the api-catalog is an RFC 9727 linkset built from the public URL", async () => {
+  const r = apiRig();
+  try {
+    for (const method of ["GET", "HEAD"]) {
+      const res = await r.app.request(`http://evil.test/.well-known/api-catalog`, { method });
+      equal(res.status, 200);
+      equal(
+        res.headers.get("content-type"),
+        'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      );
+      ok(res.headers.get("link")!.includes('rel="api-catalog"'), `${method} carries the Link`);
+      if (method === "HEAD") continue;
+      const doc = await res.json();
+      deepStrictEqual(Object.keys(doc), ["linkset"]);
+      const api = doc.linkset[0];
+      equal(api.anchor, `${PUBLIC_URL}/api`);
+      equal(api["service-desc"][0].href, `${PUBLIC_URL}/openapi.json`);
+      ok(api["service-doc"].length >= 1);
+      equal(api.status[0].href, `${PUBLIC_URL}/healthz`);
+      for (const ctx of doc.linkset) {
+        for (const [rel, targets] of Object.entries(ctx)) {
+          if (rel === "anchor") continue;
+          ok(Array.isArray(targets), `${rel} is an array of targets`);
+          for (const t of targets as { href: string }[]) ok(t.href.startsWith(PUBLIC_URL));
+        }
+      }
+    }
+    // The links point at things that exist.
+    equal((await r.get("/openapi.json")).status, 200);
+    equal((await r.get("/healthz")).status, 200);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("the homepage sends RFC 8288 Link headers for the discovery files", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "acme", name: "Acme", status: "MAJOR_OUTAGE" });
+    const res = await r.get("/");
+    equal(res.status, 200);
+    ok(res.headers.get("content-type")!.startsWith("text/html"));
+    const link = res.headers.get("link")!;
+    for (
+      const [path, rel] of [
+        ["/.well-known/api-catalog", "api-catalog"],
+        ["/openapi.json", "service-desc"],
+        ["/healthz", "status"],
+        ["/llms.txt", "describedby"],
+        ["/sitemap.xml", "sitemap"],
+      ]
+    ) {
+      ok(link.includes(`<${PUBLIC_URL}${path}>; rel="${rel}"`), `${rel} → ${path}`);
+    }
+    const html = await res.text();
+    ok(html.includes("Acme"), "the home page lists a disrupted service");
+    ok(html.includes(`rel="api-catalog" href="${PUBLIC_URL}/.well-known/api-catalog"`));
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("the sitemap lists home, catalog and every service page with its last change", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "acme", lastChangedAt: T0 - 5 * HOUR_MS });
+    const b = addVendor(r.db, { slug: "b&q", lastChangedAt: T0 - 9 * HOUR_MS });
+    addIncident(r.db, b, {
+      externalId: "1",
+      title: "t",
+      status: "RESOLVED",
+      impact: "MINOR",
+      startedAt: T0 - 4 * HOUR_MS,
+      updatedAt: T0 - 2 * HOUR_MS,
+    });
+    const res = await r.get("/sitemap.xml");
+    equal(res.status, 200);
+    equal(res.headers.get("content-type"), "application/xml; charset=utf-8");
+    const xml = await res.text();
+    ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>'));
+    const parsed = new XMLParser().parse(xml);
+    const urls = parsed.urlset.url as { loc: string; lastmod: string }[];
+    deepStrictEqual(urls, [
+      { loc: `${PUBLIC_URL}/`, lastmod: "2026-11-20T10:00:00Z" },
+      { loc: `${PUBLIC_URL}/services`, lastmod: "2026-11-20T10:00:00Z" },
+      { loc: `${PUBLIC_URL}/services/acme`, lastmod: "2026-11-20T07:00:00Z" },
+      { loc: `${PUBLIC_URL}/services/b%26q`, lastmod: "2026-11-20T10:00:00Z" },
+    ]);
+    equal(res.headers.get("last-modified"), new Date(T0 - 2 * HOUR_MS).toUTCString());
+    const again = await r.get("/sitemap.xml", {
+      "If-Modified-Since": res.headers.get("last-modified")!,
+    });
+    equal(again.status, 304);
+    equal((await r.get("/services/acme")).status, 200, "listed pages exist");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("llms.txt is a plain-text map with the API base, operations, MCP and OpenAPI URLs", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "acme" });
+    const res = await r.get("/llms.txt");
+    equal(res.headers.get("content-type"), "text/plain; charset=utf-8");
+    const text = await res.text();
+    ok(text.startsWith("# statusd\n\n> "));
+    for (
+      const needle of [
+        `${PUBLIC_URL}/api`,
+        `${PUBLIC_URL}/openapi.json`,
+        `${PUBLIC_URL}/api/mcp`,
+        `${PUBLIC_URL}/.well-known/api-catalog`,
+        "listServices",
+        "getServiceUptime",
+        "listIncidents",
+        "## Optional",
+      ]
+    ) ok(text.includes(needle), needle);
+    ok(
+      (await r.get("/robots.txt").then((x) => x.text())).includes(
+        `Sitemap: ${PUBLIC_URL}/sitemap.xml`,
+      ),
+    );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("healthz reports the database, the poller and counts", async () => {
+  const r = apiRig({ running: false });
+  addVendor(r.db, { slug: "acme" });
+  const res = await body(await r.get("/healthz"));
+  equal(res.status, 200);
+  equal(res.json.status, "degraded");
+  deepStrictEqual(res.json.poller, { running: false });
+  deepStrictEqual(res.json.database, { ok: true });
+  equal((res.json.counts as { services: number }).services, 1);
+  r.db.close();
+  const down = await body(await r.app.request(`${PUBLIC_URL}/healthz`));
+  equal(down.status, 503);
+  equal(down.json.status, "down");
+});
+
+Deno.test("service pages render, and an unknown slug gets an HTML 404 with suggestions", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "github", name: "GitHub" });
+    const page = await r.get("/services/github");
+    equal(page.status, 200);
+    ok((await page.text()).includes("GitHub"));
+    const missing = await r.get("/services/githb");
+    equal(missing.status, 404);
+    ok((await missing.text()).includes('href="/services/github"'));
+    const list = await r.get("/services?q=git");
+    ok((await list.text()).includes("GitHub"));
+  } finally {
+    await r.close();
+  }
+});
