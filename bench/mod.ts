@@ -11,7 +11,7 @@ const BENCHES: [string, () => Promise<void>][] = [
     runPollerBench({
       vendors: Number(Deno.env.get("BENCH_VENDORS") ?? 10_000),
       seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 120),
-      listeners: 64,
+      listeners: 250,
       concurrency: 32,
       flipEveryMs: 2000,
     })],

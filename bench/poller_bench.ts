@@ -120,10 +120,13 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   );
   const outage = new Set<string>();
   let flipCount = 0;
-  const warmupMs = 65_000;
+  // Flip after the first round and stop 62 s before the end, so every flip can be seen.
   const started = Date.now();
+  const flipFrom = options.seconds * 250;
+  const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 62_000);
   const flipper = setInterval(async () => {
-    if (Date.now() - started < Math.min(warmupMs, options.seconds * 500)) return;
+    const t = Date.now() - started;
+    if (t < flipFrom || t > flipUntil) return;
     const v = catalog[Math.floor(Math.random() * catalog.length)]!;
     if (flips.has(v.slug)) return;
     const scenario = outage.has(v.slug) ? "calm" : "outage";
@@ -184,7 +187,7 @@ if (import.meta.main) {
   await runPollerBench({
     vendors: Number(Deno.env.get("BENCH_VENDORS") ?? 10_000),
     seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 120),
-    listeners: 64,
+    listeners: 250,
     concurrency: 32,
     flipEveryMs: 2000,
   });

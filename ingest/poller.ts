@@ -332,18 +332,33 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     return record(v, adapter, platform, outcome, at, ctx);
   } catch (err) {
+    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    if (err instanceof Unreachable) {
+      const at = deps.clock.now();
+      return fail(v, "network", "platform detection: the page did not answer", {
+        at,
+        latencyMs: 0,
+        httpStatus: null,
+      }, ctx);
+    }
     deps.log.error("poll failed unexpectedly", { vendor: v.slug, error: String(err) });
     return { outcome: "error", changes: 0 };
   }
 }
 
+/** Detection got no answer at all: recorded as a network failure, nothing stored. */
+class Unreachable extends Error {}
+
 async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
   if (v.platform !== "unknown") return v.platform;
   if (v.detectedPlatform) return v.detectedPlatform === "unknown" ? null : v.detectedPlatform;
   const detect = ctx.deps.detect ?? detectPlatform;
+  let answered = 0;
   const probe: ProbeFetch = async (u) => {
     const out = await ctx.limit(new URL(u).host, () => politeFetch(u, ctx.fetchOptions({})));
-    return toProbe(out);
+    const response = toProbe(out);
+    if (response) answered++;
+    return response;
   };
   let detected: Platform = "unknown";
   try {
@@ -351,6 +366,8 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
   } catch (err) {
     ctx.deps.log.warn("platform detection failed", { vendor: v.slug, error: String(err) });
   }
+  // Nothing answered (offline, or shutting down): not a result; try again later.
+  if (answered === 0 && detected === "unknown") throw new Unreachable();
   ctx.deps.store.setDetectedPlatform(v.id, detected);
   ctx.deps.log.info("platform detected", { vendor: v.slug, platform: detected });
   return detected === "unknown" ? null : detected;
@@ -414,7 +431,7 @@ function record(
       httpStatus: outcome.status,
       etag: outcome.etag ?? null,
       lastModified: outcome.lastModified ?? null,
-      ...nextPollAt(state, at, config, random),
+      ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
     deps.changes.publish(changes);
     return { outcome: "ok", changes: changes.length };

@@ -20,6 +20,12 @@ export const JITTER_MIN_FRACTION = 0.02;
 /** Upper end of the jitter, as a fraction of the interval. */
 export const JITTER_MAX_FRACTION = 0.1;
 
+/**
+ * After a vendor's first poll (all vendors start due at once) the next one may come up to half
+ * an interval early, so a fresh start's burst spreads out instead of repeating every interval.
+ */
+export const SPREAD_MAX_FRACTION = 0.5;
+
 /** The two intervals, in seconds (a slice of PollConfig). */
 export interface ScheduleConfig {
   readonly movingSeconds: number;
@@ -71,19 +77,21 @@ export function backoffMs(failures: number, config: ScheduleConfig): number {
 
 /**
  * Next poll after a poll that started at `now`. After a failure (`state.failures > 0`) the
- * backoff applies; otherwise the moving or stable interval. `random` is in [0, 1).
+ * backoff applies; otherwise the moving or stable interval. `random` is in [0, 1); `spread`
+ * widens the jitter (first poll of a vendor).
  */
 export function nextPollAt(
   state: ScheduleState,
   now: EpochMs,
   config: ScheduleConfig,
   random: () => number = Math.random,
+  spread = false,
 ): NextPoll {
   const delay = state.failures > 0
     ? backoffMs(state.failures, config)
     : intervalMs(state, now, config);
-  const early = delay *
-    (JITTER_MIN_FRACTION + (JITTER_MAX_FRACTION - JITTER_MIN_FRACTION) * random());
+  const max = spread ? SPREAD_MAX_FRACTION : JITTER_MAX_FRACTION;
+  const early = delay * (JITTER_MIN_FRACTION + (max - JITTER_MIN_FRACTION) * random());
   return { nextPollAt: now + Math.round(delay - early), deadlineAt: now + delay };
 }
 

@@ -40,6 +40,13 @@ Deno.test("nextPollAt: 60 s moving, 300 s calm, jitter only ever earlier than th
   }
 });
 
+Deno.test("nextPollAt after a first poll spreads up to half an interval early", () => {
+  deepStrictEqual(nextPollAt({ ...calm, failures: 0 }, NOW, CONFIG, () => 1, true), {
+    nextPollAt: NOW + 150 * SECOND_MS,
+    deadlineAt: NOW + 300 * SECOND_MS,
+  });
+});
+
 Deno.test("backoffMs doubles from the moving interval up to the stable interval", () => {
   deepStrictEqual([0, 1, 2, 3, 4, 5].map((f) => backoffMs(f, CONFIG) / SECOND_MS), [
     60,
