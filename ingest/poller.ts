@@ -358,12 +358,15 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
     const out = await ctx.limit(new URL(u).host, () => politeFetch(u, ctx.fetchOptions({})));
     const response = toProbe(out);
     if (response) answered++;
+    // The page itself does not answer: give up now rather than probe six more paths.
+    else if (answered === 0) throw new Unreachable();
     return response;
   };
   let detected: Platform = "unknown";
   try {
     detected = await detect(v.statusPageUrl, probe);
   } catch (err) {
+    if (err instanceof Unreachable) throw err;
     ctx.deps.log.warn("platform detection failed", { vendor: v.slug, error: String(err) });
   }
   // Nothing answered (offline, or shutting down): not a result; try again later.
