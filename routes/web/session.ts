@@ -39,7 +39,8 @@ export function setSessionCookie(c: Context<WebEnv>, sessionId: string, expiresA
     httpOnly: true,
     sameSite: "Lax",
     secure: secure(c),
-    expires: new Date(expiresAt),
+    // Max-Age (relative) rather than Expires, so a skewed browser clock cannot end it early.
+    maxAge: Math.max(0, Math.floor((expiresAt - c.get("app").clock.now()) / 1000)),
   });
 }
 
