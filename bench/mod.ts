@@ -4,6 +4,7 @@
  * @module
  */
 import { runPollerBench } from "./poller_bench.ts";
+import { runApiBench } from "./api_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
@@ -14,6 +15,12 @@ const BENCHES: [string, () => Promise<void>][] = [
       listeners: 250,
       concurrency: 32,
       flipEveryMs: 2000,
+    })],
+  ["api", () =>
+    runApiBench({
+      seconds: Number(Deno.env.get("API_BENCH_SECONDS") ?? 5),
+      rounds: Number(Deno.env.get("API_BENCH_ROUNDS") ?? 3),
+      connections: 50,
     })],
 ];
 

@@ -1,0 +1,186 @@
+/**
+ * API throughput: `GET /api/services?limit=100` and `GET /api/services/{slug}` served by the
+ * full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
+ * built-in catalog (2,463+ services with transitions and incidents), against a bare
+ * `Deno.serve` returning the same bytes, in the same run, on loopback, with `wrk`
+ * (or, without wrk, an in-process loop of concurrent fetches). Prints req/s, p99 and the ratio.
+ * @module
+ */
+import { createChangeFeed, openStore, syncCatalog } from "../store/mod.ts";
+import { loadCatalog } from "../ingest/mod.ts";
+import { createServer } from "../routes/mod.ts";
+import { DAY_MS, HOUR_MS, type StatusLevel, systemClock } from "../domain/mod.ts";
+import { silentLogger } from "../log.ts";
+
+/** Options of {@link runApiBench}. */
+export interface ApiBenchOptions {
+  /** Seconds per measured run (each target is run `rounds` times, interleaved). */
+  readonly seconds: number;
+  readonly rounds: number;
+  /** Open connections. */
+  readonly connections: number;
+}
+
+interface Result {
+  readonly rps: number;
+  readonly p99Ms: number;
+}
+
+const LEVELS: StatusLevel[] = [
+  "OPERATIONAL",
+  "DEGRADED_PERFORMANCE",
+  "PARTIAL_OUTAGE",
+  "MAJOR_OUTAGE",
+];
+
+/** Fills a store with the built-in catalog plus 30 days of transitions and some incidents. */
+function seededStore() {
+  const db = openStore(":memory:");
+  const now = systemClock.now();
+  const vendors = loadCatalog();
+  syncCatalog(db, vendors, now);
+  const ids = db.prepare("SELECT id FROM vendors ORDER BY id").all() as { id: number }[];
+  const tr = db.prepare(
+    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, NULL, ?, ?, ?)",
+  );
+  const inc = db.prepare(
+    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at)
+     VALUES (?, ?, ?, 'INVESTIGATING', 'MINOR', ?, ?)`,
+  );
+  const setStatus = db.prepare(
+    "UPDATE vendors SET current_status = ?, last_checked_at = ? WHERE id = ?",
+  );
+  db.exec("BEGIN");
+  ids.forEach(({ id }, i) => {
+    let level: StatusLevel = "UNKNOWN";
+    let at = now - 30 * DAY_MS;
+    for (let k = 0; k < 6; k++) {
+      const next: StatusLevel = k % 2 === 0 ? "OPERATIONAL" : LEVELS[(i + k) % LEVELS.length]!;
+      tr.run(id, level, next, at);
+      level = next;
+      at += 4 * DAY_MS + (i % 13) * HOUR_MS;
+    }
+    setStatus.run(level, now, id);
+    if (i % 10 === 0) inc.run(id, `bench-${i}`, `Incident ${i}`, now - HOUR_MS, now);
+  });
+  db.exec("COMMIT");
+  return { db, count: ids.length };
+}
+
+async function wrk(url: string, o: ApiBenchOptions): Promise<Result> {
+  const out = await new Deno.Command("wrk", {
+    args: ["-t1", `-c${o.connections}`, `-d${o.seconds}s`, "--latency", url],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
+  const m = /\s99%\s+([\d.]+)(us|ms|s)/.exec(text);
+  const p99Ms = m ? Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 }[m[2] as "us" | "ms" | "s"]) : NaN;
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  if (errors) throw new Error(`wrk saw ${errors[1]} error responses from ${url}`);
+  return { rps, p99Ms };
+}
+
+/** Fallback load: `connections` concurrent fetch loops in this process. */
+async function fetchLoop(url: string, o: ApiBenchOptions): Promise<Result> {
+  const latencies: number[] = [];
+  const end = performance.now() + o.seconds * 1000;
+  await Promise.all(Array.from({ length: o.connections }, async () => {
+    while (performance.now() < end) {
+      const t = performance.now();
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / o.seconds,
+    p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+  };
+}
+
+async function hasWrk(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
+      .output())
+      .code !== 127;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the benchmark and prints one line per endpoint. */
+export async function runApiBench(o: ApiBenchOptions): Promise<void> {
+  const { db, count } = seededStore();
+  const changes = createChangeFeed();
+  const app = createServer({
+    app: {
+      db,
+      clock: systemClock,
+      changes,
+      log: silentLogger,
+      settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
+    },
+    pollerStats: () => ({ running: false }),
+  });
+  const statusd = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const base = `http://127.0.0.1:${statusd.addr.port}`;
+  const slug = (db.prepare("SELECT slug FROM vendors ORDER BY slug LIMIT 1 OFFSET 1000").get() as {
+    slug: string;
+  }).slug;
+  const paths = ["/api/services?limit=100", `/api/services/${slug}`];
+  const bytes = new Map<string, Uint8Array<ArrayBuffer>>();
+  for (const p of paths) {
+    const res = await fetch(base + p);
+    if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+    bytes.set(p, new Uint8Array(await res.arrayBuffer()));
+  }
+  const bare = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const url = new URL(req.url);
+    const body = bytes.get(url.pathname + url.search);
+    return body
+      ? new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } })
+      : new Response("not found", { status: 404 });
+  });
+  const bareBase = `http://127.0.0.1:${bare.addr.port}`;
+  const load = (await hasWrk()) ? wrk : fetchLoop;
+  console.log(
+    `api: ${count} services in the store; ${load === wrk ? "wrk" : "in-process fetch loop"}, ` +
+      `${o.connections} connections, ${o.rounds} × ${o.seconds} s per target, interleaved`,
+  );
+  try {
+    for (const p of paths) {
+      const ours: Result[] = [];
+      const theirs: Result[] = [];
+      for (let i = 0; i < o.rounds; i++) {
+        ours.push(await load(base + p, o));
+        theirs.push(await load(bareBase + p, o));
+      }
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const rps = median(ours.map((r) => r.rps));
+      const bareRps = median(theirs.map((r) => r.rps));
+      console.log(
+        `GET ${p.replace(slug, "{slug}")} (${bytes.get(p)!.length} B): statusd ${
+          rps.toFixed(0)
+        } req/s ` +
+          `p99 ${median(ours.map((r) => r.p99Ms)).toFixed(2)} ms | bare Deno.serve ` +
+          `${bareRps.toFixed(0)} req/s p99 ${median(theirs.map((r) => r.p99Ms)).toFixed(2)} ms | ` +
+          `ratio ${(rps / bareRps).toFixed(2)} (target ≥ 0.60)`,
+      );
+    }
+  } finally {
+    await statusd.shutdown();
+    await bare.shutdown();
+    db.close();
+  }
+}
+
+if (import.meta.main) {
+  await runApiBench({
+    seconds: Number(Deno.env.get("API_BENCH_SECONDS") ?? 5),
+    rounds: Number(Deno.env.get("API_BENCH_ROUNDS") ?? 3),
+    connections: 50,
+  });
+}
