@@ -529,15 +529,15 @@ export function exchangeCode(
   if (!input.codeVerifier) throw new OAuthError("invalid_grant", "code_verifier is required");
   const now = ctx.clock.now();
   const codeHash = hashToken(input.code);
-  return transaction(ctx.db, () => {
+  const outcome = transaction(ctx.db, (): TokenResponse | "reused" => {
     const code = oauthCodeByHash(ctx.db, codeHash);
     if (!code || code.clientId !== client.id) {
       throw new OAuthError("invalid_grant", "Unknown authorization code");
     }
     if (code.usedAt !== null) {
+      // Committed, not thrown: the revocation must survive the refusal.
       if (code.grantId) revokeOAuthGrant(ctx.db, code.grantId, now);
-      ctx.log.warn("oauth code reused; grant revoked", { clientId: client.id });
-      throw new OAuthError("invalid_grant", "This authorization code was already used");
+      return "reused";
     }
     if (code.expiresAt <= now) throw new OAuthError("invalid_grant", "The code has expired");
     if (!input.redirectUri || input.redirectUri !== code.redirectUri) {
@@ -566,6 +566,11 @@ export function exchangeCode(
     markOAuthCodeUsed(ctx.db, codeHash, now, grant.id);
     return mintPair(ctx, grant, grant.scopes, now);
   });
+  if (outcome === "reused") {
+    ctx.log.warn("oauth code reused; grant revoked", { clientId: client.id });
+    throw new OAuthError("invalid_grant", "This authorization code was already used");
+  }
+  return outcome;
 }
 
 async function replayKey(refreshToken: string): Promise<CryptoKey> {

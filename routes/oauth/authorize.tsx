@@ -57,6 +57,11 @@ interface ConsentProps {
   readonly planOk: boolean;
 }
 
+/** One echoed request field (called as a function: hono/jsx would render a `key` attribute). */
+function Hidden(props: { name: string; value: string }) {
+  return <input type="hidden" name={props.name} value={props.value} />;
+}
+
 function ConsentPage(props: ConsentProps) {
   const { req } = props;
   return (
@@ -91,9 +96,7 @@ function ConsentPage(props: ConsentProps) {
       )}
       <form method="post" action="/oauth/authorize" class="stack">
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
-        {Object.entries(props.fields).map(([k, v]) => (
-          <input key={k} type="hidden" name={k} value={v} />
-        ))}
+        {Object.entries(props.fields).map(([name, value]) => Hidden({ name, value }))}
         <p>
           {props.planOk && <button type="submit" name="decision" value="approve">Approve</button>}
           {" "}
