@@ -13,10 +13,10 @@ export const MOVING_WINDOW_MS = 30 * MINUTE_MS;
 export const STALE_INTERVALS = 3;
 
 /**
- * Jitter pulls the next poll earlier than its deadline by 2–10 % of the interval, so polls
+ * Jitter pulls the next poll earlier than its deadline by 5–10 % of the interval, so polls
  * spread out and a 1 s tick still starts each one before its deadline.
  */
-export const JITTER_MIN_FRACTION = 0.02;
+export const JITTER_MIN_FRACTION = 0.05;
 /** Upper end of the jitter, as a fraction of the interval. */
 export const JITTER_MAX_FRACTION = 0.1;
 

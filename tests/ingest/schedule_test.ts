@@ -23,14 +23,14 @@ Deno.test("isMoving: not operational, an open incident, or a change in the last 
 Deno.test("nextPollAt: 60 s moving, 300 s calm, jitter only ever earlier than the deadline", () => {
   const cases: [string, Parameters<typeof nextPollAt>[0], number, number, number][] = [
     // name, state, random, expected next (s after now), expected deadline (s after now)
-    ["calm, no jitter draw", { ...calm, failures: 0 }, 0, 294, 300],
+    ["calm, no jitter draw", { ...calm, failures: 0 }, 0, 285, 300],
     ["calm, largest jitter", { ...calm, failures: 0 }, 1, 270, 300],
-    ["moving, middle jitter", { ...calm, status: "MAJOR_OUTAGE", failures: 0 }, 0.5, 56.4, 60],
-    ["first failure", { ...calm, failures: 1 }, 0, 58.8, 60],
-    ["second failure", { ...calm, failures: 2 }, 0, 117.6, 120],
-    ["third failure", { ...calm, failures: 3 }, 0, 235.2, 240],
-    ["fourth failure: capped at the stable interval", { ...calm, failures: 4 }, 0, 294, 300],
-    ["fortieth failure: still capped", { ...calm, failures: 40 }, 0, 294, 300],
+    ["moving, middle jitter", { ...calm, status: "MAJOR_OUTAGE", failures: 0 }, 0.5, 55.5, 60],
+    ["first failure", { ...calm, failures: 1 }, 0, 57, 60],
+    ["second failure", { ...calm, failures: 2 }, 0, 114, 120],
+    ["third failure", { ...calm, failures: 3 }, 0, 228, 240],
+    ["fourth failure: capped at the stable interval", { ...calm, failures: 4 }, 0, 285, 300],
+    ["fortieth failure: still capped", { ...calm, failures: 40 }, 0, 285, 300],
   ];
   for (const [name, state, random, next, deadline] of cases) {
     deepStrictEqual(nextPollAt(state, NOW, CONFIG, () => random), {
