@@ -23,6 +23,7 @@ import { registerCatalogPages } from "./web/catalog.tsx";
 import { registerMcp } from "./mcp/route.ts";
 import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
+import { registerMcpSettings } from "./web/settings_mcp.tsx";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -68,6 +69,7 @@ const ROUTERS: Register[] = [
   registerMcp,
   registerOAuth,
   registerMcpDiscovery,
+  registerMcpSettings,
 ];
 
 /** Builds the app for `deps`. */

@@ -17,6 +17,8 @@ import { createServer } from "../../../routes/mod.ts";
 import { createChangeFeed } from "../../../store/mod.ts";
 import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
 import { memoryStore } from "../../support/store.ts";
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -209,4 +211,67 @@ export async function consent(
   const location = res.headers.get("location");
   if (res.status !== 302 || !location) throw new Error(`consent POST: ${res.status}`);
   return { page: html, location: new URL(location) };
+}
+
+/** A fresh PKCE pair (S256). */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(48)));
+  const challenge = encodeBase64urlNoPadding(sha256(new TextEncoder().encode(verifier)));
+  return { verifier, challenge };
+}
+
+/** POSTs a form to an OAuth endpoint; returns status, headers and the JSON body (or null). */
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; json: Record<string, string> | null }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+}
+
+/**
+ * Registers a public client, has `who` approve it, and redeems the code: the whole grant a
+ * connected MCP client holds.
+ */
+export async function grantFor(
+  rig: McpRig,
+  who: Membership,
+  redirect = "http://localhost:40000/cb",
+): Promise<{ clientId: string; access: string; refresh: string }> {
+  const reg = await fetch(`${rig.url}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Rig client",
+      redirect_uris: [redirect],
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  const clientId = (await reg.json()).client_id as string;
+  const { verifier, challenge } = pkcePair();
+  const u = new URL(`${rig.url}/oauth/authorize`);
+  u.search = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirect,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "s",
+  }).toString();
+  const { location } = await consent(u, rig.sessionCookie(who));
+  const t = await postForm(`${rig.url}/oauth/token`, {
+    grant_type: "authorization_code",
+    code: location.searchParams.get("code")!,
+    redirect_uri: redirect,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
+  if (t.status !== 200) throw new Error(`token: ${t.status} ${JSON.stringify(t.json)}`);
+  return { clientId, access: t.json!.access_token!, refresh: t.json!.refresh_token! };
 }
