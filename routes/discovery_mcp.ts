@@ -46,7 +46,7 @@ export function mcpManifest(ctx: AppContext) {
       scopes: [...OAUTH_SCOPES],
       requiredPlan: "PRO",
     },
-    documentationUrl: `${base}/docs/mcp`,
+    documentationUrl: `${base}/llms.txt`,
     instructions: INSTRUCTIONS,
     tools: TOOLS.map((t) => ({
       name: t.name,

@@ -23,7 +23,7 @@ export function protectedResourceMetadata(ctx: AppContext, resource: string) {
     scopes_supported: [...OAUTH_SCOPES],
     bearer_methods_supported: ["header"],
     resource_name: "statusd MCP server",
-    resource_documentation: `${base}/docs/mcp`,
+    resource_documentation: `${base}/llms.txt`,
   };
 }
 
@@ -45,7 +45,7 @@ export function authorizationServerMetadata(ctx: AppContext) {
     revocation_endpoint_auth_methods_supported: methods,
     scopes_supported: [...OAUTH_SCOPES],
     authorization_response_iss_parameter_supported: true,
-    service_documentation: `${base}/docs/mcp`,
+    service_documentation: `${base}/llms.txt`,
   };
 }
 
