@@ -25,8 +25,8 @@ export {
 export type { IncidentFilter, ServiceFilter, StoreCounts } from "./catalog.ts";
 export {
   HISTORY_MAX_DAYS,
-  serviceHistory,
   type ServiceHistory,
-  serviceUptime,
+  serviceHistory,
   type ServiceUptime,
+  serviceUptime,
 } from "./reports.ts";
