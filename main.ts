@@ -19,6 +19,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const synced = syncCatalog(db, vendors, systemClock.now());
   log.info("catalog loaded", { vendors: vendors.length, ...synced });
   const changes = createChangeFeed();
+  const stopping = new AbortController();
   const poller = createPoller(config.poll, {
     store: pollStore(db),
     changes,
@@ -38,6 +39,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       },
     },
     pollerStats: () => poller.stats(),
+    shutdown: stopping.signal,
   });
   const server = Deno.serve({
     hostname: config.host,
@@ -48,6 +50,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   if (config.poll.enabled) poller.start();
   const stop = async () => {
     log.info("stopping");
+    stopping.abort();
     await poller.stop();
     await server.shutdown();
   };

@@ -35,6 +35,8 @@ export interface PollerStats {
 export interface ServerDeps {
   readonly app: AppContext;
   readonly pollerStats?: () => PollerStats;
+  /** Aborted when the server is stopping: long-lived responses (SSE) end at once. */
+  readonly shutdown?: AbortSignal;
 }
 
 /** A router module adds its operations to the shared OpenAPI app. */

@@ -81,10 +81,13 @@ export const registerEvents: Register = (api, deps) => {
         wake?.();
       });
       let closed = false;
-      stream.onAbort(() => {
+      const close = () => {
         closed = true;
         wake?.();
-      });
+      };
+      stream.onAbort(close);
+      deps.shutdown?.addEventListener("abort", close, { once: true });
+      if (deps.shutdown?.aborted) close();
       let lastSent = resumeFrom ?? latestChangeId(app);
       const send = async (change: Change) => {
         if (change.id <= lastSent) return;
@@ -122,6 +125,7 @@ export const registerEvents: Register = (api, deps) => {
         }
       } finally {
         unsubscribe();
+        deps.shutdown?.removeEventListener("abort", close);
       }
     });
     response.headers.set("Cache-Control", "no-store");

@@ -12,7 +12,8 @@ export const NAV = [
   { key: "home", href: "/", label: "Home" },
   { key: "services", href: "/services", label: "Services" },
   { key: "api", href: "/openapi.json", label: "API" },
-  { key: "settings", href: "/settings/api-keys", label: "Settings" },
+  { key: "settings", href: "/settings/api-keys", label: "API Keys" },
+  { key: "mcp", href: "/settings/mcp", label: "MCP" },
 ] as const;
 
 /** One of the {@link NAV} keys. */

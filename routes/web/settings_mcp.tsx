@@ -99,7 +99,7 @@ function McpPage(props: PageProps) {
     <Layout
       title="MCP"
       publicUrl={props.publicUrl}
-      nav="settings"
+      nav="mcp"
       signedInAs={who.member.email}
       noindex
     >

@@ -44,7 +44,9 @@ export interface ApiRig {
 }
 
 /** An app over a fresh empty store (add rows with the helpers below). */
-export function apiRig(options: { running?: boolean } = {}): ApiRig {
+export function apiRig(
+  options: { running?: boolean; shutdown?: AbortSignal } = {},
+): ApiRig {
   const db = memoryStore();
   const clock = fixedClock(T0);
   const changes = createChangeFeed();
@@ -60,6 +62,7 @@ export function apiRig(options: { running?: boolean } = {}): ApiRig {
   const app = createServer({
     app: ctx,
     pollerStats: () => ({ running: options.running ?? true }),
+    shutdown: options.shutdown,
   });
   return {
     db,

@@ -1,6 +1,6 @@
 import { equal, ok } from "node:assert/strict";
 import { MINUTE_MS } from "../../../domain/mod.ts";
-import { polledRig } from "../../support/api.ts";
+import { apiRig, polledRig } from "../../support/api.ts";
 
 interface SseEvent {
   id: string;
@@ -80,6 +80,25 @@ Deno.test("the event stream delivers a simulated flip, then resumes from Last-Ev
     const bad = await fetch(`${base}/api/events`, { headers: { "Last-Event-ID": "abc" } });
     equal(bad.status, 400);
     equal((await bad.json()).error, "invalid_request");
+  } finally {
+    await server.shutdown();
+    await r.close();
+  }
+});
+
+Deno.test("an open event stream ends when the server is stopping, so shutdown never waits", async () => {
+  const stopping = new AbortController();
+  const r = apiRig({ shutdown: stopping.signal });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, r.app.fetch);
+  try {
+    const live = await fetch(`http://127.0.0.1:${server.addr.port}/api/events`);
+    equal(live.status, 200);
+    const reader = live.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes(": connected")) text += (await reader.read()).value ?? "";
+    stopping.abort();
+    while (!(await reader.read()).done) { /* drain until the server closes the stream */ }
+    ok(text.includes("retry: 3000"));
   } finally {
     await server.shutdown();
     await r.close();
