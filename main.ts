@@ -48,7 +48,10 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
   if (config.poll.enabled) poller.start();
+  let stopped = false;
   const stop = async () => {
+    if (stopped) return;
+    stopped = true;
     log.info("stopping");
     stopping.abort();
     await poller.stop();
