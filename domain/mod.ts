@@ -15,3 +15,4 @@ export * from "./principal.ts";
 export * from "./change.ts";
 export * from "./uptime.ts";
 export * from "./sla.ts";
+export * from "./poll.ts";

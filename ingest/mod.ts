@@ -11,15 +11,13 @@ export { PayloadError } from "./adapters/mod.ts";
 export { createPoller } from "./poller.ts";
 export type {
   DetectPlatform,
-  DueVendor,
   Poller,
   PollerConfig,
   PollerDeps,
   PollerStats,
-  PollRecord,
-  PollStore,
   RoundReport,
 } from "./poller.ts";
+export type { DueVendor, PollRecord, PollStore } from "../domain/mod.ts";
 export { politeFetch } from "./http.ts";
 export type { FailureReason, FetchOptions, FetchOutcome } from "./http.ts";
 export { createLimiter } from "./limiter.ts";

@@ -6,7 +6,15 @@
  * @module
  */
 import { Cron } from "croner";
-import type { Change, Clock, EpochMs, Platform, Snapshot, StatusLevel } from "../domain/mod.ts";
+import type {
+  Change,
+  Clock,
+  DueVendor,
+  EpochMs,
+  Platform,
+  PollStore,
+  Snapshot,
+} from "../domain/mod.ts";
 import { DAY_MS, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Adapter } from "./adapters/adapter.ts";
@@ -16,53 +24,6 @@ import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { intervalMs, isStale, nextPollAt, type ScheduleConfig } from "./schedule.ts";
-
-/** A vendor the store says is due. */
-export interface DueVendor {
-  readonly id: number;
-  readonly slug: string;
-  readonly statusPageUrl: string;
-  readonly platform: Platform;
-  readonly detectedPlatform: Platform | null;
-  readonly currentStatus: StatusLevel;
-  readonly hasOpenIncident: boolean;
-  readonly lastChangedAt: EpochMs | null;
-  readonly lastSuccessAt: EpochMs | null;
-  readonly failures: number;
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-  readonly nextPollAt: EpochMs;
-  /** Latest acceptable start of this poll; 0 when none was promised yet. */
-  readonly deadlineAt: EpochMs;
-}
-
-/** Fields every recorded poll carries. */
-export interface PollRecord {
-  readonly at: EpochMs;
-  readonly latencyMs: number;
-  readonly httpStatus: number | null;
-  readonly nextPollAt: EpochMs;
-  readonly deadlineAt: EpochMs;
-}
-
-/** The port the poller writes through (satisfied by `store/polls.ts`). */
-export interface PollStore {
-  dueVendors(now: EpochMs, limit: number): readonly DueVendor[];
-  countDue(now: EpochMs): number;
-  recordSuccess(
-    vendorId: number,
-    snapshot: Snapshot,
-    poll: PollRecord & { etag: string | null; lastModified: string | null },
-  ): readonly Change[];
-  recordNotModified(vendorId: number, poll: PollRecord): void;
-  recordFailure(
-    vendorId: number,
-    poll: PollRecord & { outcome: string; detail: string; stale: boolean },
-  ): readonly Change[];
-  recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
-  setDetectedPlatform(vendorId: number, platform: Platform): void;
-  pruneFetches(before: EpochMs): number;
-}
 
 /** Finds the platform of a page whose catalog platform is `unknown` (ingest/detect.ts). */
 export type DetectPlatform = (pageUrl: string, fetchFn: ProbeFetch) => Promise<Platform>;

@@ -4,58 +4,17 @@
  * in one transaction. `ingest/poller.ts` declares the interface; this satisfies it.
  * @module
  */
-import type { Change, EpochMs, Platform, Snapshot, StatusLevel } from "../domain/mod.ts";
+import type {
+  DueVendor,
+  EpochMs,
+  Platform,
+  PollRecord,
+  PollStore,
+  StatusLevel,
+} from "../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Db, transaction } from "./db.ts";
 import { writeSnapshot } from "./snapshots.ts";
-
-/** A vendor the poller should poll now. */
-export interface DueVendorRow {
-  readonly id: number;
-  readonly slug: string;
-  readonly statusPageUrl: string;
-  readonly platform: Platform;
-  readonly detectedPlatform: Platform | null;
-  readonly currentStatus: StatusLevel;
-  readonly hasOpenIncident: boolean;
-  readonly lastChangedAt: EpochMs | null;
-  readonly lastSuccessAt: EpochMs | null;
-  readonly failures: number;
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-  readonly nextPollAt: EpochMs;
-  /** Latest acceptable start of this poll; 0 when none was promised (first poll). */
-  readonly deadlineAt: EpochMs;
-}
-
-/** Common fields of every poll outcome. */
-export interface PollRecord {
-  /** When the poll started. */
-  readonly at: EpochMs;
-  readonly latencyMs: number;
-  readonly httpStatus: number | null;
-  readonly nextPollAt: EpochMs;
-  readonly deadlineAt: EpochMs;
-}
-
-/** Everything the poller writes through. */
-export interface SqlitePollStore {
-  dueVendors(now: EpochMs, limit: number): DueVendorRow[];
-  countDue(now: EpochMs): number;
-  recordSuccess(
-    vendorId: number,
-    snapshot: Snapshot,
-    poll: PollRecord & { etag: string | null; lastModified: string | null },
-  ): Change[];
-  recordNotModified(vendorId: number, poll: PollRecord): void;
-  recordFailure(
-    vendorId: number,
-    poll: PollRecord & { outcome: string; detail: string; stale: boolean },
-  ): Change[];
-  recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
-  setDetectedPlatform(vendorId: number, platform: Platform): void;
-  pruneFetches(before: EpochMs): number;
-}
 
 interface DueRow {
   id: number;
@@ -75,7 +34,7 @@ interface DueRow {
 }
 
 /** The poller's store over `db`; statements are prepared once. */
-export function pollStore(db: Db): SqlitePollStore {
+export function pollStore(db: Db): PollStore {
   const due = db.prepare(
     `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.current_status,
        v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
@@ -173,7 +132,7 @@ function markStale(db: Db, vendorId: number, at: EpochMs) {
   }];
 }
 
-function toDue(r: DueRow): DueVendorRow {
+function toDue(r: DueRow): DueVendor {
   return {
     id: r.id,
     slug: r.slug,

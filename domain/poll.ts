@@ -1,0 +1,56 @@
+/**
+ * The poller's port into the store: what it reads (due vendors) and writes (poll outcomes).
+ * Declared here so `ingest/` and `store/` share one definition without importing each other.
+ * @module
+ */
+import type { Change } from "./change.ts";
+import type { Platform, Snapshot } from "./service.ts";
+import type { StatusLevel } from "./status.ts";
+import type { EpochMs } from "./time.ts";
+
+/** A vendor the store says is due. */
+export interface DueVendor {
+  readonly id: number;
+  readonly slug: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly detectedPlatform: Platform | null;
+  readonly currentStatus: StatusLevel;
+  readonly hasOpenIncident: boolean;
+  readonly lastChangedAt: EpochMs | null;
+  readonly lastSuccessAt: EpochMs | null;
+  readonly failures: number;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly nextPollAt: EpochMs;
+  /** Latest acceptable start of this poll; 0 when none was promised yet. */
+  readonly deadlineAt: EpochMs;
+}
+
+/** Fields every recorded poll carries. */
+export interface PollRecord {
+  readonly at: EpochMs;
+  readonly latencyMs: number;
+  readonly httpStatus: number | null;
+  readonly nextPollAt: EpochMs;
+  readonly deadlineAt: EpochMs;
+}
+
+/** The port the poller writes through (satisfied by `store/polls.ts`, used by `ingest/poller.ts`). */
+export interface PollStore {
+  dueVendors(now: EpochMs, limit: number): readonly DueVendor[];
+  countDue(now: EpochMs): number;
+  recordSuccess(
+    vendorId: number,
+    snapshot: Snapshot,
+    poll: PollRecord & { etag: string | null; lastModified: string | null },
+  ): readonly Change[];
+  recordNotModified(vendorId: number, poll: PollRecord): void;
+  recordFailure(
+    vendorId: number,
+    poll: PollRecord & { outcome: string; detail: string; stale: boolean },
+  ): readonly Change[];
+  recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
+  setDetectedPlatform(vendorId: number, platform: Platform): void;
+  pruneFetches(before: EpochMs): number;
+}
