@@ -10,6 +10,5 @@ export interface Env {
   Variables: {
     principal: Principal;
     app: AppContext;
-    requestId: string;
   };
 }

@@ -79,7 +79,6 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
   api.use("*", async function context(c, next) {
     c.set("app", deps.app);
-    c.set("requestId", crypto.randomUUID());
     await next();
   });
   api.use("/api/*", principal);
