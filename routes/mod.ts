@@ -9,6 +9,7 @@ import { InvalidRequest, NotFound } from "../domain/mod.ts";
 import type { Env } from "./env.ts";
 import { errorBody, handleError } from "./errors.ts";
 import { principal } from "./middleware/principal.ts";
+import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -82,6 +83,10 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     await next();
   });
   api.use("/api/*", principal);
+  api.use("/oauth/register", rateLimit(LIMITS.register));
+  const signIn = rateLimit(LIMITS.signIn);
+  api.use("/sign-in", signIn);
+  api.use("/sign-up", signIn);
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
     const { body } = errorBody(
