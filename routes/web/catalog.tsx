@@ -101,6 +101,7 @@ function home(c: Context<Env>) {
     listServices(app, { status }, { page: 0, limit: PAGE_SIZE }).content
   );
   const incidents = listIncidents(app, { active: true }, { page: 0, limit: 20 }).content;
+  const unknown = listServices(app, { status: "UNKNOWN" }, { page: 0, limit: 1 }).totalElements;
   c.header("Link", homeLinkHeader(publicUrl));
   return c.html(
     <Layout
@@ -115,6 +116,13 @@ function home(c: Context<Env>) {
       {down.length
         ? <ServiceTable services={down} />
         : <p class="notice">Every service statusd can see is operational or in maintenance.</p>}
+      {unknown > 0 && (
+        <p class="muted">
+          <a href="/services?status=UNKNOWN">{unknown} services</a>{" "}
+          have no fresh data (not read yet, or their status page has been failing for over three
+          poll intervals).
+        </p>
+      )}
       <h2>Open incidents</h2>
       <IncidentList incidents={incidents} withService />
       <p>

@@ -163,3 +163,20 @@ Deno.test("service pages render, and an unknown slug gets an HTML 404 with sugge
     await r.close();
   }
 });
+
+Deno.test("the home page lists disrupted services and says how many have no fresh data", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "github", name: "GitHub", status: "MAJOR_OUTAGE" });
+    addVendor(r.db, { slug: "stripe", name: "Stripe", status: "OPERATIONAL" });
+    addVendor(r.db, { slug: "acme", name: "Acme", status: "UNKNOWN" });
+    addVendor(r.db, { slug: "zeta", name: "Zeta", status: "UNKNOWN" });
+    const html = await (await r.get("/")).text();
+    ok(html.includes("Disrupted right now (1)"), html);
+    ok(html.includes('href="/services/github"'));
+    ok(!html.includes('href="/services/stripe"'));
+    ok(html.includes('<a href="/services?status=UNKNOWN">2 services</a>'), html);
+  } finally {
+    await r.close();
+  }
+});
