@@ -3,11 +3,8 @@
  * Every function returns null for text it does not recognise; callers decide what that means.
  * @module
  */
-import type { EpochMs } from "../../domain/mod.ts";
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+import { z } from "zod";
+import { DAY_MS, type EpochMs, HOUR_MS, MINUTE_MS } from "../../domain/mod.ts";
 
 /** Offsets (minutes east of UTC) of the zone names status pages print. Ambiguous ones (IST) are absent. */
 export const ZONE_OFFSETS: Readonly<Record<string, number>> = {
@@ -158,3 +155,13 @@ export function nextTimeOfDay(
   if (t < notBefore - MINUTE_MS) t += DAY_MS;
   return t;
 }
+
+/** zod string → epoch ms through {@link parseIso}; a non-ISO value is a schema issue. */
+export const isoInstant = z.string().transform((s, ctx) => {
+  const t = parseIso(s);
+  if (t === null) {
+    ctx.addIssue({ code: "custom", message: `not an ISO 8601 instant: "${s}"` });
+    return z.NEVER;
+  }
+  return t;
+});

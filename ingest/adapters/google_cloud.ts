@@ -22,7 +22,7 @@ import {
   lookup,
   oldestFirst,
 } from "./_feed_common.ts";
-import { parseIso } from "./_feed_time.ts";
+import { isoInstant as iso } from "./_feed_time.ts";
 
 const PLATFORM = "google-cloud";
 
@@ -50,15 +50,6 @@ export const UPDATE_STATUS: Readonly<Record<string, IncidentStatus>> = {
   SERVICE_OUTAGE: "INVESTIGATING",
   AVAILABLE: "RESOLVED",
 };
-
-const iso = z.string().transform((s, ctx) => {
-  const t = parseIso(s);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: `not an ISO 8601 instant: "${s}"` });
-    return z.NEVER;
-  }
-  return t;
-});
 
 const update = z.looseObject({
   created: iso,

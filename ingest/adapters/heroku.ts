@@ -14,7 +14,7 @@ import type {
 import { worst } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
 import { checked, closedSince, decodeJson, lookup, oldestFirst } from "./_feed_common.ts";
-import { parseIso } from "./_feed_time.ts";
+import { isoInstant as iso } from "./_feed_time.ts";
 
 const PLATFORM = "heroku";
 
@@ -36,15 +36,6 @@ export const UPDATE_STATUS: Readonly<Record<string, IncidentStatus | null>> = {
   in_progress: "IN_PROGRESS",
   completed: "COMPLETED",
 };
-
-const iso = z.string().transform((s, ctx) => {
-  const t = parseIso(s);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: `not an ISO 8601 instant: "${s}"` });
-    return z.NEVER;
-  }
-  return t;
-});
 
 const update = z.looseObject({
   contents: z.string().default(""),

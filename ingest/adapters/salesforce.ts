@@ -23,7 +23,7 @@ import {
   lookup,
   oldestFirst,
 } from "./_feed_common.ts";
-import { parseIso } from "./_feed_time.ts";
+import { isoInstant as iso } from "./_feed_time.ts";
 
 const PLATFORM = "salesforce";
 const API = "https://api.status.salesforce.com/v1";
@@ -55,15 +55,6 @@ export const MAINTENANCE_STATUS: Readonly<Record<string, IncidentStatus | null>>
   canceled: "COMPLETED",
   cancelled: "COMPLETED",
 };
-
-const iso = z.string().transform((s, ctx) => {
-  const t = parseIso(s);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: `not an ISO 8601 instant: "${s}"` });
-    return z.NEVER;
-  }
-  return t;
-});
 
 const event = z.looseObject({ message: z.string().default(""), createdAt: iso });
 

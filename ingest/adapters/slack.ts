@@ -23,7 +23,7 @@ import {
   lookup,
   oldestFirst,
 } from "./_feed_common.ts";
-import { parseIso } from "./_feed_time.ts";
+import { isoInstant as iso } from "./_feed_time.ts";
 
 const PLATFORM = "slack";
 
@@ -48,15 +48,6 @@ export const INCIDENT_STATUS: Readonly<Record<string, IncidentStatus>> = {
   completed: "COMPLETED",
   cancelled: "COMPLETED",
 };
-
-const iso = z.string().transform((s, ctx) => {
-  const t = parseIso(s);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: `not an ISO 8601 instant: "${s}"` });
-    return z.NEVER;
-  }
-  return t;
-});
 
 const incident = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String),
