@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import { awsAdapter, CODE_IMPACT, CODE_LEVEL, TITLE_IMPACT } from "../../../ingest/adapters/aws.ts";
+import { fixture } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/aws/${name}`, import.meta.url));
+const read = (name: string) => fixture("aws", name);
 const at = (iso: string) => Date.parse(iso);
 const ctx = (fetchedAt: string, seen: string[] = []) => ({
   pageUrl: new URL("https://health.aws.amazon.com/health/status"),

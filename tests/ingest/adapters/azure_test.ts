@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import { azureAdapter, PHASE_STATUS } from "../../../ingest/adapters/azure.ts";
+import { fixture } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/azure/${name}`, import.meta.url));
+const read = (name: string) => fixture("azure", name);
 const ctx = {
   pageUrl: new URL("https://azure.status.microsoft/en-us/status"),
   fetchedAt: Date.parse("2022-11-17T09:00:00Z"),

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   AGGREGATE_STATE,
   betterstack,
@@ -8,19 +8,11 @@ import {
   REPORT_OPEN,
   RESOURCE_STATUS,
 } from "../../../ingest/adapters/betterstack.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/betterstack/${name}`, import.meta.url));
+const read = (name: string) => fixture("betterstack", name);
 
-function context(page: string, fetchedAt: string) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = parseContext;
 
 const quiet = () => context("https://status.example.com", "2026-09-04T20:00:00Z");
 

@@ -1,25 +1,17 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   cachet,
   cachetUpdates,
   COMPONENT_STATUS,
   INCIDENT_STATUS,
 } from "../../../ingest/adapters/cachet.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/cachet/${name}`, import.meta.url));
+const read = (name: string) => fixture("cachet", name);
 
-function context(page: string, fetchedAt: string) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = parseContext;
 
 const demo = () => context("https://status.example.com", "2017-01-06T02:27:32Z");
 

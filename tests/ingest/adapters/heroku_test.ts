@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import { COLOUR_LEVEL, herokuAdapter, UPDATE_STATUS } from "../../../ingest/adapters/heroku.ts";
+import { fixture } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/heroku/${name}`, import.meta.url));
+const read = (name: string) => fixture("heroku", name);
 const ctx = (seen: string[] = []) => ({
   pageUrl: new URL("https://status.heroku.com"),
   fetchedAt: Date.parse("2026-09-23T12:00:00Z"),

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   COMPONENT_STATUS,
   IMPACT,
@@ -12,19 +12,11 @@ import {
   WIDGET_IMPACT,
   WIDGET_STATUS,
 } from "../../../ingest/adapters/incidentio.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/incidentio/${name}`, import.meta.url));
+const read = (name: string) => fixture("incidentio", name);
 
-function context(page: string, fetchedAt: string) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = parseContext;
 
 const openai = () => context("https://status.openai.com/", "2026-09-15T16:54:01Z");
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   COMPONENT_STATUS,
   INCIDENT_IMPACT,
@@ -9,19 +9,11 @@ import {
   MAINTENANCE_STATUS,
   PAGE_STATUS,
 } from "../../../ingest/adapters/instatus.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/instatus/${name}`, import.meta.url));
+const read = (name: string) => fixture("instatus", name);
 
-function context(page: string, fetchedAt: string) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = parseContext;
 
 const docs = () => context("https://instat.us", "2022-06-11T19:00:00Z");
 

@@ -6,9 +6,9 @@ import {
   slackAdapter,
   TYPE_IMPACT,
 } from "../../../ingest/adapters/slack.ts";
+import { fixture } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/slack/${name}`, import.meta.url));
+const read = (name: string) => fixture("slack", name);
 const ctx = (seen: string[] = []) => ({
   pageUrl: new URL("https://slack-status.com"),
   fetchedAt: Date.parse("2018-09-08T02:00:00Z"),

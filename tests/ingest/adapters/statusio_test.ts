@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   INCIDENT_STATE,
   MAINTENANCE_STATE,
@@ -8,21 +8,13 @@ import {
   STATUS_CODE,
   statusio,
 } from "../../../ingest/adapters/statusio.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/statusio/${name}`, import.meta.url));
+const read = (name: string) => fixture("statusio", name);
 
 const NINTEX = "https://status.nintex.com/pages/566925105401bb333d000014";
 
-function context(fetchedAt: string, page = NINTEX) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = (fetchedAt: string, page = NINTEX) => parseContext(page, fetchedAt);
 
 /** A body in the documented shape (kb.status.io public status API). */
 function body(result: Record<string, unknown>): string {

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   COMPONENT_STATUS,
   IMPACT,
@@ -9,20 +9,12 @@ import {
   MAINTENANCE_STATUS,
   statuspage,
 } from "../../../ingest/adapters/statuspage.ts";
+import { fixture, parseContext } from "../../support/adapters.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../fixtures/statuspage/${name}`, import.meta.url));
+const read = (name: string) => fixture("statuspage", name);
 
 /** A parse context pinned to a time taken from the data, collecting unknown values. */
-function context(page: string, fetchedAt: string) {
-  const unknown: [string, string][] = [];
-  const ctx: ParseContext = {
-    pageUrl: new URL(page),
-    fetchedAt: Date.parse(fetchedAt),
-    unknownValue: (field, value) => unknown.push([field, value]),
-  };
-  return { ctx, unknown };
-}
+const context = parseContext;
 
 const github = () => context("https://www.githubstatus.com", "2022-11-25T15:50:05.892Z");
 

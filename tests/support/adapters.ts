@@ -1,0 +1,25 @@
+/**
+ * Shared helpers of the adapter tests: recorded payloads and a ParseContext that collects the
+ * unmapped values an adapter reports.
+ * @module
+ */
+import type { ParseContext } from "../../ingest/adapters/adapter.ts";
+
+/** The text of `tests/fixtures/<folder>/<name>`, exactly as recorded. */
+export function fixture(folder: string, name: string): string {
+  return Deno.readTextFileSync(new URL(`../fixtures/${folder}/${name}`, import.meta.url));
+}
+
+/** A context for `page` fetched at `fetchedAt` (ISO); `unknown` collects reported values. */
+export function parseContext(
+  page: string,
+  fetchedAt: string,
+): { ctx: ParseContext; unknown: [string, string][] } {
+  const unknown: [string, string][] = [];
+  const ctx: ParseContext = {
+    pageUrl: new URL(page),
+    fetchedAt: Date.parse(fetchedAt),
+    unknownValue: (field, value) => unknown.push([field, value]),
+  };
+  return { ctx, unknown };
+}
