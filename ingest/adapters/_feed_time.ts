@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { DAY_MS, type EpochMs, HOUR_MS, MINUTE_MS } from "../../domain/mod.ts";
+import { DAY_MS, type EpochMs, MINUTE_MS } from "../../domain/mod.ts";
 
 /** Offsets (minutes east of UTC) of the zone names status pages print. Ambiguous ones (IST) are absent. */
 export const ZONE_OFFSETS: Readonly<Record<string, number>> = {
