@@ -136,6 +136,15 @@ Deno.test({
       const unknown = await deno(["run", "-A", "status.js", "--api", api, "githubb"], runDir, env);
       equal(unknown.code, 2);
       match(unknown.stderr, /Unknown vendor "githubb": did you mean "github"/);
+
+      // The admin commands live in the same bundle (a dynamic import main.ts resolves).
+      const admin = await deno(
+        ["run", "-A", "statusd.js", "admin", "list-accounts", "--json"],
+        runDir,
+        { ...env, STATUSD_DB: db },
+      );
+      equal(admin.code, 0, admin.stderr);
+      deepStrictEqual(JSON.parse(admin.stdout), []);
     } finally {
       server.kill("SIGTERM");
       await server.status;
