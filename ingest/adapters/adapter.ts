@@ -20,6 +20,22 @@ export interface Adapter {
   endpoint(vendor: Pick<Vendor, "statusPageUrl" | "slug">): URL;
   /** Pure: the exact bytes the vendor published → a normalised snapshot. Throws PayloadError. */
   parse(body: string, ctx: ParseContext): Snapshot;
+  /**
+   * For platforms whose data endpoint is not always derivable from the page URL: the poller
+   * then reads the status page once, asks `find` for the endpoint and stores it per vendor.
+   */
+  readonly discovery?: Discovery;
+}
+
+/** Finding a vendor's data endpoint in its status page HTML (see {@link Adapter.discovery}). */
+export interface Discovery {
+  /** True when `endpoint()` cannot know this vendor's data endpoint from its URL alone. */
+  needed(vendor: Pick<Vendor, "statusPageUrl" | "slug">): boolean;
+  /**
+   * Pure: from the vendor's status page HTML (served at `pageUrl`, after redirects), the data
+   * endpoint to poll, or null when the page does not say.
+   */
+  find(pageHtml: string, pageUrl: URL): URL | null;
 }
 
 /** The payload is not the platform's shape; the message names the field and what was found. */

@@ -90,30 +90,68 @@ type Result = z.output<typeof document>["result"];
 
 const PAGE_ID = /(?:^|[^0-9a-f])([0-9a-f]{24})(?:$|[^0-9a-f])/i;
 
+/** The 24-hex page id in a status page URL (path or query), or null. */
+function pageIdOf(url: URL): string | null {
+  return PAGE_ID.exec(url.pathname + url.search)?.[1] ?? null;
+}
+
 /**
  * The API URL for a page. The status page URL should carry the 24-hex page id (the API URL
  * itself, or e.g. `https://status.example.com/pages/<id>`); a custom domain that already points
- * at `/1.0/status/<id>` is kept as is. Without an id the page itself is fetched, and `parse`
- * answers with a PayloadError naming the id it finds there, so the catalog entry can be fixed.
+ * at `/1.0/status/<id>` is kept as is. Without an id, `discovery` finds it in the page (the
+ * poller asks it first); called anyway, the page itself is returned, and `parse` answers with
+ * a PayloadError naming the id it finds there.
  */
 function endpoint(vendor: { statusPageUrl: string }): URL {
   const url = new URL(vendor.statusPageUrl);
-  const id = PAGE_ID.exec(url.pathname + url.search)?.[1];
+  const id = pageIdOf(url);
   if (!id) return url;
   if (url.pathname.startsWith("/1.0/status/")) return new URL(`/1.0/status/${id}`, url.origin);
   return new URL(`https://api.status.io/1.0/status/${id}`);
 }
 
-/** A page's HTML instead of the API: a PayloadError that says which page id to configure. */
-function htmlPageError(body: string): PayloadError | null {
+/** `…/1.0/status/<id>` in a page, with the URL text before it (absolute, `//host`, or a path). */
+const EMBEDDED_API = /([^\s"'`<>()=,;]*)\/1\.0\/status\/([0-9a-f]{24})(?![0-9a-f])/gi;
+const STATUSPAGE_ID = /statuspage_?id["'\s:=]+([0-9a-f]{24})(?![0-9a-f])/i;
+const HOST_ONLY = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$/i;
+
+/**
+ * The API URL embedded in a status page (FORMATS.md §4: the page carries its id in an
+ * `api.status.io/1.0/status/<id>` URL or near `statuspage_id`). An embedded URL on the page's
+ * own origin is kept as written: custom domains serve the same API (e.g.
+ * `status.nintex.com/1.0/status/<id>`), and this is also how a test page on loopback points at
+ * its simulator. On any other host only the id is taken, and asked of `api.status.io`, so a
+ * page cannot send the poller to an arbitrary third host.
+ */
+export function discoverEndpoint(pageHtml: string, pageUrl: URL): URL | null {
+  const html = pageHtml.replaceAll("\\/", "/"); // JSON-escaped URLs inside scripts
+  for (const m of html.matchAll(EMBEDDED_API)) {
+    const [, prefix = "", id] = m;
+    const path = `/1.0/status/${id}`;
+    let url: URL;
+    try {
+      url = HOST_ONLY.test(prefix)
+        ? new URL(`https://${prefix}${path}`)
+        : new URL(`${prefix}${path}`, pageUrl);
+    } catch {
+      continue;
+    }
+    if (url.origin === pageUrl.origin) return new URL(url.pathname, url.origin);
+    return new URL(`https://api.status.io${path}`);
+  }
+  const id = STATUSPAGE_ID.exec(html)?.[1];
+  return id ? new URL(`https://api.status.io/1.0/status/${id}`) : null;
+}
+
+/** A page's HTML instead of the API: a PayloadError that says which endpoint to configure. */
+function htmlPageError(body: string, pageUrl: URL): PayloadError | null {
   if (!/^\s*</.test(body)) return null;
-  const id = /api\.status\.io\/1\.0\/status\/([0-9a-f]{24})/i.exec(body)?.[1] ??
-    /statuspage_id["'\s:=]+([0-9a-f]{24})/i.exec(body)?.[1];
+  const api = discoverEndpoint(body, pageUrl);
   return new PayloadError(
     PLATFORM,
     "$",
-    id
-      ? `an HTML page, not the status API: configure https://api.status.io/1.0/status/${id}`
+    api
+      ? `an HTML page, not the status API: configure ${api.href}`
       : "not JSON (an HTML page, and no status.io page id in it)",
   );
 }
@@ -183,8 +221,12 @@ function toEvent(
 export const statusio: Adapter = {
   platform: PLATFORM,
   endpoint,
+  discovery: {
+    needed: (vendor) => pageIdOf(new URL(vendor.statusPageUrl)) === null,
+    find: discoverEndpoint,
+  },
   parse(body: string, ctx: ParseContext): Snapshot {
-    const html = htmlPageError(body);
+    const html = htmlPageError(body, ctx.pageUrl);
     if (html) throw html;
     const { result } = decode(PLATFORM, body, document);
     const incidents = (result.incidents ?? []).map((i) => toEvent(i, "incident", null, ctx));

@@ -64,8 +64,69 @@ Deno.test("status.io endpoint: the public API for the page id in the status page
   equal(
     statusio.endpoint({ statusPageUrl: "https://dynatrace.status.io", slug: "dynatrace" }).href,
     "https://dynatrace.status.io/",
-    "no id: the page itself, which parse refuses with a hint",
+    "no id: the page itself (discovery finds the API; parse refuses a page with a hint)",
   );
+});
+
+Deno.test("status.io discovery: needed only when the status page URL carries no page id", () => {
+  const needed = (statusPageUrl: string) =>
+    statusio.discovery!.needed({ statusPageUrl, slug: "x" });
+  equal(needed(NINTEX), false);
+  equal(needed("https://status.nintex.com/1.0/status/566925105401bb333d000014"), false);
+  equal(needed("https://status.gitlab.com"), true);
+  equal(needed("https://www.dockerstatus.com/"), true);
+  equal(needed("https://dynatrace.status.io"), true);
+});
+
+// No real status.io page HTML is recorded (tests/fixtures, shared/fixtures): these snippets are
+// built for the test from the documented embeds (FORMATS.md §4: an
+// `https://api.status.io/1.0/status/<id>` URL, or the id near `statuspage_id`).
+const ID = "566925105401bb333d000014";
+const API = `https://api.status.io/1.0/status/${ID}`;
+const find = (html: string, page = "https://status.gitlab.com/") =>
+  statusio.discovery!.find(html, new URL(page))?.href ?? null;
+
+Deno.test("status.io discovery: the API URL embedded in the page", () => {
+  equal(find(`<script src="${API}"></script>`), API);
+  equal(find(`<script>fetch("//api.status.io/1.0/status/${ID}")</script>`), API);
+  equal(find(`<script>var u = 'api.status.io/1.0/status/${ID}';</script>`), API);
+  equal(
+    find(`<script>{"api":"https:\\/\\/api.status.io\\/1.0\\/status\\/${ID}"}</script>`),
+    API,
+    "JSON-escaped slashes",
+  );
+  equal(find(`<script>\nvar statuspage_id = "${ID}";\n</script>`), API);
+  equal(find(`<div data-statuspageid='${ID}'></div>`), API);
+});
+
+Deno.test("status.io discovery: the page's own origin is kept, any other host only lends its id", () => {
+  equal(
+    find(`<a href="/1.0/status/${ID}">API</a>`, "https://status.nintex.com/"),
+    `https://status.nintex.com/1.0/status/${ID}`,
+    "root-relative: a custom domain serving the same API",
+  );
+  equal(
+    find(
+      `<script src="http://127.0.0.1:8080/v/acme/1.0/status/${ID}?x=1"></script>`,
+      "http://127.0.0.1:8080/v/acme",
+    ),
+    `http://127.0.0.1:8080/v/acme/1.0/status/${ID}`,
+    "same origin, absolute, query dropped",
+  );
+  equal(
+    find(`<script src="https://evil.example/1.0/status/${ID}"></script>`),
+    API,
+    "a third host is not followed",
+  );
+});
+
+Deno.test("status.io discovery: null when the page names no page id", () => {
+  equal(find("<html><body>Gateway Timeout</body></html>"), null);
+  equal(
+    find(`<a href="https://api.status.io/1.0/status/566925105401bb333d00001">short id</a>`),
+    null,
+  );
+  equal(find(`<p>statuspage_id: none</p>`), null);
 });
 
 Deno.test("status.io parse: docs example, all operational", () => {
