@@ -15,6 +15,8 @@ export interface DueVendor {
   readonly statusPageUrl: string;
   readonly platform: Platform;
   readonly detectedPlatform: Platform | null;
+  /** The data endpoint found in the status page (adapters with discovery), or null. */
+  readonly endpointUrl: string | null;
   readonly currentStatus: StatusLevel;
   readonly hasOpenIncident: boolean;
   readonly lastChangedAt: EpochMs | null;
@@ -52,5 +54,7 @@ export interface PollStore {
   ): readonly Change[];
   recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
   setDetectedPlatform(vendorId: number, platform: Platform): void;
+  /** Stores (or, with null, forgets) the data endpoint discovered for a vendor. */
+  setEndpoint(vendorId: number, endpointUrl: string | null): void;
   pruneFetches(before: EpochMs): number;
 }

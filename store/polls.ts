@@ -22,6 +22,7 @@ interface DueRow {
   status_page_url: string;
   platform: Platform;
   detected_platform: Platform | null;
+  endpoint_url: string | null;
   current_status: StatusLevel;
   open_incidents: number;
   last_changed_at: number | null;
@@ -36,7 +37,8 @@ interface DueRow {
 /** The poller's store over `db`; statements are prepared once. */
 export function pollStore(db: Db): PollStore {
   const due = db.prepare(
-    `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.current_status,
+    `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
+       v.current_status,
        v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
        v.deadline_at,
        EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
@@ -101,6 +103,9 @@ export function pollStore(db: Db): PollStore {
     setDetectedPlatform(vendorId, platform) {
       db.prepare("UPDATE vendors SET detected_platform = ? WHERE id = ?").run(platform, vendorId);
     },
+    setEndpoint(vendorId, endpointUrl) {
+      db.prepare("UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
+    },
     pruneFetches(before) {
       return Number(db.prepare("DELETE FROM fetches WHERE at < ?").run(before).changes);
     },
@@ -139,6 +144,7 @@ function toDue(r: DueRow): DueVendor {
     statusPageUrl: r.status_page_url,
     platform: r.platform,
     detectedPlatform: r.detected_platform,
+    endpointUrl: r.endpoint_url,
     currentStatus: r.current_status,
     hasOpenIncident: r.open_incidents === 1,
     lastChangedAt: r.last_changed_at,

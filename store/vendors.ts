@@ -29,8 +29,8 @@ interface VendorRow {
 
 /**
  * Makes the stored vendors match `vendors` in one transaction. A changed status page URL or
- * platform resets the detected platform and conditional-request validators and makes the
- * vendor due at `now`.
+ * platform resets the detected platform, the discovered endpoint and conditional-request
+ * validators and makes the vendor due at `now`.
  */
 export function syncCatalog(db: Db, vendors: readonly Vendor[], now: EpochMs): CatalogSync {
   return transaction(db, () => {
@@ -46,8 +46,8 @@ export function syncCatalog(db: Db, vendors: readonly Vendor[], now: EpochMs): C
       `UPDATE vendors SET name = ?, category = ?, provider = ?, domains = ?, in_catalog = 1 WHERE id = ?`,
     );
     const moved = db.prepare(
-      `UPDATE vendors SET status_page_url = ?, platform = ?, detected_platform = NULL, etag = NULL,
-         last_modified = NULL, next_poll_at = ?, deadline_at = 0, failures = 0 WHERE id = ?`,
+      `UPDATE vendors SET status_page_url = ?, platform = ?, detected_platform = NULL, endpoint_url = NULL,
+         etag = NULL, last_modified = NULL, next_poll_at = ?, deadline_at = 0, failures = 0 WHERE id = ?`,
     );
     let added = 0, updated = 0, unchanged = 0;
     const seen = new Set<string>();
