@@ -283,14 +283,28 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       deps.store.recordSkipped(v.id, deps.clock.now() + NO_ADAPTER_RETRY_MS, reason);
       return { outcome: "skipped", changes: 0 };
     }
-    const url = adapter.endpoint({ statusPageUrl: v.statusPageUrl, slug: v.slug });
+    let started = false;
+    const begin = (at: EpochMs) => {
+      if (started) return;
+      started = true;
+      ctx.onStart(v, at);
+    };
+    const target = await endpointOf(v, adapter, platform, begin, ctx);
+    if (target.url === null) return target.result;
+    const { url, discovered } = target;
     let at = 0;
+    const validators = target.fresh ? {} : { etag: v.etag, lastModified: v.lastModified };
     const outcome = await ctx.limit(url.host, () => {
       at = deps.clock.now();
-      ctx.onStart(v, at);
-      return politeFetch(url, ctx.fetchOptions({ etag: v.etag, lastModified: v.lastModified }));
+      begin(at);
+      return politeFetch(url, ctx.fetchOptions(validators));
     });
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    if (discovered && outcome.kind === "failed" && GONE.has(outcome.status ?? 0)) {
+      // The page may have moved to another id: read the page again next time.
+      deps.store.setEndpoint(v.id, null);
+      deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
+    }
     return record(v, adapter, platform, outcome, at, ctx);
   } catch (err) {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
@@ -305,6 +319,64 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     deps.log.error("poll failed unexpectedly", { vendor: v.slug, error: String(err) });
     return { outcome: "error", changes: 0 };
   }
+}
+
+/** Statuses that make a discovered endpoint be discovered again. */
+const GONE = new Set([404, 410]);
+
+/** Where to poll, or the recorded result of a poll that could not get that far. */
+type Target =
+  | { readonly url: URL; readonly discovered: boolean; readonly fresh: boolean }
+  | { readonly url: null; readonly result: PollResult };
+
+/**
+ * The URL to poll: the adapter's endpoint for the page URL; or, when the adapter needs the
+ * page itself to know it (`Adapter.discovery`), the endpoint stored for the vendor, else one
+ * found now in the page (read with the same polite fetch, limiter and deadline) and stored.
+ * A page that cannot be read or names no endpoint fails this poll like any other failure.
+ */
+async function endpointOf(
+  v: DueVendor,
+  adapter: Adapter,
+  platform: Platform,
+  begin: (at: EpochMs) => void,
+  ctx: PollContext,
+): Promise<Target> {
+  const { deps } = ctx;
+  const vendor = { statusPageUrl: v.statusPageUrl, slug: v.slug };
+  const discovery = adapter.discovery;
+  if (!discovery?.needed(vendor)) {
+    return { url: adapter.endpoint(vendor), discovered: false, fresh: false };
+  }
+  if (v.endpointUrl) return { url: new URL(v.endpointUrl), discovered: true, fresh: false };
+  const page = new URL(v.statusPageUrl);
+  let at = 0;
+  const out = await ctx.limit(page.host, () => {
+    at = deps.clock.now();
+    begin(at);
+    return politeFetch(page, ctx.fetchOptions({}));
+  });
+  if (ctx.fetchOptions({}).signal?.aborted) {
+    return { url: null, result: { outcome: "aborted", changes: 0 } };
+  }
+  if (out.kind === "failed") {
+    const poll = { at, latencyMs: out.latencyMs, httpStatus: out.status ?? null };
+    const detail = `endpoint discovery: the status page did not load (${out.detail})`;
+    return { url: null, result: fail(v, out.reason, detail, poll, ctx) };
+  }
+  const found = out.kind === "ok" ? discovery.find(out.body, new URL(out.url)) : null;
+  if (!found) {
+    const poll = {
+      at,
+      latencyMs: out.latencyMs,
+      httpStatus: out.kind === "ok" ? out.status : null,
+    };
+    const detail = `endpoint discovery: ${page.href} names no ${platform} data endpoint`;
+    return { url: null, result: fail(v, "bad_payload", detail, poll, ctx) };
+  }
+  deps.store.setEndpoint(v.id, found.href);
+  deps.log.info("endpoint discovered", { vendor: v.slug, endpoint: found.href });
+  return { url: found, discovered: true, fresh: true };
 }
 
 /** Detection got no answer at all: recorded as a network failure, nothing stored. */

@@ -5,7 +5,8 @@
  * invalid JSON, HTTP 500, a redirect loop and a 50 MB body.
  *
  * Vendor `slug` lives at `http://127.0.0.1:<port>/v/<slug>`; any path below it serves the
- * vendor's current document. Unknown slugs start calm, so catalogs of any size need no setup.
+ * vendor's current document, unless a test set a fixed document for that exact path
+ * (`setDocument`: e.g. a status page's HTML and the API it links to). Unknown slugs start calm, so catalogs of any size need no setup.
  * Control over HTTP: `POST /_control/<slug>/<scenario>`; `GET /_control/stats`.
  *
  * Run as a program for benchmarks: `deno run -A tests/support/simulator.ts --listeners 4`
@@ -51,6 +52,14 @@ interface VendorState {
   requests: number;
 }
 
+/** A fixed document served at one vendor path (ETag and Last-Modified follow its changes). */
+export interface FixedDocument {
+  readonly body: string;
+  readonly contentType: string;
+  /** HTTP status; 200 by default. */
+  readonly status?: number;
+}
+
 /** Options of {@link startSimulator}. */
 export interface SimulatorOptions {
   /** Loopback listeners (ports); vendors are spread over them (distinct hosts for spacing). */
@@ -65,6 +74,8 @@ export interface Simulator {
   catalog(count: number, prefix?: string): Vendor[];
   /** Switches a vendor's scenario (a new ETag and Last-Modified for documents). */
   setScenario(slug: string, scenario: Scenario): void;
+  /** Serves `doc` at `/v/<slug><path>` (`path` "" is the vendor's page URL); null removes it. */
+  setDocument(slug: string, path: string, doc: FixedDocument | null): void;
   scenarioOf(slug: string): Scenario;
   /** Requests the vendor's endpoint received so far. */
   requests(slug: string): number;
@@ -96,6 +107,7 @@ export function simulatedCatalog(
 /** Starts a simulator on loopback, port 0. */
 export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const vendors = new Map<string, VendorState>();
+  const fixed = new Map<string, FixedDocument & { state: VendorState }>();
   const closing = new AbortController();
   let total = 0;
   const state = (slug: string): VendorState => {
@@ -129,6 +141,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     total++;
     const s = state(m[1]!);
     s.requests++;
+    const doc = fixed.get(`${m[1]}${m[2] ?? ""}`);
+    if (doc) return document(req, doc.state, doc.body, doc.contentType, doc.status);
     return serve(req, url, s, closing.signal);
   };
   const servers = Array.from(
@@ -140,6 +154,17 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     origins,
     catalog: (count, prefix) => simulatedCatalog(origins, count, prefix),
     setScenario,
+    setDocument(slug, path, doc) {
+      const key = `${slug}${path}`;
+      const version = (fixed.get(key)?.state.version ?? 0) + 1;
+      if (!doc) fixed.delete(key);
+      else {
+        fixed.set(key, {
+          ...doc,
+          state: { scenario: "calm", version, changedAt: Date.now(), requests: 0 },
+        });
+      }
+    },
     scenarioOf: (slug) => state(slug).scenario,
     requests: (slug) => vendors.get(slug)?.requests ?? 0,
     get totalRequests() {
@@ -187,10 +212,19 @@ function serve(
   }
 }
 
-function document(req: Request, s: VendorState, body: string): Response {
+function document(
+  req: Request,
+  s: VendorState,
+  body: string,
+  contentType = "application/json",
+  status = 200,
+): Response {
   const etag = `"v${s.version}-${s.scenario}"`;
   const lastModified = new Date(Math.floor(s.changedAt / 1000) * 1000).toUTCString();
-  const headers = { etag, "last-modified": lastModified, "content-type": "application/json" };
+  const headers = { etag, "last-modified": lastModified, "content-type": contentType };
+  if (status !== 200) {
+    return new Response(body, { status, headers: { "content-type": contentType } });
+  }
   const inm = req.headers.get("if-none-match");
   const ims = req.headers.get("if-modified-since");
   const fresh = inm !== null
