@@ -77,6 +77,16 @@ interface FormProps {
   readonly error?: string | null;
 }
 
+/** The email input both forms share (autocomplete as the account's user name). */
+function EmailField(props: { value: string | undefined }) {
+  return (
+    <label>
+      Email{" "}
+      <input type="email" name="email" autocomplete="username" required value={props.value ?? ""} />
+    </label>
+  );
+}
+
 function SignInPage(props: FormProps) {
   return (
     <Layout title="Sign in" publicUrl={props.publicUrl} nav="settings" noindex>
@@ -85,16 +95,7 @@ function SignInPage(props: FormProps) {
       <form method="post" action="/sign-in" class="stack">
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
         <input type="hidden" name="next" value={props.next} />
-        <label>
-          Email{" "}
-          <input
-            type="email"
-            name="email"
-            autocomplete="username"
-            required
-            value={props.email ?? ""}
-          />
-        </label>
+        <EmailField value={props.email} />
         <label>
           Password{" "}
           <input type="password" name="password" autocomplete="current-password" required />
@@ -116,16 +117,7 @@ function SignUpPage(props: FormProps) {
       {props.error && <p class="notice error" role="alert">{props.error}</p>}
       <form method="post" action="/sign-up" class="stack">
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
-        <label>
-          Email{" "}
-          <input
-            type="email"
-            name="email"
-            autocomplete="username"
-            required
-            value={props.email ?? ""}
-          />
-        </label>
+        <EmailField value={props.email} />
         <label>
           Password{" "}
           <input
