@@ -16,3 +16,4 @@ export * from "./change.ts";
 export * from "./uptime.ts";
 export * from "./sla.ts";
 export * from "./poll.ts";
+export * from "./reading.ts";

@@ -4,16 +4,10 @@
  * supply. Never throws: every outcome is a value of {@link FetchOutcome}.
  * @module
  */
+import type { ReadingErrorKind } from "../domain/mod.ts";
 
-/** Why a fetch failed. */
-export type FailureReason =
-  | "timeout"
-  | "status"
-  | "too_large"
-  | "network"
-  | "redirect_loop"
-  | "blocked_address"
-  | "not_text";
+/** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
+export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;
 
 /** The result of one polite fetch. */
 export type FetchOutcome =
@@ -133,13 +127,15 @@ async function follow(start: URL, options: FetchOptions, signal: AbortSignal): P
     if (res.status < 300 || res.status >= 400 || res.status === 304) {
       if (res.status >= 400 || res.status < 200) {
         await res.body?.cancel();
-        throw new Failure("status", `HTTP ${res.status} from ${url.host}`, res.status);
+        throw new Failure("http_status", `HTTP ${res.status} from ${url.host}`, res.status);
       }
       return res;
     }
     await res.body?.cancel();
     const location = res.headers.get("location");
-    if (!location) throw new Failure("status", `HTTP ${res.status} without a Location`, res.status);
+    if (!location) {
+      throw new Failure("http_status", `HTTP ${res.status} without a Location`, res.status);
+    }
     seen.add(url.href);
     const next = new URL(location, url);
     if (seen.has(next.href) || hop + 1 > limit) {
@@ -157,7 +153,7 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   const type = res.headers.get("content-type") ?? "";
   if (BINARY_TYPES.test(type) && !/json|xml|text/i.test(type)) {
     await res.body?.cancel();
-    throw new Failure("not_text", `content-type "${type}" is not text`, res.status);
+    throw new Failure("not_machine_readable", `content-type "${type}" is not text`, res.status);
   }
   const declared = Number(res.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) {
@@ -185,7 +181,7 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
     offset += c.byteLength;
   }
   if (bytes.subarray(0, 1024).includes(0)) {
-    throw new Failure("not_text", "body contains NUL bytes", res.status);
+    throw new Failure("not_machine_readable", "body contains NUL bytes", res.status);
   }
   return new TextDecoder().decode(bytes);
 }
@@ -201,12 +197,12 @@ async function resolveDns(hostname: string): Promise<string[]> {
 async function guard(url: URL, resolve: (hostname: string) => Promise<string[]>): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost" || host.endsWith(".localhost")) {
-    throw new Failure("blocked_address", `${host} is not a public address`);
+    throw new Failure("refused_address", `${host} is not a public address`);
   }
   const addresses = isIpLiteral(host) ? [host] : await resolve(host);
   if (addresses.length === 0) throw new Failure("network", `${host} does not resolve`);
   const bad = addresses.find(isPrivateAddress);
-  if (bad) throw new Failure("blocked_address", `${host} resolves to non-public ${bad}`);
+  if (bad) throw new Failure("refused_address", `${host} resolves to non-public ${bad}`);
 }
 
 function isIpLiteral(host: string): boolean {

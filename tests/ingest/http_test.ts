@@ -28,7 +28,7 @@ Deno.test("politeFetch turns every broken answer into a failure with its reason"
   const sim = startSimulator();
   const cases: [Scenario, string][] = [
     ["hang", "timeout"],
-    ["status_500", "status"],
+    ["status_500", "http_status"],
     ["redirect_loop", "redirect_loop"],
     ["huge", "too_large"],
   ];
@@ -57,13 +57,13 @@ Deno.test("politeFetch: the private-address guard refuses loopback and private r
       timeoutMs: 1000,
       blockPrivateAddresses: true,
     });
-    equal(blocked.kind === "failed" && blocked.reason, "blocked_address");
+    equal(blocked.kind === "failed" && blocked.reason, "refused_address");
     const rebound = await politeFetch("http://status.example.test/", {
       timeoutMs: 1000,
       blockPrivateAddresses: true,
       resolve: () => Promise.resolve(["93.184.216.34", "10.1.2.3"]),
     });
-    equal(rebound.kind === "failed" && rebound.reason, "blocked_address");
+    equal(rebound.kind === "failed" && rebound.reason, "refused_address");
     // Trusted (catalog) URLs on loopback are fetched: that is how the simulator works.
     equal((await politeFetch(v!.statusPageUrl, { timeoutMs: 1000 })).kind, "ok");
   } finally {

@@ -158,7 +158,7 @@ const FAILURES = [
   ["hang", "timeout"],
   ["html", "bad_payload"],
   ["invalid_json", "bad_payload"],
-  ["status_500", "status"],
+  ["status_500", "http_status"],
   ["redirect_loop", "redirect_loop"],
   ["huge", "too_large"],
 ] as const;
@@ -191,7 +191,7 @@ Deno.test("each broken vendor is recorded with its reason and the others are una
     deepStrictEqual(r.poller.stats().failuresByReason, {
       timeout: 1,
       bad_payload: 2,
-      status: 1,
+      http_status: 1,
       redirect_loop: 1,
       too_large: 1,
     });
