@@ -45,7 +45,12 @@ export interface PollStore {
   recordSuccess(
     vendorId: number,
     snapshot: Snapshot,
-    poll: PollRecord & { etag: string | null; lastModified: string | null },
+    poll: PollRecord & {
+      etag: string | null;
+      lastModified: string | null;
+      /** What this reading left out and why (dropped items, capped lists), newest reading only. */
+      notes: readonly string[];
+    },
   ): readonly Change[];
   recordNotModified(vendorId: number, poll: PollRecord): void;
   recordFailure(

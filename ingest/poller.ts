@@ -431,6 +431,7 @@ function record(
   }
   if (outcome.kind === "ok") {
     let snapshot: Snapshot;
+    const notes: string[] = [];
     try {
       snapshot = adapter.parse(outcome.body, {
         pageUrl: new URL(v.statusPageUrl),
@@ -442,6 +443,7 @@ function record(
             () =>
               deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
           ),
+        dropped: (path, reason) => notes.push(`${path}: ${reason}`),
       });
     } catch (err) {
       const outcomeName = err instanceof PayloadError ? "bad_payload" : "parse_error";
@@ -467,6 +469,7 @@ function record(
       httpStatus: outcome.status,
       etag: outcome.etag ?? null,
       lastModified: outcome.lastModified ?? null,
+      notes,
       ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
     deps.changes.publish(changes);

@@ -10,6 +10,12 @@ export interface ParseContext {
   readonly fetchedAt: EpochMs;
   /** Reports a platform value with no mapping (the poller logs each once). */
   readonly unknownValue?: (field: string, value: string) => void;
+  /**
+   * Reports an item or field left out of the snapshot because it was malformed or out of range
+   * (`path` as in {@link PayloadError}, e.g. `incidents[3].started_at`). The poller keeps these
+   * as the reading's notes, so a partial reading says what it dropped.
+   */
+  readonly dropped?: (path: string, reason: string) => void;
 }
 
 /** One status-page platform: where to fetch and how to read what was fetched. */
