@@ -145,7 +145,7 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
     equal(noid.current_status, "UNKNOWN");
     ok(noid.next_poll_at > T0);
     const down = row(db, "down");
-    ok(down.last_error?.startsWith("status: endpoint discovery: the status page did not load"));
+    ok(down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"));
     deepStrictEqual(outcomes(db, "down"), ["status"]);
 
     // A second failure waits longer; once the page names its API, the vendor is read.
@@ -183,7 +183,7 @@ Deno.test("a discovered API that is gone (404) is discovered again from the page
     clock.set(row(db, "moved").next_poll_at);
     await p.runOnce();
     equal(row(db, "moved").endpoint_url, null, "forgotten after the 404");
-    ok(row(db, "moved").last_error?.startsWith("status:"));
+    ok(row(db, "moved").last_error?.startsWith("http_status:"));
     clock.set(row(db, "moved").next_poll_at);
     await p.runOnce();
     equal(row(db, "moved").endpoint_url, newApi);
