@@ -1,0 +1,142 @@
+/**
+ * A real PostgreSQL server for tests: `STATUSD_TEST_DATABASE_URL` when set, otherwise a
+ * throwaway cluster of our own (Debian's PostgreSQL 15: `initdb` into a temporary folder, run as
+ * the `postgres` user when we are root because the server refuses root, on a free loopback port,
+ * stopped when the test process ends). Each call of {@link freshDatabase} creates an empty
+ * database of its own, so tests never see each other's rows.
+ * @module
+ */
+
+const BIN_DIRS = [
+  "/usr/lib/postgresql/15/bin",
+  "/usr/lib/postgresql/16/bin",
+  "/usr/lib/postgresql/17/bin",
+];
+
+/** A database created for one test; `drop()` removes it. */
+export interface TestDatabase {
+  /** `postgres://…/<name>` for statusd (`STATUSD_DATABASE_URL`) or the `postgres` client. */
+  readonly url: string;
+  readonly name: string;
+  drop(): Promise<void>;
+}
+
+let server: Promise<string> | null = null;
+
+/** The admin URL of the shared test server (started on first use). */
+export function testServerUrl(): Promise<string> {
+  server ??= startServer();
+  return server;
+}
+
+/** True when a PostgreSQL server can be had (a URL is set or the binaries are installed). */
+export function postgresAvailable(): boolean {
+  if (Deno.env.get("STATUSD_TEST_DATABASE_URL")) return true;
+  return binDir() !== null;
+}
+
+/** Creates an empty database on the test server. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const admin = new URL(await testServerUrl());
+  const name = `statusd_t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  await psql(admin.href, `CREATE DATABASE ${name}`);
+  const url = new URL(admin.href);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    name,
+    drop: () => psql(admin.href, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+function binDir(): string | null {
+  for (const dir of BIN_DIRS) {
+    try {
+      Deno.statSync(`${dir}/initdb`);
+      return dir;
+    } catch {
+      // try the next version
+    }
+  }
+  return null;
+}
+
+async function startServer(): Promise<string> {
+  const given = Deno.env.get("STATUSD_TEST_DATABASE_URL");
+  if (given) return given;
+  const bin = binDir();
+  if (!bin) {
+    throw new Error(
+      "Cannot start PostgreSQL for tests: no initdb under /usr/lib/postgresql/*/bin " +
+        "(install Debian's postgresql or set STATUSD_TEST_DATABASE_URL)",
+    );
+  }
+  const root = Deno.uid() === 0;
+  const dir = await Deno.makeTempDir({ prefix: "statusd-pg-" });
+  if (root) await run(["chown", "postgres:postgres", dir]);
+  const asOwner = (cmd: string[]) => root ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
+  const data = `${dir}/data`;
+  await run(
+    asOwner([
+      `${bin}/initdb`,
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--no-sync",
+    ]),
+  );
+  const port = freePort();
+  const options = [
+    `-p ${port}`,
+    "-c listen_addresses=127.0.0.1",
+    `-c unix_socket_directories=${dir}`,
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=200",
+  ].join(" ");
+  await run(
+    asOwner([`${bin}/pg_ctl`, "-D", data, "-o", options, "-l", `${dir}/log`, "-w", "start"]),
+  );
+  const stop = asOwner([`${bin}/pg_ctl`, "-D", data, "-m", "immediate", "stop"]);
+  globalThis.addEventListener("unload", () => {
+    new Deno.Command(stop[0]!, { args: stop.slice(1), stdout: "null", stderr: "null" })
+      .outputSync();
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // best effort: the folder is under the system's temporary directory
+    }
+  });
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function run(cmd: string[]): Promise<void> {
+  const out = await new Deno.Command(cmd[0]!, {
+    args: cmd.slice(1),
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  if (!out.success) {
+    const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" / ");
+    throw new Error(`Cannot run ${cmd.join(" ")}: ${err}`);
+  }
+}
+
+/** Runs one SQL statement with the `psql` client (keeps this module free of a driver). */
+async function psql(url: string, sql: string): Promise<void> {
+  await run(["psql", url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]);
+}
