@@ -183,14 +183,26 @@ export const ProviderPageSchema = pageSchema(
   "providers",
 );
 
+/**
+ * An integer query parameter from `min` to `max`: decimal digits only (no sign, `0x`, exponent,
+ * fraction or spaces: `limit=0x10` is a 400, never 16), then range-checked. Every integer
+ * query parameter is declared with it.
+ */
+export function queryInteger(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value),
+    z.number({ error: "expected an integer written in decimal digits" }).int().min(min).max(max),
+  );
+}
+
 /** `limit` and `page` of every list (DESIGN §10). */
 export const PageQuery = {
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT).openapi({
+  limit: queryInteger(1, PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT).openapi({
     param: { name: "limit", in: "query" },
     description: `Page size, 1..${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`,
     example: 50,
   }),
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0).openapi({
+  page: queryInteger(0, 1_000_000).default(0).openapi({
     param: { name: "page", in: "query" },
     description: "Page number, 0-based (default 0). A page past the end is empty.",
     example: 0,

@@ -21,6 +21,7 @@ import {
   HistorySchema,
   pageJson,
   PageQuery,
+  queryInteger,
   serviceDetailJson,
   ServiceDetailSchema,
   serviceJson,
@@ -110,7 +111,7 @@ const getServiceRoute = defineRoute({
 }, { credential: "open", scopes: [] });
 
 const HistoryQuery = z.object({
-  days: z.coerce.number().int().min(1).max(HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
+  days: queryInteger(1, HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
     param: { name: "days", in: "query" },
     description:
       `Number of UTC days, 1..${HISTORY_MAX_DAYS} (default ${HISTORY_MAX_DAYS}), today included`,
