@@ -49,3 +49,16 @@ Deno.test("a bad value stops startup with a message naming the variable and the 
 Deno.test("STATUSD_POLL=off disables polling", () => {
   equal(loadConfig({ STATUSD_POLL: "off" }).poll.enabled, false);
 });
+
+Deno.test("STATUSD_TRUSTED_PROXIES takes addresses and CIDRs; a bad entry stops startup", () => {
+  deepStrictEqual(loadConfig({}).trustedProxies, []);
+  deepStrictEqual(loadConfig({ STATUSD_TRUSTED_PROXIES: "none" }).trustedProxies, []);
+  deepStrictEqual(
+    loadConfig({ STATUSD_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8,fd00::/8" }).trustedProxies,
+    ["127.0.0.1", "10.0.0.0/8", "fd00::/8"],
+  );
+  throws(
+    () => loadConfig({ STATUSD_TRUSTED_PROXIES: "10.0.0.0/8,proxy.local" }),
+    /Cannot use STATUSD_TRUSTED_PROXIES "10\.0\.0\.0\/8,proxy\.local": "proxy\.local" is not an IP address or CIDR range/,
+  );
+});

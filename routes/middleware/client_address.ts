@@ -1,0 +1,60 @@
+/**
+ * Who is calling, by network address: the connection's peer, or, when the peer is one of the
+ * reverse proxies the self-hoster named (`STATUSD_TRUSTED_PROXIES`), the address that proxy
+ * forwarded. Headers from anyone else are ignored, so a client cannot choose its own address.
+ * @module
+ */
+import type { Context } from "hono";
+import { getConnInfo } from "hono/deno";
+import { type AddressRange, inAddressRanges, parseAddressRange } from "../../domain/mod.ts";
+
+/** Reads a request's client address. */
+export type AddressOf = (c: Context) => string;
+
+/** The connection's peer address, or "local" for in-process requests without one. */
+function peerOf(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "local";
+  } catch {
+    return "local";
+  }
+}
+
+/** The hops a proxy chain forwarded, client first: `X-Forwarded-For`, else `Forwarded: for=`. */
+function forwardedChain(c: Context): string[] {
+  const xff = c.req.header("x-forwarded-for");
+  if (xff) return xff.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const forwarded = c.req.header("forwarded");
+  if (!forwarded) return [];
+  const hops: string[] = [];
+  for (const element of forwarded.split(",")) {
+    const m = /(?:^|;)\s*for\s*=\s*("?)([^";]+)\1/i.exec(element);
+    if (m) {
+      hops.push(
+        m[2]!.trim().replace(/^\[([^\]]+)\](?::\d+)?$/, "$1").replace(/^([\d.]+):\d+$/, "$1"),
+      );
+    }
+  }
+  return hops;
+}
+
+/**
+ * An `AddressOf` trusting the proxies in `trusted` (addresses/CIDRs, already validated by
+ * config). The chain is read from the right: the first hop that is not a trusted proxy is
+ * the client; a hop that is not an IP address (`unknown`, a hidden name) stops the walk there.
+ */
+export function clientAddressReader(trusted: readonly string[]): AddressOf {
+  const ranges: AddressRange[] = trusted
+    .map(parseAddressRange)
+    .filter((r): r is AddressRange => r !== null);
+  if (ranges.length === 0) return peerOf;
+  return function clientAddress(c) {
+    const peer = peerOf(c);
+    if (!inAddressRanges(peer, ranges)) return peer;
+    const chain = forwardedChain(c);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      if (!inAddressRanges(chain[i]!, ranges)) return chain[i]!;
+    }
+    return chain[0] ?? peer;
+  };
+}
