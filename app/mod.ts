@@ -5,7 +5,7 @@
 export type { AppContext, AppSettings } from "./context.ts";
 export { authenticate } from "./auth.ts";
 export * from "./accounts.ts";
-export { HASHING, HashGate, passwordHashing } from "./password.ts";
+export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export * from "./keys.ts";
 export * from "./sessions.ts";
 export * from "./sla.ts";

@@ -86,7 +86,7 @@ export async function readForm(c: Context<WebEnv>): Promise<Record<string, strin
   let body: Record<string, unknown>;
   try {
     body = await c.req.parseBody({ all: true }) as Record<string, unknown>;
-  } catch (err) {
+  } catch {
     // e.g. multipart/form-data without a boundary, or a body that is not the declared type.
     throw new InvalidRequest([{ parameter: "body", message: "could not read the form" }]);
   }
