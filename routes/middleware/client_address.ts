@@ -53,8 +53,9 @@ export function clientAddressReader(trusted: readonly string[]): AddressOf {
     if (!inAddressRanges(peer, ranges)) return peer;
     const chain = forwardedChain(c);
     for (let i = chain.length - 1; i >= 0; i--) {
-      if (!inAddressRanges(chain[i]!, ranges)) return chain[i]!;
+      // Cut: a forwarded hop is text from a header, and it becomes a key the limits remember.
+      if (!inAddressRanges(chain[i]!, ranges)) return chain[i]!.slice(0, 64);
     }
-    return chain[0] ?? peer;
+    return chain[0]?.slice(0, 64) ?? peer;
   };
 }
