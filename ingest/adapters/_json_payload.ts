@@ -144,3 +144,34 @@ export function underPage(pageUrl: string | URL, path: string): URL {
   if (!u.pathname.endsWith("/")) u.pathname += "/";
   return new URL(path, u);
 }
+
+/**
+ * Validates each element of a list on its own, so one malformed item does not cost the reading:
+ * an element that does not match `item` is left out and reported through `ctx.dropped` with its
+ * path (`incidents[2].started_at`) and the reason; the others are read, then passed to `read`
+ * with their own path (for nested lists). `at` is the list's path in the body. A missing list
+ * (`null`/absent) is empty; whether the list itself is an array is the document schema's job (a
+ * whole-document error stays a {@link PayloadError}).
+ */
+export function validateEach<S extends z.ZodType, T = z.output<S>>(
+  list: readonly unknown[] | null | undefined,
+  item: S,
+  at: readonly PropertyKey[],
+  ctx: ParseContext,
+  read: (value: z.output<S>, path: readonly PropertyKey[]) => T = (value) => value as T,
+): T[] {
+  const kept: T[] = [];
+  (list ?? []).forEach((raw, i) => {
+    const result = item.safeParse(raw);
+    if (result.success) {
+      kept.push(read(result.data, [...at, i]));
+      return;
+    }
+    const issue = result.error.issues[0]!;
+    ctx.dropped?.(
+      formatPath([...at, i, ...issue.path]),
+      `${issue.message} (found ${describe(valueAt(raw, issue.path))})`,
+    );
+  });
+  return kept;
+}
