@@ -146,12 +146,32 @@ export function underPage(pageUrl: string | URL, path: string): URL {
 }
 
 /**
- * Validates each element of a list on its own, so one malformed item does not cost the reading:
- * an element that does not match `item` is left out and reported through `ctx.dropped` with its
- * path (`incidents[2].started_at`) and the reason; the others are read, then passed to `read`
- * with their own path (for nested lists). `at` is the list's path in the body. A missing list
- * (`null`/absent) is empty; whether the list itself is an array is the document schema's job (a
- * whole-document error stays a {@link PayloadError}).
+ * Validates one item of a document on its own: null (and a note through `ctx.dropped` naming
+ * the field, e.g. `included[3].attributes.starts_at`, and why) when it does not match `schema`.
+ * `at` is the item's path in the body.
+ */
+export function validateItem<S extends z.ZodType>(
+  raw: unknown,
+  schema: S,
+  at: readonly PropertyKey[],
+  ctx: ParseContext,
+): z.output<S> | null {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  ctx.dropped?.(
+    formatPath([...at, ...issue.path]),
+    `${issue.message} (found ${describe(valueAt(raw, issue.path))})`,
+  );
+  return null;
+}
+
+/**
+ * Validates each element of a list on its own ({@link validateItem}), so one malformed item does
+ * not cost the reading: it is left out with a note (`incidents[2].started_at: …`); the others are
+ * read, then passed to `read` with their own path (for nested lists). `at` is the list's path in
+ * the body. A missing list (`null`/absent) is empty; whether the list itself is an array is the
+ * document schema's job (a whole-document error stays a {@link PayloadError}).
  */
 export function validateEach<S extends z.ZodType, T = z.output<S>>(
   list: readonly unknown[] | null | undefined,
@@ -162,16 +182,8 @@ export function validateEach<S extends z.ZodType, T = z.output<S>>(
 ): T[] {
   const kept: T[] = [];
   (list ?? []).forEach((raw, i) => {
-    const result = item.safeParse(raw);
-    if (result.success) {
-      kept.push(read(result.data, [...at, i]));
-      return;
-    }
-    const issue = result.error.issues[0]!;
-    ctx.dropped?.(
-      formatPath([...at, i, ...issue.path]),
-      `${issue.message} (found ${describe(valueAt(raw, issue.path))})`,
-    );
+    const value = validateItem(raw, item, [...at, i], ctx);
+    if (value !== null) kept.push(read(value, [...at, i]));
   });
   return kept;
 }
