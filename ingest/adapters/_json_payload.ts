@@ -147,7 +147,8 @@ export function underPage(pageUrl: string | URL, path: string): URL {
 
 /**
  * Validates one item of a document on its own: null (and a note through `ctx.dropped` naming
- * the field, e.g. `included[3].attributes.starts_at`, and why) when it does not match `schema`.
+ * the field, e.g. `included[3].attributes.starts_at`, and why: `missing`, or the issue and the
+ * value found) when it does not match `schema`.
  * `at` is the item's path in the body.
  */
 export function validateItem<S extends z.ZodType>(
@@ -159,9 +160,10 @@ export function validateItem<S extends z.ZodType>(
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
+  const found = valueAt(raw, issue.path);
   ctx.dropped?.(
     formatPath([...at, ...issue.path]),
-    `${issue.message} (found ${describe(valueAt(raw, issue.path))})`,
+    found === undefined ? "missing" : `${issue.message} (found ${describe(found)})`,
   );
   return null;
 }

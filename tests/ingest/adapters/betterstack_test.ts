@@ -225,7 +225,7 @@ Deno.test("better stack parse: a resource without public_name is dropped with a 
   deepStrictEqual(snap.components, kept.filter((c) => c.externalId !== "8475068"));
   equal(snap.incidents.length, 1);
   deepStrictEqual(dropped, [
-    "included[2].attributes.public_name: Invalid input: expected string, received undefined (found nothing)",
+    "included[2].attributes.public_name: missing",
   ]);
 });
 

@@ -345,6 +345,6 @@ Deno.test("incident.io parse: a compat incident without status is dropped, the o
     "01M2GA8XTS6VB3QCDEGZ0HNAQ5",
   ]);
   deepStrictEqual(dropped, [
-    "incidents[0].status: Invalid input: expected string, received undefined (found nothing)",
+    "incidents[0].status: missing",
   ]);
 });

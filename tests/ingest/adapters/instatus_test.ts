@@ -219,7 +219,7 @@ Deno.test("instatus parse: a maintenance with no start is dropped with a note, t
   deepStrictEqual(snap.incidents, whole.incidents.filter((i) => i.impact !== "MAINTENANCE"));
   equal(snap.incidents.length, 1);
   deepStrictEqual(dropped, [
-    "activeMaintenances[0].start: Invalid input: expected string, received undefined (found nothing)",
+    "activeMaintenances[0].start: missing",
   ]);
 });
 
