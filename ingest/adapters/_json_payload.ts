@@ -155,7 +155,7 @@ export function validateItem<S extends z.ZodType>(
   raw: unknown,
   schema: S,
   at: readonly PropertyKey[],
-  ctx: ParseContext,
+  ctx: Pick<ParseContext, "dropped">,
 ): z.output<S> | null {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
@@ -179,7 +179,7 @@ export function validateEach<S extends z.ZodType, T = z.output<S>>(
   list: readonly unknown[] | null | undefined,
   item: S,
   at: readonly PropertyKey[],
-  ctx: ParseContext,
+  ctx: Pick<ParseContext, "dropped">,
   read: (value: z.output<S>, path: readonly PropertyKey[]) => T = (value) => value as T,
 ): T[] {
   const kept: T[] = [];
