@@ -55,9 +55,9 @@ function explain(error: ReadingError): string {
     timeout: "the vendor's server did not answer in time (timeout)",
     http_status: `the vendor's server answered HTTP ${error.httpStatus ?? "error"}`,
     too_large: "the vendor's document is larger than statusd accepts (too large)",
-    redirect_loop: "the vendor's page redirects in a loop",
-    refused_address:
-      "the vendor's address is a loopback or private address statusd is not allowed to fetch",
+    redirect_loop: "the vendor's page redirects in a loop (redirect loop)",
+    refused_address: "the vendor's address is a loopback or private address statusd is not " +
+      "allowed to fetch (refused address)",
     not_machine_readable:
       "the vendor answered with a web page or a binary file, not a status document " +
       "(not machine-readable)",
