@@ -242,6 +242,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
       }
       prune();
+      silence.check(deps.clock.now());
       return {
         polled: results.filter((r) => r.outcome !== "skipped").length,
         failed: results.filter((r) => !["ok", "not_modified", "skipped"].includes(r.outcome))
