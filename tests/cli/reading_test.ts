@@ -72,6 +72,14 @@ Deno.test("reading health through the status CLI", async (t) => {
       equal(body.services[1].reading.state, "unsupported");
     });
 
+    await t.step("check says why an UNKNOWN vendor fails", async () => {
+      const run = await status([...api, "check", "slow-co", "calm-co"]);
+      equal(run.code, 1);
+      match(run.stdout, new RegExp(`^FAIL: slow-co is UNKNOWN — timeout ${SINCE} \\(`, "m"));
+      const json = JSON.parse((await status([...api, "check", "okta-like", "--json"])).stdout);
+      equal(json.services[0].reading, "unsupported");
+    });
+
     await t.step("--help documents the reading", async () => {
       const run = await status(["status", "--help"]);
       match(run.stdout, /UNKNOWN — timeout since 12:03/);

@@ -326,6 +326,7 @@ Deno.test({
             name: "Dark Vendor",
             currentStatus: "UNKNOWN",
             failed: true,
+            reading: "failing",
           }],
         });
         const lenient = await status([
