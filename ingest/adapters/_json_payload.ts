@@ -12,7 +12,7 @@ import type {
   StatusLevel,
 } from "../../domain/mod.ts";
 import { isOpen, worst } from "../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "./adapter.ts";
+import { type ParseContext, PayloadError, UndecodableError } from "./adapter.ts";
 
 /** `incidents[0].incident_updates[2].status`, or `$` for the whole body. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -47,7 +47,7 @@ export function decodeJson(platform: string, body: string): unknown {
     return JSON.parse(body);
   } catch {
     const start = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
-    throw new PayloadError(platform, "$", `not JSON (body starts with ${JSON.stringify(start)})`);
+    throw new UndecodableError(platform, `not JSON (body starts with ${JSON.stringify(start)})`);
   }
 }
 
