@@ -18,8 +18,11 @@ export {
   latestChangeId,
   listIncidents,
   listServices,
+  type PollHealth,
+  pollHealth,
   type ProviderOverview,
   providersOverview,
+  readingCounts,
   serviceLastChanges,
   suggestSlugs,
 } from "./catalog.ts";
