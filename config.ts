@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseAddressRange } from "./domain/mod.ts";
+import { parseIpRange } from "./domain/mod.ts";
 
 /** A bad configuration value; the message names every bad variable and its value. */
 export class ConfigError extends Error {
@@ -25,7 +25,7 @@ const addressList = z.string().trim().transform((text, ctx) => {
   if (text === "none") return [];
   const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
   for (const item of items) {
-    if (!parseAddressRange(item)) {
+    if (!parseIpRange(item)) {
       ctx.addIssue({
         code: "custom",
         message: `"${item}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)`,

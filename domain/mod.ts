@@ -17,5 +17,5 @@ export * from "./uptime.ts";
 export * from "./sla.ts";
 export * from "./poll.ts";
 export * from "./reading.ts";
-export * from "./attempts.ts";
 export * from "./address.ts";
+export * from "./attempts.ts";

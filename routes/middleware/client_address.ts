@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
-import { type AddressRange, inAddressRanges, parseAddressRange } from "../../domain/mod.ts";
+import { inRange, type IpRange, parseIp, parseIpRange } from "../../domain/mod.ts";
 
 /** Reads a request's client address. */
 export type AddressOf = (c: Context) => string;
@@ -18,6 +18,16 @@ function peerOf(c: Context): string {
   } catch {
     return "local";
   }
+}
+
+const V4_MAPPED = parseIpRange("::ffff:0:0/96")!;
+
+/** True when the address `text` lies in one of `ranges` (`::ffff:a.b.c.d` counts as a.b.c.d). */
+function trusted(text: string, ranges: readonly IpRange[]): boolean {
+  const ip = parseIp(text.trim());
+  if (!ip) return false;
+  const v4 = inRange(ip, V4_MAPPED) ? { version: 4 as const, bytes: ip.bytes.slice(12) } : null;
+  return ranges.some((r) => inRange(ip, r) || (v4 !== null && inRange(v4, r)));
 }
 
 /** The hops a proxy chain forwarded, client first: `X-Forwarded-For`, else `Forwarded: for=`. */
@@ -39,22 +49,20 @@ function forwardedChain(c: Context): string[] {
 }
 
 /**
- * An `AddressOf` trusting the proxies in `trusted` (addresses/CIDRs, already validated by
+ * An `AddressOf` trusting the proxies in `proxies` (addresses/CIDRs, already validated by
  * config). The chain is read from the right: the first hop that is not a trusted proxy is
  * the client; a hop that is not an IP address (`unknown`, a hidden name) stops the walk there.
  */
-export function clientAddressReader(trusted: readonly string[]): AddressOf {
-  const ranges: AddressRange[] = trusted
-    .map(parseAddressRange)
-    .filter((r): r is AddressRange => r !== null);
+export function clientAddressReader(proxies: readonly string[]): AddressOf {
+  const ranges = proxies.map(parseIpRange).filter((r): r is IpRange => r !== null);
   if (ranges.length === 0) return peerOf;
   return function clientAddress(c) {
     const peer = peerOf(c);
-    if (!inAddressRanges(peer, ranges)) return peer;
+    if (!trusted(peer, ranges)) return peer;
     const chain = forwardedChain(c);
     for (let i = chain.length - 1; i >= 0; i--) {
       // Cut: a forwarded hop is text from a header, and it becomes a key the limits remember.
-      if (!inAddressRanges(chain[i]!, ranges)) return chain[i]!.slice(0, 64);
+      if (!trusted(chain[i]!, ranges)) return chain[i]!.slice(0, 64);
     }
     return chain[0]?.slice(0, 64) ?? peer;
   };

@@ -138,6 +138,12 @@ Deno.test("X-Forwarded-For counts only from a trusted proxy: the client it names
   equal((await viaProxy("198.51.100.7")).status, 429);
   equal((await viaProxy("1.1.1.1, 198.51.100.7, 10.9.3.3")).status, 429);
   notEqual((await viaProxy("198.51.100.8")).status, 429);
+  // The proxy seen over IPv6 as a v4-mapped address is still the trusted proxy.
+  const mapped = await post(app, "/sign-in", {
+    address: "::ffff:10.9.0.7",
+    headers: { "x-forwarded-for": "198.51.100.7" },
+  });
+  equal(mapped.status, 429);
   const forwarded = await post(app, "/sign-in", {
     address: "2001:db8:ffff::10",
     headers: { forwarded: 'for="[2001:db8::1]:4711";proto=https' },
