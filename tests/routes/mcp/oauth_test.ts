@@ -424,6 +424,7 @@ Deno.test("/.well-known/mcp.json matches the live server", async () => {
       }),
     }).then((r) => r.json());
     assert.deepStrictEqual(m.json.serverInfo, init.result.serverInfo);
+    assert.deepStrictEqual(m.json.capabilities, init.result.capabilities);
     const list = await fetch(rig.mcpUrl, {
       method: "POST",
       headers: {
