@@ -98,12 +98,15 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     type: "apiKey",
     in: "header",
     name: "X-API-Key",
-    description: "An API key (sd_live_…) created in Settings > API Keys",
+    description: "An API key (`sd_live_…`) created in Settings > API Keys or with " +
+      "`statusd admin create-key`, sent as `X-API-Key: <key>`",
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
-    description: "The same API key, or an OAuth 2.1 access token issued by statusd",
+    description: "The same API key (`sd_live_…`) sent as `Authorization: Bearer <key>`. OAuth " +
+      "access tokens issued by statusd are accepted only by the MCP server at /api/mcp; this " +
+      "API answers them with 401.",
   });
   for (const register of ROUTERS) register(api, deps);
   return api;
