@@ -83,7 +83,6 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     await next();
   });
   api.use("/api/*", principal);
-  api.use("/oauth/register", rateLimit(LIMITS.register));
   const signIn = rateLimit(LIMITS.signIn);
   api.use("/sign-in", signIn);
   api.use("/sign-up", signIn);

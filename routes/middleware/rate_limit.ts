@@ -29,8 +29,15 @@ function addressOf(c: Parameters<MiddlewareHandler<Env>>[0]): string {
   }
 }
 
-/** Middleware refusing a POST past `limit` per window per address with 429 `rate_limited`. */
-export function rateLimit({ limit, windowMs }: RateLimit): MiddlewareHandler<Env> {
+/**
+ * Middleware refusing a POST past `limit` per window per address with 429 `rate_limited`.
+ * With `counts`, an answer whose status it rejects (e.g. a 400 for a malformed registration)
+ * is given back to the window: only the attempts that cost something are limited.
+ */
+export function rateLimit(
+  { limit, windowMs }: RateLimit,
+  counts?: (status: number) => boolean,
+): MiddlewareHandler<Env> {
   const windows = new Map<string, { start: number; count: number }>();
   return async function rateLimit(c, next) {
     if (c.req.method !== "POST") return await next();
@@ -42,9 +49,11 @@ export function rateLimit({ limit, windowMs }: RateLimit): MiddlewareHandler<Env
       w = { start: now, count: 0 };
       windows.set(key, w);
     }
-    if (++w.count > limit) {
+    if (w.count >= limit) {
       throw new RateLimited(Math.max(1, Math.ceil((w.start + windowMs - now) / 1000)));
     }
+    w.count++;
     await next();
+    if (counts && !counts(c.res.status)) w.count = Math.max(0, w.count - 1);
   };
 }
