@@ -17,8 +17,11 @@ export {
   latestChangeId,
   listIncidents,
   listServices,
+  type PollHealth,
+  pollHealth,
   type ProviderOverview,
   providersOverview,
+  readingCounts,
   serviceLastChanges,
   suggestSlugs,
 } from "./catalog.ts";

@@ -15,7 +15,7 @@ import {
   type StatusLevel,
   worst,
 } from "../../domain/mod.ts";
-import { PayloadError } from "./adapter.ts";
+import { PayloadError, UndecodableError } from "./adapter.ts";
 
 /** JSON text → value; anything else (an HTML error page, a truncated body) is a PayloadError. */
 export function decodeJson(platform: string, body: string): unknown {
@@ -23,7 +23,7 @@ export function decodeJson(platform: string, body: string): unknown {
     return JSON.parse(body);
   } catch (e) {
     const head = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
-    throw new PayloadError(platform, "$", `not JSON (${(e as Error).message}); starts "${head}"`);
+    throw new UndecodableError(platform, `not JSON (${(e as Error).message}); starts "${head}"`);
   }
 }
 

@@ -34,6 +34,13 @@ button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:poi
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 pre{background:#f6f8fa;padding:.75rem;border-radius:.4rem;overflow:auto}
 ol.timeline{padding-left:1.2rem}ol.timeline li{margin-bottom:.5rem}
+ol.days{display:flex;flex-wrap:wrap;gap:2px;list-style:none;padding:0;margin:.5rem 0}
+ol.days li{width:.55rem;height:1.6rem;border-radius:2px}
+ol.days li.s-UNKNOWN{background:repeating-linear-gradient(45deg,#d0d7de 0 3px,#f6f8fa 3px 6px)}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.r-fresh{background:var(--ok)}.r-stale{background:var(--deg)}.r-failing{background:var(--major)}
+.r-unsupported{background:var(--unk)}.r-never_read{background:var(--unk)}
+.warn{border-color:var(--deg);background:#fff8e5}
 form.stack{display:grid;gap:.6rem;max-width:36rem;margin:0 0 1rem}form.stack label{display:grid;gap:.2rem}
 form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem}
 `;

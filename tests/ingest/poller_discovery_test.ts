@@ -145,7 +145,9 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
     equal(noid.current_status, "UNKNOWN");
     ok(noid.next_poll_at > T0);
     const down = row(db, "down");
-    ok(down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"));
+    ok(
+      down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"),
+    );
     deepStrictEqual(outcomes(db, "down"), ["http_status"]);
 
     // A second failure waits longer; once the page names its API, the vendor is read.
