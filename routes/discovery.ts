@@ -147,7 +147,7 @@ export function llmsTxt(
     `- [OpenAPI 3.1 (JSON)](${u}/openapi.json): every operation, its parameters, scopes (\`x-required-scopes\`), responses and their schemas`,
     `- [OpenAPI 3.1 (YAML)](${u}/openapi.yaml): the same document as YAML`,
     `- [API catalog](${u}/.well-known/api-catalog): RFC 9727 linkset of the APIs and their descriptions`,
-    `- [List services](${u}/api/services?limit=100): filters \`status\` (e.g. MAJOR_OUTAGE), \`category\`, \`provider\`, \`q\` (listServices)`,
+    `- [List services](${u}/api/services?limit=100): filters \`status\` (e.g. MAJOR_OUTAGE), \`category\`, \`provider\`, \`q\`, \`reading\` (e.g. failing) (listServices)`,
     ...one,
     `- [Active incidents](${u}/api/incidents?active=true): cross-vendor feed, newest first; also \`service\` and \`since\` (listIncidents)`,
     `- [Providers](${u}/api/status/providers-overview): one row per provider (getProvidersOverview)`,
