@@ -7,6 +7,7 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { systemClock } from "./domain/mod.ts";
 import { createPoller, loadCatalog } from "./ingest/mod.ts";
+import { InvalidRequest } from "./domain/mod.ts";
 import { createLogger } from "./log.ts";
 import { createServer } from "./routes/mod.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "./store/mod.ts";
@@ -27,12 +28,25 @@ function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([work.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
 }
 
+/** The catalog to watch; a bad `STATUSD_CATALOG` file is a configuration error. */
+function catalogOf(path: string | null) {
+  try {
+    return loadCatalog(path ?? undefined);
+  } catch (err) {
+    // The loader names the file and every problem (missing, not JSON, wrong shape).
+    if (path !== null && err instanceof InvalidRequest) {
+      throw new ConfigError(`Cannot use STATUSD_CATALOG: ${err.message.replace(/\s*\n\s*/g, " ")}`);
+    }
+    throw err;
+  }
+}
+
 /** Starts the server; resolves when it has stopped (open connections may still linger). */
 async function serve(env: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
+  const vendors = catalogOf(config.catalogPath);
   const db = openStore(config.dbPath);
-  const vendors = loadCatalog(config.catalogPath ?? undefined);
   const synced = syncCatalog(db, vendors, systemClock.now());
   log.info("catalog loaded", { vendors: vendors.length, ...synced });
   const changes = createChangeFeed((err) =>

@@ -8,33 +8,78 @@ import { serviceLastChanges } from "../app/mod.ts";
 import { type EpochMs, toIso } from "../domain/mod.ts";
 import type { Register } from "./mod.ts";
 
-/** Media type of the api-catalog (RFC 9727 §4.4 profile). */
-export const API_CATALOG_TYPE =
-  'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+/** RFC 9727's profile URI for linksets that are API catalogs. */
+export const API_CATALOG_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
 
-/** The links the homepage advertises, as `[path, rel, type]`. */
-const HOME_LINKS: readonly [string, string, string][] = [
-  ["/.well-known/api-catalog", "api-catalog", "application/linkset+json"],
-  ["/openapi.json", "service-desc", "application/openapi+json"],
-  ["/openapi.yaml", "service-desc", "application/openapi+yaml"],
-  ["/llms.txt", "service-doc", "text/plain"],
-  ["/healthz", "status", "application/json"],
-  ["/llms.txt", "describedby", "text/plain"],
-  ["/sitemap.xml", "sitemap", "application/xml"],
-  ["/.well-known/mcp.json", "mcp-server-card", "application/json"],
+/** Media type of the api-catalog (RFC 9727 §4.4: linkset JSON with the profile parameter). */
+export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALOG_PROFILE}"`;
+
+/**
+ * Media types the discovery files are served with. The OpenAPI documents use the registered
+ * `application/json` and `application/yaml` (RFC 9512): `application/openapi+json` and
+ * `+yaml` are still an Internet-Draft, not in the IANA registry, and RFC 9727's own examples
+ * use the registered types.
+ */
+export const MEDIA = {
+  openapiJson: "application/json",
+  openapiYaml: "application/yaml",
+  text: "text/plain",
+  json: "application/json",
+  xml: "application/xml",
+} as const;
+
+/**
+ * Relation type for the sitemap. `sitemap` is not in the IANA link-relation registry, so
+ * (RFC 8288 §2.1.2) an extension relation type, a URI: the sitemaps.org protocol page.
+ */
+export const SITEMAP_REL = "https://www.sitemaps.org/protocol.html";
+
+/** One link of the homepage's `Link` header. */
+interface HomeLink {
+  readonly path: string;
+  /** A registered relation name or an absolute URI. */
+  readonly rel: string;
+  readonly type: string;
+  /** Context of the link when it is not the homepage (RFC 8288 §3.2). */
+  readonly anchorPath?: string;
+  readonly profile?: string;
+}
+
+/** The links the homepage advertises. */
+const HOME_LINKS: readonly HomeLink[] = [
+  {
+    path: "/.well-known/api-catalog",
+    rel: "api-catalog",
+    type: "application/linkset+json",
+    profile: API_CATALOG_PROFILE,
+  },
+  { path: "/openapi.json", rel: "service-desc", type: MEDIA.openapiJson },
+  { path: "/openapi.yaml", rel: "service-desc", type: MEDIA.openapiYaml },
+  { path: "/llms.txt", rel: "service-doc", type: MEDIA.text },
+  { path: "/healthz", rel: "status", type: MEDIA.json },
+  { path: "/llms.txt", rel: "describedby", type: MEDIA.text },
+  { path: "/sitemap.xml", rel: SITEMAP_REL, type: MEDIA.xml },
+  // The MCP manifest describes the MCP endpoint, not the homepage: the registered
+  // `service-desc` with that endpoint as the link's context.
+  { path: "/.well-known/mcp.json", rel: "service-desc", type: MEDIA.json, anchorPath: "/api/mcp" },
 ];
 
 /** The RFC 8288 `Link` header value of the homepage. */
 export function homeLinkHeader(publicUrl: string): string {
-  return HOME_LINKS.map(([path, rel, type]) =>
-    `<${publicUrl}${path}>; rel="${rel}"; type="${type}"`
-  )
-    .join(", ");
+  return HOME_LINKS.map((l) =>
+    [
+      `<${publicUrl}${l.path}>`,
+      `rel="${l.rel}"`,
+      ...(l.anchorPath ? [`anchor="${publicUrl}${l.anchorPath}"`] : []),
+      `type="${l.type}"`,
+      ...(l.profile ? [`profile="${l.profile}"`] : []),
+    ].join("; ")
+  ).join(", ");
 }
 
 /** The RFC 9727 api-catalog document (RFC 9264 linkset JSON). */
 export function apiCatalog(publicUrl: string): { linkset: Record<string, unknown>[] } {
-  const health = [{ href: `${publicUrl}/healthz`, type: "application/json" }];
+  const health = [{ href: `${publicUrl}/healthz`, type: MEDIA.json }];
   return {
     linkset: [
       {
@@ -42,17 +87,17 @@ export function apiCatalog(publicUrl: string): { linkset: Record<string, unknown
         "service-desc": [
           {
             href: `${publicUrl}/openapi.json`,
-            type: "application/openapi+json",
+            type: MEDIA.openapiJson,
             title: "statusd REST API, OpenAPI 3.1 (JSON)",
           },
           {
             href: `${publicUrl}/openapi.yaml`,
-            type: "application/openapi+yaml",
+            type: MEDIA.openapiYaml,
             title: "statusd REST API, OpenAPI 3.1 (YAML)",
           },
         ],
         "service-doc": [
-          { href: `${publicUrl}/llms.txt`, type: "text/plain", title: "API summary" },
+          { href: `${publicUrl}/llms.txt`, type: MEDIA.text, title: "API summary" },
         ],
         status: health,
       },
@@ -61,54 +106,66 @@ export function apiCatalog(publicUrl: string): { linkset: Record<string, unknown
         "service-desc": [
           {
             href: `${publicUrl}/.well-known/mcp.json`,
-            type: "application/json",
+            type: MEDIA.json,
             title: "MCP server manifest",
           },
         ],
-        "service-doc": [{ href: `${publicUrl}/llms.txt`, type: "text/plain" }],
+        "service-doc": [{ href: `${publicUrl}/llms.txt`, type: MEDIA.text }],
         status: health,
       },
     ],
   };
 }
 
-/** The `/llms.txt` text (llmstxt.org shape: H1, summary, notes, H2 link lists). */
-export function llmsTxt(publicUrl: string, services: number): string {
+/**
+ * The `/llms.txt` text (llmstxt.org: an H1, a `>` summary, notes, then H2 sections that are
+ * lists of `- [name](url): notes`). Every link is a real URL (no URI templates); `exampleSlug`
+ * (a service in this deployment's catalog, if any) makes the per-service links concrete.
+ */
+export function llmsTxt(
+  publicUrl: string,
+  services: number,
+  exampleSlug: string | null,
+): string {
   const u = publicUrl;
-  return `# statusd
-
-> statusd reads the official status pages of ${services} cloud and SaaS vendors, normalises them into one shape (OPERATIONAL, UNDER_MAINTENANCE, DEGRADED_PERFORMANCE, PARTIAL_OUTAGE, MAJOR_OUTAGE, UNKNOWN) and serves them as a REST API, an OpenAPI 3.1 document, an MCP server and a command-line client.
-
-The REST API base is ${u}/api. Public status reads need no credential. Account data (SLA reports, monitors, alerts) needs an API key sent as \`X-API-Key: <key>\` or \`Authorization: Bearer <key>\`. Bodies are JSON, timestamps ISO 8601 UTC, lists come in a page envelope \`{content, totalElements, page, size, totalPages}\` with \`page\` (0-based) and \`limit\` (1..500). Errors are \`{error, status, message}\`.
-
-## API
-
-- [OpenAPI 3.1 (JSON)](${u}/openapi.json): every operation, its parameters, scopes (\`x-required-scopes\`) and response shapes
-- [OpenAPI 3.1 (YAML)](${u}/openapi.yaml)
-- [API catalog](${u}/.well-known/api-catalog): RFC 9727 linkset
-- [List services](${u}/api/services): \`GET /api/services?status=MAJOR_OUTAGE&category=cloud&q=…&limit=100\` (listServices)
-- [One service](${u}/api/services/{slug}): components and open incidents with timelines (getService)
-- [Daily history](${u}/api/services/{slug}/history): worst status per UTC day, \`days\` 1..90 (getServiceHistory)
-- [Uptime](${u}/api/services/{slug}/uptime): 7/30/90-day uptime percent and MTTR minutes (getServiceUptime)
-- [Incidents](${u}/api/incidents): cross-vendor feed, newest first; \`active=true\`, \`service\`, \`since\` (listIncidents)
-- [Providers](${u}/api/status/providers-overview): one row per provider (getProvidersOverview)
-- [Live events](${u}/api/events): Server-Sent Events of status changes and incident updates; resume with \`Last-Event-ID\`
-
-## MCP
-
-- [MCP server](${u}/api/mcp): Streamable HTTP, protocol 2025-06-18; OAuth 2.1 with PKCE, or an API key holding \`mcp:invoke\`
-- [MCP manifest](${u}/.well-known/mcp.json)
-
-## CLI
-
-- The \`status\` command wraps the public API: \`status github\`, \`status incidents --active\`, \`status uptime github --days 30\`, \`status check github --fail-on degraded\` (exit 1 at that level or worse). Point it at this server with \`STATUSD_URL=${u}\`.
-
-## Optional
-
-- [Service catalog (HTML)](${u}/services)
-- [Sitemap](${u}/sitemap.xml)
-- [Health](${u}/healthz)
-`;
+  const one = exampleSlug === null ? [] : [
+    `- [One service: ${exampleSlug}](${u}/api/services/${exampleSlug}): its components and open incidents with timelines (getService); any slug from the list works the same way`,
+    `- [Daily history of ${exampleSlug}](${u}/api/services/${exampleSlug}/history?days=30): worst status per UTC day, \`days\` 1..90 (getServiceHistory)`,
+    `- [Uptime of ${exampleSlug}](${u}/api/services/${exampleSlug}/uptime): 7/30/90-day uptime percent and MTTR minutes (getServiceUptime)`,
+  ];
+  return [
+    "# statusd",
+    "",
+    `> statusd reads the official status pages of ${services} cloud and SaaS vendors, normalises them into one shape (OPERATIONAL, UNDER_MAINTENANCE, DEGRADED_PERFORMANCE, PARTIAL_OUTAGE, MAJOR_OUTAGE, UNKNOWN) and serves them as a REST API, an OpenAPI 3.1 document, an MCP server and a command-line client.`,
+    "",
+    `The REST API base is ${u}/api. Public status reads need no credential. Account data (API-key metadata and SLA reports) needs an API key (\`sd_live_…\`) sent as \`X-API-Key: <key>\` or \`Authorization: Bearer <key>\`. Bodies are JSON, timestamps ISO 8601 UTC, lists come in a page envelope \`{content, totalElements, page, size, totalPages}\` with \`page\` (0-based) and \`limit\` (1..500). Errors are \`{error, status, message}\`. One service's resources sit under \`/api/services/<slug>\` (\`/history\`, \`/uptime\`), with slugs from the service list.`,
+    "",
+    `The \`status\` command-line client wraps the public API: \`status github\`, \`status incidents --active\`, \`status uptime github --days 30\`, \`status check github --fail-on degraded\` (exit 1 at that level or worse). Point it at this server with \`STATUS_API_URL=${u}\` or \`--api ${u}\`.`,
+    "",
+    "## API",
+    "",
+    `- [OpenAPI 3.1 (JSON)](${u}/openapi.json): every operation, its parameters, scopes (\`x-required-scopes\`), responses and their schemas`,
+    `- [OpenAPI 3.1 (YAML)](${u}/openapi.yaml): the same document as YAML`,
+    `- [API catalog](${u}/.well-known/api-catalog): RFC 9727 linkset of the APIs and their descriptions`,
+    `- [List services](${u}/api/services?limit=100): filters \`status\` (e.g. MAJOR_OUTAGE), \`category\`, \`provider\`, \`q\`, \`reading\` (e.g. failing) (listServices)`,
+    ...one,
+    `- [Active incidents](${u}/api/incidents?active=true): cross-vendor feed, newest first; also \`service\` and \`since\` (listIncidents)`,
+    `- [Providers](${u}/api/status/providers-overview): one row per provider (getProvidersOverview)`,
+    `- [Live events](${u}/api/events): Server-Sent Events of status changes and incident updates; resume with \`Last-Event-ID\` (streamEvents)`,
+    "",
+    "## MCP",
+    "",
+    `- [MCP server](${u}/api/mcp): Streamable HTTP (POST only), protocol 2025-06-18 (2025-11-25 also agreed); OAuth 2.1 with PKCE, or an API key holding \`mcp:invoke\`; Pro plan`,
+    `- [MCP manifest](${u}/.well-known/mcp.json): tools, authentication and supported protocol revisions`,
+    `- [Protected-resource metadata](${u}/.well-known/oauth-protected-resource/api/mcp): where MCP clients find the OAuth 2.1 authorization server`,
+    "",
+    "## Optional",
+    "",
+    `- [Service catalog (HTML)](${u}/services): every vendor with its current status`,
+    `- [Sitemap](${u}/sitemap.xml): every page with its last change`,
+    `- [Health](${u}/healthz): is the database answering and the poller running`,
+    "",
+  ].join("\n");
 }
 
 function xmlEscape(text: string): string {
@@ -158,13 +215,15 @@ export const registerDiscovery: Register = (api, deps) => {
         ...cors,
         "Content-Type": API_CATALOG_TYPE,
         "Cache-Control": "public, max-age=3600",
-        Link: `<${publicUrl}/.well-known/api-catalog>; rel="api-catalog"`,
+        Link: `<${publicUrl}/.well-known/api-catalog>; rel="api-catalog"; ` +
+          `type="application/linkset+json"; profile="${API_CATALOG_PROFILE}"`,
       }),
   );
 
   api.get("/llms.txt", (c) => {
-    const services = serviceLastChanges(deps.app).length;
-    return c.body(llmsTxt(publicUrl, services), 200, {
+    const services = serviceLastChanges(deps.app);
+    const example = services.some((s) => s.slug === "github") ? "github" : services[0]?.slug;
+    return c.body(llmsTxt(publicUrl, services.length, example ?? null), 200, {
       ...cors,
       "Content-Type": "text/plain; charset=utf-8",
       "Cache-Control": "public, max-age=3600",

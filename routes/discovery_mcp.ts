@@ -6,7 +6,13 @@
  */
 import { mcpResource, OAUTH_SCOPES } from "../app/mod.ts";
 import type { AppContext } from "../app/mod.ts";
-import { INSTRUCTIONS, PROTOCOL_VERSION, SERVER_INFO } from "./mcp/server.ts";
+import {
+  CAPABILITIES,
+  INSTRUCTIONS,
+  PROTOCOL_VERSION,
+  SERVER_INFO,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./mcp/server.ts";
 import { READ_ONLY } from "./mcp/tool.ts";
 import { TOOLS } from "./mcp/tools/mod.ts";
 import type { Register } from "./mod.ts";
@@ -26,7 +32,7 @@ export function mcpManifest(ctx: AppContext) {
     remotes: [{
       type: "streamable-http",
       url: endpoint,
-      supportedProtocolVersions: [PROTOCOL_VERSION],
+      supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
       headers: [{
         name: "X-API-Key",
         description: "statusd API key with the mcp:invoke scope (alternative to OAuth)",
@@ -37,7 +43,7 @@ export function mcpManifest(ctx: AppContext) {
     protocolVersion: PROTOCOL_VERSION,
     serverInfo: { ...SERVER_INFO },
     transport: { type: "streamable-http", endpoint },
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     authentication: {
       required: true,
       schemes: ["oauth2", "bearer"],

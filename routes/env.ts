@@ -5,10 +5,12 @@
 import type { AppContext } from "../app/mod.ts";
 import type { Principal } from "../domain/mod.ts";
 
-/** Variables set by middleware (`c.get("principal")`, `c.get("app")`). */
+/** Variables set by middleware (`c.get("principal")`, `c.get("app")`, `c.get("clientAddress")`). */
 export interface Env {
   Variables: {
     principal: Principal;
     app: AppContext;
+    /** The caller's address (the peer, or the client named by a trusted proxy). */
+    clientAddress: string;
   };
 }

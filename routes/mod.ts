@@ -88,17 +88,17 @@ const ROUTERS: Register[] = [
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
+  const addressOf = clientAddressReader(deps.trustedProxies ?? []);
   api.use("*", async function context(c, next) {
     c.set("app", deps.app);
+    c.set("clientAddress", addressOf(c));
     await next();
   });
   api.use("*", securityHeaders(deps.app.settings.publicUrl));
   api.use("*", limitBodies);
   api.use("/api/*", principal);
-  const addressOf = clientAddressReader(deps.trustedProxies ?? []);
-  api.use("/oauth/register", rateLimit(LIMITS.register, addressOf));
-  api.use("/sign-in", rateLimit(LIMITS.signIn, addressOf));
-  api.use("/sign-up", rateLimit(LIMITS.signUp, addressOf));
+  api.use("/sign-in", rateLimit(LIMITS.signIn));
+  api.use("/sign-up", rateLimit(LIMITS.signUp));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
     const { body } = errorBody(
@@ -110,12 +110,15 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     type: "apiKey",
     in: "header",
     name: "X-API-Key",
-    description: "An API key (sd_live_…) created in Settings > API Keys",
+    description: "An API key (`sd_live_…`) created in Settings > API Keys or with " +
+      "`statusd admin create-key`, sent as `X-API-Key: <key>`",
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
-    description: "The same API key, or an OAuth 2.1 access token issued by statusd",
+    description: "The same API key (`sd_live_…`) sent as `Authorization: Bearer <key>`. OAuth " +
+      "access tokens issued by statusd are accepted only by the MCP server at /api/mcp; this " +
+      "API answers them with 401.",
   });
   for (const register of ROUTERS) register(api, deps);
   return api;

@@ -19,6 +19,7 @@ import {
 } from "../../app/mod.ts";
 import { loadConfig } from "../../config.ts";
 import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
+import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
 import { createChangeFeed, openStore } from "../../store/mod.ts";
 
@@ -64,7 +65,16 @@ Account commands against the database in STATUSD_DB (safe while the server runs)
 Exit codes: 0 done, 1 refused (the message says why), 2 bad usage.`;
 
 const Email = z.string({ error: "--email is required" }).min(1, "--email is required");
-const Plan = z.enum(PLANS, { error: `--plan must be one of ${PLANS.join(", ")}` });
+
+/** An enum flag value in any case (`--plan pro` is `PRO`). */
+function anyCase<const T extends readonly [string, ...string[]]>(values: T, flag: string) {
+  const error = `--${flag} must be one of ${values.join(", ")}`;
+  return z.string({ error }).transform((v) => v.trim().toUpperCase()).pipe(
+    z.enum(values, { error }),
+  );
+}
+
+const Plan = anyCase(PLANS, "plan");
 
 const SCHEMAS = {
   "create-account": z.object({
@@ -77,7 +87,7 @@ const SCHEMAS = {
     "owner-email": z.string({ error: "--owner-email is required" }),
     email: Email,
     "password-stdin": z.literal(true, { error: "--password-stdin is required" }),
-    role: z.enum(ROLES, { error: `--role must be one of ${ROLES.join(", ")}` }).default("MEMBER"),
+    role: anyCase(ROLES, "role").default("MEMBER"),
   }),
   "set-plan": z.object({ email: Email, plan: Plan }),
   "set-sla-target": z.object({
@@ -107,6 +117,48 @@ const OPTIONS = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** The flags `command` takes (`--help` is always allowed). */
+function flagsOf(command: Command): string[] {
+  return [...Object.keys(SCHEMAS[command].shape), "help"];
+}
+
+/**
+ * The first flag in `args` that is not known (to `command` when it is one, else to any
+ * command), as "unknown flag --emial; did you mean --email?"; null when all are known.
+ */
+function unknownFlag(args: readonly string[], command: string | undefined): string | null {
+  const known = command !== undefined && command in SCHEMAS
+    ? flagsOf(command as Command)
+    : Object.keys(OPTIONS);
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (!arg.startsWith("--")) continue;
+    const typed = arg.split("=")[0]!;
+    if (!known.includes(typed.slice(2))) {
+      const message = unknownFlagMessage(typed, known);
+      return command !== undefined && command in SCHEMAS && typed.slice(2) in OPTIONS
+        ? `${message} (${command} takes ${
+          flagsOf(command as Command).map((f) => `--${f}`).join(", ")
+        })`
+        : message;
+    }
+  }
+  return null;
+}
+
+/** The command word: the first argument that is neither a flag nor a flag's value. */
+function commandWord(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return args[i + 1];
+    if (!arg.startsWith("-")) return arg;
+    const name = arg.slice(2).split("=")[0]!;
+    const option = OPTIONS[name as keyof typeof OPTIONS];
+    if (option?.type === "string" && !arg.includes("=")) i++;
+  }
+  return undefined;
+}
 
 async function readPassword(io: AdminIo): Promise<string> {
   return (await io.stdin()).replace(/\r?\n$/, "");
@@ -204,6 +256,12 @@ export async function runAdmin(
   env: Record<string, string | undefined>,
   io: AdminIo = defaultIo,
 ): Promise<number> {
+  const misspelt = unknownFlag(args, commandWord(args));
+  if (misspelt !== null) {
+    io.err(misspelt);
+    io.err("(statusd admin --help lists every command and its flags)");
+    return ADMIN_EXIT.usage;
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });

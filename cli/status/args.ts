@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { STATUS_LEVELS } from "../../domain/status.ts";
+import { unknownFlagMessage } from "../../domain/suggest.ts";
 import type { RankedLevel } from "../../domain/status.ts";
 import type { StatusClient } from "./client.ts";
 import { type ExitCode, UsageError } from "./exit.ts";
@@ -36,8 +37,8 @@ export const GLOBAL_FLAGS: FlagSpec = {
 export const DEFAULT_API_URL = "http://localhost:8080";
 
 /**
- * Splits `argv` by `spec`. `-h` means `--help`; `--` ends the flags. Unknown flags and a
- * missing value are usage errors.
+ * Splits `argv` by `spec`. `-h` means `--help`; `--` ends the flags. Unknown flags (named,
+ * with the closest known one suggested) and a missing value are usage errors.
  */
 export function tokenize(argv: readonly string[], spec: FlagSpec): Tokens {
   const positionals: string[] = [];
@@ -59,7 +60,11 @@ export function tokenize(argv: readonly string[], spec: FlagSpec): Tokens {
     const eq = word.indexOf("=");
     const name = word.slice(2, eq < 0 ? undefined : eq);
     const kind = word.startsWith("--") ? spec[name] : undefined;
-    if (!kind) throw new UsageError(`Unknown option "${word.slice(0, eq < 0 ? undefined : eq)}"`);
+    if (!kind) {
+      throw new UsageError(
+        unknownFlagMessage(word.slice(0, eq < 0 ? undefined : eq), Object.keys(spec)),
+      );
+    }
     if (kind === "boolean") {
       if (eq >= 0) throw new UsageError(`Option "--${name}" takes no value`);
       flags[name] = true;

@@ -11,15 +11,23 @@ import type { Register, ServerDeps } from "../mod.ts";
 /** Version of the REST API description (bumped with breaking changes). */
 export const API_VERSION = "1.0.0";
 
+/**
+ * `info.license`. The repository declares no licence yet, so the document says so in npm's
+ * words rather than inventing one; change this line when the project picks a licence.
+ */
+export const API_LICENSE = { name: "UNLICENSED" } as const;
+
 function description(publicUrl: string): string {
   return [
     "statusd reads the official status pages of thousands of cloud and SaaS vendors, " +
     "normalises them into one shape and serves them here.",
     "",
-    "**Credentials.** Public status reads need none. Account data needs an API key, sent as " +
-    "`X-API-Key: <key>` or `Authorization: Bearer <key>`. A key that is sent is always " +
-    "checked: unknown or revoked → 401; a key without the operation's scope → 403 " +
-    "`insufficient_scope`. Each operation lists the scopes it needs in `x-required-scopes`.",
+    "**Credentials.** Public status reads need none. Account data needs an API key " +
+    "(`sd_live_…`), sent as `X-API-Key: <key>` or `Authorization: Bearer <key>`. A key that " +
+    "is sent is always checked: unknown or revoked → 401; a key without the operation's " +
+    "scope → 403 `insufficient_scope`. OAuth access tokens issued by statusd are for the MCP " +
+    "server only; this API answers them with 401. Each operation lists the scopes it needs " +
+    "in `x-required-scopes`.",
     "",
     "**Conventions.** Bodies are JSON; timestamps are ISO 8601 in UTC; collections come in a " +
     "page envelope `{content, totalElements, page, size, totalPages}` driven by `page` " +
@@ -50,11 +58,17 @@ export function openApiDocument(
       title: "statusd API",
       version: API_VERSION,
       description: description(publicUrl),
+      contact: { name: "The operator of this statusd", url: `${publicUrl}/` },
+      license: API_LICENSE,
     },
     servers: [{ url: publicUrl, description: "This statusd" }],
     tags: [
       { name: "Status", description: "Public service status, incidents, history and uptime" },
       { name: "Live", description: "Server-Sent Events of changes as they are stored" },
+      {
+        name: "Account",
+        description: "The calling account's API keys and SLA reports (an API key is required)",
+      },
     ],
   }) as unknown as Record<string, unknown>;
 }

@@ -27,15 +27,13 @@ import type { Env } from "../env.ts";
 import { credentialOf } from "../middleware/principal.ts";
 import type { Register } from "../mod.ts";
 import { PRM_PATH } from "../oauth/metadata.ts";
+import { admit } from "./jsonrpc.ts";
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
-import { buildMcpServer, PROTOCOL_VERSION } from "./server.ts";
+import { buildMcpServer } from "./server.ts";
 import type { ToolCaller } from "./tool.ts";
 
 /** The endpoint path. */
 export const MCP_PATH = "/api/mcp";
-
-/** Versions an `initialize` may ask for and get back unchanged; anything else gets ours. */
-const NEGOTIABLE = new Set([PROTOCOL_VERSION, "2025-03-26", "2024-11-05"]);
 
 const ALLOW = "POST, OPTIONS";
 
@@ -110,14 +108,14 @@ function acceptFor(accept: string | undefined): string | null {
   return usable ? "application/json, text/event-stream" : null;
 }
 
-/** True for a JSON-RPC `initialize` request. */
-function isInitialize(
-  body: unknown,
-): body is { method: "initialize"; params: Record<string, unknown> } {
-  return typeof body === "object" && body !== null && !Array.isArray(body) &&
-    (body as { method?: unknown }).method === "initialize" &&
-    typeof (body as { params?: unknown }).params === "object" &&
-    (body as { params?: unknown }).params !== null;
+/** True for `application/json`, parameters (e.g. `charset=utf-8`) ignored. */
+function isJsonMediaType(contentType: string | null): boolean {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+/** The body of an HTTP-level refusal (the SDK transport's shape: code -32000, no id). */
+function transportError(message: string) {
+  return { jsonrpc: "2.0", id: null, error: { code: -32000, message } } as const;
 }
 
 async function handlePost(c: Context<Env>): Promise<Response> {
@@ -125,29 +123,19 @@ async function handlePost(c: Context<Env>): Promise<Response> {
   const caller = callerOf(c);
   c.set("principal", caller);
   const raw = c.req.raw;
-  const text = await c.req.text();
-  let parsed: unknown = undefined;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Left to the transport, which answers with the JSON-RPC parse error (-32700).
-  }
-  if (Array.isArray(parsed)) {
-    // JSON-RPC batching was removed in 2025-06-18. This envelope is the transport's format.
-    return c.json({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32600, message: "Batches are not supported (MCP 2025-06-18)" },
-    }, 400);
-  }
-  // The SDK answers its own newest revision for anything it does not know; statusd promises
-  // 2025-06-18, so counter-offer that in the request it sees.
-  if (isInitialize(parsed) && !NEGOTIABLE.has(String(parsed.params.protocolVersion))) {
-    parsed = { ...parsed, params: { ...parsed.params, protocolVersion: PROTOCOL_VERSION } };
-  }
-  const headers = new Headers(raw.headers);
+  // Transport-level refusals come before the body is looked at, as the SDK orders them.
   const accept = acceptFor(raw.headers.get("accept") ?? undefined);
-  if (accept !== null) headers.set("accept", accept);
+  if (accept === null) {
+    return c.json(transportError("Not Acceptable: accept application/json"), 406);
+  }
+  if (!isJsonMediaType(raw.headers.get("content-type"))) {
+    return c.json(transportError("Unsupported Media Type: send application/json"), 415);
+  }
+  const text = await c.req.text();
+  const admission = admit(text, raw.headers.get("mcp-protocol-version"));
+  if (admission.kind === "reply") return c.json(admission.body, admission.status);
+  const headers = new Headers(raw.headers);
+  headers.set("accept", accept);
   const request = new Request(raw.url, { method: "POST", headers, body: text });
 
   const server = buildMcpServer(ctx, caller);
@@ -157,10 +145,7 @@ async function handlePost(c: Context<Env>): Promise<Response> {
   });
   try {
     await server.connect(transport);
-    return await transport.handleRequest(
-      request,
-      parsed === undefined ? undefined : { parsedBody: parsed },
-    );
+    return await transport.handleRequest(request, { parsedBody: admission.message });
   } finally {
     await server.close();
   }

@@ -4,9 +4,17 @@
  * the imports silently type as `any` (TOOLCHAIN §6.1).
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/index"
+export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-export type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+export {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";

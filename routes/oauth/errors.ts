@@ -6,8 +6,9 @@
  */
 import type { Context } from "hono";
 import { OAuthError, type OAuthErrorCode } from "../../app/mod.ts";
-import { AppError } from "../../domain/mod.ts";
+import { AppError, RateLimited } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
+import { errorBody } from "../errors.ts";
 
 const STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,
@@ -32,11 +33,17 @@ export function oauthErrorResponse(c: Context<Env>, err: OAuthError): Response {
 }
 
 /**
- * `onError` for the OAuth endpoints: OAuth failures → their RFC body; other typed errors →
- * `invalid_request`; anything else → `server_error` (logged, never echoed).
+ * `onError` for the OAuth endpoints: OAuth failures → their RFC body; a rate limit → 429 with
+ * `Retry-After`; other typed errors → `invalid_request`; anything else → `server_error`
+ * (logged, never echoed).
  */
 export function oauthOnError(err: Error, c: Context<Env>): Response {
   if (err instanceof OAuthError) return oauthErrorResponse(c, err);
+  if (err instanceof RateLimited) {
+    // Not an OAuth protocol error: statusd's own `rate_limited` body, as on every other 429.
+    const { body } = errorBody(err);
+    return c.json(body, 429, { ...NO_STORE, "Retry-After": String(err.retryAfterSeconds) });
+  }
   if (err instanceof AppError) {
     return oauthErrorResponse(c, new OAuthError("invalid_request", err.message));
   }

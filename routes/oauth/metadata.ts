@@ -14,7 +14,7 @@ const CACHE = { "Cache-Control": "public, max-age=3600" } as const;
 /** Path of the protected-resource metadata of /api/mcp. */
 export const PRM_PATH = "/.well-known/oauth-protected-resource/api/mcp";
 
-/** RFC 9728 metadata for `resource` (the MCP URL, or the origin at the root fallback). */
+/** RFC 9728 metadata for `resource` (the MCP URL). */
 export function protectedResourceMetadata(ctx: AppContext, resource: string) {
   const base = ctx.settings.publicUrl;
   return {
@@ -55,12 +55,10 @@ export function metadataRoutes(app: Hono<Env>): void {
     const ctx = c.get("app");
     return c.json(protectedResourceMetadata(ctx, mcpResource(ctx)), 200, CACHE);
   });
-  // Root fallback for clients that ignore the challenge: RFC 9728-correct for this URL, and
-  // the authorization server treats the origin as an alias of the MCP resource.
-  app.get("/.well-known/oauth-protected-resource", (c) => {
-    const ctx = c.get("app");
-    return c.json(protectedResourceMetadata(ctx, issuer(ctx)), 200, CACHE);
-  });
+  // Nothing at the root `/.well-known/oauth-protected-resource` (the catch-all answers a JSON
+  // 404): a document there would name the whole origin as the protected resource, but the REST
+  // API refuses OAuth access tokens. Clients that ignore the challenge try the path form first
+  // (MCP 2025-11-25 discovery order) and find it.
   app.get("/.well-known/oauth-authorization-server", (c) => {
     return c.json(authorizationServerMetadata(c.get("app")), 200, CACHE);
   });

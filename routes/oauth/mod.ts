@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import type { Env } from "../env.ts";
+import { LIMITS, rateLimit } from "../middleware/rate_limit.ts";
 import type { Register } from "../mod.ts";
 import { authorizePages } from "./authorize.tsx";
 import { oauthOnError } from "./errors.ts";
@@ -30,6 +31,9 @@ export function oauthApi(): Hono<Env> {
   });
   app.use("/.well-known/oauth-*", headers);
   app.use("/oauth/register", headers);
+  // After CORS, so a 429 carries the same CORS headers as every other answer here; only
+  // registrations that succeed count against the limit.
+  app.use("/oauth/register", rateLimit(LIMITS.register));
   app.use("/oauth/token", headers);
   app.use("/oauth/revoke", headers);
   metadataRoutes(app);

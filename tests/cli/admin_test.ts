@@ -137,6 +137,82 @@ Deno.test("usage mistakes exit 2 with a message; --help exits 0", async () => {
   equal(await runAdmin(["list-accounts", "--colour"], env, badFlag.io), 2);
 });
 
+Deno.test("a misspelt flag is named with the right one suggested; a flag of another command too", async () => {
+  const env = { STATUSD_DB: ":memory:" };
+  const typo = io(PASSWORD + "\n");
+  equal(
+    await runAdmin(
+      ["create-account", "--emial", "ops@example.com", "--password-stdin"],
+      env,
+      typo.io,
+    ),
+    2,
+  );
+  equal(typo.err[0], "unknown flag --emial; did you mean --email?");
+  const eq = io();
+  equal(await runAdmin(["set-plan", "--email", "a@b.c", "--pln=PRO"], env, eq.io), 2);
+  equal(eq.err[0], "unknown flag --pln; did you mean --plan?");
+  const other = io();
+  equal(
+    await runAdmin(
+      ["set-plan", "--email", "a@b.c", "--plan", "PRO", "--role", "ADMIN"],
+      env,
+      other.io,
+    ),
+    2,
+  );
+  match(other.err[0]!, /^unknown flag --role \(set-plan takes --email, --plan, --help\)$/);
+  const nothingClose = io();
+  equal(await runAdmin(["list-accounts", "--colour"], env, nothingClose.io), 2);
+  equal(nothingClose.err[0], "unknown flag --colour");
+});
+
+Deno.test("--plan and --role are accepted in any case", async () => {
+  const dir = await Deno.makeTempDir();
+  const env = { STATUSD_DB: join(dir, "statusd.db") };
+  try {
+    const made = io(PASSWORD + "\n");
+    equal(
+      await runAdmin(
+        ["create-account", "--email", "ops@example.com", "--password-stdin", "--plan", "pro"],
+        env,
+        made.io,
+      ),
+      0,
+      made.err.join("\n"),
+    );
+    match(made.out[0]!, /\(PRO\) with owner ops@example\.com/);
+    const team = io();
+    equal(
+      await runAdmin(["set-plan", "--email", "ops@example.com", "--plan", "Team"], env, team.io),
+      0,
+    );
+    match(team.out[0]!, /is now TEAM/);
+    const member = io(PASSWORD + "\n");
+    equal(
+      await runAdmin(
+        [
+          "add-member",
+          "--owner-email",
+          "ops@example.com",
+          "--email",
+          "dev@example.com",
+          "--password-stdin",
+          "--role",
+          "admin",
+        ],
+        env,
+        member.io,
+      ),
+      0,
+      member.err.join("\n"),
+    );
+    match(member.out[0]!, /as ADMIN/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("deno task admin reads the password from standard input", async () => {
   const dir = await Deno.makeTempDir();
   try {

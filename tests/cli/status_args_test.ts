@@ -20,8 +20,8 @@ Deno.test("flags take values with a space or '=', and '--' ends them", () => {
 
 Deno.test("an unknown flag or a missing value is a usage error naming the flag", () => {
   throws(
-    () => tokenize(["--verbose"], {}),
-    (e) => e instanceof UsageError && /"--verbose"/.test(e.message),
+    () => tokenize(["--verbose"], { json: "boolean" }),
+    (e) => e instanceof UsageError && e.message === "unknown flag --verbose",
   );
   throws(
     () => tokenize(["--days"], { days: "string" }),
@@ -31,6 +31,27 @@ Deno.test("an unknown flag or a missing value is a usage error naming the flag",
     () => tokenize(["--json=yes"], { json: "boolean" }),
     (e) => e instanceof UsageError && /takes no value/.test(e.message),
   );
+});
+
+Deno.test("a misspelt flag is named and the right one suggested", () => {
+  const spec = { json: "boolean", "fail-on": "string", "allow-unknown": "boolean" } as const;
+  for (
+    const [typed, meant] of [
+      ["--jsno", "--json"],
+      ["--fial-on=major", "--fail-on"],
+      ["--allow-unkown", "--allow-unknown"],
+      ["--JSON", "--json"],
+    ]
+  ) {
+    const shown = typed.split("=")[0];
+    throws(
+      () => tokenize(["github", typed!], spec),
+      (e) =>
+        e instanceof UsageError &&
+        e.message === `unknown flag ${shown}; did you mean ${meant}?`,
+      typed,
+    );
+  }
 });
 
 Deno.test("--fail-on takes the short names and the full enum names, never OPERATIONAL", () => {

@@ -435,7 +435,13 @@ Deno.test({
         equal(oneLine(nothing), "status: Name a command or a vendor slug (see status --help)");
         const flag = await status(["status", "github", "--verbose"]);
         equal(flag.code, 2);
-        equal(oneLine(flag), 'status: Unknown option "--verbose" (see status --help)');
+        equal(oneLine(flag), "status: unknown flag --verbose (see status --help)");
+        const typo = await status(["check", "github", "--fial-on", "major"]);
+        equal(typo.code, 2);
+        equal(
+          oneLine(typo),
+          "status: unknown flag --fial-on; did you mean --fail-on? (see status --help)",
+        );
         const url = await status(["github", "--api", "localhost:8080"]);
         equal(url.code, 2);
         match(oneLine(url), /^status: Cannot use --api: /);

@@ -230,9 +230,25 @@ Deno.test("a status URL is still the page users open, never an API or feed endpo
   }
 });
 
-Deno.test("rerunning the importer regenerates ingest/catalog.json byte for byte", async () => {
-  const { text } = await buildCatalogText();
-  equal(text, Deno.readTextFileSync(new URL("../../ingest/catalog.json", import.meta.url)));
+/** The gathered list the importer reads by default: beside the checkout, not inside it. */
+const GATHERED = new URL("../../../shared/catalog/vendors.json", import.meta.url);
+const hasGathered = (() => {
+  try {
+    return Deno.statSync(GATHERED).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "rerunning the importer regenerates ingest/catalog.json byte for byte",
+  // A clone without the project's shared folder beside it cannot rerun the import: skipped
+  // (reported as such), not failed.
+  ignore: !hasGathered,
+  fn: async () => {
+    const { text } = await buildCatalogText();
+    equal(text, Deno.readTextFileSync(new URL("../../ingest/catalog.json", import.meta.url)));
+  },
 });
 
 /** Runs the importer on a hand-made gathered list and hand-made source lists. */

@@ -52,7 +52,7 @@ Deno.test("the homepage sends RFC 8288 Link headers for the discovery files", as
         ["/openapi.json", "service-desc"],
         ["/healthz", "status"],
         ["/llms.txt", "describedby"],
-        ["/sitemap.xml", "sitemap"],
+        ["/sitemap.xml", "https://www.sitemaps.org/protocol.html"],
       ]
     ) {
       ok(link.includes(`<${PUBLIC_URL}${path}>; rel="${rel}"`), `${rel} → ${path}`);
@@ -176,6 +176,131 @@ Deno.test("the home page lists disrupted services and says how many have no fres
     ok(html.includes('href="/services/github"'));
     ok(!html.includes('href="/services/stripe"'));
     ok(html.includes('<a href="/services?status=UNKNOWN">2 services</a>'), html);
+  } finally {
+    await r.close();
+  }
+});
+
+/** Splits an RFC 8288 `Link` value into links (commas inside `<…>` or quotes do not split). */
+function parseLinkHeader(value: string): { target: string; params: Record<string, string> }[] {
+  const links: string[] = [];
+  let current = "";
+  let inUri = false;
+  let inQuote = false;
+  for (const ch of value) {
+    if (ch === "<" && !inQuote) inUri = true;
+    if (ch === ">" && !inQuote) inUri = false;
+    if (ch === '"' && !inUri) inQuote = !inQuote;
+    if (ch === "," && !inUri && !inQuote) {
+      links.push(current);
+      current = "";
+    } else current += ch;
+  }
+  links.push(current);
+  return links.map((link) => {
+    const [target, ...rest] = link.split(";").map((p) => p.trim());
+    const params: Record<string, string> = {};
+    for (const p of rest) {
+      const eq = p.indexOf("=");
+      params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, "");
+    }
+    return { target: target!.slice(1, -1), params };
+  });
+}
+
+/**
+ * IANA "Link Relation Types" entries statusd may use (RFC 8631: service-desc, service-doc,
+ * status; RFC 9727: api-catalog; POWDER: describedby). Anything else must be an absolute URI
+ * (RFC 8288 §2.1.2).
+ */
+const REGISTERED = new Set(["api-catalog", "service-desc", "service-doc", "status", "describedby"]);
+
+Deno.test("homepage Link relations are registered names or URIs, and each target serves the type it advertises", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "acme" });
+    for (const method of ["GET", "HEAD"]) {
+      const res = await r.app.request(`${PUBLIC_URL}/`, { method });
+      await res.body?.cancel();
+      const links = parseLinkHeader(res.headers.get("link")!);
+      ok(links.length >= 8, method);
+      for (const { target, params } of links) {
+        const rel = params.rel!;
+        ok(
+          REGISTERED.has(rel) || /^https?:\/\/[^\s]+$/.test(rel),
+          `${rel} is a registered relation or an absolute URI`,
+        );
+        ok(target.startsWith(PUBLIC_URL), target);
+        if (params.anchor) ok(params.anchor.startsWith(PUBLIC_URL), params.anchor);
+        const served = await r.app.request(target);
+        equal(served.status, 200, target);
+        const type = served.headers.get("content-type")!;
+        equal(type.split(";")[0]!.trim(), params.type, `${target}: served as ${type}`);
+        if (params.profile) {
+          ok(type.includes(`profile="${params.profile}"`), `${target}: profile ${params.profile}`);
+        }
+        await served.body?.cancel();
+      }
+      const rels = links.map((l) => l.params.rel);
+      for (const rel of ["api-catalog", "service-desc", "status", "describedby"]) {
+        ok(rels.includes(rel), rel);
+      }
+      ok(
+        links.some((l) =>
+          l.target.endsWith("/.well-known/mcp.json") && l.params.anchor === `${PUBLIC_URL}/api/mcp`
+        ),
+        "the MCP manifest describes /api/mcp",
+      );
+      ok(links.some((l) => l.target.endsWith("/sitemap.xml")), "the sitemap is advertised");
+    }
+    // The api-catalog's own targets are served as the types it names.
+    const catalog = await (await r.get("/.well-known/api-catalog")).json();
+    for (const context of catalog.linkset) {
+      for (const [rel, targets] of Object.entries(context)) {
+        if (rel === "anchor") continue;
+        for (const t of targets as { href: string; type: string }[]) {
+          const served = await r.app.request(t.href);
+          equal(served.headers.get("content-type")!.split(";")[0], t.type, t.href);
+          await served.body?.cancel();
+        }
+      }
+    }
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("llms.txt follows llmstxt.org, names the CLI's real variable and links only to things that exist", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "github", name: "GitHub" });
+    addVendor(r.db, { slug: "acme" });
+    const text = await (await r.get("/llms.txt")).text();
+    const lines = text.split("\n");
+    equal(lines[0], "# statusd");
+    ok(lines.some((l) => l.startsWith("> ")), "a blockquote summary");
+    ok(text.includes(`STATUS_API_URL=${PUBLIC_URL}`), "the status CLI's variable");
+    ok(!text.includes("STATUSD_URL"), "no variable the CLI does not read");
+    ok(!/monitors|alerts/i.test(text), "no account resources that do not exist yet");
+    // Below the first H2 every non-blank line is a list item `- [name](url)` or `- [name](url): notes`.
+    const first = lines.findIndex((l) => l.startsWith("## "));
+    ok(first > 0);
+    const urls: string[] = [];
+    for (const line of lines.slice(first)) {
+      if (line === "" || line.startsWith("## ")) continue;
+      const m = /^- \[([^\]]+)\]\(([^)\s]+)\)(: .+)?$/.exec(line);
+      ok(m, `list form: ${line}`);
+      urls.push(m[2]!);
+    }
+    ok(urls.length >= 10);
+    for (const url of urls) {
+      ok(!/[{}]/.test(url), `no URI template: ${url}`);
+      ok(url.startsWith(PUBLIC_URL), url);
+      const res = await r.app.request(url);
+      await res.body?.cancel();
+      ok(res.status !== 404 && res.status < 500, `${url} exists (${res.status})`);
+    }
+    ok(urls.includes(`${PUBLIC_URL}/api/services/github`), "a concrete service link");
   } finally {
     await r.close();
   }

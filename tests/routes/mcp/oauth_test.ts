@@ -59,8 +59,11 @@ Deno.test("metadata: PRM resource is the MCP URL, issuer identical everywhere, S
     for (const u of [m.authorization_endpoint, m.token_endpoint, m.registration_endpoint!]) {
       assert.ok(u.startsWith(`${rig.url}/oauth/`), u);
     }
+    // No root document: it would claim the whole origin (REST too) for OAuth tokens.
     const root = await getJson(`${rig.url}/.well-known/oauth-protected-resource`);
-    assert.equal(root.json.resource, rig.url);
+    assert.equal(root.status, 404);
+    assert.equal(root.json.error, "not_found");
+    assert.equal(root.json.resource, undefined);
     const oidc = await getJson(`${rig.url}/.well-known/openid-configuration`);
     assert.equal(oidc.status, 404);
     assert.equal(oidc.json.error, "not_found");
@@ -424,6 +427,7 @@ Deno.test("/.well-known/mcp.json matches the live server", async () => {
       }),
     }).then((r) => r.json());
     assert.deepStrictEqual(m.json.serverInfo, init.result.serverInfo);
+    assert.deepStrictEqual(m.json.capabilities, init.result.capabilities);
     const list = await fetch(rig.mcpUrl, {
       method: "POST",
       headers: {

@@ -130,35 +130,151 @@ Deno.test("both header forms of a Pro key with mcp:invoke are accepted", async (
   }
 });
 
-Deno.test("initialize counter-offers 2025-06-18; the header is not checked on initialize", async () => {
+Deno.test("initialize agrees only to 2025-11-25 and 2025-06-18; any other revision gets 2025-06-18", async () => {
   const rig = await mcpRig();
   const h = { "x-api-key": rig.keys.all };
   try {
     const cases: [string, string][] = [
       ["2025-06-18", "2025-06-18"],
-      ["2025-11-25", "2025-06-18"],
+      ["2025-11-25", "2025-11-25"],
+      // These require JSON-RPC batches (2025-03-26) or the HTTP+SSE transport (2024-11-05).
+      ["2025-03-26", "2025-06-18"],
+      ["2024-11-05", "2025-06-18"],
       ["2099-01-01", "2025-06-18"],
-      ["2025-03-26", "2025-03-26"],
     ];
     for (const [asked, answered] of cases) {
       const res = await post(rig.mcpUrl, init(asked), h);
-      assert.equal((res.json?.result as { protocolVersion: string }).protocolVersion, answered);
+      assert.equal(res.status, 200, asked);
+      assert.equal(
+        (res.json?.result as { protocolVersion: string }).protocolVersion,
+        answered,
+        asked,
+      );
     }
     const withHeader = await post(rig.mcpUrl, init("2025-06-18"), {
       ...h,
       "mcp-protocol-version": "2099-01-01",
     });
     assert.equal(withHeader.status, 200);
-    const bogus = await post(rig.mcpUrl, rpc("tools/list"), {
+    for (
+      const [header, status] of [["1999-01-01", 400], ["2025-03-26", 400], ["2024-11-05", 400]]
+    ) {
+      const later = await post(rig.mcpUrl, rpc("tools/list"), {
+        ...h,
+        "mcp-protocol-version": String(header),
+      });
+      assert.equal(later.status, status, String(header));
+      assert.equal((later.json?.error as { code: number }).code, -32000);
+    }
+    for (const header of ["2025-06-18", "2025-11-25"]) {
+      const ok = await post(rig.mcpUrl, rpc("tools/list"), {
+        ...h,
+        "mcp-protocol-version": header,
+      });
+      assert.equal(ok.status, 200, header);
+    }
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("capabilities say tools.listChanged is false, as /.well-known/mcp.json does", async () => {
+  const rig = await mcpRig();
+  try {
+    const res = await post(rig.mcpUrl, init("2025-06-18"), { "x-api-key": rig.keys.all });
+    const result = res.json?.result as { capabilities: unknown };
+    assert.deepStrictEqual(result.capabilities, { tools: { listChanged: false } });
+    const manifest = await (await fetch(`${rig.url}/.well-known/mcp.json`)).json();
+    assert.deepStrictEqual(manifest.capabilities, result.capabilities);
+    assert.deepStrictEqual(manifest.remotes[0].supportedProtocolVersions, [
+      "2025-11-25",
+      "2025-06-18",
+    ]);
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("an unknown tool is a JSON-RPC -32602 error, not a tool result", async () => {
+  const rig = await mcpRig();
+  const h = { "x-api-key": rig.keys.all, "mcp-protocol-version": "2025-06-18" };
+  try {
+    const res = await post(
+      rig.mcpUrl,
+      rpc("tools/call", { name: "get_weather", arguments: {} }, 9),
+      h,
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.json?.id, 9);
+    assert.equal(res.json?.result, undefined);
+    const error = res.json?.error as { code: number; message: string };
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /^Unknown tool "get_weather"/);
+    // tools/list has one page: a cursor it never handed out is invalid too.
+    const cursor = await post(rig.mcpUrl, rpc("tools/list", { cursor: "page-2" }, 10), h);
+    assert.equal((cursor.json?.error as { code: number }).code, -32602);
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("malformed params are -32602 naming the field, never -32603 with a zod dump", async () => {
+  const rig = await mcpRig();
+  const h = { "x-api-key": rig.keys.all, "mcp-protocol-version": "2025-06-18" };
+  try {
+    const cases: [string, string, RegExp][] = [
+      ["tools/call", JSON.stringify({ name: 5 }), /params\.name: .*expected string/],
+      ["tools/call", "null", /params: /],
+      ["tools/call", '"get_service_status"', /must be an object/],
+      ["tools/list", JSON.stringify({ cursor: 5 }), /params\.cursor: .*expected string/],
+      ["initialize", JSON.stringify({ protocolVersion: "2025-06-18" }), /params\.clientInfo/],
+    ];
+    for (const [method, params, message] of cases) {
+      const body = params === "null"
+        ? `{"jsonrpc":"2.0","id":3,"method":"${method}"}`
+        : `{"jsonrpc":"2.0","id":3,"method":"${method}","params":${params}}`;
+      const res = await post(rig.mcpUrl, body, h);
+      assert.equal(res.status, 200, body);
+      assert.equal(res.json?.id, 3, body);
+      const error = res.json?.error as { code: number; message: string };
+      assert.equal(error.code, -32602, body);
+      assert.match(error.message, message, body);
+      assert.ok(!error.message.includes("\n"), `one line: ${error.message}`);
+    }
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("JSON that is not a JSON-RPC message is 400 -32600; a body that is not JSON is -32700", async () => {
+  const rig = await mcpRig();
+  const h = { "x-api-key": rig.keys.all, "mcp-protocol-version": "2025-06-18" };
+  try {
+    for (
+      const body of [
+        `{"id": null}`,
+        `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+        `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+        `{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+        `{"jsonrpc":"2.0","id":1}`,
+        `42`,
+      ]
+    ) {
+      const res = await post(rig.mcpUrl, body, h);
+      assert.equal(res.status, 400, body);
+      assert.equal(res.json?.id, null, body);
+      assert.equal((res.json?.error as { code: number }).code, -32600, body);
+    }
+    const junk = await post(rig.mcpUrl, `{"jsonrpc":`, h);
+    assert.equal(junk.status, 400);
+    assert.equal((junk.json?.error as { code: number }).code, -32700);
+    const text = await post(rig.mcpUrl, rpc("ping"), { ...h, "content-type": "text/plain" });
+    assert.equal(text.status, 415);
+    const charset = await post(rig.mcpUrl, rpc("ping"), {
       ...h,
-      "mcp-protocol-version": "1999-01-01",
+      "content-type": "application/json; charset=utf-8",
     });
-    assert.equal(bogus.status, 400);
-    const ok = await post(rig.mcpUrl, rpc("tools/list"), {
-      ...h,
-      "mcp-protocol-version": "2025-06-18",
-    });
-    assert.equal(ok.status, 200);
+    assert.equal(charset.status, 200);
   } finally {
     await rig.close();
   }

@@ -60,6 +60,37 @@ Deno.test("initialize and tools/list: seven read-only tools with object schemas"
   }
 });
 
+Deno.test("the SDK client: 2025-11-25 agreed, listChanged false, unknown tool rejected with -32602", async () => {
+  const rig = await mcpRig();
+  const client = new Client({ name: "tools-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(rig.mcpUrl), {
+    requestInit: { headers: { "X-API-Key": rig.keys.all } },
+  });
+  try {
+    await client.connect(transport);
+    // The SDK asks for its newest revision; statusd follows its rules, so it is agreed and the
+    // client sends it as MCP-Protocol-Version from then on (the calls below succeed with it).
+    assert.equal(transport.protocolVersion, "2025-11-25");
+    assert.deepStrictEqual(client.getServerCapabilities(), { tools: { listChanged: false } });
+    const err = await client.callTool({ name: "get_weather", arguments: {} }).then(
+      () => null,
+      (e: unknown) => e as { code?: number; message?: string },
+    );
+    assert.ok(err !== null, "an unknown tool is a protocol error, not a result");
+    assert.equal(err.code, -32602);
+    assert.match(err.message ?? "", /Unknown tool "get_weather"/);
+    const ok = await call(client, "get_service_status", { slug: "github" });
+    assert.equal(ok.isError, false);
+    // Bad arguments stay tool errors the model can read and correct (SEP-1303).
+    const bad = await call(client, "get_service_status", { slug: 5 });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /slug: .*expected string/);
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
 Deno.test("list_services filters by status, category and q", async () => {
   const rig = await mcpRig();
   const client = await connect(rig, rig.keys.all, "bearer");

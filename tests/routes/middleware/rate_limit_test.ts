@@ -53,6 +53,63 @@ Deno.test("the 21st client registration in an hour from one address gets 429 wit
   }
 });
 
+Deno.test("a registration 429 carries the CORS headers of every other /oauth/register answer", async () => {
+  const r = apiRig();
+  try {
+    const origin = "https://inspector.example";
+    const send = () =>
+      post(r.app, "/oauth/register", {
+        body: registration,
+        type: "application/json",
+        headers: { origin },
+      });
+    for (let i = 0; i < 20; i++) {
+      const ok = await send();
+      equal(ok.status, 201);
+      equal(ok.headers.get("access-control-allow-origin"), "*");
+    }
+    const refused = await send();
+    equal(refused.status, 429);
+    equal(refused.headers.get("access-control-allow-origin"), "*");
+    equal(refused.headers.get("retry-after"), "3600");
+    equal((await refused.json()).error, "rate_limited");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("failed registrations (400) do not count against the registration limit", async () => {
+  const r = apiRig();
+  try {
+    const bad = JSON.stringify({ client_name: "no redirect" });
+    for (let i = 0; i < 25; i++) {
+      equal(
+        (await post(r.app, "/oauth/register", { body: bad, type: "application/json" })).status,
+        400,
+      );
+      equal(
+        (await post(r.app, "/oauth/register", { body: "{not json", type: "application/json" }))
+          .status,
+        400,
+      );
+    }
+    for (let i = 0; i < 20; i++) {
+      equal(
+        (await post(r.app, "/oauth/register", { body: registration, type: "application/json" }))
+          .status,
+        201,
+      );
+    }
+    equal(
+      (await post(r.app, "/oauth/register", { body: registration, type: "application/json" }))
+        .status,
+      429,
+    );
+  } finally {
+    await r.close();
+  }
+});
+
 Deno.test("password guessing is slowed: the 11th failed sign-in in 5 minutes from one address gets 429", async () => {
   const r = apiRig();
   try {

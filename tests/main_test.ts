@@ -1,0 +1,51 @@
+/**
+ * `statusd` (main.ts) as a self-hoster starts it: a bad `STATUSD_CATALOG` file stops it with one
+ * line naming the variable and the problem, exit 2, no stack trace, and no database created.
+ */
+import { equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+async function start(env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: { ...env, NO_COLOR: "1", PORT: "0", STATUSD_POLL: "off" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("a bad STATUSD_CATALOG file ends with one line naming the variable and the problem (exit 2)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const write = (name: string, text: string) => {
+      Deno.writeTextFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const cases: [string, RegExp][] = [
+      [join(dir, "missing.json"), /Cannot read the file: No such file or directory/],
+      [write("text.json", "name,slug\nAcme,acme\n"), /Not valid JSON/],
+      [write("object.json", '{"vendors": []}'), /Expected a JSON array of vendor entries/],
+      [
+        write("entry.json", '[{"name": "Acme", "slug": "Acme Inc", "statusPageUrl": "x"}]'),
+        /entry 0 \("Acme Inc"\): slug: .*statusPageUrl: /,
+      ],
+    ];
+    for (const [path, problem] of cases) {
+      const db = join(dir, "statusd.db");
+      const run = await start({ STATUSD_CATALOG: path, STATUSD_DB: db });
+      equal(run.code, 2, run.stderr);
+      const lines = run.stderr.trimEnd().split("\n");
+      equal(lines.length, 1, `one line: ${run.stderr}`);
+      match(lines[0]!, new RegExp(`^Cannot use STATUSD_CATALOG: Cannot load catalog "${path}": `));
+      match(lines[0]!, problem);
+      ok(!/\bat .*\.ts:\d+/.test(run.stderr), "no stack trace");
+      ok(!(await Deno.stat(db).then(() => true, () => false)), "no database was created");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

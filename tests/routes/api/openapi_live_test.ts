@@ -1,0 +1,287 @@
+/**
+ * The OpenAPI document against live answers: real requests through the app over a seeded
+ * store, one per status each operation can produce. Each answer's status must be declared for
+ * its operation, its content type must be one the document lists, its declared headers must be
+ * present, and its JSON body must validate (ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect)
+ * against the schema declared for that status. Every declared (operation, status) pair must be
+ * exercised, except the few listed in `NOT_PRODUCIBLE` with the reason.
+ */
+import { equal, ok } from "node:assert/strict";
+import ajv2020 from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
+import { DAY_MS, HOUR_MS } from "../../../domain/mod.ts";
+import { account, key, storeRawKey } from "../../support/accounts.ts";
+import {
+  addComponent,
+  addIncident,
+  addTransitions,
+  addVendor,
+  type ApiRig,
+  apiRig,
+  PUBLIC_URL,
+  T0,
+} from "../../support/api.ts";
+
+interface MediaType {
+  schema?: Record<string, unknown>;
+}
+interface ResponseObject {
+  content?: Record<string, MediaType>;
+  headers?: Record<string, unknown>;
+}
+interface Operation {
+  operationId: string;
+  responses: Record<string, ResponseObject>;
+}
+interface OpenApiDoc {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, unknown>;
+}
+
+/** One live request: which operation it is, what to send, what status it must get. */
+interface Case {
+  readonly op: string;
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly status: number;
+}
+
+/**
+ * Declared pairs no request can produce today. 429: no rate limit applies under /api yet (only
+ * /oauth/register and sign-in are limited); the status is declared for the limiter that guards
+ * every route. streamEvents 500: a store failure after the stream has started ends the stream;
+ * the status line (200) has already been sent.
+ */
+const NOT_PRODUCIBLE = (op: string, status: number) =>
+  status === 429 || (op === "streamEvents" && status === 500);
+
+async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
+  const r = apiRig();
+  const gh = addVendor(r.db, {
+    slug: "github",
+    name: "GitHub",
+    category: "devtools",
+    status: "PARTIAL_OUTAGE",
+    lastChangedAt: T0 - HOUR_MS,
+    lastCheckedAt: T0,
+  });
+  addTransitions(r.db, gh, [
+    [T0 - 20 * DAY_MS, "OPERATIONAL"],
+    [T0 - 3 * DAY_MS, "MAJOR_OUTAGE"],
+    [T0 - 3 * DAY_MS + 2 * HOUR_MS, "OPERATIONAL"],
+    [T0 - HOUR_MS, "PARTIAL_OUTAGE"],
+  ]);
+  addComponent(r.db, gh, { externalId: "api", name: "API", status: "PARTIAL_OUTAGE" });
+  addIncident(r.db, gh, {
+    externalId: "1",
+    title: "Degraded API",
+    status: "INVESTIGATING",
+    impact: "MAJOR",
+    startedAt: T0 - HOUR_MS,
+    componentIds: ["api"],
+    updates: [{ at: T0 - HOUR_MS, status: "INVESTIGATING", body: "Looking into it." }],
+  });
+  addVendor(r.db, { slug: "stripe", name: "Stripe", category: "payments" });
+  const pro = await account(r.ctx, "owner@pro.test", "PRO");
+  const free = await account(r.ctx, "owner@free.test", "FREE");
+  return {
+    r,
+    keys: {
+      all: key(r.ctx, pro, "all"),
+      none: key(r.ctx, pro, "mcp only", ["mcp:invoke"]),
+      // A Free account cannot create keys; one stored before a downgrade still authenticates.
+      free: storeRawKey(r.ctx, free.account.id, "old", null),
+    },
+  };
+}
+
+function cases(keys: Record<string, string>): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const free = { "x-api-key": keys.free! };
+  const long = "x".repeat(201);
+  return [
+    { op: "listServices", path: "/api/services?limit=1", status: 200 },
+    { op: "listServices", path: "/api/services?limit=0", status: 400 },
+    { op: "listServices", path: "/api/services", headers: bad, status: 401 },
+    { op: "getService", path: "/api/services/github", status: 200 },
+    { op: "getService", path: `/api/services/${long}`, status: 400 },
+    { op: "getService", path: "/api/services/github", headers: bad, status: 401 },
+    { op: "getService", path: "/api/services/githb", status: 404 },
+    { op: "getServiceHistory", path: "/api/services/github/history?days=7", status: 200 },
+    { op: "getServiceHistory", path: "/api/services/github/history?days=0", status: 400 },
+    { op: "getServiceHistory", path: "/api/services/github/history", headers: bad, status: 401 },
+    { op: "getServiceHistory", path: "/api/services/github/history", headers: none, status: 403 },
+    { op: "getServiceHistory", path: "/api/services/githb/history", status: 404 },
+    { op: "getServiceUptime", path: "/api/services/github/uptime", headers: all, status: 200 },
+    { op: "getServiceUptime", path: `/api/services/${long}/uptime`, status: 400 },
+    { op: "getServiceUptime", path: "/api/services/github/uptime", headers: bad, status: 401 },
+    { op: "getServiceUptime", path: "/api/services/github/uptime", headers: none, status: 403 },
+    { op: "getServiceUptime", path: "/api/services/githb/uptime", status: 404 },
+    { op: "listIncidents", path: "/api/incidents?active=true", status: 200 },
+    { op: "listIncidents", path: "/api/incidents?since=yesterday", status: 400 },
+    { op: "listIncidents", path: "/api/incidents", headers: bad, status: 401 },
+    { op: "listIncidents", path: "/api/incidents?service=nope", status: 404 },
+    { op: "getProvidersOverview", path: "/api/status/providers-overview", status: 200 },
+    { op: "getProvidersOverview", path: "/api/status/providers-overview?page=-1", status: 400 },
+    {
+      op: "getProvidersOverview",
+      path: "/api/status/providers-overview",
+      headers: bad,
+      status: 401,
+    },
+    { op: "streamEvents", path: "/api/events", status: 200 },
+    { op: "streamEvents", path: "/api/events", headers: { "last-event-id": "x" }, status: 400 },
+    { op: "streamEvents", path: "/api/events", headers: bad, status: 401 },
+    { op: "listApiKeys", path: "/api/user/api-keys", headers: all, status: 200 },
+    { op: "listApiKeys", path: "/api/user/api-keys", status: 401 },
+    { op: "listApiKeys", path: "/api/user/api-keys", headers: none, status: 403 },
+    { op: "listApiKeys", path: "/api/user/api-keys", headers: free, status: 403 },
+    { op: "listApiKeyScopes", path: "/api/user/api-keys/scopes", headers: none, status: 200 },
+    { op: "listApiKeyScopes", path: "/api/user/api-keys/scopes", status: 401 },
+    { op: "getServiceSlaReport", path: "/api/user/services/github/sla", headers: all, status: 200 },
+    {
+      op: "getServiceSlaReport",
+      path: "/api/user/services/github/sla?days=0",
+      headers: all,
+      status: 400,
+    },
+    { op: "getServiceSlaReport", path: "/api/user/services/github/sla", status: 401 },
+    {
+      op: "getServiceSlaReport",
+      path: "/api/user/services/github/sla",
+      headers: none,
+      status: 403,
+    },
+    {
+      op: "getServiceSlaReport",
+      path: "/api/user/services/github/sla",
+      headers: free,
+      status: 403,
+    },
+    {
+      op: "getServiceSlaReport",
+      path: "/api/user/services/githb/sla",
+      headers: all,
+      status: 404,
+    },
+  ];
+}
+
+/** The same operations once the store has failed: each must answer a declared 500. */
+function failureCases(keys: Record<string, string>): Case[] {
+  const all = { "x-api-key": keys.all! };
+  return [
+    { op: "listServices", path: "/api/services?q=after", status: 500 },
+    { op: "getService", path: "/api/services/stripe", status: 500 },
+    { op: "getServiceHistory", path: "/api/services/stripe/history", status: 500 },
+    { op: "getServiceUptime", path: "/api/services/stripe/uptime", status: 500 },
+    { op: "listIncidents", path: "/api/incidents?service=stripe", status: 500 },
+    { op: "getProvidersOverview", path: "/api/status/providers-overview?page=3", status: 500 },
+    { op: "listApiKeys", path: "/api/user/api-keys", headers: all, status: 500 },
+    { op: "listApiKeyScopes", path: "/api/user/api-keys/scopes", headers: all, status: 500 },
+    { op: "getServiceSlaReport", path: "/api/user/services/stripe/sla", headers: all, status: 500 },
+  ];
+}
+
+/** The validator for the body of `op`'s `status` answer in `type`, or null for non-JSON. */
+function validatorFor(doc: OpenApiDoc, response: ResponseObject, type: string) {
+  const schema = response.content?.[type]?.schema;
+  if (!type.startsWith("application/json") || !schema) return null;
+  // Both are CommonJS: the class and the plugin are their modules' `default`.
+  const ajv = new ajv2020.default({ strict: false, allErrors: true });
+  ajvFormats.default(ajv);
+  // The document's components ride along so `#/components/schemas/…` references resolve.
+  return ajv.compile({ ...schema, components: doc.components });
+}
+
+Deno.test("every live answer of every operation is declared in the OpenAPI document and matches its schema", async () => {
+  const { r, keys } = await seeded();
+  const exercised = new Set<string>();
+  let doc: OpenApiDoc;
+  const byId = new Map<string, Operation>();
+  const check = async (c: Case) => {
+    const res = await r.app.request(`${PUBLIC_URL}${c.path}`, { headers: c.headers ?? {} });
+    const what = `${c.op} ${c.path} ${JSON.stringify(c.headers ?? {})}`;
+    equal(res.status, c.status, what);
+    const op = byId.get(c.op);
+    ok(op, `${c.op} is in the document`);
+    const declared = op.responses[String(res.status)];
+    ok(declared, `${what}: status ${res.status} is declared`);
+    const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+    ok(
+      Object.keys(declared.content ?? {}).includes(type),
+      `${what}: content type ${type} is declared for ${res.status}`,
+    );
+    for (const header of Object.keys(declared.headers ?? {})) {
+      ok(res.headers.has(header), `${what}: declared header ${header} is sent`);
+    }
+    const validate = validatorFor(doc, declared, type);
+    if (validate) {
+      const body = await res.json();
+      ok(
+        validate(body),
+        `${what}: body matches the ${res.status} schema: ${JSON.stringify(validate.errors)}`,
+      );
+    } else {
+      await res.body?.cancel();
+    }
+    exercised.add(`${c.op} ${res.status}`);
+  };
+  try {
+    doc = await (await r.get("/openapi.json")).json();
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) byId.set(op.operationId, op);
+    }
+    for (const c of cases(keys)) await check(c);
+    // The store fails (here: closed) under every operation.
+    r.db.close();
+    for (const c of failureCases(keys)) await check(c);
+
+    const missing: string[] = [];
+    for (const [id, op] of byId) {
+      for (const status of Object.keys(op.responses)) {
+        if (!exercised.has(`${id} ${status}`) && !NOT_PRODUCIBLE(id, Number(status))) {
+          missing.push(`${id} ${status}`);
+        }
+      }
+    }
+    equal(missing.join(", "), "", "every declared status is produced by a live request");
+  } finally {
+    try {
+      await r.close();
+    } catch {
+      // Closed above on purpose.
+    }
+  }
+});
+
+Deno.test("the document declares the Account tag, license, contact and what each scheme accepts", async () => {
+  const r = apiRig();
+  try {
+    const doc = await (await r.get("/openapi.json")).json();
+    const tags = new Set((doc.tags as { name: string }[]).map((t) => t.name));
+    for (const item of Object.values(doc.paths as Record<string, Record<string, Operation>>)) {
+      for (const op of Object.values(item) as { tags?: string[]; operationId: string }[]) {
+        for (const tag of op.tags ?? []) {
+          ok(tags.has(tag), `${op.operationId}: tag ${tag} declared`);
+        }
+      }
+    }
+    ok(tags.has("Account"));
+    ok(doc.info.license?.name, "info.license");
+    equal(doc.info.contact?.url, `${PUBLIC_URL}/`);
+    const bearer = doc.components.securitySchemes.bearer.description as string;
+    ok(bearer.includes("sd_live_"), bearer);
+    ok(/OAuth access tokens .* only by the MCP server at \/api\/mcp/.test(bearer), bearer);
+    ok(
+      (doc.components.securitySchemes.apiKey.description as string).includes("X-API-Key"),
+    );
+    // What the text says is what the server does: an OAuth access token is refused here.
+    const res = await r.get("/api/services", { authorization: "Bearer sd_oat_whatever" });
+    equal(res.status, 401);
+  } finally {
+    await r.close();
+  }
+});
