@@ -179,6 +179,18 @@ export function requireService(ctx: AppContext, slug: string): ServiceRow {
   return row;
 }
 
+/**
+ * A catalog service's name and current level, or null when there is none (no suggestions are
+ * computed: cheap enough for every badge request).
+ */
+export function serviceStatusOf(
+  ctx: AppContext,
+  slug: string,
+): { name: string; currentStatus: StatusLevel } | null {
+  const row = getServiceRow(ctx.db, slug);
+  return row === null ? null : { name: row.name, currentStatus: row.currentStatus };
+}
+
 /** One service with its components and its open incidents (with timelines). */
 export function getService(ctx: AppContext, slug: string): ServiceDetail {
   const row = requireService(ctx, slug);

@@ -25,6 +25,8 @@ import { registerMcp } from "./mcp/route.ts";
 import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
 import { registerMcpSettings } from "./web/settings_mcp.tsx";
+import { registerMaintenances } from "./api/maintenances.ts";
+import { registerFeeds } from "./feeds/mod.ts";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -73,6 +75,8 @@ const ROUTERS: Register[] = [
   registerOAuth,
   registerMcpDiscovery,
   registerMcpSettings,
+  registerMaintenances,
+  registerFeeds,
 ];
 
 /** Builds the app for `deps`. */
