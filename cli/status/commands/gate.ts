@@ -11,7 +11,7 @@ import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { Incident, ServiceDetail, StatusClient } from "../client.ts";
 import { EXIT } from "../exit.ts";
 import { levelCell, paint, renderTable, when } from "../table.ts";
-import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
+import { forEachSlug, GLOBAL_HELP } from "./_shared.ts";
 
 /** Options of `status gate`. */
 export interface GateOptions {
