@@ -27,6 +27,7 @@ import { registerMcpDiscovery } from "./discovery_mcp.ts";
 import { registerMcpSettings } from "./web/settings_mcp.tsx";
 import { registerMaintenances } from "./api/maintenances.ts";
 import { registerFeeds } from "./feeds/mod.ts";
+import { registerDocs } from "./web/docs.tsx";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -77,6 +78,7 @@ const ROUTERS: Register[] = [
   registerMcpSettings,
   registerMaintenances,
   registerFeeds,
+  registerDocs,
 ];
 
 /** Builds the app for `deps`. */
