@@ -53,6 +53,7 @@ export function apiCatalog(publicUrl: string): { linkset: Record<string, unknown
         ],
         "service-doc": [
           { href: `${publicUrl}/llms.txt`, type: "text/plain", title: "API summary" },
+          { href: `${publicUrl}/docs`, type: "text/html", title: "API reference" },
         ],
         status: health,
       },
@@ -93,6 +94,14 @@ The REST API base is ${u}/api. Public status reads need no credential. Account d
 - [Incidents](${u}/api/incidents): cross-vendor feed, newest first; \`active=true\`, \`service\`, \`since\` (listIncidents)
 - [Providers](${u}/api/status/providers-overview): one row per provider (getProvidersOverview)
 - [Live events](${u}/api/events): Server-Sent Events of status changes and incident updates; resume with \`Last-Event-ID\`
+- [Maintenance](${u}/api/maintenances): unfinished vendor maintenance with its announced window; \`service=a,b\`, \`provider\`, \`within=2h\` (listMaintenances)
+- [API reference](${u}/docs): the OpenAPI document rendered for people
+
+## Feeds
+
+- [Incidents (Atom)](${u}/feed.atom) and [RSS](${u}/feed.rss) of every vendor; one vendor's at \`${u}/services/{slug}/feed.atom\` or \`feed.rss\`
+- [Maintenance calendar](${u}/calendar.ics): iCalendar of upcoming and in-progress vendor maintenance; \`?service=a,b\`, \`?provider=…\`
+- Status badges: \`${u}/badge/{slug}.svg\` (SVG, shields.io style; \`label\`, \`style\`)
 
 ## MCP
 
@@ -101,7 +110,7 @@ The REST API base is ${u}/api. Public status reads need no credential. Account d
 
 ## CLI
 
-- The \`status\` command wraps the public API: \`status github\`, \`status incidents --active\`, \`status uptime github --days 30\`, \`status check github --fail-on degraded\` (exit 1 at that level or worse). Point it at this server with \`STATUSD_URL=${u}\`.
+- The \`status\` command wraps the public API: \`status github\`, \`status incidents --active\`, \`status uptime github --days 30\`, \`status check github --fail-on degraded\` (exit 1 at that level or worse), \`status gate github stripe --within 2h\` (exit 1 on an open incident or maintenance due within 2 hours). Point it at this server with \`STATUSD_URL=${u}\`.
 
 ## Optional
 
