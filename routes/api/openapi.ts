@@ -55,6 +55,10 @@ export function openApiDocument(
     tags: [
       { name: "Status", description: "Public service status, incidents, history and uptime" },
       { name: "Live", description: "Server-Sent Events of changes as they are stored" },
+      {
+        name: "Feeds",
+        description: "Status badges, RSS/Atom incident feeds and the maintenance calendar",
+      },
     ],
   }) as unknown as Record<string, unknown>;
 }

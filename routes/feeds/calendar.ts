@@ -19,6 +19,7 @@ import { scopeQuery } from "../api/maintenances.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../mod.ts";
 import { incidentPageUrl } from "./incidents.ts";
+import { xmlSafe } from "./_text.ts";
 
 /** Media type of the calendar. */
 export const CALENDAR_TYPE = "text/calendar; charset=utf-8";
@@ -42,7 +43,7 @@ function describe(publicUrl: string, { incident: i, serviceName }: NamedIncident
     `On statusd: ${incidentPageUrl(publicUrl, i.serviceSlug, i.id)}`,
     ...(i.url ? [`On the vendor's page: ${i.url}`] : []),
   ];
-  return lines.join("\n");
+  return xmlSafe(lines.join("\n"));
 }
 
 /** The calendar document for `items`, named after what it is filtered to. */
@@ -71,12 +72,12 @@ export function renderCalendar(
       created: new Date(i.startedAt < i.updatedAt ? i.startedAt : i.updatedAt),
       start: new Date(start),
       ...(end !== null ? { end: new Date(end) } : {}),
-      summary: `${item.serviceName}: ${i.title}`,
+      summary: xmlSafe(`${item.serviceName}: ${i.title}`),
       description: describe(publicUrl, item),
       url: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
       status: ICalEventStatus.CONFIRMED,
       transparency: ICalEventTransparency.TRANSPARENT,
-      categories: [{ name: "Maintenance" }, { name: item.serviceName }],
+      categories: [{ name: "Maintenance" }, { name: xmlSafe(item.serviceName) }],
     });
   }
   return cal.toString();

@@ -14,6 +14,7 @@ import { defineRoute } from "../api/define.ts";
 import { SlugParam } from "../api/schemas.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../mod.ts";
+import { xmlSafe } from "./_text.ts";
 
 /** Timeline entries shown per item, newest first. */
 export const FEED_UPDATES_SHOWN = 5;
@@ -29,7 +30,7 @@ export type FeedFormat = keyof typeof FEED_FORMATS;
 const CACHE_CONTROL = { "Cache-Control": "public, max-age=60" };
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return xmlSafe(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function when(t: number): string {
@@ -81,10 +82,14 @@ export function renderFeed(publicUrl: string, data: IncidentFeed, format: FeedFo
     ? `${publicUrl}/services/${encodeURIComponent(data.service.slug)}`
     : `${publicUrl}/`;
   const feed = new Feed({
-    title: data.service ? `${data.service.name} incidents · statusd` : "Vendor incidents · statusd",
-    description: data.service
-      ? `Incidents and maintenance of ${data.service.name}, as read by statusd from its status page`
-      : "Incidents and maintenance of every vendor statusd watches, newest first",
+    title: xmlSafe(
+      data.service ? `${data.service.name} incidents · statusd` : "Vendor incidents · statusd",
+    ),
+    description: xmlSafe(
+      data.service
+        ? `Incidents and maintenance of ${data.service.name}, as read by statusd from its status page`
+        : "Incidents and maintenance of every vendor statusd watches, newest first",
+    ),
     id: `${publicUrl}${paths[format]}`,
     link: page,
     language: "en",
@@ -95,16 +100,20 @@ export function renderFeed(publicUrl: string, data: IncidentFeed, format: FeedFo
   });
   for (const item of data.items) {
     const i = item.incident;
+    const title = xmlSafe(`${item.serviceName}: ${i.title}`);
     feed.addItem({
-      title: `${item.serviceName}: ${i.title}`,
+      // Atom declares item titles `type="html"`; RSS titles are plain text.
+      title: format === "atom" ? escapeHtml(title) : title,
       id: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
       link: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
-      description: `${i.impact} impact, ${i.status}` +
-        (i.updates.length ? `: ${i.updates.at(-1)!.body.slice(0, 280)}` : ""),
+      description: escapeHtml(
+        `${i.impact} impact, ${i.status}` +
+          (i.updates.length ? `: ${i.updates.at(-1)!.body.slice(0, 280)}` : ""),
+      ),
       content: contentOf(publicUrl, item),
       date: new Date(i.updatedAt),
       published: new Date(i.startedAt),
-      author: [{ name: item.serviceName }],
+      author: [{ name: xmlSafe(item.serviceName) }],
       category: [{ name: i.impact }, { name: i.status }],
     });
   }

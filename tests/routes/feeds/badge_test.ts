@@ -81,6 +81,11 @@ Deno.test("badge options: label override (bounded), every style, bad style 400",
     equal(bad.status, 400);
     equal((await bad.json()).issues[0].parameter, "style");
     equal((await r.get(`/badge/github.svg?label=${"x".repeat(65)}`)).status, 400);
+    const hostile = await (await r.get(
+      `/badge/github.svg?label=${encodeURIComponent('<script>alert(1)</script>"')}`,
+    )).text();
+    ok(!hostile.includes("<script>"), "the label is escaped inside the SVG");
+    svg.parse(hostile);
   } finally {
     await r.close();
   }

@@ -5,7 +5,8 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
 import Parser from "rss-parser";
-import { feedRig } from "./_rig.ts";
+import { addIncident, addVendor, apiRig } from "../../support/api.ts";
+import { feedRig, T0 } from "./_rig.ts";
 
 const xml = new XMLParser({
   ignoreAttributes: false,
@@ -145,6 +146,65 @@ Deno.test("feeds answer 304 to a current ETag and change after the next stored c
     const after = await r.get("/services/db-host/feed.atom", { "If-None-Match": etag });
     equal(after.status, 200, "the change feed emptied the cache");
     match(await after.text(), /Database upgrade \(moved\)/);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("vendor text that would break XML is escaped or dropped; the feeds stay well-formed", async () => {
+  const r = apiRig();
+  try {
+    const id = addVendor(r.db, { slug: "odd", name: "Odd & Co" });
+    addIncident(r.db, id, {
+      externalId: "x1",
+      title: "Errors in <b>API</b> ]]> \u0001again",
+      status: "INVESTIGATING",
+      impact: "MINOR",
+      startedAt: T0,
+      updates: [{
+        at: T0,
+        status: "INVESTIGATING",
+        body: "Bad \u0002bytes ]]> & <script>x</script>",
+      }],
+    });
+    for (const format of ["rss", "atom"] as const) {
+      const body = await (await r.get(`/feed.${format}`)).text();
+      // deno-lint-ignore no-control-regex
+      ok(
+        !/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(body),
+        `${format}: no control characters`,
+      );
+      ok(!body.includes("<script>"), `${format}: vendor markup is escaped`);
+      if (format === "rss") checkRss(body, "https://status.example.test/feed.rss");
+      else checkAtom(body, "https://status.example.test/feed.atom");
+      const [item] = (await new Parser().parseString(body)).items;
+      const title = format === "atom"
+        ? item!.title!.replaceAll("&#60;", "<").replaceAll("&#62;", ">").replaceAll("&#38;", "&")
+        : item!.title;
+      equal(title, "Odd & Co: Errors in <b>API</b> ]]> again");
+    }
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("pages advertise the feeds with <link rel=alternate>; a service page its own too", async () => {
+  const r = apiRig();
+  try {
+    addVendor(r.db, { slug: "github", name: "GitHub" });
+    const alternates = (html: string) =>
+      [...html.matchAll(/<link rel="alternate" type="([^"]+)" title="[^"]*" href="([^"]+)"/g)]
+        .map((m) => `${m[1]} ${m[2]}`);
+    const site = [
+      "application/atom+xml https://status.example.test/feed.atom",
+      "application/rss+xml https://status.example.test/feed.rss",
+    ];
+    deepStrictEqual(alternates(await (await r.get("/")).text()), site);
+    deepStrictEqual(alternates(await (await r.get("/services/github")).text()), [
+      "application/atom+xml https://status.example.test/services/github/feed.atom",
+      "application/rss+xml https://status.example.test/services/github/feed.rss",
+      ...site,
+    ]);
   } finally {
     await r.close();
   }
