@@ -42,7 +42,8 @@ function checkServices(ctx: AppContext, scope: MaintenanceScope): void {
 
 /**
  * Unfinished maintenances (scheduled or in progress), earliest planned start first. With
- * `withinMs`, only the ones in progress or planned to start within that long from now.
+ * `withinMs`, only the ones due: in progress, or planned to start within that long from now
+ * and not past their announced end (a vendor that never closed one does not make it due).
  */
 export function listMaintenances(
   ctx: AppContext,
@@ -52,7 +53,9 @@ export function listMaintenances(
   checkServices(ctx, scope);
   const all = listMaintenanceRows(ctx.db, {
     ...scope,
-    ...(scope.withinMs !== undefined ? { startsBefore: ctx.clock.now() + scope.withinMs } : {}),
+    ...(scope.withinMs !== undefined
+      ? { startsBefore: ctx.clock.now() + scope.withinMs, endsAfter: ctx.clock.now() }
+      : {}),
     limit: MAINTENANCES_MAX,
   });
   const start = page.page * page.limit;

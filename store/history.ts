@@ -159,6 +159,11 @@ export interface MaintenanceFilter {
   readonly provider?: string;
   /** Only unfinished ones in progress, or planned to start (or started) before this instant. */
   readonly startsBefore?: EpochMs;
+  /**
+   * Only unfinished ones in progress, or whose announced end (if any) is after this instant: a
+   * maintenance still SCHEDULED after its window closed is stale, not due.
+   */
+  readonly endsAfter?: EpochMs;
   /** Also the ones finished (COMPLETED) at or after this instant. */
   readonly finishedSince?: EpochMs;
   /** At most this many (the earliest). */
@@ -188,6 +193,11 @@ export function listMaintenanceRows(db: Db, filter: MaintenanceFilter): Incident
   if (filter.startsBefore !== undefined) {
     unfinished += ` AND (i.status = 'IN_PROGRESS' OR ${PLANNED_START} <= ?)`;
     params.push(filter.startsBefore);
+  }
+  if (filter.endsAfter !== undefined) {
+    unfinished +=
+      " AND (i.status = 'IN_PROGRESS' OR i.scheduled_end_at IS NULL OR i.scheduled_end_at > ?)";
+    params.push(filter.endsAfter);
   }
   if (filter.finishedSince !== undefined) {
     clauses.push(`((${unfinished}) OR (i.status = 'COMPLETED' AND i.resolved_at >= ?))`);

@@ -84,7 +84,9 @@ const listMaintenancesRoute = defineRoute({
     "MAINTENANCE and still open), earliest planned start first. `scheduledStartAt` and " +
     "`scheduledEndAt` are the window the vendor announced (null where its platform publishes " +
     "none; `startedAt` is then the best known start). `within=2h` keeps those in progress or " +
-    "planned to start in the next two hours: the question a deploy gate asks (`status gate`). " +
+    "planned to start in the next two hours and not past their announced end (a maintenance " +
+    "a vendor left SCHEDULED after its window is not due): the question a deploy gate asks " +
+    "(`status gate`). " +
     `At most ${MAINTENANCES_MAX} are considered. No credential needed.`,
   request: { query: MaintenanceQuery },
   responses: {

@@ -104,6 +104,11 @@ Deno.test("maintenances: in progress or starting before an instant; recently com
       "Database upgrade",
       "Now",
     ]);
+    deepStrictEqual(
+      titles({ limit: 10, startsBefore: T + 5 * HOUR_MS, endsAfter: T + 4 * HOUR_MS + 1 }),
+      ["Now"],
+      "still SCHEDULED after its announced end: stale, not due; IN_PROGRESS stays",
+    );
     deepStrictEqual(titles({ limit: 10, services: ["other"] }), []);
     deepStrictEqual(titles({ limit: 10, provider: "acme", startsBefore: T }), ["Now"]);
     // The page drops "Now" (Statuspage summaries omit finished maintenance): it is COMPLETED.
