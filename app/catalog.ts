@@ -9,9 +9,11 @@ import {
   type EpochMs,
   type Incident,
   NotFound,
+  offsetOf,
   type Page,
   pageOf,
   type PageRequest,
+  rankSearch,
   readingOf,
   type ReadingPolicy,
   type ReadingState,
@@ -33,10 +35,12 @@ import {
   pollOutcomesSince,
   providerRows,
   readingStateCounts,
-  type ServiceFilter,
+  serviceCandidates,
+  type ServiceFilter as StoreServiceFilter,
   serviceLastModified,
   serviceNames,
   type ServiceRow,
+  serviceRowsByIds,
   serviceTransitions,
   type StoreCounts,
   storeCounts,
@@ -44,7 +48,13 @@ import {
 import { changesAfter, lastChangeId } from "../store/mod.ts";
 import type { AppContext } from "./context.ts";
 
-export type { IncidentFilter, ServiceFilter, StoreCounts } from "../store/mod.ts";
+export type { IncidentFilter, StoreCounts } from "../store/mod.ts";
+
+/** Filters of the service catalog; they combine with AND. */
+export interface ServiceFilter extends StoreServiceFilter {
+  /** Search text: matches are ranked (domain/search.ts) instead of ordered by name. */
+  readonly q?: string;
+}
 
 /** Window of the catalog's `uptimePercent`, in days. */
 export const CATALOG_UPTIME_DAYS = 30;
@@ -88,14 +98,28 @@ function toService(ctx: AppContext, row: ServiceRow, uptime: number | null): Ser
 
 /**
  * A page of catalog services matching `filter` (`reading` filters by reading state at the
- * context's clock), ordered by name, with 30-day uptime and reading health.
+ * context's clock), with 30-day uptime and reading health: ordered by name, or best match
+ * first when `filter.q` is given (exact and prefix matches of name and slug, then word starts,
+ * then the rest; see domain/search.ts).
  */
 export function listServices(
   ctx: AppContext,
   filter: Omit<ServiceFilter, "staleBefore">,
   page: PageRequest,
 ): Page<Service> {
-  const query = { ...filter, staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)) };
+  const { q, ...rest } = filter;
+  const query = { ...rest, staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)) };
+  if (q !== undefined && q.trim() !== "") {
+    const ranked = rankSearch(q, serviceCandidates(ctx.db, query));
+    const start = offsetOf(page);
+    const rows = serviceRowsByIds(ctx.db, ranked.slice(start, start + page.limit).map((c) => c.id));
+    const uptime = uptimeOf(ctx, rows);
+    return pageOf(
+      rows.map((r) => toService(ctx, r, uptime.get(r.id) ?? null)),
+      ranked.length,
+      page,
+    );
+  }
   const total = countServices(ctx.db, query);
   const rows = listServiceRows(ctx.db, query, page);
   const uptime = uptimeOf(ctx, rows);
@@ -153,6 +177,18 @@ export function requireService(ctx: AppContext, slug: string): ServiceRow {
   const row = getServiceRow(ctx.db, slug);
   if (row === null) throw new NotFound("service", slug, suggestSlugs(ctx, slug));
   return row;
+}
+
+/**
+ * A catalog service's name and current level, or null when there is none (no suggestions are
+ * computed: cheap enough for every badge request).
+ */
+export function serviceStatusOf(
+  ctx: AppContext,
+  slug: string,
+): { name: string; currentStatus: StatusLevel } | null {
+  const row = getServiceRow(ctx.db, slug);
+  return row === null ? null : { name: row.name, currentStatus: row.currentStatus };
 }
 
 /** One service with its components and its open incidents (with timelines). */

@@ -24,6 +24,7 @@ export {
   providersOverview,
   readingCounts,
   serviceLastChanges,
+  serviceStatusOf,
   suggestSlugs,
 } from "./catalog.ts";
 export type { IncidentFilter, ServiceFilter, StoreCounts } from "./catalog.ts";
@@ -34,3 +35,14 @@ export {
   type ServiceUptime,
   serviceUptime,
 } from "./reports.ts";
+export {
+  CALENDAR_KEEP_FINISHED_DAYS,
+  FEED_ITEMS,
+  type IncidentFeed,
+  incidentFeed,
+  listMaintenances,
+  maintenanceCalendar,
+  MAINTENANCES_MAX,
+  type MaintenanceScope,
+  type NamedIncident,
+} from "./maintenances.ts";

@@ -1,5 +1,6 @@
 /**
- * API throughput: `GET /api/services?limit=100` and `GET /api/services/{slug}` served by the
+ * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}` and the status
+ * badge `GET /badge/{slug}.svg` served by the
  * full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
  * built-in catalog (2,463+ services with transitions and incidents), against a bare
  * `Deno.serve` returning the same bytes, in the same run, on loopback, with `wrk`
@@ -130,18 +131,19 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
   const slug = (db.prepare("SELECT slug FROM vendors ORDER BY slug LIMIT 1 OFFSET 1000").get() as {
     slug: string;
   }).slug;
-  const paths = ["/api/services?limit=100", `/api/services/${slug}`];
-  const bytes = new Map<string, Uint8Array<ArrayBuffer>>();
+  const paths = ["/api/services?limit=100", `/api/services/${slug}`, `/badge/${slug}.svg`];
+  const bytes = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>();
   for (const p of paths) {
     const res = await fetch(base + p);
     if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
-    bytes.set(p, new Uint8Array(await res.arrayBuffer()));
+    const type = res.headers.get("content-type")!;
+    bytes.set(p, { body: new Uint8Array(await res.arrayBuffer()), type });
   }
   const bare = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const url = new URL(req.url);
-    const body = bytes.get(url.pathname + url.search);
-    return body
-      ? new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } })
+    const hit = bytes.get(url.pathname + url.search);
+    return hit
+      ? new Response(hit.body, { headers: { "content-type": hit.type } })
       : new Response("not found", { status: 404 });
   });
   const bareBase = `http://127.0.0.1:${bare.addr.port}`;
@@ -162,7 +164,7 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
       const rps = median(ours.map((r) => r.rps));
       const bareRps = median(theirs.map((r) => r.rps));
       console.log(
-        `GET ${p.replace(slug, "{slug}")} (${bytes.get(p)!.length} B): statusd ${
+        `GET ${p.replace(slug, "{slug}")} (${bytes.get(p)!.body.length} B): statusd ${
           rps.toFixed(0)
         } req/s ` +
           `p99 ${median(ours.map((r) => r.p99Ms)).toFixed(2)} ms | bare Deno.serve ` +

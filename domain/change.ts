@@ -16,7 +16,7 @@ export interface StatusChange {
   readonly to: StatusLevel;
 }
 
-/** An incident that appeared or whose status, impact or timeline moved. */
+/** An incident that appeared or whose status, impact, timeline or planned window moved. */
 export interface IncidentChange {
   readonly kind: "incident";
   readonly slug: string;

@@ -44,19 +44,46 @@ export interface IncidentSnapshot {
   readonly componentIds: readonly string[];
   /** Timeline, oldest first. */
   readonly updates: readonly IncidentUpdate[];
+  /**
+   * Planned start of a maintenance as the vendor announced it; absent or null when the
+   * platform publishes none (the adapter then leaves it out).
+   */
+  readonly scheduledStartAt?: EpochMs | null;
+  /** Planned end of a maintenance as the vendor announced it; absent or null when unknown. */
+  readonly scheduledEndAt?: EpochMs | null;
 }
 
 /** An incident as reads return it. */
-export interface Incident extends Omit<IncidentSnapshot, "externalId" | "componentIds"> {
+export interface Incident extends
+  Omit<
+    IncidentSnapshot,
+    "externalId" | "componentIds" | "scheduledStartAt" | "scheduledEndAt"
+  > {
   readonly id: string;
   readonly serviceSlug: string;
   /** Names of the affected components. */
   readonly components: readonly string[];
+  /** Planned start of a maintenance; null when the vendor published none. */
+  readonly scheduledStartAt: EpochMs | null;
+  /** Planned end of a maintenance; null when the vendor published none. */
+  readonly scheduledEndAt: EpochMs | null;
 }
 
 /** True while an incident or maintenance is not finished. */
 export function isOpen(status: IncidentStatus): boolean {
   return status !== "RESOLVED" && status !== "COMPLETED";
+}
+
+/**
+ * When a maintenance starts and ends, as best known: the announced window, else its start time
+ * and (once finished) its resolution time; `end` is null while no end is known.
+ */
+export function maintenanceWindow(
+  i: Pick<Incident, "startedAt" | "resolvedAt" | "status" | "scheduledStartAt" | "scheduledEndAt">,
+): { start: EpochMs; end: EpochMs | null } {
+  const start = i.scheduledStartAt ?? i.startedAt;
+  const end = i.scheduledEndAt ?? (isOpen(i.status) ? null : i.resolvedAt);
+  return { start, end: end !== null && end < start ? start : end };
 }
 
 /** True for planned maintenance (by impact or by a maintenance-only status). */

@@ -19,3 +19,5 @@ export * from "./poll.ts";
 export * from "./reading.ts";
 export * from "./address.ts";
 export * from "./attempts.ts";
+export * from "./search.ts";
+export * from "./duration.ts";

@@ -29,6 +29,9 @@ import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
 import { registerMcpSettings } from "./web/settings_mcp.tsx";
 import { registerAssets } from "./web/assets.ts";
+import { registerMaintenances } from "./api/maintenances.ts";
+import { registerFeeds } from "./feeds/mod.ts";
+import { registerDocs } from "./web/docs.tsx";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -83,6 +86,9 @@ const ROUTERS: Register[] = [
   registerMcpDiscovery,
   registerMcpSettings,
   registerAssets,
+  registerMaintenances,
+  registerFeeds,
+  registerDocs,
 ];
 
 /** Builds the app for `deps`. */

@@ -97,31 +97,29 @@ export function countIncidents(db: Db, filter: IncidentFilter): number {
   ).get(...w.params) as { n: number }).n;
 }
 
-/**
- * One page of incidents matching `filter`, newest first (start time, then id), each with its
- * affected component names and its timeline (oldest entry first).
- */
-export function listIncidentRows(db: Db, filter: IncidentFilter, page: PageRequest): Incident[] {
-  const w = whereOf(filter);
-  const rows = db.prepare(
-    `SELECT i.id, v.slug AS serviceSlug, i.title, i.status, i.impact, i.started_at AS startedAt,
-       i.updated_at AS updatedAt, i.resolved_at AS resolvedAt, i.url,
-       (SELECT json_group_array(c.name) FROM json_each(i.component_ids) j
-          JOIN components c ON c.vendor_id = i.vendor_id AND c.external_id = j.value) AS components
-     FROM incidents i JOIN vendors v ON v.id = i.vendor_id
-     WHERE ${w.sql} ORDER BY i.started_at DESC, i.id DESC LIMIT ? OFFSET ?`,
-  ).all(...w.params, page.limit, offsetOf(page)) as {
-    id: number;
-    serviceSlug: string;
-    title: string;
-    status: IncidentStatus;
-    impact: Impact;
-    startedAt: number;
-    updatedAt: number;
-    resolvedAt: number | null;
-    url: string | null;
-    components: string;
-  }[];
+const INCIDENT_COLUMNS = `i.id, v.slug AS serviceSlug, i.title, i.status, i.impact,
+  i.started_at AS startedAt, i.updated_at AS updatedAt, i.resolved_at AS resolvedAt, i.url,
+  i.scheduled_start_at AS scheduledStartAt, i.scheduled_end_at AS scheduledEndAt,
+  (SELECT json_group_array(c.name) FROM json_each(i.component_ids) j
+     JOIN components c ON c.vendor_id = i.vendor_id AND c.external_id = j.value) AS components`;
+
+interface IncidentSqlRow {
+  id: number;
+  serviceSlug: string;
+  title: string;
+  status: IncidentStatus;
+  impact: Impact;
+  startedAt: number;
+  updatedAt: number;
+  resolvedAt: number | null;
+  url: string | null;
+  scheduledStartAt: number | null;
+  scheduledEndAt: number | null;
+  components: string;
+}
+
+/** Rows of {@link INCIDENT_COLUMNS} as incidents, each with its timeline. */
+function incidentsOf(db: Db, rows: readonly IncidentSqlRow[]): Incident[] {
   const timelines = updatesOf(db, rows.map((r) => r.id));
   return rows.map((r) => ({
     id: String(r.id),
@@ -135,7 +133,83 @@ export function listIncidentRows(db: Db, filter: IncidentFilter, page: PageReque
     url: r.url,
     components: JSON.parse(r.components) as string[],
     updates: timelines.get(r.id) ?? [],
+    scheduledStartAt: r.scheduledStartAt,
+    scheduledEndAt: r.scheduledEndAt,
   }));
+}
+
+/**
+ * One page of incidents matching `filter`, newest first (start time, then id), each with its
+ * affected component names and its timeline (oldest entry first).
+ */
+export function listIncidentRows(db: Db, filter: IncidentFilter, page: PageRequest): Incident[] {
+  const w = whereOf(filter);
+  const rows = db.prepare(
+    `SELECT ${INCIDENT_COLUMNS} FROM incidents i JOIN vendors v ON v.id = i.vendor_id
+     WHERE ${w.sql} ORDER BY i.started_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+  ).all(...w.params, page.limit, offsetOf(page)) as unknown as IncidentSqlRow[];
+  return incidentsOf(db, rows);
+}
+
+/** Which maintenances to list; the fields combine with AND. */
+export interface MaintenanceFilter {
+  /** Only these services (slugs). */
+  readonly services?: readonly string[];
+  /** Only services of this provider (slug). */
+  readonly provider?: string;
+  /** Only unfinished ones in progress, or planned to start (or started) before this instant. */
+  readonly startsBefore?: EpochMs;
+  /**
+   * Only unfinished ones in progress, or whose announced end (if any) is after this instant: a
+   * maintenance still SCHEDULED after its window closed is stale, not due.
+   */
+  readonly endsAfter?: EpochMs;
+  /** Also the ones finished (COMPLETED) at or after this instant. */
+  readonly finishedSince?: EpochMs;
+  /** At most this many (the earliest). */
+  readonly limit: number;
+}
+
+const IS_MAINTENANCE =
+  "(i.impact = 'MAINTENANCE' OR i.status IN ('SCHEDULED', 'IN_PROGRESS', 'COMPLETED'))";
+const PLANNED_START = "COALESCE(i.scheduled_start_at, i.started_at)";
+
+/**
+ * Maintenances of catalog services: the unfinished ones (scheduled or in progress), plus the
+ * recently finished ones when `finishedSince` is set; earliest planned start first.
+ */
+export function listMaintenanceRows(db: Db, filter: MaintenanceFilter): Incident[] {
+  const clauses = ["v.in_catalog = 1", IS_MAINTENANCE];
+  const params: (string | number)[] = [];
+  if (filter.services !== undefined) {
+    clauses.push("v.slug IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.services));
+  }
+  if (filter.provider !== undefined) {
+    clauses.push("v.provider = ?");
+    params.push(filter.provider);
+  }
+  let unfinished = "i.status NOT IN ('RESOLVED', 'COMPLETED')";
+  if (filter.startsBefore !== undefined) {
+    unfinished += ` AND (i.status = 'IN_PROGRESS' OR ${PLANNED_START} <= ?)`;
+    params.push(filter.startsBefore);
+  }
+  if (filter.endsAfter !== undefined) {
+    unfinished +=
+      " AND (i.status = 'IN_PROGRESS' OR i.scheduled_end_at IS NULL OR i.scheduled_end_at > ?)";
+    params.push(filter.endsAfter);
+  }
+  if (filter.finishedSince !== undefined) {
+    clauses.push(`((${unfinished}) OR (i.status = 'COMPLETED' AND i.resolved_at >= ?))`);
+    params.push(filter.finishedSince);
+  } else {
+    clauses.push(`(${unfinished})`);
+  }
+  const rows = db.prepare(
+    `SELECT ${INCIDENT_COLUMNS} FROM incidents i JOIN vendors v ON v.id = i.vendor_id
+     WHERE ${clauses.join(" AND ")} ORDER BY ${PLANNED_START}, i.id LIMIT ?`,
+  ).all(...params, filter.limit) as unknown as IncidentSqlRow[];
+  return incidentsOf(db, rows);
 }
 
 function updatesOf(db: Db, incidentIds: number[]): Map<number, Incident["updates"][number][]> {

@@ -21,13 +21,14 @@ import {
 } from "../domain/mod.ts";
 import type { Db } from "./db.ts";
 
-/** Filters of the service catalog; every field is optional and they combine with AND. */
+/**
+ * Filters of the service catalog; every field is optional and they combine with AND. (Text
+ * search is ranked by the app over {@link serviceCandidates}.)
+ */
 export interface ServiceFilter {
   readonly status?: StatusLevel;
   readonly category?: string;
   readonly provider?: string;
-  /** Case-insensitive substring of the name or slug. */
-  readonly q?: string;
   /** Reading state (domain/reading.ts `readingState`); needs `staleBefore`. */
   readonly reading?: ReadingState;
   /** A last success before this instant is stale (domain/reading.ts `staleBefore`). */
@@ -132,11 +133,6 @@ const READING_STATE_SQL = `CASE
   WHEN last_success_at IS NULL OR last_success_at < ? THEN 'stale'
   ELSE 'fresh' END`;
 
-/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function whereOf(filter: ServiceFilter): { sql: string; params: (string | number)[] } {
   const clauses = ["in_catalog = 1"];
   const params: (string | number)[] = [];
@@ -151,11 +147,6 @@ function whereOf(filter: ServiceFilter): { sql: string; params: (string | number
   if (filter.provider !== undefined) {
     clauses.push("provider = ?");
     params.push(filter.provider);
-  }
-  if (filter.q !== undefined && filter.q !== "") {
-    const pattern = `%${likeEscape(filter.q.toLowerCase())}%`;
-    clauses.push("(lower(name) LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\')");
-    params.push(pattern, pattern);
   }
   if (filter.reading !== undefined) {
     if (filter.staleBefore === undefined) throw new Error("a reading filter needs staleBefore");
@@ -181,6 +172,32 @@ export function listServiceRows(db: Db, filter: ServiceFilter, page: PageRequest
     `SELECT ${SERVICE_COLUMNS} FROM vendors WHERE ${w.sql}
      ORDER BY name COLLATE NOCASE, slug LIMIT ? OFFSET ?`,
   ).all(...w.params, page.limit, offsetOf(page)) as unknown as RawServiceRow[]).map(toServiceRow);
+}
+
+/** A catalog service as text search sees it. */
+export interface ServiceCandidate {
+  readonly id: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly domains: readonly string[];
+}
+
+/** Every catalog service matching `filter`, with what text search ranks on. */
+export function serviceCandidates(db: Db, filter: ServiceFilter): ServiceCandidate[] {
+  const w = whereOf(filter);
+  const rows = db.prepare(`SELECT id, name, slug, domains FROM vendors WHERE ${w.sql}`)
+    .all(...w.params) as { id: number; name: string; slug: string; domains: string }[];
+  return rows.map((r) => ({ ...r, domains: JSON.parse(r.domains) as string[] }));
+}
+
+/** The catalog services with these row ids, in the order given (unknown ids are skipped). */
+export function serviceRowsByIds(db: Db, ids: readonly number[]): ServiceRow[] {
+  if (ids.length === 0) return [];
+  const rows = db.prepare(
+    `SELECT ${SERVICE_COLUMNS} FROM vendors WHERE id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(ids)) as unknown as RawServiceRow[];
+  const byId = new Map(rows.map((r) => [r.id, toServiceRow(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The catalog service with `slug`, or null. */

@@ -41,6 +41,8 @@ interface IncidentRow {
   resolved_at: number | null;
   url: string | null;
   component_ids: string;
+  scheduled_start_at: number | null;
+  scheduled_end_at: number | null;
 }
 
 /**
@@ -179,7 +181,8 @@ function writeIncidents(
   const changes: IncidentChange[] = [];
   const seen = new Set<string>();
   const find = db.prepare(
-    `SELECT id, external_id, title, status, impact, started_at, updated_at, resolved_at, url, component_ids
+    `SELECT id, external_id, title, status, impact, started_at, updated_at, resolved_at, url,
+       component_ids, scheduled_start_at, scheduled_end_at
      FROM incidents WHERE vendor_id = ? AND external_id = ?`,
   );
   for (const incident of incidents) {
@@ -209,7 +212,8 @@ function fieldsOf(incident: IncidentSnapshot): IncidentFields {
 function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): IncidentFields {
   const { id } = db.prepare(
     `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
-       resolved_at, url, component_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   ).get(
     vendorId,
     i.externalId,
@@ -221,6 +225,8 @@ function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): Incident
     i.resolvedAt,
     i.url,
     JSON.stringify(i.componentIds),
+    i.scheduledStartAt ?? null,
+    i.scheduledEndAt ?? null,
   ) as { id: number };
   insertUpdates(db, id, i);
   return fieldsOf(i);
@@ -245,13 +251,18 @@ function updateIncident(db: Db, row: IncidentRow, i: IncidentSnapshot): Incident
   ).all(row.id) as { at: number; status: string; body: string }[];
   const known = new Set(stored.map((u) => `${u.at}\u0000${u.status}\u0000${u.body}`));
   const hasNew = i.updates.some((u) => !known.has(`${u.at}\u0000${u.status}\u0000${u.body}`));
-  const moved = row.status !== i.status || row.impact !== i.impact || row.title !== i.title;
+  const scheduledStartAt = i.scheduledStartAt ?? null;
+  const scheduledEndAt = i.scheduledEndAt ?? null;
+  // A rescheduled maintenance is news for subscribers (calendars, deploy gates).
+  const moved = row.status !== i.status || row.impact !== i.impact || row.title !== i.title ||
+    row.scheduled_start_at !== scheduledStartAt || row.scheduled_end_at !== scheduledEndAt;
   const edited = moved || row.started_at !== i.startedAt || row.updated_at !== i.updatedAt ||
     row.resolved_at !== i.resolvedAt || row.url !== i.url || row.component_ids !== componentIds;
   if (edited) {
     db.prepare(
       `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
-         resolved_at = ?, url = ?, component_ids = ? WHERE id = ?`,
+         resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
+       WHERE id = ?`,
     ).run(
       i.title,
       i.status,
@@ -261,6 +272,8 @@ function updateIncident(db: Db, row: IncidentRow, i: IncidentSnapshot): Incident
       i.resolvedAt,
       i.url,
       componentIds,
+      scheduledStartAt,
+      scheduledEndAt,
       row.id,
     );
   }

@@ -8,7 +8,7 @@ import catalog from "../ingest/catalog.json" with { type: "json" };
 
 const ROOT = new URL("../", import.meta.url);
 const TYPOS = new Set(["githb"]);
-const COMMANDS = new Set(["status", "check", "incidents", "uptime", "help"]);
+const COMMANDS = new Set(["status", "check", "gate", "incidents", "uptime", "help"]);
 const VALUED = new Set([
   "--fail-on",
   "--fial-on",
@@ -17,6 +17,7 @@ const VALUED = new Set([
   "--limit",
   "--service",
   "--timeout",
+  "--within",
 ]);
 
 function docs(): [string, string][] {

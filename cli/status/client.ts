@@ -74,6 +74,9 @@ export const IncidentSchema = z.object({
   url: z.string().nullable(),
   components: z.array(z.string()),
   updates: z.array(z.object({ at: z.string(), status: z.string(), body: z.string() })),
+  /** Maintenance window as announced (absent from servers older than this client). */
+  scheduledStartAt: Time.optional(),
+  scheduledEndAt: Time.optional(),
 });
 /** An incident as the API returns it. */
 export type Incident = z.infer<typeof IncidentSchema>;
@@ -158,6 +161,15 @@ export interface IncidentQuery {
   readonly limit?: number;
 }
 
+/** Query of `GET /api/maintenances`. */
+export interface MaintenanceQuery {
+  /** Only these services (at most 50 per call). */
+  readonly services: readonly string[];
+  /** Only those in progress or starting within this duration (`2h`). */
+  readonly within?: string;
+  readonly limit?: number;
+}
+
 /** The calls the commands make. */
 export interface StatusClient {
   /** `GET /api/services?q=…`: close matches for a slug that does not exist. */
@@ -168,6 +180,8 @@ export interface StatusClient {
   getUptime(slug: string): Promise<Uptime>;
   /** `GET /api/incidents` (newest first); an unknown `service` throws {@link UnknownVendor}. */
   listIncidents(query: IncidentQuery): Promise<Page<Incident>>;
+  /** `GET /api/maintenances`: unfinished maintenances, earliest first. */
+  listMaintenances(query: MaintenanceQuery): Promise<Page<Incident>>;
 }
 
 /** Why a fetch failed, in a few words (no stack). */
@@ -284,6 +298,12 @@ export function createClient(options: ClientOptions): StatusClient {
         });
       return q.service === undefined ? read() : ofService(q.service, read);
     },
+    listMaintenances: (q) =>
+      get("api/maintenances", incidentPage, {
+        service: q.services.join(","),
+        within: q.within,
+        limit: q.limit,
+      }),
   };
   return client;
 }

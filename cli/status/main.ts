@@ -14,6 +14,7 @@ import {
 } from "./args.ts";
 import { createClient } from "./client.ts";
 import { checkCommand } from "./commands/check.ts";
+import { gateCommand } from "./commands/gate.ts";
 import { incidentsCommand } from "./commands/incidents.ts";
 import { statusCommand } from "./commands/status.ts";
 import { uptimeCommand } from "./commands/uptime.ts";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   incidentsCommand,
   uptimeCommand,
   checkCommand,
+  gateCommand,
 ];
 
 /** `status --help`. */
@@ -45,6 +47,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join("\n")}
 Examples:
   status github stripe
   status check github --fail-on partial && ./deploy.sh
+  status gate github stripe --within 2h && ./deploy.sh
   status incidents --active --json
   status uptime cloudflare --days 90
 

@@ -45,6 +45,7 @@ const incident = z.object({
   started_at: jsonTime.nullish(),
   resolved_at: jsonTime.nullish(),
   scheduled_for: jsonTime.nullish(),
+  scheduled_until: jsonTime.nullish(),
   shortlink: z.string().nullish(),
   components: z.array(z.object({ id: z.string() })).nullish(),
   /** Read one by one: a malformed update is dropped with a note, not the incident. */
@@ -156,6 +157,9 @@ function toIncident(
     url: incidentUrl(raw, ctx),
     componentIds: [...new Set(componentIds)],
     updates,
+    ...(maintenance
+      ? { scheduledStartAt: raw.scheduled_for ?? null, scheduledEndAt: raw.scheduled_until ?? null }
+      : {}),
   };
 }
 

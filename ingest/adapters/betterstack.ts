@@ -179,6 +179,9 @@ function toIncident(rep: Report, byId: Map<string, Update>, ctx: ParseContext): 
     url: null,
     componentIds: (rep.affected_resources ?? []).map((a) => a.status_page_resource_id),
     updates,
+    ...(maintenance
+      ? { scheduledStartAt: rep.starts_at, scheduledEndAt: rep.ends_at ?? null }
+      : {}),
   };
 }
 

@@ -175,6 +175,8 @@ function toIncident(raw: z.output<typeof incident>, ctx: ParseContext): Incident
     url: underPage(ctx.pageUrl, `incidents/${encodeURIComponent(raw.id)}`).href,
     componentIds: [],
     updates: [],
+    // Cachet publishes when a scheduled incident starts, never when it ends.
+    ...(scheduled ? { scheduledStartAt: raw.scheduled_at ?? null, scheduledEndAt: null } : {}),
   };
 }
 

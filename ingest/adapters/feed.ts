@@ -143,6 +143,9 @@ function toIncident(
     url: entry.link,
     componentIds: [],
     updates,
+    ...(html.window
+      ? { scheduledStartAt: html.window.start, scheduledEndAt: html.window.end }
+      : {}),
   };
 }
 

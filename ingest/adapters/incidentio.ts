@@ -123,8 +123,10 @@ const item = z.object({
   affected_components: z.array(z.unknown()).nullish(),
   /** In-progress maintenance window. */
   started_at: jsonTime.nullish(),
+  scheduled_end_at: jsonTime.nullish(),
   /** Scheduled maintenance window. */
   starts_at: jsonTime.nullish(),
+  ends_at: jsonTime.nullish(),
 });
 type WidgetItem = z.output<typeof item>;
 
@@ -184,6 +186,12 @@ function widgetIncident(
     updates: raw.last_update_message
       ? [{ at: raw.last_update_at, status, body: raw.last_update_message }]
       : [],
+    ...(kind === "maintenance"
+      ? {
+        scheduledStartAt: raw.starts_at ?? raw.started_at ?? null,
+        scheduledEndAt: raw.ends_at ?? raw.scheduled_end_at ?? null,
+      }
+      : {}),
   };
 }
 

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type {
   ComponentSnapshot,
+  EpochMs,
   Impact,
   IncidentSnapshot,
   IncidentStatus,
@@ -84,9 +85,20 @@ const maintenance = z.object({
   name: z.string(),
   status: z.string(),
   start: jsonTime,
+  /** Planned length in minutes, published as a string (`"60"`). */
+  duration: z.union([z.string(), z.number()]).nullish(),
   updatedAt: jsonTime.nullish(),
   url: z.string().nullish(),
 });
+
+/** The planned end: `start` plus `duration` minutes, when the duration is a positive number. */
+function plannedEnd(raw: z.output<typeof maintenance>): EpochMs | null {
+  const minutes = Number(raw.duration);
+  return raw.duration !== null && raw.duration !== undefined && raw.duration !== "" &&
+      Number.isFinite(minutes) && minutes > 0
+    ? raw.start + minutes * 60_000
+    : null;
+}
 
 /**
  * `/summary.json`: absent active lists mean none (FORMATS §0.2). Their items are read one by
@@ -148,6 +160,8 @@ function toMaintenance(raw: z.output<typeof maintenance>, ctx: ParseContext): In
     url: raw.url ?? null,
     componentIds: [],
     updates: [],
+    scheduledStartAt: raw.start,
+    scheduledEndAt: plannedEnd(raw),
   };
 }
 

@@ -167,6 +167,8 @@ function toMaintenance(
     url: `https://status.salesforce.com/maintenances/${m.id}`,
     componentIds: m.serviceKeys,
     updates,
+    scheduledStartAt: m.plannedStartTime,
+    scheduledEndAt: m.plannedEndTime,
   };
 }
 

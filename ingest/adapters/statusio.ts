@@ -67,6 +67,7 @@ const event = z.object({
   datetime_open: jsonTime,
   current_active: z.boolean().nullish(),
   datetime_planned_start: jsonTime.nullish(),
+  datetime_planned_end: jsonTime.nullish(),
   /** Read one by one: a malformed message is dropped with a note. */
   messages: z.array(z.unknown()).nullish(),
   components_affected: z.array(z.object({ _id: z.string() })).nullish(),
@@ -223,6 +224,12 @@ function toEvent(
     url: null,
     componentIds: (raw.components_affected ?? []).map((c) => c._id),
     updates,
+    ...(kind === "maintenance"
+      ? {
+        scheduledStartAt: raw.datetime_planned_start ?? null,
+        scheduledEndAt: raw.datetime_planned_end ?? null,
+      }
+      : {}),
   };
 }
 

@@ -1,9 +1,12 @@
 /**
- * An in-memory cache of serialized JSON responses for public reads. Entries are dropped on
- * every committed change (the change feed) and after `RESPONSE_MAX_AGE_MS`, so a cached body
- * is never behind a status change and at most a few seconds behind a poll's `lastCheckedAt`.
+ * An in-memory cache of serialized responses for public reads (JSON, and the badges, feeds
+ * and calendar). Entries are dropped on every committed change (the change feed) and after
+ * `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a few
+ * seconds behind a poll's `lastCheckedAt`.
  * @module
  */
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppContext } from "../../app/mod.ts";
@@ -15,7 +18,20 @@ const MAX_ENTRIES = 2000;
 interface Entry {
   readonly body: Uint8Array<ArrayBuffer>;
   readonly at: number;
+  /** Strong validator of `body` (quoted), computed on first use. */
+  etag?: string;
 }
+
+/** A cached non-JSON representation: its bytes, media type and status. */
+export interface CachedBody {
+  readonly body: string | Uint8Array<ArrayBuffer>;
+  readonly contentType: string;
+  /** 200 unless said (e.g. a 404 badge image). */
+  readonly status?: number;
+}
+
+/** Headers added to a {@link ResponseCache.send} response (e.g. `Cache-Control`). */
+export type ExtraHeaders = Readonly<Record<string, string>>;
 
 /** A 200 JSON response typed as the route's body. */
 export type JsonResponse<T> = Response & TypedResponse<JSONParsed<T>, 200, "json">;
@@ -24,6 +40,11 @@ export type JsonResponse<T> = Response & TypedResponse<JSONParsed<T>, 200, "json
 export interface ResponseCache {
   /** The JSON response for `c`'s URL: cached bytes, or `compute()` serialized and kept. */
   json<T>(c: Context, compute: () => T): JsonResponse<T>;
+  /**
+   * The representation for `c`'s URL, from cache or `compute()`, with a strong `ETag`; answers
+   * 304 without a body when `If-None-Match` names it. Errors thrown by `compute` are not cached.
+   */
+  send(c: Context, compute: () => CachedBody, headers?: ExtraHeaders): Response;
   /** Drops every entry. */
   clear(): void;
 }
@@ -36,20 +57,64 @@ function respond<T>(body: Uint8Array<ArrayBuffer>): JsonResponse<T> {
   return new Response(body, { headers: HEADERS }) as JsonResponse<T>;
 }
 
+/** The request's path and query: the cache key. */
+function keyOf(c: Context): string {
+  const url = c.req.url;
+  return url.slice(url.indexOf("/", url.indexOf("//") + 2));
+}
+
+/** A strong validator of the bytes: the first 128 bits of their SHA-256, as hex. */
+function fingerprint(bytes: Uint8Array): string {
+  return encodeHexLowerCase(sha256(bytes).subarray(0, 16));
+}
+
+/** True when an `If-None-Match` value names `etag` (or is `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === "*" ||
+    ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
+}
+
 function createCache(app: AppContext): ResponseCache {
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, Entry & { type?: string; status?: number }>();
   app.changes.subscribe(() => entries.clear());
+  const lookup = (key: string, now: number) => {
+    const hit = entries.get(key);
+    return hit && now - hit.at < RESPONSE_MAX_AGE_MS ? hit : undefined;
+  };
+  const keep = (key: string, entry: Entry & { type?: string; status?: number }) => {
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    entries.set(key, entry);
+    return entry;
+  };
   return {
     json<T>(c: Context, compute: () => T): JsonResponse<T> {
-      const url = c.req.url;
-      const key = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+      const key = keyOf(c);
       const now = Date.now();
-      const hit = entries.get(key);
-      if (hit && now - hit.at < RESPONSE_MAX_AGE_MS) return respond<T>(hit.body);
+      const hit = lookup(key, now);
+      if (hit) return respond<T>(hit.body);
       const body = encoder.encode(JSON.stringify(compute()));
-      if (entries.size >= MAX_ENTRIES) entries.clear();
-      entries.set(key, { body, at: now });
+      keep(key, { body, at: now });
       return respond<T>(body);
+    },
+    send(c: Context, compute: () => CachedBody, headers: ExtraHeaders = {}): Response {
+      const key = keyOf(c);
+      const now = Date.now();
+      let entry = lookup(key, now);
+      if (!entry) {
+        const out = compute();
+        const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
+        entry = keep(key, { body, at: now, type: out.contentType, status: out.status ?? 200 });
+      }
+      entry.etag ??= `"${fingerprint(entry.body)}"`;
+      const common = { ...headers, ETag: entry.etag };
+      if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
+        return new Response(null, { status: 304, headers: common });
+      }
+      return new Response(entry.body, {
+        status: entry.status,
+        headers: { ...common, "content-type": entry.type! },
+      });
     },
     clear: () => entries.clear(),
   };

@@ -69,6 +69,10 @@ export function openApiDocument(
         name: "Account",
         description: "The calling account's API keys and SLA reports (an API key is required)",
       },
+      {
+        name: "Feeds",
+        description: "Status badges, RSS/Atom incident feeds and the maintenance calendar",
+      },
     ],
   }) as unknown as Record<string, unknown>;
 }

@@ -190,6 +190,12 @@ export const IncidentSchema = z.object({
   url: z.string().nullable().openapi({ description: "The incident on the vendor's page" }),
   components: z.array(z.string()).openapi({ description: "Names of the affected components" }),
   updates: z.array(IncidentUpdateSchema).openapi({ description: "Timeline, oldest first" }),
+  scheduledStartAt: Timestamp.nullable().openapi({
+    description: "Maintenance: planned start as the vendor announced it; null when not published",
+  }),
+  scheduledEndAt: Timestamp.nullable().openapi({
+    description: "Maintenance: planned end as the vendor announced it; null when not published",
+  }),
 }).openapi("Incident", { description: "An incident or maintenance as the vendor published it" });
 
 /** One service in full. */
@@ -384,6 +390,8 @@ export function incidentJson(i: Incident): z.infer<typeof IncidentSchema> {
     url: i.url,
     components: [...i.components],
     updates: i.updates.map((u) => ({ at: toIso(u.at), status: u.status, body: u.body })),
+    scheduledStartAt: toIso(i.scheduledStartAt),
+    scheduledEndAt: toIso(i.scheduledEndAt),
   };
 }
 

@@ -72,8 +72,11 @@ const ServiceQuery = z.object({
   }),
   q: z.string().min(1).max(100).optional().openapi({
     param: { name: "q", in: "query" },
-    description: "Case-insensitive text the name or slug contains",
-    example: "cloud",
+    description: "Search text (case-insensitive). Matches are ranked, best first: the name or " +
+      "slug itself, then names and slugs that start with it (or whose initials or domain it " +
+      "is, e.g. `aws`), then names with a word starting with it, then any other name or slug " +
+      "containing it",
+    example: "git",
   }),
   reading: z.enum(READING_STATES).optional().openapi({
     param: { name: "reading", in: "query" },
@@ -91,7 +94,8 @@ const listServicesRoute = defineRoute({
   tags: ["Status"],
   summary: "List services with their current status",
   description:
-    "The service catalog, one page at a time, ordered by name (case-insensitive) then slug. " +
+    "The service catalog, one page at a time, ordered by name (case-insensitive) then slug, " +
+    "or best match first when `q` is given. " +
     "Each item carries `currentStatus` and `uptimePercent`, the " + CATALOG_UPTIME_DAYS +
     "-day uptime in percent (see getServiceUptime for how it is computed), and `reading`: " +
     "whether statusd can read the vendor (`fresh`, `stale`, `failing`, `unsupported`, " +

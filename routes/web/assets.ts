@@ -20,7 +20,7 @@ header.site .brand{font-weight:700;color:var(--fg)}
 header.site .who{margin-left:auto}
 header.site nav{display:flex;gap:1rem;flex-wrap:wrap}
 header.site nav a[aria-current=page]{font-weight:600;color:var(--fg)}
-main{max-width:72rem;margin:0 auto;padding:1.5rem}
+body>main{max-width:72rem;margin:0 auto;padding:1.5rem}body>main.wide{max-width:none;padding:0}
 footer.site{max-width:72rem;margin:2rem auto;padding:0 1.5rem;color:var(--muted);font-size:.85rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%}

@@ -31,7 +31,16 @@ import {
 } from "../../domain/mod.ts";
 import { homeLinkHeader } from "../discovery.ts";
 import type { Register } from "../mod.ts";
-import { Layout, StatusBadge } from "./layout.tsx";
+import { type FeedLink, Layout, StatusBadge } from "./layout.tsx";
+
+/** The incident feeds of one service, for its page's `<link rel="alternate">`. */
+function serviceFeeds(slug: string, name: string): FeedLink[] {
+  const base = `/services/${encodeURIComponent(slug)}`;
+  return [
+    { href: `${base}/feed.atom`, type: "application/atom+xml", title: `${name} incidents (Atom)` },
+    { href: `${base}/feed.rss`, type: "application/rss+xml", title: `${name} incidents (RSS)` },
+  ];
+}
 
 const PAGE_SIZE = 100;
 
@@ -153,7 +162,7 @@ function IncidentList(props: { incidents: readonly Incident[]; withService?: boo
   return (
     <ul>
       {props.incidents.map((i) => (
-        <li>
+        <li id={`incident-${i.id}`}>
           {props.withService && (
             <>
               <a href={`/services/${encodeURIComponent(i.serviceSlug)}`}>{i.serviceSlug}</a>:{" "}
@@ -369,6 +378,7 @@ function servicePage(c: Context<Env>) {
       publicUrl={publicUrl}
       canonicalPath={`/services/${encodeURIComponent(s.slug)}`}
       nav="services"
+      feeds={serviceFeeds(s.slug, s.name)}
     >
       <h1>
         {s.name} <StatusBadge status={s.currentStatus} />

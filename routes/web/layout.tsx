@@ -11,7 +11,7 @@ import { ASSET_PATHS } from "./assets.ts";
 export const NAV = [
   { key: "home", href: "/", label: "Home" },
   { key: "services", href: "/services", label: "Services" },
-  { key: "api", href: "/openapi.json", label: "API" },
+  { key: "api", href: "/docs", label: "API" },
   { key: "settings", href: "/settings/api-keys", label: "API Keys" },
   { key: "mcp", href: "/settings/mcp", label: "MCP" },
 ] as const;
@@ -33,10 +33,27 @@ export interface LayoutProps {
   readonly nav?: NavKey;
   /** Who is signed in (email), shown in the header; null/undefined → a sign-in link. */
   readonly signedInAs?: string | null;
+  /** Feeds about this page's subject, advertised as `<link rel="alternate">` (besides the all-vendor ones). */
+  readonly feeds?: readonly FeedLink[];
+  /** Lets the content use the whole width (the API reference viewer lays out its own columns). */
+  readonly wide?: boolean;
   /** Adds `<meta name="robots" content="noindex">` (sign-in, settings, consent pages). */
   readonly noindex?: boolean;
   readonly children?: Child;
 }
+
+/** A feed a page advertises. */
+export interface FeedLink {
+  readonly href: string;
+  readonly type: "application/rss+xml" | "application/atom+xml";
+  readonly title: string;
+}
+
+/** The incident feeds of every vendor, advertised on every page. */
+export const SITE_FEEDS: readonly FeedLink[] = [
+  { href: "/feed.atom", type: "application/atom+xml", title: "Vendor incidents (Atom)" },
+  { href: "/feed.rss", type: "application/rss+xml", title: "Vendor incidents (RSS)" },
+];
 
 /** The page frame. Render with `c.html(<Layout …>…</Layout>)`. */
 export function Layout(props: LayoutProps) {
@@ -58,6 +75,9 @@ export function Layout(props: LayoutProps) {
           <link rel="service-desc" href={`${base}/openapi.json`} type="application/json" />
           <link rel="describedby" href={`${base}/llms.txt`} type="text/plain" />
           <link rel="stylesheet" href={ASSET_PATHS.css} />
+          {[...(props.feeds ?? []), ...SITE_FEEDS].map((f) => (
+            <link rel="alternate" type={f.type} title={f.title} href={`${base}${f.href}`} />
+          ))}
         </head>
         <body>
           <header class="site">
@@ -73,7 +93,7 @@ export function Layout(props: LayoutProps) {
               {props.signedInAs ? props.signedInAs : <a href="/sign-in">Sign in</a>}
             </span>
           </header>
-          <main>{props.children}</main>
+          <main class={props.wide ? "wide" : undefined}>{props.children}</main>
           <footer class="site">
             statusd · <a href="/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> ·{" "}
             <a href="/api/mcp">MCP</a> · <a href="/healthz">health</a>

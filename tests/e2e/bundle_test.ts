@@ -7,6 +7,9 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import { API_REFERENCE_SHA256 } from "../../routes/web/_api_reference_bundle.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DENO = Deno.execPath();
@@ -113,6 +116,21 @@ Deno.test({
       ok(page.content.some((s: { slug: string }) => s.slug === "github"));
       const all = await (await fetch(`${api}/api/services?limit=1`)).json();
       equal(all.totalElements, loaded?.vendors);
+
+      // The API reference viewer is embedded: /docs names it and it is served byte for byte.
+      const docs = await (await fetch(`${api}/docs`)).text();
+      const script = /<script src="(\/assets\/api-reference\.[0-9a-f]+\.js)"/.exec(docs)?.[1];
+      ok(script, "the /docs page loads the viewer from statusd");
+      const js = await fetch(`${api}${script}`, { headers: { "accept-encoding": "identity" } });
+      equal(js.status, 200);
+      equal(
+        encodeHexLowerCase(sha256(new Uint8Array(await js.arrayBuffer()))),
+        API_REFERENCE_SHA256,
+        "the bundle carries the viewer unchanged",
+      );
+      const badge = await fetch(`${api}/badge/github.svg`);
+      equal(badge.headers.get("content-type"), "image/svg+xml; charset=utf-8");
+      match(await badge.text(), /aria-label="GitHub: unknown"/);
 
       const env = { DENO_DIR: denoDir, NO_COLOR: "1" };
       const help = await deno(["run", "-A", "status.js", "--help"], runDir, env);

@@ -27,7 +27,7 @@ Lists incidents and maintenances, newest first. A report: exit 0 unless an error
 JSON (--json):
   {"totalElements" (all that match), "incidents": [{"id", "serviceSlug", "title",
     "status", "impact", "startedAt", "updatedAt", "resolvedAt", "url", "components",
-    "updates": [{"at", "status", "body"}]}]}
+    "updates": [{"at", "status", "body"}], "scheduledStartAt", "scheduledEndAt"}]}
 
 ${EXIT_HELP}
 

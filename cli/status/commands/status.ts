@@ -36,7 +36,8 @@ JSON (--json):
        "redetection": {"at", "from", "to"} or null},
      "components": [{"id", "name", "status", "group", "updatedAt"}],
      "incidents": [{"id", "serviceSlug", "title", "status", "impact", "startedAt", "updatedAt",
-       "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}]}]}]}
+       "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}],
+       "scheduledStartAt", "scheduledEndAt"}]}]}
   Times are ISO 8601 UTC; statuses are the API's enum names.
 
 ${EXIT_HELP}

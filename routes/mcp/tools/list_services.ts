@@ -12,13 +12,17 @@ export const listServicesTool = defineTool({
   description:
     "List monitored vendors (cloud, SaaS, AI APIs...) with their current normalised status and " +
     "30-day uptime. Filter by category, status (e.g. MAJOR_OUTAGE to see who is down) or a " +
-    "name/slug substring `q`, or reading state (`reading: failing` lists every vendor statusd " +
-    "cannot read right now). Use it to find a vendor's slug for the other tools.",
+    "search text `q` (best match first: exact and prefix matches of name and slug, initials " +
+    "such as `aws`, then word starts, then any substring), or reading state (`reading: " +
+    "failing` lists every vendor statusd cannot read right now). Use it to find a vendor's " +
+    "slug for the other tools.",
   scopes: ["status:read"],
   input: z.object({
     category: z.enum(CATEGORIES).optional().describe("Only this category"),
     status: Status.optional().describe("Only vendors currently at this level"),
-    q: z.string().trim().min(1).max(100).optional().describe("Substring of the name or slug"),
+    q: z.string().trim().min(1).max(100).optional().describe(
+      "Search text; results are ranked best match first",
+    ),
     reading: ReadingStateEnum.optional().describe("Only vendors whose reading is in this state"),
     limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(50).describe("Page size"),
     page: z.number().int().min(0).default(0).describe("0-based page"),

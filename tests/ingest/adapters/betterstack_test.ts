@@ -80,6 +80,11 @@ Deno.test("better stack parse: Together AI, sections as groups, a completed main
   equal(m.impact, "MAINTENANCE");
   equal(m.startedAt, Date.UTC(2026, 6, 3, 4, 0, 59));
   equal(m.resolvedAt, Date.UTC(2026, 6, 3, 6, 59), "ends_at");
+  deepStrictEqual(
+    [m.scheduledStartAt, m.scheduledEndAt],
+    [Date.UTC(2026, 6, 3, 4, 0, 59), Date.UTC(2026, 6, 3, 6, 59)],
+    "the maintenance window is starts_at..ends_at",
+  );
   equal(m.componentIds.length, 8, "resource ids kept although not in included[]");
   deepStrictEqual(m.updates.map((u) => [u.status, u.at, u.body.slice(0, 17)]), [
     ["IN_PROGRESS", Date.UTC(2026, 6, 3, 4, 0, 59), "We will be perfor"],

@@ -88,6 +88,8 @@ Deno.test("GitHub Atom: an upcoming maintenance is SCHEDULED at its window and d
   equal(m.status, "SCHEDULED");
   equal(m.impact, "MAINTENANCE");
   equal(m.startedAt, at("2025-05-28T16:30:00Z"));
+  equal(m.scheduledStartAt, at("2025-05-28T16:30:00Z"), "THIS IS A SCHEDULED EVENT start");
+  equal(m.scheduledEndAt, at("2025-05-29T16:30:00Z"), "… and end");
   equal(m.updates.length, 1);
   equal(m.updates[0]!.at, at("2025-05-22T15:26:00Z"));
   equal(s.incidents[3]!.title, "[Retroactive] Incident with Git Operations");

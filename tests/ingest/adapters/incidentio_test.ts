@@ -155,6 +155,12 @@ Deno.test("incident.io parse: widget preview with an incident, an ongoing and a 
     status: "IDENTIFIED",
     body: "...",
   }]);
+  const at = Date.UTC(2026, 0, 26, 2, 11, 43);
+  deepStrictEqual(
+    snap.incidents.map((i) => [i.scheduledStartAt, i.scheduledEndAt]),
+    [[undefined, undefined], [at, at], [at, at]],
+    "maintenance windows: started_at/scheduled_end_at and starts_at/ends_at",
+  );
   deepStrictEqual(unknown, []);
 });
 

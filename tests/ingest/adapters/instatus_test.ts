@@ -59,6 +59,8 @@ Deno.test("instatus parse: docs sample HASISSUES with a MAJOROUTAGE incident, Da
   equal(maint!.status, "SCHEDULED");
   equal(maint!.impact, "MAINTENANCE");
   equal(maint!.startedAt, Date.UTC(2022, 5, 11, 18, 55, 54));
+  equal(maint!.scheduledStartAt, Date.UTC(2022, 5, 11, 18, 55, 54), "start");
+  equal(maint!.scheduledEndAt, Date.UTC(2022, 5, 11, 19, 55, 54), 'start + duration ("60" min)');
   equal(maint!.externalId, "cl4a8nlv50918qtmzdlw60ivu");
   deepStrictEqual(unknown, []);
 });

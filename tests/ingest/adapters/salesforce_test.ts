@@ -44,6 +44,11 @@ Deno.test("Salesforce instance: MINOR_INCIDENT_NONCORE with an open minor incide
   equal(release!.status, "SCHEDULED");
   equal(release!.impact, "MAINTENANCE");
   equal(release!.startedAt, Date.parse("2023-04-04T06:00:00.000Z"));
+  deepStrictEqual(
+    [release!.scheduledStartAt, release!.scheduledEndAt],
+    [Date.parse("2023-04-04T06:00:00.000Z"), Date.parse("2023-04-04T11:00:00.000Z")],
+    "plannedStartTime and plannedEndTime",
+  );
   equal(s.components.length, 5);
   equal(s.components.every((c) => c.status === "DEGRADED_PERFORMANCE"), true);
   deepStrictEqual(seen, []);

@@ -184,6 +184,11 @@ Deno.test("status.io parse: planned maintenance, a component raised by one conta
   equal(active.status, "IN_PROGRESS");
   equal(active.impact, "MAINTENANCE");
   equal(active.startedAt, Date.UTC(2026, 5, 30, 23), "planned start");
+  deepStrictEqual(
+    [active.scheduledStartAt, active.scheduledEndAt],
+    [Date.UTC(2026, 5, 30, 23), Date.UTC(2026, 6, 1, 3)],
+    "datetime_planned_start and datetime_planned_end",
+  );
   deepStrictEqual(active.updates.map((u) => [u.status, u.at]), [
     ["SCHEDULED", Date.UTC(2026, 5, 29, 23, 6, 43, 77)],
     ["IN_PROGRESS", Date.UTC(2026, 5, 30, 23, 1, 43, 284)],

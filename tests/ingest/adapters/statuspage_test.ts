@@ -193,6 +193,12 @@ Deno.test("statuspage parse: scheduled-maintenances.json maps maintenance words 
   equal(m.status, "COMPLETED");
   equal(m.impact, "MAINTENANCE");
   equal(m.startedAt, Date.UTC(2025, 7, 29, 1, 25), "scheduled_for");
+  equal(m.scheduledStartAt, Date.UTC(2025, 7, 29, 1, 25), "scheduled_for is the planned start");
+  equal(m.scheduledEndAt, Date.UTC(2025, 7, 29, 2, 40), "scheduled_until is the planned end");
+  deepStrictEqual(
+    [snap.incidents[1]!.scheduledStartAt, snap.incidents[1]!.scheduledEndAt],
+    [Date.UTC(2024, 11, 15, 1, 0), Date.UTC(2024, 11, 15, 1, 30)],
+  );
   equal(m.resolvedAt, Date.UTC(2025, 7, 29, 2, 40, 21, 277));
   deepStrictEqual(m.updates.map((u) => u.status), [
     "SCHEDULED",

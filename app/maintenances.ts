@@ -1,0 +1,110 @@
+/**
+ * Vendor maintenance and incident feeds: what the maintenance API, the `.ics` calendar, the
+ * RSS/Atom feeds and the deploy gate read. Shared by REST and the feed routes.
+ * @module
+ */
+import {
+  DAY_MS,
+  type EpochMs,
+  type Incident,
+  type Page,
+  pageOf,
+  type PageRequest,
+} from "../domain/mod.ts";
+import { listIncidentRows, listMaintenanceRows, serviceNames } from "../store/mod.ts";
+import { requireService } from "./catalog.ts";
+import type { AppContext } from "./context.ts";
+
+/** Most maintenances one answer considers (there are far fewer open at any time). */
+export const MAINTENANCES_MAX = 2000;
+/** The calendar keeps finished maintenances this long, so they stay on people's calendars. */
+export const CALENDAR_KEEP_FINISHED_DAYS = 7;
+/** Incidents in one RSS/Atom feed. */
+export const FEED_ITEMS = 50;
+
+/** Which vendors' maintenance to read; the fields combine with AND. */
+export interface MaintenanceScope {
+  /** Only these services (slugs); an unknown slug is NotFound, with suggestions. */
+  readonly services?: readonly string[];
+  /** Only services of this provider (slug); an unknown provider matches nothing. */
+  readonly provider?: string;
+}
+
+/** An incident or maintenance with the display name of its service. */
+export interface NamedIncident {
+  readonly incident: Incident;
+  readonly serviceName: string;
+}
+
+function checkServices(ctx: AppContext, scope: MaintenanceScope): void {
+  for (const slug of scope.services ?? []) requireService(ctx, slug);
+}
+
+/**
+ * Unfinished maintenances (scheduled or in progress), earliest planned start first. With
+ * `withinMs`, only the ones due: in progress, or planned to start within that long from now
+ * and not past their announced end (a vendor that never closed one does not make it due).
+ */
+export function listMaintenances(
+  ctx: AppContext,
+  scope: MaintenanceScope & { readonly withinMs?: number },
+  page: PageRequest,
+): Page<Incident> {
+  checkServices(ctx, scope);
+  const all = listMaintenanceRows(ctx.db, {
+    ...scope,
+    ...(scope.withinMs !== undefined
+      ? { startsBefore: ctx.clock.now() + scope.withinMs, endsAfter: ctx.clock.now() }
+      : {}),
+    limit: MAINTENANCES_MAX,
+  });
+  const start = page.page * page.limit;
+  return pageOf(all.slice(start, start + page.limit), all.length, page);
+}
+
+function named(ctx: AppContext, incidents: readonly Incident[]): NamedIncident[] {
+  const names = new Map(serviceNames(ctx.db).map((s) => [s.slug, s.name]));
+  return incidents.map((incident) => ({
+    incident,
+    serviceName: names.get(incident.serviceSlug) ?? incident.serviceSlug,
+  }));
+}
+
+/**
+ * What the maintenance calendar lists: unfinished maintenances, and those finished in the last
+ * {@link CALENDAR_KEEP_FINISHED_DAYS} days; earliest first.
+ */
+export function maintenanceCalendar(ctx: AppContext, scope: MaintenanceScope): NamedIncident[] {
+  checkServices(ctx, scope);
+  const rows = listMaintenanceRows(ctx.db, {
+    ...scope,
+    finishedSince: ctx.clock.now() - CALENDAR_KEEP_FINISHED_DAYS * DAY_MS,
+    limit: MAINTENANCES_MAX,
+  });
+  return named(ctx, rows);
+}
+
+/** An incident feed: its items (newest first) and when it last changed. */
+export interface IncidentFeed {
+  /** The one service the feed is about, or null for every vendor. */
+  readonly service: { readonly slug: string; readonly name: string } | null;
+  readonly items: readonly NamedIncident[];
+  /** Newest `updatedAt` among the items; now when there is none. */
+  readonly updatedAt: EpochMs;
+}
+
+/** The latest {@link FEED_ITEMS} incidents and maintenances, of one service or of all. */
+export function incidentFeed(ctx: AppContext, slug?: string): IncidentFeed {
+  const row = slug === undefined ? null : requireService(ctx, slug);
+  const incidents = listIncidentRows(
+    ctx.db,
+    row ? { vendorId: row.id } : {},
+    { page: 0, limit: FEED_ITEMS },
+  );
+  const items = named(ctx, incidents);
+  return {
+    service: row ? { slug: row.slug, name: row.name } : null,
+    items,
+    updatedAt: items.length ? Math.max(...items.map((i) => i.incident.updatedAt)) : ctx.clock.now(),
+  };
+}

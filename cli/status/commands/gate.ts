@@ -1,0 +1,195 @@
+/**
+ * `status gate <slug>... [--within <duration>]`: a deploy gate. Exit 1 when a watched vendor
+ * has an open incident, a maintenance in progress, or one planned to start within the window;
+ * UNKNOWN (no fresh data) blocks too unless `--allow-unknown`.
+ * @module
+ */
+import { z } from "zod";
+import { type Impact, type IncidentStatus, isMaintenance } from "../../../domain/incident.ts";
+import { parseDuration } from "../../../domain/duration.ts";
+import { type Command, parseWith, SlugsSchema } from "../args.ts";
+import type { Incident, ServiceDetail, StatusClient } from "../client.ts";
+import { EXIT } from "../exit.ts";
+import { levelCell, paint, renderTable, when } from "../table.ts";
+import { forEachSlug, GLOBAL_HELP } from "./_shared.ts";
+
+/** Options of `status gate`. */
+export interface GateOptions {
+  readonly slugs: string[];
+  /** As typed (`2h`), sent to the API, which measures it from its own clock. */
+  readonly within: string;
+  readonly allowUnknown: boolean;
+}
+
+/** Why a vendor blocks the gate. */
+export interface Blocker {
+  readonly kind: "incident" | "maintenance" | "unknown";
+  readonly title: string;
+  readonly status: string;
+  /** Maintenance: planned (or actual) start and planned end, ISO 8601; null when unknown. */
+  readonly startsAt: string | null;
+  readonly endsAt: string | null;
+}
+
+const HELP = `Usage: status gate <slug>... [--within <duration>] [--allow-unknown] [options]
+
+A deploy gate for CI: fails (exit 1) when any vendor named
+  - has an open incident (any impact), or
+  - has a maintenance in progress, or planned to start within --within, or
+  - reads UNKNOWN (statusd has no fresh data), unless --allow-unknown.
+Maintenance planned later than the window does not block.
+
+  --within <duration>  how far ahead to look for maintenance: 30m, 2h, 1d (default 1h;
+                       at most 90d), measured from the statusd server's clock
+  --allow-unknown      let UNKNOWN pass
+
+JSON (--json):
+  {"ok", "within", "allowUnknown", "services": [{"slug", "name", "currentStatus",
+    "blocked", "blockers": [{"kind" (incident|maintenance|unknown), "title", "status",
+    "startsAt", "endsAt"}]}]}
+
+Exit codes:
+  0  ok: nothing blocks a deploy
+  1  a vendor has an open incident, a maintenance in progress or due within --within,
+     or reads UNKNOWN (without --allow-unknown)
+  2  usage error, or a vendor the catalog does not know (with "did you mean …")
+  3  the API could not be reached or answered with an error
+
+${GLOBAL_HELP}`;
+
+const Schema = z.object({
+  slugs: SlugsSchema,
+  within: z.string().refine((w) => parseDuration(w) !== null, {
+    error: (issue) =>
+      `"${String(issue.input)}" is not a duration: expected minutes, hours or days such as ` +
+      `30m, 2h or 1d (at most 90d)`,
+  }),
+  "allow-unknown": z.boolean(),
+});
+
+/** Slugs per maintenance query (the API takes at most 50). */
+const SLUGS_PER_QUERY = 50;
+
+async function maintenancesOf(
+  client: StatusClient,
+  slugs: readonly string[],
+  within: string,
+): Promise<Incident[]> {
+  const out: Incident[] = [];
+  for (let i = 0; i < slugs.length; i += SLUGS_PER_QUERY) {
+    const page = await client.listMaintenances({
+      services: slugs.slice(i, i + SLUGS_PER_QUERY),
+      within,
+      limit: 500,
+    });
+    out.push(...page.content);
+  }
+  return out;
+}
+
+/** What blocks `service` given the maintenances due in the window. */
+export function blockersOf(
+  service: ServiceDetail,
+  due: readonly Incident[],
+  allowUnknown: boolean,
+): Blocker[] {
+  const blockers: Blocker[] = [];
+  if (service.currentStatus === "UNKNOWN" && !allowUnknown) {
+    blockers.push({
+      kind: "unknown",
+      title: "statusd has no fresh data for this vendor",
+      status: "UNKNOWN",
+      startsAt: null,
+      endsAt: null,
+    });
+  }
+  // The client keeps statuses as text (a newer server may add words); the rule compares text.
+  const incidents = service.incidents.filter((i) =>
+    !isMaintenance({ status: i.status as IncidentStatus, impact: i.impact as Impact })
+  );
+  for (const i of incidents) {
+    blockers.push({
+      kind: "incident",
+      title: i.title,
+      status: i.status,
+      startsAt: i.startedAt,
+      endsAt: null,
+    });
+  }
+  for (const m of due.filter((m) => m.serviceSlug === service.slug)) {
+    blockers.push({
+      kind: "maintenance",
+      title: m.title,
+      status: m.status,
+      startsAt: m.scheduledStartAt ?? m.startedAt,
+      endsAt: m.scheduledEndAt ?? null,
+    });
+  }
+  return blockers;
+}
+
+function reason(b: Blocker): string {
+  if (b.kind === "unknown") return "UNKNOWN: no fresh data";
+  if (b.kind === "incident") return `incident ${b.status}: ${b.title}`;
+  const window = `${when(b.startsAt)}${b.endsAt ? ` to ${when(b.endsAt)}` : ""} UTC`;
+  return `maintenance ${b.status} ${window}: ${b.title}`;
+}
+
+/** The `gate` command. */
+export const gateCommand: Command<GateOptions> = {
+  name: "gate",
+  summary: "deploy gate: exit 1 on an open incident or maintenance due within --within",
+  help: HELP,
+  flags: { within: "string", "allow-unknown": "boolean" },
+  parse(tokens) {
+    const o = parseWith(Schema, {
+      slugs: tokens.positionals,
+      within: tokens.flags.within ?? "1h",
+      "allow-unknown": tokens.flags["allow-unknown"] === true,
+    }, { slugs: "", within: "--within" });
+    return {
+      slugs: o.slugs,
+      within: o.within.trim().toLowerCase(),
+      allowUnknown: o["allow-unknown"],
+    };
+  },
+  async run({ slugs, within, allowUnknown }, ctx) {
+    const services = await forEachSlug(slugs, (slug) => ctx.client.getService(slug));
+    const due = await maintenancesOf(ctx.client, services.map((s) => s.slug), within);
+    const results = services.map((s) => {
+      const blockers = blockersOf(s, due, allowUnknown);
+      return {
+        slug: s.slug,
+        name: s.name,
+        currentStatus: s.currentStatus,
+        blocked: blockers.length > 0,
+        blockers,
+      };
+    });
+    const ok = results.every((r) => !r.blocked);
+    if (ctx.global.json) {
+      ctx.print(JSON.stringify({ ok, within, allowUnknown, services: results }, null, 2));
+    } else {
+      const rows = results.flatMap((r) =>
+        (r.blocked ? r.blockers.map(reason) : ["nothing due"]).map((text, i) => [
+          i === 0 ? r.slug : "",
+          i === 0 ? levelCell(r.currentStatus) : "",
+          i === 0
+            ? (r.blocked ? { text: "BLOCK", colour: "red" as const } : {
+              text: "pass",
+              colour: "green" as const,
+            })
+            : "",
+          text,
+        ])
+      );
+      const table = renderTable(["SERVICE", "STATUS", "RESULT", "WHY"], rows, ctx.colour);
+      const blocked = results.filter((r) => r.blocked).map((r) => r.slug);
+      const verdict = ok
+        ? paint(`ok: no open incident or maintenance within ${within}`, "green", ctx.colour)
+        : paint(`BLOCK: ${blocked.join(", ")} (within ${within})`, "red", ctx.colour);
+      ctx.print(`${table}\n\n${verdict}`);
+    }
+    return ok ? EXIT.ok : EXIT.notOperational;
+  },
+};

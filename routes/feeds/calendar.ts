@@ -1,0 +1,147 @@
+/**
+ * `/calendar.ics`: vendor maintenance as an iCalendar (RFC 5545) feed that calendar apps
+ * subscribe to, built with `ical-generator`. One event per maintenance with a UID that never
+ * changes, so a rescheduled maintenance moves on people's calendars instead of duplicating.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import ical, { ICalEventStatus, ICalEventTransparency } from "ical-generator";
+import {
+  CALENDAR_KEEP_FINISHED_DAYS,
+  maintenanceCalendar,
+  type MaintenanceScope,
+  type NamedIncident,
+} from "../../app/mod.ts";
+import { maintenanceWindow, toIso } from "../../domain/mod.ts";
+import { responseCache } from "../api/cache.ts";
+import { defineRoute } from "../api/define.ts";
+import { scopeQuery } from "../api/maintenances.ts";
+import { ErrorSchema } from "../errors.ts";
+import type { Register } from "../mod.ts";
+import { incidentPageUrl } from "./incidents.ts";
+import { xmlSafe } from "./_text.ts";
+
+/** Media type of the calendar. */
+export const CALENDAR_TYPE = "text/calendar; charset=utf-8";
+
+/** The stable UID of a maintenance's event (`<slug>-<id>@<host>`). */
+export function eventUid(publicUrl: string, slug: string, id: string): string {
+  return `maintenance-${slug}-${id}@${new URL(publicUrl).host}`;
+}
+
+function when(t: number): string {
+  return toIso(t).replace("T", " ").replace(/\.\d{3}Z$/, " UTC");
+}
+
+function describe(publicUrl: string, { incident: i, serviceName }: NamedIncident): string {
+  const { end } = maintenanceWindow(i);
+  const lines = [
+    `${serviceName} maintenance · status ${i.status}`,
+    ...(end === null ? ["The vendor has not announced when it ends."] : []),
+    ...(i.components.length ? [`Affects: ${i.components.join(", ")}`] : []),
+    ...i.updates.slice(-3).toReversed().map((u) => `${when(u.at)} ${u.status}: ${u.body}`),
+    `On statusd: ${incidentPageUrl(publicUrl, i.serviceSlug, i.id)}`,
+    ...(i.url ? [`On the vendor's page: ${i.url}`] : []),
+  ];
+  return xmlSafe(lines.join("\n"));
+}
+
+/** The calendar document for `items`, named after what it is filtered to. */
+export function renderCalendar(
+  publicUrl: string,
+  items: readonly NamedIncident[],
+  name: string,
+): string {
+  const cal = ical({
+    name,
+    description: "Upcoming and in-progress maintenance of cloud and SaaS vendors, by statusd",
+    prodId: { company: "statusd", product: "maintenance calendar", language: "EN" },
+    url: `${publicUrl}/calendar.ics`,
+    ttl: 60 * 60,
+    timezone: "UTC",
+  });
+  for (const item of items) {
+    const i = item.incident;
+    const { start, end } = maintenanceWindow(i);
+    cal.createEvent({
+      id: eventUid(publicUrl, i.serviceSlug, i.id),
+      // Grows with every timeline entry, so calendar apps take the newer copy.
+      sequence: i.updates.length,
+      stamp: new Date(i.updatedAt),
+      lastModified: new Date(i.updatedAt),
+      created: new Date(i.startedAt < i.updatedAt ? i.startedAt : i.updatedAt),
+      start: new Date(start),
+      ...(end !== null ? { end: new Date(end) } : {}),
+      summary: xmlSafe(`${item.serviceName}: ${i.title}`),
+      description: describe(publicUrl, item),
+      url: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
+      status: ICalEventStatus.CONFIRMED,
+      transparency: ICalEventTransparency.TRANSPARENT,
+      categories: [{ name: "Maintenance" }, { name: xmlSafe(item.serviceName) }],
+    });
+  }
+  return cal.toString();
+}
+
+const CalendarQuery = z.object(scopeQuery("maintenance"));
+
+const calendarRoute = defineRoute({
+  method: "get",
+  path: "/calendar.ics",
+  operationId: "getMaintenanceCalendar",
+  tags: ["Feeds"],
+  summary: "Vendor maintenance calendar (iCalendar)",
+  description:
+    "Every upcoming and in-progress vendor maintenance as an iCalendar (RFC 5545) feed to " +
+    "subscribe to from a calendar app, plus the ones finished in the last " +
+    `${CALENDAR_KEEP_FINISHED_DAYS} days. One event per maintenance, from its announced start ` +
+    "to its announced end (no end when the vendor has not announced one); its UID never " +
+    "changes, so a rescheduled maintenance moves instead of appearing twice. Filter with " +
+    "`service` (one slug or several, comma-separated) and `provider`. Example: " +
+    "`{host_url}/calendar.ics?service=github,stripe`. No credential needed.",
+  request: { query: CalendarQuery },
+  responses: {
+    200: {
+      content: { "text/calendar": { schema: z.string() } },
+      description: "The calendar",
+    },
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    400: {
+      content: { "application/json": { schema: ErrorSchema } },
+      description: "`invalid_request`: a parameter is malformed",
+    },
+    404: {
+      content: { "application/json": { schema: ErrorSchema } },
+      description: "`not_found`: a `service` slug does not exist",
+    },
+  },
+}, { credential: "open", scopes: [] });
+
+function calendarName(scope: MaintenanceScope): string {
+  const parts = [
+    ...(scope.services?.length ? [scope.services.join(", ")] : []),
+    ...(scope.provider ? [`provider ${scope.provider}`] : []),
+  ];
+  return `Vendor maintenance${parts.length ? ` (${parts.join("; ")})` : ""} · statusd`;
+}
+
+/** Mounts `/calendar.ics`. */
+export const registerCalendar: Register = (api, deps) => {
+  const cache = responseCache(deps.app);
+  const publicUrl = deps.app.settings.publicUrl;
+  api.openapi(calendarRoute, (c) => {
+    const { service, provider } = c.req.valid("query");
+    const scope: MaintenanceScope = {
+      ...(service !== undefined ? { services: service } : {}),
+      ...(provider !== undefined ? { provider } : {}),
+    };
+    return cache.send(c, () => ({
+      body: renderCalendar(
+        publicUrl,
+        maintenanceCalendar(c.get("app"), scope),
+        calendarName(scope),
+      ),
+      contentType: CALENDAR_TYPE,
+    }), { "Cache-Control": "public, max-age=300" }) as never;
+  });
+};

@@ -1,0 +1,186 @@
+/**
+ * RSS 2.0 and Atom feeds of incidents, built with the `feed` package: `/feed.rss` and
+ * `/feed.atom` (every vendor), `/services/{slug}/feed.rss|atom` (one vendor). Each item is an
+ * incident or maintenance: vendor and title, impact and status, the latest timeline entries,
+ * a link to the statusd service page and one to the vendor's own incident page.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import { Feed } from "feed";
+import { type IncidentFeed, incidentFeed, type NamedIncident } from "../../app/mod.ts";
+import { toIso } from "../../domain/mod.ts";
+import { responseCache } from "../api/cache.ts";
+import { defineRoute } from "../api/define.ts";
+import { SlugParam } from "../api/schemas.ts";
+import { ErrorSchema } from "../errors.ts";
+import type { Register } from "../mod.ts";
+import { xmlSafe } from "./_text.ts";
+
+/** Timeline entries shown per item, newest first. */
+export const FEED_UPDATES_SHOWN = 5;
+
+/** The two formats, with their media types. */
+export const FEED_FORMATS = {
+  rss: "application/rss+xml; charset=utf-8",
+  atom: "application/atom+xml; charset=utf-8",
+} as const;
+/** `rss` or `atom`. */
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+const CACHE_CONTROL = { "Cache-Control": "public, max-age=60" };
+
+function escapeHtml(text: string): string {
+  return xmlSafe(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function when(t: number): string {
+  return toIso(t).replace("T", " ").replace(/\.\d{3}Z$/, " UTC");
+}
+
+/** Where an incident is shown on statusd. */
+export function incidentPageUrl(publicUrl: string, slug: string, id: string): string {
+  return `${publicUrl}/services/${encodeURIComponent(slug)}#incident-${encodeURIComponent(id)}`;
+}
+
+/** The item body: facts, the latest timeline entries and both links, as escaped HTML. */
+function contentOf(publicUrl: string, { incident: i, serviceName }: NamedIncident): string {
+  const facts = `<p><strong>${escapeHtml(serviceName)}</strong> · impact ${i.impact} · ` +
+    `status ${i.status} · started ${when(i.startedAt)}` +
+    (i.resolvedAt !== null ? ` · ended ${when(i.resolvedAt)}` : "") +
+    (i.scheduledStartAt !== null
+      ? ` · planned ${when(i.scheduledStartAt)}` +
+        (i.scheduledEndAt !== null ? ` to ${when(i.scheduledEndAt)}` : "")
+      : "") +
+    (i.components.length ? ` · affects ${escapeHtml(i.components.join(", "))}` : "") + `</p>`;
+  const latest = i.updates.slice(-FEED_UPDATES_SHOWN).toReversed();
+  const timeline = latest.length
+    ? `<ul>${
+      latest.map((u) =>
+        `<li><strong>${u.status}</strong> (${when(u.at)}): ${escapeHtml(u.body)}</li>`
+      ).join("")
+    }</ul>` +
+      (i.updates.length > latest.length
+        ? `<p>${i.updates.length - latest.length} earlier updates not shown.</p>`
+        : "")
+    : "<p>No updates published.</p>";
+  const links =
+    `<p><a href="${escapeHtml(incidentPageUrl(publicUrl, i.serviceSlug, i.id))}">On statusd</a>` +
+    (i.url ? ` · <a href="${escapeHtml(i.url)}">On the vendor's status page</a>` : "") + `</p>`;
+  return facts + timeline + links;
+}
+
+/** Paths of the feed of `slug` (or of every vendor). */
+export function feedPaths(slug?: string): Record<FeedFormat, string> {
+  const base = slug === undefined ? "" : `/services/${encodeURIComponent(slug)}`;
+  return { rss: `${base}/feed.rss`, atom: `${base}/feed.atom` };
+}
+
+/** The feed document in `format`. */
+export function renderFeed(publicUrl: string, data: IncidentFeed, format: FeedFormat): string {
+  const paths = feedPaths(data.service?.slug);
+  const page = data.service
+    ? `${publicUrl}/services/${encodeURIComponent(data.service.slug)}`
+    : `${publicUrl}/`;
+  const feed = new Feed({
+    title: xmlSafe(
+      data.service ? `${data.service.name} incidents · statusd` : "Vendor incidents · statusd",
+    ),
+    description: xmlSafe(
+      data.service
+        ? `Incidents and maintenance of ${data.service.name}, as read by statusd from its status page`
+        : "Incidents and maintenance of every vendor statusd watches, newest first",
+    ),
+    id: `${publicUrl}${paths[format]}`,
+    link: page,
+    language: "en",
+    updated: new Date(data.updatedAt),
+    generator: "statusd",
+    copyright: "Vendor texts belong to their vendors",
+    feedLinks: { rss: `${publicUrl}${paths.rss}`, atom: `${publicUrl}${paths.atom}` },
+  });
+  for (const item of data.items) {
+    const i = item.incident;
+    const title = xmlSafe(`${item.serviceName}: ${i.title}`);
+    feed.addItem({
+      // Atom declares item titles `type="html"`; RSS titles are plain text.
+      title: format === "atom" ? escapeHtml(title) : title,
+      id: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
+      link: incidentPageUrl(publicUrl, i.serviceSlug, i.id),
+      description: escapeHtml(
+        `${i.impact} impact, ${i.status}` +
+          (i.updates.length ? `: ${i.updates.at(-1)!.body.slice(0, 280)}` : ""),
+      ),
+      content: contentOf(publicUrl, item),
+      date: new Date(i.updatedAt),
+      published: new Date(i.startedAt),
+      author: [{ name: xmlSafe(item.serviceName) }],
+      category: [{ name: i.impact }, { name: i.status }],
+    });
+  }
+  return format === "rss" ? feed.rss2() : feed.atom1();
+}
+
+const feedResponse = (format: FeedFormat, what: string) => ({
+  200: {
+    content: { [FEED_FORMATS[format].split(";")[0]!]: { schema: z.string() } },
+    description: `The ${format === "rss" ? "RSS 2.0" : "Atom (RFC 4287)"} feed of ${what}`,
+  },
+  304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+});
+
+function allRoute(format: FeedFormat) {
+  return defineRoute({
+    method: "get",
+    path: feedPaths()[format],
+    operationId: format === "rss" ? "getIncidentsRss" : "getIncidentsAtom",
+    tags: ["Feeds"],
+    summary: `Incidents of every vendor (${format === "rss" ? "RSS 2.0" : "Atom"})`,
+    description: `The latest incidents and maintenances of every vendor, newest first, as ` +
+      `${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"} for feed readers. Each item ` +
+      "names the vendor, the impact and status, shows the latest timeline entries and links to " +
+      "the statusd service page and to the vendor's own incident page; its date is the last " +
+      "update. Cached; `ETag` and `If-None-Match` give 304. No credential needed.",
+    responses: feedResponse(format, "every vendor's incidents"),
+  }, { credential: "open", scopes: [] });
+}
+
+function serviceRoute(format: FeedFormat) {
+  return defineRoute({
+    method: "get",
+    path: `/services/{slug}${feedPaths()[format]}`,
+    operationId: format === "rss" ? "getServiceIncidentsRss" : "getServiceIncidentsAtom",
+    tags: ["Feeds"],
+    summary: `Incidents of one vendor (${format === "rss" ? "RSS 2.0" : "Atom"})`,
+    description: "The latest incidents and maintenances of one service, newest first, as " +
+      `${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"}; items as in the ` +
+      "all-vendor feed. An unknown slug answers 404. No credential needed.",
+    request: { params: SlugParam },
+    responses: {
+      ...feedResponse(format, "one service's incidents"),
+      404: {
+        content: { "application/json": { schema: ErrorSchema } },
+        description: "`not_found`: no service has this slug",
+      },
+    },
+  }, { credential: "open", scopes: [] });
+}
+
+/** Mounts the four feeds. */
+export const registerIncidentFeeds: Register = (api, deps) => {
+  const cache = responseCache(deps.app);
+  const publicUrl = deps.app.settings.publicUrl;
+  for (const format of ["rss", "atom"] as const) {
+    api.openapi(allRoute(format), (c) =>
+      cache.send(c, () => ({
+        body: renderFeed(publicUrl, incidentFeed(c.get("app")), format),
+        contentType: FEED_FORMATS[format],
+      }), CACHE_CONTROL) as never);
+    api.openapi(serviceRoute(format), (c) => {
+      const { slug } = c.req.valid("param");
+      return cache.send(c, () => ({
+        body: renderFeed(publicUrl, incidentFeed(c.get("app"), slug), format),
+        contentType: FEED_FORMATS[format],
+      }), CACHE_CONTROL) as never;
+    });
+  }
+};

@@ -1,0 +1,197 @@
+/**
+ * `status gate` against a real statusd whose poller read the vendor simulator, run as a
+ * subprocess: exit codes and what it says. The server's clock is fixed at 2026-11-20 12:00 UTC;
+ * the gate measures `--within` from it (the API does), never from the machine's clock.
+ *
+ * Vendors: `calm-cloud` (all operational), `outage-hub` (GitHub's recorded outage: an open
+ * incident), `soon-db` (a maintenance planned 12:45–14:00), `later-db` (one planned tomorrow),
+ * `busy-db` (one in progress since 11:00), `dark-vendor` (its page answers 500: UNKNOWN).
+ */
+import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DAY_MS, fixedClock, HOUR_MS, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
+import { createPoller } from "../../ingest/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { createServer } from "../../routes/mod.ts";
+import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
+import { summaryWithMaintenances } from "../support/maintenance.ts";
+import { startSimulator } from "../support/simulator.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const MAIN = join(ROOT, "cli", "status", "main.ts");
+const T0 = Date.UTC(2026, 10, 20, 12, 0);
+
+async function startStatusd() {
+  const sim = startSimulator();
+  const vendor = (slug: string): Vendor => ({
+    name: slug.split("-").map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" "),
+    slug,
+    statusPageUrl: `${sim.origins[0]}/v/${slug}`,
+    platform: "statuspage",
+    category: "devtools",
+    provider: slug,
+    domains: [],
+  });
+  const slugs = ["calm-cloud", "outage-hub", "soon-db", "later-db", "busy-db", "dark-vendor"];
+  sim.setScenario("outage-hub", "outage");
+  sim.setScenario("dark-vendor", "status_500");
+  const summary = (body: string) => ({ body, contentType: "application/json" });
+  sim.setDocument(
+    "soon-db",
+    "/api/v2/summary.json",
+    summary(summaryWithMaintenances([{
+      id: "soon1",
+      name: "Database failover test",
+      status: "scheduled",
+      startsAt: T0 + 45 * MINUTE_MS,
+      endsAt: T0 + 2 * HOUR_MS,
+    }])),
+  );
+  sim.setDocument(
+    "later-db",
+    "/api/v2/summary.json",
+    summary(summaryWithMaintenances([{
+      id: "later1",
+      status: "scheduled",
+      startsAt: T0 + DAY_MS,
+      endsAt: T0 + DAY_MS + HOUR_MS,
+    }])),
+  );
+  sim.setDocument(
+    "busy-db",
+    "/api/v2/summary.json",
+    summary(summaryWithMaintenances([{
+      id: "busy1",
+      name: "Storage upgrade",
+      status: "in_progress",
+      startsAt: T0 - HOUR_MS,
+      endsAt: T0 + HOUR_MS,
+    }])),
+  );
+  const clock = fixedClock(T0);
+  const db = openStore(":memory:");
+  syncCatalog(db, slugs.map(vendor), clock.now());
+  const changes = createChangeFeed();
+  const poller = createPoller(
+    { movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 5000 },
+    { store: pollStore(db), changes, clock, log: silentLogger, hostSpacingMs: 0 },
+  );
+  await poller.runOnce();
+  const app = createServer({
+    app: {
+      db,
+      clock,
+      changes,
+      log: silentLogger,
+      settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
+    },
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  return {
+    api: `http://127.0.0.1:${server.addr.port}`,
+    async close() {
+      await poller.stop();
+      await server.shutdown();
+      await sim.close();
+      db.close();
+    },
+  };
+}
+
+async function status(args: string[]) {
+  const env = Deno.env.toObject();
+  for (const k of ["STATUS_API_URL", "STATUS_API_KEY", "NO_COLOR"]) delete env[k];
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    cwd: ROOT,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "status gate: exit codes for incidents, maintenance in and out of the window, UNKNOWN",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const srv = await startStatusd();
+    const gate = (...args: string[]) => status(["gate", "--api", srv.api, ...args]);
+    try {
+      await t.step("a calm vendor passes (0)", async () => {
+        const r = await gate("calm-cloud", "--within", "2h");
+        equal(r.code, 0, r.stderr);
+        match(r.stdout, /ok: no open incident or maintenance within 2h/);
+      });
+
+      await t.step("an open incident blocks (1)", async () => {
+        const r = await gate("calm-cloud", "outage-hub");
+        equal(r.code, 1, r.stderr);
+        match(r.stdout, /outage-hub .*BLOCK .*incident INVESTIGATING: Incident with Packages/);
+        match(r.stdout, /BLOCK: outage-hub \(within 1h\)/);
+      });
+
+      await t.step(
+        "a maintenance starting within the window blocks; outside it does not",
+        async () => {
+          const inside = await gate("soon-db", "--within", "1h");
+          equal(inside.code, 1, inside.stderr);
+          match(
+            inside.stdout,
+            /maintenance SCHEDULED 2026-11-20 12:45 to 2026-11-20 14:00 UTC: Database failover test/,
+          );
+          equal((await gate("soon-db", "--within", "30m")).code, 0);
+          equal((await gate("later-db", "--within", "2h")).code, 0, "tomorrow is not within 2h");
+          equal((await gate("later-db", "--within", "2d")).code, 1, "but it is within 2 days");
+        },
+      );
+
+      await t.step("a maintenance in progress blocks whatever the window (1)", async () => {
+        const r = await gate("busy-db", "--within", "1m", "--json");
+        equal(r.code, 1);
+        const out = JSON.parse(r.stdout);
+        deepStrictEqual(
+          { ok: out.ok, within: out.within, blockers: out.services[0].blockers },
+          {
+            ok: false,
+            within: "1m",
+            blockers: [{
+              kind: "maintenance",
+              title: "Storage upgrade",
+              status: "IN_PROGRESS",
+              startsAt: "2026-11-20T11:00:00.000Z",
+              endsAt: "2026-11-20T13:00:00.000Z",
+            }],
+          },
+        );
+      });
+
+      await t.step("UNKNOWN blocks unless --allow-unknown", async () => {
+        equal((await gate("dark-vendor")).code, 1);
+        equal((await gate("dark-vendor", "--allow-unknown")).code, 0);
+      });
+
+      await t.step(
+        "usage errors and unknown vendors exit 2; an unreachable API exits 3",
+        async () => {
+          const bad = await gate("calm-cloud", "--within", "soon");
+          equal(bad.code, 2);
+          match(bad.stderr, /Cannot use --within: "soon" is not a duration/);
+          equal((await status(["gate", "--api", srv.api])).code, 2, "no slug");
+          const unknown = await gate("calm-clod");
+          equal(unknown.code, 2);
+          match(unknown.stderr, /Unknown vendor "calm-clod": did you mean "calm-cloud"\?/);
+          const down = await status(["gate", "--api", "http://127.0.0.1:1", "calm-cloud"]);
+          equal(down.code, 3);
+          match(down.stderr, /Cannot reach the statusd API/);
+        },
+      );
+    } finally {
+      await srv.close();
+    }
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * Catalog search over the real built-in catalog (2,400+ vendors): the vendor people mean comes
+ * first on every surface that searches (REST listServices, MCP list_services, /services).
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { loadCatalog } from "../../../ingest/mod.ts";
+import { listServicesTool } from "../../../routes/mcp/tools/list_services.ts";
+import { syncCatalog } from "../../../store/mod.ts";
+import { apiRig, T0 } from "../../support/api.ts";
+
+function builtInCatalogRig() {
+  const r = apiRig();
+  syncCatalog(r.db, loadCatalog(), T0);
+  return r;
+}
+
+async function restSlugs(r: ReturnType<typeof apiRig>, q: string): Promise<string[]> {
+  const res = await r.get(`/api/services?q=${encodeURIComponent(q)}&limit=5`);
+  equal(res.status, 200);
+  return ((await res.json()).content as { slug: string }[]).map((s) => s.slug);
+}
+
+Deno.test("REST search ranks GitHub first for git, AWS for aws, Stripe for stripe", async () => {
+  const r = builtInCatalogRig();
+  try {
+    const git = await restSlugs(r, "git");
+    equal(git[0], "github");
+    deepStrictEqual(git.slice(0, 2), ["github", "gitlab"], "prefix matches before substrings");
+    ok(!git.includes("coachhub-the-digital-coaching-platform"), "substring matches come last");
+    equal((await restSlugs(r, "aws"))[0], "amazon-web-services");
+    equal((await restSlugs(r, "stripe"))[0], "stripe");
+    equal((await restSlugs(r, "GitHub"))[0], "github", "case does not matter");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("MCP list_services and the /services page use the same ranking", async () => {
+  const r = builtInCatalogRig();
+  try {
+    const result = listServicesTool.run(
+      r.ctx,
+      {
+        kind: "api_key",
+        keyId: "k",
+        scopes: ["status:read", "mcp:invoke"],
+        account: { id: "a", name: "a", plan: "PRO", slaTarget: 99.9, createdAt: T0 },
+      },
+      { q: "git", limit: 3, page: 0 },
+    ) as { services: { slug: string }[] };
+    deepStrictEqual(result.services.map((s) => s.slug), ["github", "gitlab", "gitbook"]);
+
+    const page = await (await r.get("/services?q=aws")).text();
+    const first = /<tbody>\s*<tr>\s*<td>\s*<a href="\/services\/([^"]+)"/.exec(page);
+    equal(first?.[1], "amazon-web-services");
+  } finally {
+    await r.close();
+  }
+});
