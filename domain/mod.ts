@@ -17,3 +17,4 @@ export * from "./uptime.ts";
 export * from "./sla.ts";
 export * from "./poll.ts";
 export * from "./reading.ts";
+export * from "./address.ts";

@@ -7,6 +7,7 @@
  */
 import { Cron } from "croner";
 import type {
+  AddressAllowance,
   Change,
   Clock,
   DueVendor,
@@ -32,6 +33,11 @@ export type DetectPlatform = (pageUrl: string, fetchFn: ProbeFetch) => Promise<P
 export interface PollerConfig extends ScheduleConfig {
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /**
+   * Non-public addresses vendor fetches may reach (`STATUSD_ALLOW_PRIVATE_VENDORS`); none when
+   * absent. Applies to every fetch: endpoints, redirect hops, detection probes, discovery.
+   */
+  readonly allowPrivate?: AddressAllowance;
 }
 
 /** What the poller needs; only `store`, `changes`, `clock` and `log` are required. */
@@ -125,6 +131,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     fetchOptions: (extra) => ({
       timeoutMs: config.timeoutMs,
       maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES,
+      allowPrivate: config.allowPrivate,
       signal: abort.signal,
       ...extra,
     }),
@@ -310,7 +317,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     if (err instanceof Unreachable) {
       const at = deps.clock.now();
-      return fail(v, "network", "platform detection: the page did not answer", {
+      return fail(v, err.reason, `platform detection: ${err.message}`, {
         at,
         latencyMs: 0,
         httpStatus: null,
@@ -379,8 +386,15 @@ async function endpointOf(
   return { url: found, discovered: true, fresh: true };
 }
 
-/** Detection got no answer at all: recorded as a network failure, nothing stored. */
-class Unreachable extends Error {}
+/**
+ * Detection got no answer at all: recorded as a failure (`network`, or why the page fetch
+ * failed, e.g. `refused_address`), nothing stored.
+ */
+class Unreachable extends Error {
+  constructor(readonly reason = "network", detail = "the page did not answer") {
+    super(detail);
+  }
+}
 
 async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
   if (v.platform !== "unknown") return v.platform;
@@ -392,7 +406,11 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
     const response = toProbe(out);
     if (response) answered++;
     // The page itself does not answer: give up now rather than probe six more paths.
-    else if (answered === 0) throw new Unreachable();
+    else if (answered === 0) {
+      throw out.kind === "failed" && out.reason === "refused_address"
+        ? new Unreachable(out.reason, out.detail)
+        : new Unreachable();
+    }
     return response;
   };
   let detected: Platform = "unknown";

@@ -18,7 +18,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
 import { fixture } from "../support/adapters.ts";
-import { type Simulator, startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore, tempStore } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 4, 21, 12);
@@ -28,6 +28,7 @@ const CONFIG = {
   stableSeconds: 300,
   concurrency: 4,
   timeoutMs: 1000,
+  allowPrivate: ALLOW_SIMULATOR,
 };
 const ID = "566925105401bb333d000014";
 const API_PATH = `/1.0/status/${ID}`;
@@ -145,7 +146,9 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
     equal(noid.current_status, "UNKNOWN");
     ok(noid.next_poll_at > T0);
     const down = row(db, "down");
-    ok(down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"));
+    ok(
+      down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"),
+    );
     deepStrictEqual(outcomes(db, "down"), ["http_status"]);
 
     // A second failure waits longer; once the page names its API, the vendor is read.
