@@ -18,3 +18,4 @@ export * from "./sla.ts";
 export * from "./poll.ts";
 export * from "./reading.ts";
 export * from "./address.ts";
+export * from "./bounds.ts";

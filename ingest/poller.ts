@@ -16,7 +16,7 @@ import type {
   PollStore,
   Snapshot,
 } from "../domain/mod.ts";
-import { DAY_MS, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
+import { boundSnapshot, cutText, DAY_MS, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Adapter } from "./adapters/adapter.ts";
 import { PayloadError } from "./adapters/adapter.ts";
@@ -97,6 +97,8 @@ export interface Poller {
 }
 
 const NO_ADAPTER_RETRY_MS = HOUR_MS;
+/** Notes kept per reading (each at most 300 characters). */
+const MAX_NOTES = 60;
 const PRUNE_EVERY_MS = HOUR_MS;
 
 /** A new poller (not started). */
@@ -450,19 +452,27 @@ function record(
   if (outcome.kind === "ok") {
     let snapshot: Snapshot;
     const notes: string[] = [];
+    const dropped = (path: string, reason: string) => {
+      if (notes.length < MAX_NOTES) notes.push(cutText(`${path}: ${reason}`, 300));
+      else if (notes.length === MAX_NOTES) notes.push("more items were dropped or cut");
+    };
     try {
-      snapshot = adapter.parse(outcome.body, {
+      const parsed = adapter.parse(outcome.body, {
         pageUrl: new URL(v.statusPageUrl),
         fetchedAt: at,
-        unknownValue: (field, value) =>
+        unknownValue: (field, raw) => {
+          const value = cutText(raw, 100);
           reportOnce(
             ctx,
             `${platform}|${field}|${value}`,
             () =>
               deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
-          ),
-        dropped: (path, reason) => notes.push(`${path}: ${reason}`),
+          );
+        },
+        dropped,
       });
+      // The reading limits and the plausible time range (domain/bounds.ts), before the store.
+      snapshot = boundSnapshot(parsed, at, dropped);
     } catch (err) {
       const outcomeName = err instanceof PayloadError ? "bad_payload" : "parse_error";
       if (!(err instanceof PayloadError)) {
