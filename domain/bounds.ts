@@ -20,6 +20,8 @@ export const READING_LIMITS = {
   updatesPerIncident: 50,
   /** Characters of timeline text kept per incident, newest entries first. */
   timelineChars: 100_000,
+  /** Characters of timeline text kept per reading, open and recent incidents first. */
+  readingTextChars: 1_000_000,
   /** Affected components named per incident. */
   componentsPerIncident: 500,
   /** Vendor ids (component, incident): a longer id drops its item. */
@@ -150,12 +152,12 @@ function describeTime(t: unknown): string {
   return `${String(t).slice(0, 30)} is out of range (1990-01-01 to one day after the fetch)`;
 }
 
-/** Open first, then most recently updated; the kept ones stay in their page order. */
+/** Indexes of the incidents kept, in priority order: open first, then most recently updated. */
 function keptIncidents(
   all: readonly IncidentSnapshot[],
   limits: ReadingLimits,
   report: Reporter,
-): Set<number> {
+): number[] {
   const order = all.map((i, at) => ({ i, at })).sort((a, b) =>
     Number(isOpen(b.i.status)) - Number(isOpen(a.i.status)) ||
     (Number.isFinite(b.i.updatedAt) ? b.i.updatedAt : 0) -
@@ -169,7 +171,7 @@ function keptIncidents(
       } of ${all.length} left out (at most ${limits.incidents} per reading, open and recent first)`,
     );
   }
-  return new Set(order.slice(0, limits.incidents).map((o) => o.at));
+  return order.slice(0, limits.incidents).map((o) => o.at);
 }
 
 function boundIncidents(
@@ -178,14 +180,13 @@ function boundIncidents(
   limits: ReadingLimits,
   report: Reporter,
 ): IncidentSnapshot[] {
-  const kept = keptIncidents(all, limits, report);
-  const out: IncidentSnapshot[] = [];
-  all.forEach((incident, i) => {
-    if (!kept.has(i)) return;
-    const bounded = boundIncident(incident, `incidents[${i}]`, range, limits, report);
-    if (bounded) out.push(bounded);
-  });
-  return out;
+  const bounded = new Map<number, IncidentSnapshot>();
+  const text = { left: limits.readingTextChars };
+  for (const i of keptIncidents(all, limits, report)) {
+    const b = boundIncident(all[i]!, `incidents[${i}]`, range, limits, text, report);
+    if (b) bounded.set(i, b);
+  }
+  return [...bounded.keys()].sort((a, b) => a - b).map((i) => bounded.get(i)!);
 }
 
 function boundIncident(
@@ -193,13 +194,14 @@ function boundIncident(
   path: string,
   range: TimeRange,
   limits: ReadingLimits,
+  text: { left: number },
   report: Reporter,
 ): IncidentSnapshot | null {
   if (i.externalId.length > limits.idChars) {
     report.drop(path, `id longer than ${limits.idChars} characters`);
     return null;
   }
-  const updates = boundUpdates(i, path, range, limits, report);
+  const updates = boundUpdates(i, path, range, limits, text, report);
   const planned = isMaintenance(i) ? MAINTENANCE_HORIZON_MS : 0;
   let startedAt = i.startedAt;
   if (!inRange(startedAt, range, planned)) {
@@ -244,12 +246,16 @@ function boundIncident(
   };
 }
 
-/** Valid times only; the newest entries within the count and text caps; bodies cut. */
+/**
+ * Valid times only; the newest entries within the count and text caps (the incident's own and
+ * what is `left` of the reading's); bodies cut.
+ */
 function boundUpdates(
   i: IncidentSnapshot,
   path: string,
   range: TimeRange,
   limits: ReadingLimits,
+  text: { left: number },
   report: Reporter,
 ): IncidentSnapshot["updates"] {
   const timed = i.updates.map((u, n) => ({ u, n })).filter(({ u, n }) => {
@@ -261,18 +267,18 @@ function boundUpdates(
   let chars = 0;
   for (let k = timed.length - 1; k >= 0; k--) {
     const { u, n } = timed[k]!;
-    if (kept.length >= limits.updatesPerIncident || chars >= limits.timelineChars) {
+    const room = Math.min(limits.bodyChars, limits.timelineChars - chars, text.left);
+    if (kept.length >= limits.updatesPerIncident || room <= 0) {
       report.drop(
         `${path}.updates`,
-        `${
-          k + 1
-        } older entries left out (at most ${limits.updatesPerIncident} entries and ${limits.timelineChars} characters)`,
+        `${k + 1} older entries left out (at most ${limits.updatesPerIncident} entries and ` +
+          `${limits.timelineChars} characters per incident, ${limits.readingTextChars} per reading)`,
       );
       break;
     }
-    const room = Math.min(limits.bodyChars, limits.timelineChars - chars);
     const body = cut(u.body, room, `${path}.updates[${n}].body`, report);
     chars += body.length;
+    text.left -= body.length;
     kept.push(body === u.body ? u : { ...u, body });
   }
   return kept.reverse();

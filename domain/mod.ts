@@ -19,3 +19,4 @@ export * from "./poll.ts";
 export * from "./reading.ts";
 export * from "./address.ts";
 export * from "./bounds.ts";
+export * from "./retention.ts";

@@ -7,6 +7,13 @@ import engine from "./001_engine.ts";
 import accounts from "./002_accounts.ts";
 import oauth from "./003_oauth.ts";
 import vendorEndpoint from "./004_vendor_endpoint.ts";
+import boundedHistory from "./006_bounded_history.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [engine, accounts, oauth, vendorEndpoint];
+export const MIGRATIONS: readonly Migration[] = [
+  engine,
+  accounts,
+  oauth,
+  vendorEndpoint,
+  boundedHistory,
+];

@@ -174,3 +174,23 @@ Deno.test("cutText never splits a surrogate pair", () => {
   equal(cutText("abc", 5), "abc");
   equal(cutText("abcdef", 4), "abc…");
 });
+
+Deno.test("a reading keeps at most its text budget of timelines, open incidents first", () => {
+  const body = "y".repeat(READING_LIMITS.bodyChars);
+  const n = READING_LIMITS.incidents;
+  const all = Array.from({ length: n }, (_, k) =>
+    incident({
+      externalId: `i${k}`,
+      status: k === n - 1 ? "INVESTIGATING" : "RESOLVED",
+      resolvedAt: k === n - 1 ? null : NOW - 1000,
+      updates: [{ at: NOW - 1000, status: "INVESTIGATING", body }],
+    }));
+  const { out } = bound(snapshot({ incidents: all }));
+  const total = out.incidents.reduce(
+    (s, i) => s + i.updates.reduce((t, u) => t + u.body.length, 0),
+    0,
+  );
+  ok(total <= READING_LIMITS.readingTextChars, `${total}`);
+  equal(out.incidents.length, n, "incidents are kept, only their timelines are emptied");
+  equal(out.incidents.at(-1)!.updates[0]!.body, body, "the open incident keeps its text");
+});
