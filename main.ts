@@ -3,6 +3,7 @@
  * syncs the catalog, starts the poller, serves the HTTP app, stops cleanly on SIGINT/SIGTERM.
  * @module
  */
+import { startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { systemClock } from "./domain/mod.ts";
 import { createPoller, loadCatalog } from "./ingest/mod.ts";
@@ -26,18 +27,19 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     clock: systemClock,
     log,
   });
-  const app = createServer({
-    app: {
-      db,
-      clock: systemClock,
-      changes,
-      log,
-      settings: {
-        publicUrl: config.publicUrl,
-        pollStableSeconds: config.poll.stableSeconds,
-        pollMovingSeconds: config.poll.movingSeconds,
-      },
+  const ctx = {
+    db,
+    clock: systemClock,
+    changes,
+    log,
+    settings: {
+      publicUrl: config.publicUrl,
+      pollStableSeconds: config.poll.stableSeconds,
+      pollMovingSeconds: config.poll.movingSeconds,
     },
+  };
+  const app = createServer({
+    app: ctx,
     pollerStats: () => poller.stats(),
     shutdown: stopping.signal,
   });
@@ -48,6 +50,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
   if (config.poll.enabled) poller.start();
+  // Deletes what is older than the reported windows: now, then every 15 minutes.
+  const retention = startRetention(ctx);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -55,6 +59,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     log.info("stopping");
     stopping.abort();
     await poller.stop();
+    await retention.stop();
     await server.shutdown();
   };
   Deno.addSignalListener("SIGINT", stop);

@@ -30,3 +30,10 @@ export {
   type ServiceUptime,
   serviceUptime,
 } from "./reports.ts";
+export {
+  pruneExpired,
+  RETENTION_SCHEDULE,
+  type RetentionJob,
+  type RetentionReport,
+  startRetention,
+} from "./retention.ts";

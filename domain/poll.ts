@@ -61,5 +61,4 @@ export interface PollStore {
   setDetectedPlatform(vendorId: number, platform: Platform): void;
   /** Stores (or, with null, forgets) the data endpoint discovered for a vendor. */
   setEndpoint(vendorId: number, endpointUrl: string | null): void;
-  pruneFetches(before: EpochMs): number;
 }

@@ -30,8 +30,9 @@ export const RETENTION = {
   /** One row per fetch: SLA latency percentiles cover at most the 90-day report window. */
   fetchLogDays: REPORT_DAYS,
   /**
-   * Service-level transitions are kept from the last recovery before the cutoff, so an
-   * outage that spans the cutoff keeps its start; but never longer than this.
+   * Service-level transitions are kept from the last recovery before the history cutoff, so
+   * an outage spanning it keeps its start; but nothing older than this is kept except the one
+   * transition that gives the level held then.
    */
   maxHistoryDays: 365,
   /** The change feed is for live subscribers resuming a stream: a week, at most this many rows. */

@@ -16,7 +16,7 @@ import type {
   PollStore,
   Snapshot,
 } from "../domain/mod.ts";
-import { boundSnapshot, cutText, DAY_MS, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
+import { boundSnapshot, cutText, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Adapter } from "./adapters/adapter.ts";
 import { PayloadError } from "./adapters/adapter.ts";
@@ -52,8 +52,6 @@ export interface PollerDeps {
   /** Minimum time between two requests to one host (ms); 250 by default. */
   readonly hostSpacingMs?: number;
   readonly maxBytes?: number;
-  /** Fetch rows older than this are pruned (ms); 14 days by default. */
-  readonly fetchRetentionMs?: number;
   /** croner pattern of the tick; every second by default. */
   readonly tickPattern?: string;
   readonly random?: () => number;
@@ -99,7 +97,6 @@ export interface Poller {
 const NO_ADAPTER_RETRY_MS = HOUR_MS;
 /** Notes kept per reading (each at most 300 characters). */
 const MAX_NOTES = 60;
-const PRUNE_EVERY_MS = HOUR_MS;
 
 /** A new poller (not started). */
 export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
@@ -123,7 +120,6 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   let abort = new AbortController();
   let job: Cron | null = null;
   let lastRoundAt: EpochMs | null = null;
-  let lastPruneAt = 0;
 
   const ctx: PollContext = {
     config,
@@ -191,22 +187,9 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     });
   };
 
-  const prune = () => {
-    const now = deps.clock.now();
-    if (now - lastPruneAt < PRUNE_EVERY_MS) return;
-    lastPruneAt = now;
-    try {
-      const removed = deps.store.pruneFetches(now - (deps.fetchRetentionMs ?? 14 * DAY_MS));
-      if (removed > 0) deps.log.debug("pruned fetch log", { removed });
-    } catch (err) {
-      deps.log.error("fetch log prune failed", { error: String(err) });
-    }
-  };
-
   const tick = () => {
     try {
       dispatch();
-      prune();
     } catch (err) {
       deps.log.error("poll round failed", { error: String(err) });
     }
@@ -232,7 +215,6 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         if (batch.length === 0 && pending.size === 0) break;
         results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
       }
-      prune();
       return {
         polled: results.filter((r) => r.outcome !== "skipped").length,
         failed: results.filter((r) => !["ok", "not_modified", "skipped"].includes(r.outcome))

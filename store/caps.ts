@@ -19,18 +19,17 @@ export function trimRemovedComponents(
     `SELECT id FROM components WHERE vendor_id = ? AND removed_at IS NOT NULL
      ORDER BY removed_at DESC, id DESC LIMIT -1 OFFSET ?`,
   ).all(vendorId, keep).map((r) => (r as { id: number }).id);
-  return deleteComponents(db, vendorId, doomed);
+  return deleteComponents(db, doomed);
 }
 
 /** Deletes components by row id, with their transitions first (foreign keys). */
-export function deleteComponents(db: Db, vendorId: number, ids: readonly number[]): number {
+export function deleteComponents(db: Db, ids: readonly number[]): number {
   if (ids.length === 0) return 0;
   const list = JSON.stringify(ids);
   statement(
     db,
-    `DELETE FROM transitions WHERE vendor_id = ?
-       AND component_id IN (SELECT value FROM json_each(?))`,
-  ).run(vendorId, list);
+    "DELETE FROM transitions WHERE component_id IN (SELECT value FROM json_each(?))",
+  ).run(list);
   return Number(
     statement(db, "DELETE FROM components WHERE id IN (SELECT value FROM json_each(?))").run(list)
       .changes,
