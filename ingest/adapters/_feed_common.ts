@@ -16,9 +16,16 @@ import {
   worst,
 } from "../../domain/mod.ts";
 import { PayloadError } from "./adapter.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./_json_payload.ts";
 
-/** JSON text → value; anything else (an HTML error page, a truncated body) is a PayloadError. */
+/**
+ * JSON text → value; anything else (an HTML error page, a truncated body, nesting deeper than
+ * MAX_JSON_DEPTH) is a PayloadError.
+ */
 export function decodeJson(platform: string, body: string): unknown {
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new PayloadError(platform, "$", `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
     return JSON.parse(body);
   } catch (e) {
