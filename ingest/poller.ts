@@ -296,7 +296,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
-    return record(v, adapter, platform, outcome, at, ctx);
+    return await record(v, adapter, platform, outcome, at, ctx);
   } catch (err) {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     if (err instanceof Unreachable) {
@@ -411,14 +411,14 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
   return detected === "unknown" ? null : detected;
 }
 
-function record(
+async function record(
   v: DueVendor,
   adapter: Adapter,
   platform: Platform,
   outcome: FetchOutcome,
   at: EpochMs,
   ctx: PollContext,
-): PollResult {
+): Promise<PollResult> {
   const { deps, config } = ctx;
   const random = deps.random ?? Math.random;
   if (outcome.kind === "not_modified") {
@@ -466,6 +466,8 @@ function record(
         httpStatus: outcome.status,
       }, ctx);
     }
+    // A big document took its time to parse: let waiting requests run before the write.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const status = serviceStatus(snapshot);
     const state = {
       status,

@@ -7,6 +7,9 @@
  *
  * Vendor `hostile-<behaviour>` lives at `http://127.0.0.1:<port>/h/<behaviour>`; every path
  * below it gets the same answer (the Statuspage adapter asks `…/api/v2/summary.json`).
+ *
+ * Run as a program for benchmarks: `deno run -A tests/support/hostile.ts --copies 3` prints one
+ * JSON line `{"catalog": [...]}` and serves until killed.
  * @module
  */
 import type { Vendor } from "../../domain/mod.ts";
@@ -198,8 +201,14 @@ function badUtf8(): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Options of {@link startHostileServer}. */
+export interface HostileOptions {
+  /** Vendors per behaviour (`hostile-<behaviour>-<n>` from the second one on); 1 by default. */
+  readonly copies?: number;
+}
+
 /** Starts the hostile server (and the internal service) on loopback. */
-export async function startHostileServer(): Promise<HostileServer> {
+export async function startHostileServer(options: HostileOptions = {}): Promise<HostileServer> {
   const closing = new AbortController();
   const internalHits: string[] = [];
   const internal = Deno.serve({ hostname: "127.0.0.2", port: 0, onListen: () => {} }, (req) => {
@@ -289,15 +298,19 @@ export async function startHostileServer(): Promise<HostileServer> {
   })().catch(() => {});
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const rawOrigin = `http://127.0.0.1:${(raw.addr as Deno.NetAddr).port}`;
-  const catalog: Vendor[] = HOSTILE_BEHAVIOURS.map((b) => ({
-    name: `Hostile ${b}`,
-    slug: `hostile-${b.replaceAll("_", "-")}`,
-    statusPageUrl: `${b === "reset" ? rawOrigin : origin}/h/${b}`,
-    platform: b === "detect_private" ? "unknown" : "statuspage",
-    category: "other",
-    provider: "hostile",
-    domains: [],
-  }));
+  const catalog: Vendor[] = Array.from(
+    { length: options.copies ?? 1 },
+    (_, k) =>
+      HOSTILE_BEHAVIOURS.map((b): Vendor => ({
+        name: `Hostile ${b}`,
+        slug: `hostile-${b.replaceAll("_", "-")}${k === 0 ? "" : `-${k + 1}`}`,
+        statusPageUrl: `${b === "reset" ? rawOrigin : origin}/h/${b}${k === 0 ? "" : `/${k + 1}`}`,
+        platform: b === "detect_private" ? "unknown" : "statuspage",
+        category: "other",
+        provider: "hostile",
+        domains: [],
+      })),
+  ).flat();
   return {
     catalog,
     internalHits,
@@ -309,4 +322,10 @@ export async function startHostileServer(): Promise<HostileServer> {
       await Promise.all([server.shutdown(), internal.shutdown()]);
     },
   };
+}
+
+if (import.meta.main) {
+  const i = Deno.args.indexOf("--copies");
+  const server = await startHostileServer({ copies: i >= 0 ? Number(Deno.args[i + 1]) : 1 });
+  console.log(JSON.stringify({ catalog: server.catalog }));
 }

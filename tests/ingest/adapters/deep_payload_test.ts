@@ -3,9 +3,14 @@
  * feed of tens of thousands of entries. Each is refused or cut before the parser spends
  * seconds on the event loop.
  */
-import { equal, ok, throws } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../../ingest/adapters/_json_payload.ts";
+import {
+  capArrays,
+  MAX_JSON_ARRAY_ITEMS,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+} from "../../../ingest/adapters/_json_payload.ts";
 import { decodeXml, firstEntries, MAX_FEED_ENTRIES } from "../../../ingest/adapters/_xml.ts";
 import { statuspage } from "../../../ingest/adapters/statuspage.ts";
 
@@ -49,4 +54,18 @@ Deno.test("a feed is decoded up to its first entries only", () => {
     "<feed><entry>a</entry><entry>b</entry></feed>",
   );
   equal(firstEntries("<feed><entry>a</entry></feed>", 2), "<feed><entry>a</entry></feed>");
+});
+
+Deno.test("a JSON array longer than the cap is cut before validation", () => {
+  const components = Array.from({ length: MAX_JSON_ARRAY_ITEMS + 5 }, (_, i) => ({
+    id: `c${i}`,
+    name: `C${i}`,
+    status: "operational",
+  }));
+  const snapshot = statuspage.parse(
+    JSON.stringify({ status: { indicator: "none" }, components }),
+    ctx,
+  );
+  equal(snapshot.components.length, MAX_JSON_ARRAY_ITEMS);
+  deepStrictEqual(capArrays({ a: [[1, 2, 3], [4]] }, 2), { a: [[1, 2], [4]] });
 });
