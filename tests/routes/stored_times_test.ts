@@ -62,8 +62,11 @@ Deno.test("rows with out-of-range times never make a read path fail", async () =
     equal(far.updates[0].at, "9999-12-31T23:59:59.999Z");
     const text = feed.content.find((i: { title: string }) => i.title === "A time stored as text");
     equal(text.updatedAt, "1970-01-01T00:00:00.000Z");
-    const sitemap = await (await rig.get("/sitemap.xml")).text();
+    const res = await rig.get("/sitemap.xml");
+    const sitemap = await res.text();
     ok(sitemap.includes("/services/hostile"));
+    ok(!sitemap.includes("<lastmod>9999"), "no page is dated in the future");
+    equal(res.headers.get("last-modified"), new Date(T0).toUTCString());
   } finally {
     await rig.close();
   }
