@@ -107,6 +107,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   });
   const pending = new Map<number, Promise<PollResult>>();
   const reported = new Set<string>();
+  const bodies = new Map<number, string>();
   const counts = {
     rounds: 0,
     polls: 0,
@@ -126,6 +127,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     deps,
     adapters,
     reported,
+    bodies,
     fetchOptions: (extra) => ({
       timeoutMs: config.timeoutMs,
       maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES,
@@ -253,6 +255,8 @@ interface PollContext {
   readonly deps: PollerDeps;
   readonly adapters: Partial<Record<Platform, Adapter>>;
   readonly reported: Set<string>;
+  /** Digest of the body of each vendor's last stored reading (cleared by any failure). */
+  readonly bodies: Map<number, string>;
   fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
   limit<T>(host: string, task: () => Promise<T>): Promise<T>;
   onStart(v: DueVendor, at: EpochMs): void;
@@ -432,6 +436,18 @@ async function record(
     return { outcome: "not_modified", changes: 0 };
   }
   if (outcome.kind === "ok") {
+    // The same bytes as the reading last stored (a vendor without validators): nothing to parse
+    // or write, which also spares the event loop a large document read again and again.
+    const digest = await digestOf(outcome.body);
+    if (ctx.bodies.get(v.id) === digest && v.currentStatus !== "UNKNOWN") {
+      deps.store.recordNotModified(v.id, {
+        at,
+        latencyMs: outcome.latencyMs,
+        httpStatus: outcome.status,
+        ...nextPollAt({ ...stateOf(v), failures: 0 }, at, config, random),
+      });
+      return { outcome: "not_modified", changes: 0 };
+    }
     let snapshot: Snapshot;
     const notes: string[] = [];
     const dropped = (path: string, reason: string) => {
@@ -484,6 +500,7 @@ async function record(
       notes,
       ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
+    ctx.bodies.set(v.id, digest);
     deps.changes.publish(changes);
     return { outcome: "ok", changes: changes.length };
   }
@@ -502,6 +519,7 @@ function fail(
   ctx: PollContext,
 ): PollResult {
   const { deps, config } = ctx;
+  ctx.bodies.delete(v.id);
   const state = { ...stateOf(v), failures: v.failures + 1 };
   const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
   const changes = deps.store.recordFailure(v.id, {
@@ -514,6 +532,12 @@ function fail(
   deps.log.debug("poll failed", { vendor: v.slug, outcome, detail });
   deps.changes.publish(changes);
   return { outcome, changes: changes.length };
+}
+
+/** SHA-256 of a body, hex. */
+async function digestOf(body: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function toProbe(out: FetchOutcome): ProbeResponse | null {

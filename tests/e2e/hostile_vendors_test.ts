@@ -31,7 +31,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * What each hostile vendor's reading is recorded as. A body that never ends is cut by the size
- * cap or by the timeout, whichever comes first on a busy machine: both are its reason.
+ * cap or by the timeout, whichever comes first on a busy machine: both are its reason. A document
+ * served again byte for byte (no validators) is `not_modified` after the first reading.
  */
 const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   stall: "timeout",
@@ -41,12 +42,12 @@ const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   endless_stream: ["too_large", "timeout"],
   redirect_loop: "redirect_loop",
   redirect_private: "refused_address",
-  bad_utf8: "ok",
+  bad_utf8: ["ok", "not_modified"],
   deep_json: "bad_payload",
-  huge_component_list: "ok",
+  huge_component_list: ["ok", "not_modified"],
   churning_ids: "ok",
   huge_strings: "ok",
-  out_of_range_times: "ok",
+  out_of_range_times: ["ok", "not_modified"],
   html: "bad_payload",
   status_500: "http_status",
   reset: "network",
@@ -159,7 +160,7 @@ Deno.test("hostile vendors beside healthy ones: bounded, refused, recorded, and 
       const error = db.prepare("SELECT last_error FROM vendors WHERE slug = ?").get(
         slugOf(behaviour),
       ) as { last_error: string | null };
-      if (reasons === "ok") equal(error.last_error, null, behaviour);
+      if (expected.includes("ok")) equal(error.last_error, null, behaviour);
       else {
         ok(
           expected.some((r) => error.last_error?.startsWith(`${r}: `)),
