@@ -32,7 +32,8 @@ export function pinnedClient(url: URL, address: string, options: PinOptions): Pi
   if (url.protocol === "http:") {
     const client = Deno.createHttpClient({
       ...caCerts,
-      proxy: { transport: "tcp", hostname: address, port },
+      // An IPv6 address must be bracketed here (the transport builds a URI from it).
+      proxy: { transport: "tcp", hostname: address.includes(":") ? `[${address}]` : address, port },
     });
     return { client, close: () => client.close() };
   }

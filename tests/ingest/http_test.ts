@@ -171,6 +171,35 @@ Deno.test("politeFetch connects to the address it checked, never resolving a nam
   }
 });
 
+Deno.test("a name answering only IPv6 is pinned to that address, http and https", async () => {
+  const v6 = parseAllowance("::1");
+  ok(v6.ok);
+  const tls = await makeTestCertificate(["vendor.invalid"]);
+  const plain = Deno.serve(
+    { hostname: "::1", port: 0, onListen: () => {} },
+    (req) => new Response(`plain ${req.headers.get("host")}`),
+  );
+  const secure = Deno.serve(
+    { hostname: "::1", port: 0, cert: tls.certPem, key: tls.keyPem, onListen: () => {} },
+    () => new Response("secure"),
+  );
+  try {
+    const options = {
+      timeoutMs: 2000,
+      allowPrivate: v6.allowance,
+      caCerts: [tls.caPem],
+      resolve: () => Promise.resolve(["::1"]),
+    };
+    const a = await politeFetch(`http://vendor.invalid:${plain.addr.port}/`, options);
+    equal(a.kind === "ok" && a.body, `plain vendor.invalid:${plain.addr.port}`);
+    const b = await politeFetch(`https://vendor.invalid:${secure.addr.port}/`, options);
+    equal(b.kind === "ok" && b.body, "secure");
+  } finally {
+    await plain.shutdown();
+    await secure.shutdown();
+  }
+});
+
 Deno.test("https through a pinned address keeps TLS verification of the host name", async () => {
   const tls = await makeTestCertificate(["vendor.invalid"]);
   const server = Deno.serve(
