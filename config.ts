@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { type AddressAllowance, parseAllowance } from "./domain/mod.ts";
+import { type AddressAllowance, parseAllowance, parseIpRange } from "./domain/mod.ts";
 
 /** A bad configuration value; the message names every bad variable and its value. */
 export class ConfigError extends Error {
@@ -19,6 +19,21 @@ const int = (min: number, max: number) =>
         `expected an integer from ${min} to ${max}`,
       ),
     );
+
+/** A comma list of IP addresses and CIDR ranges (`none` or empty: none). */
+const addressList = z.string().trim().transform((text, ctx) => {
+  if (text === "none") return [];
+  const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const item of items) {
+    if (!parseIpRange(item)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${item}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)`,
+      });
+    }
+  }
+  return items;
+});
 
 const schema = z.object({
   PORT: int(0, 65535).default(8080),
@@ -43,6 +58,7 @@ const schema = z.object({
     });
     return z.NEVER;
   }).prefault("off"),
+  STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
     error: "expected debug, info, warn or error",
   }).default("info"),
@@ -72,6 +88,11 @@ export interface Config {
   /** Path of a catalog file replacing the built-in one, or null. */
   readonly catalogPath: string | null;
   readonly poll: PollConfig;
+  /**
+   * Addresses/CIDRs of reverse proxies whose `X-Forwarded-For` / `Forwarded` header names the
+   * client (empty: the connection's own address is the client).
+   */
+  readonly trustedProxies: readonly string[];
   readonly logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -104,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
     }),
+    trustedProxies: Object.freeze([...e.STATUSD_TRUSTED_PROXIES]),
     logLevel: e.STATUSD_LOG,
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The statusd entry point: `serve` (default) or `admin …`. Reads config, opens the store,
- * syncs the catalog, starts the poller, serves the HTTP app, stops cleanly on SIGINT/SIGTERM.
+ * syncs the catalog, starts the poller, serves the HTTP app, stops on SIGINT/SIGTERM within
+ * {@link SHUTDOWN_BOUND_SECONDS} whatever clients do.
  * @module
  */
 import { startRetention } from "./app/mod.ts";
@@ -11,7 +12,23 @@ import { createLogger } from "./log.ts";
 import { createServer } from "./routes/mod.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "./store/mod.ts";
 
-/** Starts the server; resolves when it has stopped. */
+/**
+ * After SIGTERM/SIGINT, open requests (a slow upload, a stalled reader) and the poller's
+ * fetches get this long to finish; then the process exits anyway. Live event streams end at
+ * once, idle keep-alive connections are closed.
+ */
+export const SHUTDOWN_GRACE_SECONDS = 5;
+/** The documented promise: the process is gone this soon after SIGTERM. */
+export const SHUTDOWN_BOUND_SECONDS = 10;
+
+/** Resolves when `work` settles or after `ms`, whichever comes first; true when in time. */
+function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([work.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** Starts the server; resolves when it has stopped (open connections may still linger). */
 async function serve(env: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
@@ -19,7 +36,9 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const vendors = loadCatalog(config.catalogPath ?? undefined);
   const synced = syncCatalog(db, vendors, systemClock.now());
   log.info("catalog loaded", { vendors: vendors.length, ...synced });
-  const changes = createChangeFeed();
+  const changes = createChangeFeed((err) =>
+    log.error("change listener failed", { err: String(err) })
+  );
   const stopping = new AbortController();
   const poller = createPoller(config.poll, {
     store: pollStore(db),
@@ -42,6 +61,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     app: ctx,
     pollerStats: () => poller.stats(),
     shutdown: stopping.signal,
+    trustedProxies: config.trustedProxies,
   });
   const server = Deno.serve({
     hostname: config.host,
@@ -52,27 +72,33 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   if (config.poll.enabled) poller.start();
   // Deletes what is older than the reported windows: now, then every 15 minutes.
   const retention = startRetention(ctx);
-  let stopped = false;
+  const stopped = Promise.withResolvers<void>();
+  let stopRequested = false;
   const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    log.info("stopping");
+    if (stopRequested) return;
+    stopRequested = true;
+    log.info("stopping", { graceSeconds: SHUTDOWN_GRACE_SECONDS });
     stopping.abort();
-    await poller.stop();
-    await retention.stop();
-    await server.shutdown();
+    const graceful = Promise.all([poller.stop(), retention.stop(), server.shutdown()]);
+    if (!await within(graceful, SHUTDOWN_GRACE_SECONDS * 1000)) {
+      log.warn("stopping without waiting any longer for open requests");
+    }
+    stopped.resolve();
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
+  await Promise.race([server.finished, stopped.promise]);
   db.close();
 }
 
 if (import.meta.main) {
   const [command = "serve", ...rest] = Deno.args;
   try {
-    if (command === "serve") await serve(Deno.env.toObject());
-    else if (command === "admin") {
+    if (command === "serve") {
+      await serve(Deno.env.toObject());
+      // Requests still open after the grace period would keep the process alive.
+      Deno.exit(0);
+    } else if (command === "admin") {
       const { runAdmin } = await import("./cli/admin/mod.ts");
       Deno.exit(await runAdmin(rest, Deno.env.toObject()));
     } else {

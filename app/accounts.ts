@@ -5,12 +5,16 @@
 import { z } from "zod";
 import {
   type Account,
+  AttemptCounter,
+  type AttemptRule,
   DEFAULT_SLA_TARGET,
   InvalidRequest,
   type Member,
+  MINUTE_MS,
   NotFound,
   type Plan,
   PLANS,
+  RateLimited,
   type Role,
   ROLES,
   Unauthorized,
@@ -18,6 +22,7 @@ import {
 import {
   accountById,
   type AccountSummary,
+  type Db,
   insertAccount,
   insertMember,
   listAccountSummaries,
@@ -95,9 +100,25 @@ export async function createAccount(ctx: AppContext, input: NewAccount): Promise
   return { account, member };
 }
 
-/** Self-service sign-up: a new account on the FREE plan. */
-export function signUp(ctx: AppContext, email: string, password: string): Promise<Membership> {
-  return createAccount(ctx, { email, password, plan: "FREE" });
+/**
+ * Self-service sign-up: a new account on the FREE plan. Never says whether the email already
+ * has an account: for a taken email it does nothing, after spending the same time (one
+ * password hash), and resolves just the same; the person then signs in. Bad input (email
+ * shape, password length) is still refused with `InvalidRequest`.
+ */
+export async function signUp(ctx: AppContext, email: string, password: string): Promise<void> {
+  const address = check("email", EmailSchema, email.trim());
+  check("password", PasswordSchema, password);
+  if (memberByEmail(ctx.db, address)) {
+    await hashPassword(password);
+    return;
+  }
+  try {
+    await createAccount(ctx, { email: address, password, plan: "FREE" });
+  } catch (err) {
+    // Taken between the check and the insert: the same silent answer.
+    if (!(err instanceof InvalidRequest && memberByEmail(ctx.db, address))) throw err;
+  }
 }
 
 /** Adds a person to the account of `ownerEmail` with `role`. */
@@ -121,20 +142,66 @@ export async function addMember(
   return { account, member };
 }
 
-/** Checks an email and password; the same Unauthorized for an unknown email or a wrong password. */
+/**
+ * Failed sign-ins one email may collect per window; past it every attempt for that email is
+ * refused (`RateLimited`) without checking the password, whether or not the email has an
+ * account. A successful sign-in does not count.
+ */
+export const SIGN_IN_ACCOUNT_LIMIT: AttemptRule = {
+  limit: 10,
+  windowMs: 15 * MINUTE_MS,
+  maxKeys: 10_000,
+};
+
+/** Failed sign-ins per email, one counter per store (in memory: a restart forgets them). */
+const failedSignIns = new WeakMap<Db, AttemptCounter>();
+
+function failedSignInsOf(ctx: AppContext): AttemptCounter {
+  let counter = failedSignIns.get(ctx.db);
+  if (!counter) failedSignIns.set(ctx.db, counter = new AttemptCounter(SIGN_IN_ACCOUNT_LIMIT));
+  return counter;
+}
+
+async function checkPassword(
+  ctx: AppContext,
+  email: string,
+  password: string,
+): Promise<Membership | null> {
+  const found = memberByEmail(ctx.db, email);
+  const ok = found
+    ? await verifyPassword(password, found.passwordHash)
+    : await verifyDecoy(password);
+  const account = found && ok ? accountById(ctx.db, found.accountId) : null;
+  if (!found || !account) return null;
+  const { passwordHash: _, ...member } = found;
+  return { account, member };
+}
+
+/**
+ * Checks an email and password; the same Unauthorized for an unknown email or a wrong
+ * password, and the same RateLimited for any email past {@link SIGN_IN_ACCOUNT_LIMIT}.
+ */
 export async function signIn(
   ctx: AppContext,
   email: string,
   password: string,
 ): Promise<Membership> {
-  const found = memberByEmail(ctx.db, email.trim());
-  const ok = found
-    ? await verifyPassword(password, found.passwordHash)
-    : await verifyDecoy(password);
-  const account = found && ok ? accountById(ctx.db, found.accountId) : null;
-  if (!found || !account) throw new Unauthorized("Wrong email or password");
-  const { passwordHash: _, ...member } = found;
-  return { account, member };
+  const address = email.trim();
+  // No account has an email longer than 254 characters; the cut bounds the counter's memory.
+  const key = address.slice(0, 320).toLowerCase();
+  const failures = failedSignInsOf(ctx);
+  const waitMs = failures.take(key, ctx.clock.now());
+  if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
+  let who: Membership | null;
+  try {
+    who = await checkPassword(ctx, address, password);
+  } catch (err) {
+    failures.refund(key, ctx.clock.now()); // busy or broken: not a wrong guess
+    throw err;
+  }
+  if (!who) throw new Unauthorized("Wrong email or password");
+  failures.refund(key, ctx.clock.now());
+  return who;
 }
 
 /** The member with that email and their account; NotFound when no one has it. */

@@ -12,8 +12,12 @@ import {
   type Page,
   pageOf,
   type PageRequest,
+  readingOf,
+  type ReadingPolicy,
+  type ReadingState,
   type Service,
   type ServiceDetail,
+  staleBefore,
   type StatusLevel,
   uptimePercent,
   worst,
@@ -26,7 +30,9 @@ import {
   type IncidentFilter,
   listIncidentRows,
   listServiceRows,
+  pollOutcomesSince,
   providerRows,
+  readingStateCounts,
   type ServiceFilter,
   serviceLastModified,
   serviceNames,
@@ -59,7 +65,12 @@ function uptimeOf(ctx: AppContext, rows: readonly ServiceRow[]): Map<number, num
   ]));
 }
 
-function toService(row: ServiceRow, uptime: number | null): Service {
+/** The reading policy of this server (the configured stable interval). */
+function policyOf(ctx: AppContext): ReadingPolicy {
+  return { stableSeconds: ctx.settings.pollStableSeconds };
+}
+
+function toService(ctx: AppContext, row: ServiceRow, uptime: number | null): Service {
   return {
     name: row.name,
     slug: row.slug,
@@ -71,19 +82,24 @@ function toService(row: ServiceRow, uptime: number | null): Service {
     platform: row.platform,
     lastCheckedAt: row.lastCheckedAt,
     lastChangedAt: row.lastChangedAt,
+    reading: readingOf(row.reading, ctx.clock.now(), policyOf(ctx)),
   };
 }
 
-/** A page of catalog services matching `filter`, ordered by name, with 30-day uptime. */
+/**
+ * A page of catalog services matching `filter` (`reading` filters by reading state at the
+ * context's clock), ordered by name, with 30-day uptime and reading health.
+ */
 export function listServices(
   ctx: AppContext,
-  filter: ServiceFilter,
+  filter: Omit<ServiceFilter, "staleBefore">,
   page: PageRequest,
 ): Page<Service> {
-  const total = countServices(ctx.db, filter);
-  const rows = listServiceRows(ctx.db, filter, page);
+  const query = { ...filter, staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)) };
+  const total = countServices(ctx.db, query);
+  const rows = listServiceRows(ctx.db, query, page);
   const uptime = uptimeOf(ctx, rows);
-  return pageOf(rows.map((r) => toService(r, uptime.get(r.id) ?? null)), total, page);
+  return pageOf(rows.map((r) => toService(ctx, r, uptime.get(r.id) ?? null)), total, page);
 }
 
 /** Levenshtein distance, capped: returns `cap + 1` as soon as it exceeds `cap`. */
@@ -147,7 +163,7 @@ export function getService(ctx: AppContext, slug: string): ServiceDetail {
     limit: 500,
   });
   return {
-    ...toService(row, uptimeOf(ctx, [row]).get(row.id) ?? null),
+    ...toService(ctx, row, uptimeOf(ctx, [row]).get(row.id) ?? null),
     components: componentsOf(ctx.db, row.id),
     incidents,
   };
@@ -252,4 +268,39 @@ export function changesSince(ctx: AppContext, afterId: number, limit = 1000): Ch
 /** Id of the newest committed change (0 when none). */
 export function latestChangeId(ctx: AppContext): number {
   return lastChangeId(ctx.db);
+}
+
+/** Catalog services per reading state (every state present). */
+export function readingCounts(ctx: AppContext): Record<ReadingState, number> {
+  return readingStateCounts(ctx.db, staleBefore(ctx.clock.now(), policyOf(ctx)));
+}
+
+/** How the vendors' recent polls went (`/healthz`). */
+export interface PollHealth {
+  /** The window looked at: the last two stable intervals (every vendor is polled in it). */
+  readonly windowSeconds: number;
+  /** Polls recorded in the window. */
+  readonly polls: number;
+  /** Of which failed. */
+  readonly failed: number;
+  /** Failed polls per error kind (domain/reading.ts), kinds with none left out. */
+  readonly failuresByKind: Record<string, number>;
+  /** True when more than half of the window's polls failed. */
+  readonly mostFailing: boolean;
+}
+
+/** Polls of the last two stable intervals: how many, how many failed and why. */
+export function pollHealth(ctx: AppContext): PollHealth {
+  const windowSeconds = 2 * ctx.settings.pollStableSeconds;
+  const outcomes = pollOutcomesSince(ctx.db, ctx.clock.now() - windowSeconds * 1000);
+  let polls = 0;
+  let failed = 0;
+  const failuresByKind: Record<string, number> = {};
+  for (const [outcome, n] of Object.entries(outcomes)) {
+    polls += n;
+    if (outcome === "ok" || outcome === "not_modified") continue;
+    failed += n;
+    failuresByKind[outcome] = n;
+  }
+  return { windowSeconds, polls, failed, failuresByKind, mostFailing: failed * 2 > polls };
 }

@@ -5,6 +5,7 @@
 export type { AppContext, AppSettings } from "./context.ts";
 export { authenticate } from "./auth.ts";
 export * from "./accounts.ts";
+export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export * from "./keys.ts";
 export * from "./sessions.ts";
 export * from "./sla.ts";
@@ -17,8 +18,11 @@ export {
   latestChangeId,
   listIncidents,
   listServices,
+  type PollHealth,
+  pollHealth,
   type ProviderOverview,
   providersOverview,
+  readingCounts,
   serviceLastChanges,
   suggestSlugs,
 } from "./catalog.ts";

@@ -11,6 +11,8 @@ import {
   type EpochMs,
   InvalidRequest,
   mttrMinutes,
+  observedPercent,
+  observedSince,
   uptimePercent,
 } from "../domain/mod.ts";
 import { serviceTransitions } from "../store/mod.ts";
@@ -60,6 +62,17 @@ export interface ServiceUptime {
   readonly disruptions: number;
   /** The instant the figures were computed for (window end). */
   readonly asOf: EpochMs;
+  /**
+   * First instant of the 90-day window with a known status, or null when none: uptime covers
+   * only time observed, so a service first read 3 days ago has 3 days behind its figures.
+   */
+  readonly observedSince: EpochMs | null;
+  /** Share (percent, 1 decimal) of each window with a known status. */
+  readonly observedPercent: {
+    readonly days7: number;
+    readonly days30: number;
+    readonly days90: number;
+  };
 }
 
 /** 7/30/90-day uptime and 90-day MTTR of one service. */
@@ -68,8 +81,9 @@ export function serviceUptime(ctx: AppContext, slug: string): ServiceUptime {
   const now = ctx.clock.now();
   const w90 = { start: now - 90 * DAY_MS, end: now };
   const ts = serviceTransitions(ctx.db, [row.id], w90.start, now, "recovery").get(row.id) ?? [];
-  const pct = (days: number) =>
-    roundPercent(uptimePercent(ts, { start: now - days * DAY_MS, end: now }, row.currentStatus));
+  const windowOf = (days: number) => ({ start: now - days * DAY_MS, end: now });
+  const pct = (days: number) => roundPercent(uptimePercent(ts, windowOf(days), row.currentStatus));
+  const seen = (days: number) => observedPercent(ts, windowOf(days), row.currentStatus);
   const mttr = mttrMinutes(ts, w90);
   const ended = episodes(ts).filter((e) => e.end !== null && e.end >= w90.start && e.end < now);
   return {
@@ -80,5 +94,7 @@ export function serviceUptime(ctx: AppContext, slug: string): ServiceUptime {
     mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
     disruptions: ended.length,
     asOf: now,
+    observedSince: observedSince(ts, w90, row.currentStatus),
+    observedPercent: { days7: seen(7), days30: seen(30), days90: seen(90) },
   };
 }

@@ -79,3 +79,17 @@ export class RateLimited extends AppError {
     super("rate_limited", `Too many requests; retry in ${retryAfterSeconds} s`);
   }
 }
+
+/** The request body is larger than the endpoint accepts (`maxBytes`); it was not read. */
+export class PayloadTooLarge extends AppError {
+  constructor(readonly maxBytes: number) {
+    super("payload_too_large", `The request body is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** The server is at its limit for this kind of work; retry after the given number of seconds. */
+export class Busy extends AppError {
+  constructor(readonly retryAfterSeconds: number, what = "The server") {
+    super("busy", `${what} is busy; retry in ${retryAfterSeconds} s`);
+  }
+}

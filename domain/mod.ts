@@ -20,3 +20,4 @@ export * from "./reading.ts";
 export * from "./address.ts";
 export * from "./bounds.ts";
 export * from "./retention.ts";
+export * from "./attempts.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Change } from "./change.ts";
+import type { ReadingErrorKind } from "./reading.ts";
 import type { Platform, Snapshot } from "./service.ts";
 import type { StatusLevel } from "./status.ts";
 import type { EpochMs } from "./time.ts";
@@ -27,6 +28,10 @@ export interface DueVendor {
   readonly nextPollAt: EpochMs;
   /** Latest acceptable start of this poll; 0 when none was promised yet. */
   readonly deadlineAt: EpochMs;
+  /** Consecutive platform misses (domain/reading.ts `isPlatformMiss`) since the last success. */
+  readonly platformMisses: number;
+  /** Last time the platform was detected again after repeated misses, or null. */
+  readonly redetectedAt: EpochMs | null;
 }
 
 /** Fields every recorded poll carries. */
@@ -53,12 +58,31 @@ export interface PollStore {
     },
   ): readonly Change[];
   recordNotModified(vendorId: number, poll: PollRecord): void;
+  /**
+   * A failed poll: `outcome` is the error kind, `detail` a short message. `platformMiss` counts
+   * toward re-detection (a 404 on the platform's endpoint, a payload of another shape).
+   */
   recordFailure(
     vendorId: number,
-    poll: PollRecord & { outcome: string; detail: string; stale: boolean },
+    poll: PollRecord & {
+      outcome: ReadingErrorKind;
+      detail: string;
+      stale: boolean;
+      platformMiss: boolean;
+    },
   ): readonly Change[];
+  /** The vendor has no adapter for its platform: `reason` says so; polled again at `nextPollAt`. */
   recordSkipped(vendorId: number, nextPollAt: EpochMs, reason: string): void;
   setDetectedPlatform(vendorId: number, platform: Platform): void;
+  /**
+   * The platform was detected again after repeated misses: `to` is what was found (`unknown`
+   * when nothing matched: the vendor keeps being read as `from`). Resets the miss count; a
+   * new platform also forgets the discovered endpoint and the validators.
+   */
+  recordRedetection(
+    vendorId: number,
+    redetection: { at: EpochMs; from: Platform; to: Platform },
+  ): void;
   /** Stores (or, with null, forgets) the data endpoint discovered for a vendor. */
   setEndpoint(vendorId: number, endpointUrl: string | null): void;
 }

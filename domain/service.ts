@@ -3,6 +3,7 @@
  * @module
  */
 import type { Incident, IncidentSnapshot } from "./incident.ts";
+import type { Reading } from "./reading.ts";
 import { type StatusLevel, worst } from "./status.ts";
 import type { EpochMs } from "./time.ts";
 
@@ -108,6 +109,8 @@ export interface Service {
   readonly platform: Platform;
   readonly lastCheckedAt: EpochMs | null;
   readonly lastChangedAt: EpochMs | null;
+  /** Reading health: can statusd read this vendor, and if not, why and since when. */
+  readonly reading: Reading;
 }
 
 /** One service with its components and open incidents. */

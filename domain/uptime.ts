@@ -190,3 +190,29 @@ export function dailyWorst(
   }
   return out;
 }
+
+/**
+ * The first instant of `window` with a known level (not `UNKNOWN`), or null when nothing in
+ * the window was observed. Uptime over a window that starts earlier covers only the time from
+ * here on (and not the UNKNOWN gaps after it).
+ */
+export function observedSince(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+  otherwise?: StatusLevel,
+): EpochMs | null {
+  const first = segmentsIn(transitions, window, otherwise).find((s) => s.status !== "UNKNOWN");
+  return first?.start ?? null;
+}
+
+/** Share of `window` (percent, 1 decimal) with a known level. */
+export function observedPercent(
+  transitions: readonly StatusTransition[],
+  window: TimeWindow,
+  otherwise?: StatusLevel,
+): number {
+  const length = window.end - window.start;
+  if (length <= 0) return 0;
+  const { observedMs } = downtime(transitions, window, otherwise);
+  return Math.round((observedMs / length) * 1000) / 10;
+}

@@ -66,7 +66,8 @@ function fromPage(page: ProbeResponse): Platform | null {
   if (/instatus\.com|instatus-/i.test(html)) return "instatus";
   if (/betteruptime\.com|betterstack\.com/i.test(html)) return "betterstack";
   if (/cdn\.status\.io|api\.status\.io\/1\.0\/status\/[0-9a-f]{24}/i.test(html)) return "statusio";
-  if (/Powered by\s*(<[^>]+>\s*)*Cachet/i.test(html)) return "cachet";
+  // 2.x: "Powered by <a …>Cachet</a>"; 3.x: assets under vendor/cachethq/cachet/.
+  if (/Powered by\s*(<[^>]+>\s*)*Cachet|\/vendor\/cachethq\/cachet\//i.test(html)) return "cachet";
   return null;
 }
 
@@ -125,7 +126,8 @@ function isFeed(r: ProbeResponse | null): boolean {
 /**
  * Detects the platform behind a status page URL; "unknown" when nothing matches. Probes, in
  * order and each at most once: the URL, the page, `api/v2/summary.json`, `summary.json`,
- * `index.json`, `api/v1/ping`, then the linked feed or `history.atom`.
+ * `index.json`, `api/v1/ping` (Cachet 2.x), `api/ping` (Cachet 3.x), then the linked feed or
+ * `history.atom`.
  */
 export async function detectPlatform(
   pageUrl: string | URL,
@@ -147,8 +149,11 @@ export async function detectPlatform(
   if (instatus !== null) return instatus;
   const better = fromBetterStack(json(await fetchFn(at("index.json"))));
   if (better !== null) return better;
-  const ping = await fetchFn(at("api/v1/ping"));
-  if (ping?.status === 200 && /Pong!/.test(ping.body)) return "cachet";
+  // Cachet answers {"data":"Pong!"}: 2.x at api/v1/ping, 3.x at api/ping.
+  for (const path of ["api/v1/ping", "api/ping"]) {
+    const ping = await fetchFn(at(path));
+    if (ping?.status === 200 && /Pong!/.test(ping.body)) return "cachet";
+  }
 
   const linked = html && html.status < 400 ? feedLink(html.body, base) : null;
   const feed = await fetchFn(linked ?? at("history.atom"));

@@ -14,9 +14,19 @@ import type {
   EpochMs,
   Platform,
   PollStore,
+  ReadingErrorKind,
   Snapshot,
 } from "../domain/mod.ts";
-import { boundSnapshot, cutText, HOUR_MS, isOpen, serviceStatus } from "../domain/mod.ts";
+import {
+  boundSnapshot,
+  cutText,
+  HOUR_MS,
+  isOpen,
+  isPlatformMiss,
+  redetectionDue,
+  serviceStatus,
+  unsupportedReasonOf,
+} from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Adapter } from "./adapters/adapter.ts";
 import { PayloadError } from "./adapters/adapter.ts";
@@ -24,6 +34,8 @@ import { ADAPTERS } from "./adapters/mod.ts";
 import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
+import { parseFailureKind } from "./parse_failure.ts";
+import { createSilenceWatch } from "./silence.ts";
 import { intervalMs, isStale, nextPollAt, type ScheduleConfig } from "./schedule.ts";
 
 /** Finds the platform of a page whose catalog platform is `unknown` (ingest/detect.ts). */
@@ -81,6 +93,10 @@ export type PollerStats = {
   /** Vendors due now that are not yet dispatched. */
   readonly dueBacklog: number;
   readonly lastRoundAt: EpochMs | null;
+  /** Last poll any vendor answered (over HTTP, even with an error); null before the first. */
+  readonly lastAnswerAt: EpochMs | null;
+  /** Since when no vendor has answered; null while they answer. */
+  readonly silentSince: EpochMs | null;
 };
 
 /** The poller. */
@@ -118,6 +134,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     missedDeadlines: 0,
   };
   const byReason: Record<string, number> = {};
+  const silence = createSilenceWatch(deps.log);
   let abort = new AbortController();
   let job: Cron | null = null;
   let lastRoundAt: EpochMs | null = null;
@@ -179,6 +196,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
           byReason[r.outcome] = (byReason[r.outcome] ?? 0) + 1;
         }
         counts.changes += r.changes;
+        silence.observe(r.outcome, deps.clock.now());
         return r;
       }).finally(() => {
         pending.delete(v.id);
@@ -192,6 +210,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   const tick = () => {
     try {
       dispatch();
+      silence.check(deps.clock.now());
     } catch (err) {
       deps.log.error("poll round failed", { error: String(err) });
     }
@@ -217,6 +236,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         if (batch.length === 0 && pending.size === 0) break;
         results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
       }
+      silence.check(deps.clock.now());
       return {
         polled: results.filter((r) => r.outcome !== "skipped").length,
         failed: results.filter((r) => !["ok", "not_modified", "skipped"].includes(r.outcome))
@@ -240,6 +260,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         queued: limiter.queued,
         dueBacklog,
         lastRoundAt,
+        ...silence.state(),
       };
     },
   };
@@ -248,6 +269,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
 interface PollResult {
   readonly outcome: string;
   readonly changes: number;
+  /** This failure made the vendor due for platform re-detection. */
+  readonly redetect?: boolean;
 }
 
 interface PollContext {
@@ -269,7 +292,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     const platform = await platformOf(v, ctx);
     const adapter = platform ? ctx.adapters[platform] : undefined;
     if (!platform || !adapter) {
-      const reason = `no adapter for platform "${platform ?? v.platform}"`;
+      const reason = unsupportedReasonOf(platform ?? v.detectedPlatform ?? v.platform);
       reportOnce(
         ctx,
         `skip|${v.slug}`,
@@ -285,7 +308,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       ctx.onStart(v, at);
     };
     const target = await endpointOf(v, adapter, platform, begin, ctx);
-    if (target.url === null) return target.result;
+    if (target.url === null) return await redetectIfDue(v, platform, target.result, ctx);
     const { url, discovered } = target;
     let at = 0;
     const validators = target.fresh ? {} : { etag: v.etag, lastModified: v.lastModified };
@@ -300,7 +323,8 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
-    return await record(v, adapter, platform, outcome, at, ctx);
+    const result = await record(v, adapter, platform, outcome, at, ctx);
+    return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     if (err instanceof Unreachable) {
@@ -379,14 +403,31 @@ async function endpointOf(
  * failed, e.g. `refused_address`), nothing stored.
  */
 class Unreachable extends Error {
-  constructor(readonly reason = "network", detail = "the page did not answer") {
+  constructor(readonly reason: ReadingErrorKind = "network", detail = "the page did not answer") {
     super(detail);
   }
 }
 
 async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
+  if (v.detectedPlatform !== null && v.detectedPlatform !== "unknown") return v.detectedPlatform;
   if (v.platform !== "unknown") return v.platform;
-  if (v.detectedPlatform) return v.detectedPlatform === "unknown" ? null : v.detectedPlatform;
+  if (v.detectedPlatform === "unknown") return null;
+  const { platform: detected, answered } = await detectWith(v, ctx);
+  // Nothing answered (offline, or shutting down): not a result; try again later.
+  if (answered === 0 && detected === "unknown") throw new Unreachable();
+  ctx.deps.store.setDetectedPlatform(v.id, detected);
+  ctx.deps.log.info("platform detected", { vendor: v.slug, platform: detected });
+  return detected === "unknown" ? null : detected;
+}
+
+/**
+ * Runs platform detection on the vendor's page with probes through the limiter and the polite
+ * fetch; throws {@link Unreachable} when the page itself does not answer.
+ */
+async function detectWith(
+  v: DueVendor,
+  ctx: PollContext,
+): Promise<{ platform: Platform; answered: number }> {
   const detect = ctx.deps.detect ?? detectPlatform;
   let answered = 0;
   const probe: ProbeFetch = async (u) => {
@@ -401,18 +442,37 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
     }
     return response;
   };
-  let detected: Platform = "unknown";
+  let platform: Platform = "unknown";
   try {
-    detected = await detect(v.statusPageUrl, probe);
+    platform = await detect(v.statusPageUrl, probe);
   } catch (err) {
     if (err instanceof Unreachable) throw err;
     ctx.deps.log.warn("platform detection failed", { vendor: v.slug, error: String(err) });
   }
-  // Nothing answered (offline, or shutting down): not a result; try again later.
-  if (answered === 0 && detected === "unknown") throw new Unreachable();
-  ctx.deps.store.setDetectedPlatform(v.id, detected);
-  ctx.deps.log.info("platform detected", { vendor: v.slug, platform: detected });
-  return detected === "unknown" ? null : detected;
+  return { platform, answered };
+}
+
+/**
+ * After a failure that made the vendor due for re-detection (its platform kept missing:
+ * domain/reading.ts `redetectionDue`), detects the platform again and stores what was found.
+ */
+async function redetectIfDue(
+  v: DueVendor,
+  from: Platform,
+  result: PollResult,
+  ctx: PollContext,
+): Promise<PollResult> {
+  if (!result.redetect || ctx.fetchOptions({}).signal?.aborted) return result;
+  let to: Platform = "unknown";
+  try {
+    to = (await detectWith(v, ctx)).platform;
+  } catch (err) {
+    if (!(err instanceof Unreachable)) throw err;
+  }
+  if (ctx.fetchOptions({}).signal?.aborted) return result;
+  ctx.deps.store.recordRedetection(v.id, { at: ctx.deps.clock.now(), from, to });
+  ctx.deps.log.info("platform detected again", { vendor: v.slug, from, to });
+  return result;
 }
 
 async function record(
@@ -472,8 +532,8 @@ async function record(
       // The reading limits and the plausible time range (domain/bounds.ts), before the store.
       snapshot = boundSnapshot(parsed, at, dropped);
     } catch (err) {
-      const outcomeName = err instanceof PayloadError ? "bad_payload" : "parse_error";
-      if (!(err instanceof PayloadError)) {
+      const outcomeName = parseFailureKind(err, outcome.body);
+      if (outcomeName === "parse_error" && !(err instanceof PayloadError)) {
         deps.log.error("adapter threw", { vendor: v.slug, platform, error: String(err) });
       }
       return fail(v, outcomeName, String(err instanceof Error ? err.message : err), {
@@ -513,7 +573,7 @@ async function record(
 
 function fail(
   v: DueVendor,
-  outcome: string,
+  outcome: ReadingErrorKind,
   detail: string,
   poll: { at: EpochMs; latencyMs: number; httpStatus: number | null },
   ctx: PollContext,
@@ -522,16 +582,20 @@ function fail(
   ctx.bodies.delete(v.id);
   const state = { ...stateOf(v), failures: v.failures + 1 };
   const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
+  const platformMiss = isPlatformMiss(outcome, poll.httpStatus);
   const changes = deps.store.recordFailure(v.id, {
     ...poll,
     outcome,
     detail,
     stale,
+    platformMiss,
     ...nextPollAt(state, poll.at, config, deps.random ?? Math.random),
   });
   deps.log.debug("poll failed", { vendor: v.slug, outcome, detail });
   deps.changes.publish(changes);
-  return { outcome, changes: changes.length };
+  const redetect = platformMiss &&
+    redetectionDue(v.platformMisses + 1, v.redetectedAt, poll.at);
+  return { outcome, changes: changes.length, redetect };
 }
 
 /** SHA-256 of a body, hex. */

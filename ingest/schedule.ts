@@ -4,13 +4,13 @@
  * @module
  */
 import type { EpochMs, StatusLevel } from "../domain/mod.ts";
-import { MINUTE_MS } from "../domain/mod.ts";
+import { MINUTE_MS, STALE_INTERVALS } from "../domain/mod.ts";
 
 /** How long after a change of status a vendor still counts as moving. */
 export const MOVING_WINDOW_MS = 30 * MINUTE_MS;
 
-/** Data older than this many intervals reads UNKNOWN. */
-export const STALE_INTERVALS = 3;
+/** Data older than this many intervals reads UNKNOWN (the rule lives in domain/reading.ts). */
+export { STALE_INTERVALS };
 
 /**
  * Jitter pulls the next poll earlier than its deadline by 5–10 % of the interval, so polls

@@ -1,31 +1,21 @@
 /**
  * The one mapping from typed errors to HTTP responses (DESIGN §9):
- * `{"error": code, "status": http, "message": text, ...own fields}`.
+ * `{"error": code, "status": http, "message": text, ...own fields}`. Errors raised before a
+ * router is reached (body limits, sign-in limits) give a browser asking for HTML an error
+ * page instead, and the OAuth JSON endpoints their RFC 6749 body for an oversized request.
  * @module
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import {
-  AppError,
-  InsufficientScope,
-  InvalidRequest,
-  NotFound,
-  PlanRequired,
-  RateLimited,
-  Unauthorized,
-} from "../domain/mod.ts";
+import { AppError, PayloadTooLarge, Unauthorized } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
+import { errorBody, retryHeaders } from "./error_body.ts";
+import type { Env } from "./env.ts";
+import { NO_STORE } from "./oauth/errors.ts";
+import { errorPageResponse } from "./web/error_page.tsx";
 
-const STATUS_OF: Record<string, number> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  insufficient_scope: 403,
-  plan_required: 403,
-  forbidden: 403,
-  not_found: 404,
-  rate_limited: 429,
-};
+export { errorBody } from "./error_body.ts";
 
 /** The error body every /api error has; registered as the OpenAPI error schema. */
 export const ErrorSchema = z.object({
@@ -39,30 +29,43 @@ export const ErrorSchema = z.object({
   requestId: z.string().optional(),
 }).openapi("Error");
 
-/** Body and status for an AppError. */
-export function errorBody(err: AppError): { status: number; body: Record<string, unknown> } {
-  const status = STATUS_OF[err.code] ?? 500;
-  const body: Record<string, unknown> = { error: err.code, status, message: err.message };
-  if (err instanceof InsufficientScope) body.requiredScope = err.requiredScope;
-  if (err instanceof PlanRequired) body.requiredPlan = err.requiredPlan;
-  if (err instanceof InvalidRequest) body.issues = err.issues;
-  if (err instanceof NotFound && err.suggestions.length) body.suggestions = err.suggestions;
-  return { status, body };
-}
-
 /** The `WWW-Authenticate` value sent with a 401 outside /api/mcp. */
 export const API_CHALLENGE = 'Bearer realm="statusd", error="invalid_token"';
 
+/** The OAuth endpoints that answer JSON in RFC 6749 / RFC 7591 style. */
+export const OAUTH_JSON_PATHS: ReadonlySet<string> = new Set([
+  "/oauth/token",
+  "/oauth/revoke",
+  "/oauth/register",
+]);
+
+/**
+ * True when the caller is a browser on a page: not under `/api/`, not an OAuth JSON endpoint,
+ * and `text/html` is in its `Accept`. API clients always get JSON.
+ */
+export function wantsHtml(c: Context): boolean {
+  const path = new URL(c.req.url).pathname;
+  if (path === "/api" || path.startsWith("/api/") || OAUTH_JSON_PATHS.has(path)) return false;
+  return /\btext\/html\b/i.test(c.req.header("accept") ?? "");
+}
+
 /** Hono `onError` handler: typed errors → their JSON, anything else → 500 with a request id. */
 export function handleError(log: Logger) {
-  return function onError(err: Error, c: Context): Response {
+  return function onError(err: Error, c: Context<Env>): Response | Promise<Response> {
     if (err instanceof AppError) {
+      if (wantsHtml(c)) return errorPageResponse(c, err);
+      if (err instanceof PayloadTooLarge && OAUTH_JSON_PATHS.has(new URL(c.req.url).pathname)) {
+        return c.json(
+          { error: "invalid_request", error_description: err.message },
+          413,
+          NO_STORE,
+        );
+      }
       const { status, body } = errorBody(err);
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = retryHeaders(err);
       if (err instanceof Unauthorized) {
         headers["WWW-Authenticate"] = c.res.headers.get("WWW-Authenticate") ?? API_CHALLENGE;
       }
-      if (err instanceof RateLimited) headers["Retry-After"] = String(err.retryAfterSeconds);
       return c.json(body, status as 400, headers);
     }
     if (err instanceof HTTPException && err.status < 500) {

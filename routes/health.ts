@@ -1,28 +1,49 @@
 /**
- * `GET /healthz`: is the database answering, is the poller running, and how much is stored.
+ * `GET /healthz`: is the database answering, is the poller running, are vendors being read,
+ * and how much is stored.
  * @module
  */
-import { catalogCounts } from "../app/mod.ts";
+import { catalogCounts, pollHealth, readingCounts } from "../app/mod.ts";
 import { toIso } from "../domain/mod.ts";
 import type { Register } from "./mod.ts";
 
 /**
- * Mounts `/healthz`: 200 with `status: "ok"` when the database answers and the poller runs,
- * `"degraded"` when the poller is stopped (or off), 503 `"down"` when the database fails.
+ * Mounts `/healthz`. `status` is `"ok"`; `"degraded"` (still 200: the process serves what it
+ * has stored, and a restart would not help) when the poller is stopped (or off) or when more
+ * than half of the polls of the last two stable intervals failed, with `reasons` in words and
+ * `reading.failuresByKind`; `"down"` with 503 when the database fails.
  */
 export const registerHealth: Register = (api, deps) => {
   api.get("/healthz", (c) => {
     const poller = deps.pollerStats ? deps.pollerStats() : null;
     const headers = { "Cache-Control": "no-store" };
     try {
-      const counts = catalogCounts(deps.app);
+      const app = deps.app;
+      const counts = catalogCounts(app);
+      const polls = pollHealth(app);
       const running = poller?.running ?? false;
+      const reasons: string[] = [];
+      if (!running) reasons.push("the poller is not running");
+      if (polls.mostFailing) {
+        reasons.push(
+          `${polls.failed} of ${polls.polls} polls in the last ` +
+            `${Math.round(polls.windowSeconds / 60)} min failed`,
+        );
+      }
       return c.json(
         {
-          status: running ? "ok" : "degraded",
-          time: toIso(deps.app.clock.now()),
+          status: reasons.length ? "degraded" : "ok",
+          reasons,
+          time: toIso(app.clock.now()),
           database: { ok: true },
           poller: poller ?? { running: false },
+          reading: {
+            windowSeconds: polls.windowSeconds,
+            polls: polls.polls,
+            failed: polls.failed,
+            failuresByKind: polls.failuresByKind,
+            services: readingCounts(app),
+          },
           counts: { ...counts, lastCheckedAt: toIso(counts.lastCheckedAt) },
         },
         200,
@@ -33,6 +54,7 @@ export const registerHealth: Register = (api, deps) => {
       return c.json(
         {
           status: "down",
+          reasons: ["the database did not answer"],
           time: toIso(deps.app.clock.now()),
           database: { ok: false, error: "the database did not answer" },
           poller: poller ?? { running: false },

@@ -10,6 +10,9 @@ import type { Env } from "./env.ts";
 import { errorBody, handleError } from "./errors.ts";
 import { principal } from "./middleware/principal.ts";
 import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
+import { limitBodies } from "./middleware/body_limit.ts";
+import { clientAddressReader } from "./middleware/client_address.ts";
+import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -25,6 +28,7 @@ import { registerMcp } from "./mcp/route.ts";
 import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
 import { registerMcpSettings } from "./web/settings_mcp.tsx";
+import { registerAssets } from "./web/assets.ts";
 
 /** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
 export interface PollerStats {
@@ -38,6 +42,11 @@ export interface ServerDeps {
   readonly pollerStats?: () => PollerStats;
   /** Aborted when the server is stopping: long-lived responses (SSE) end at once. */
   readonly shutdown?: AbortSignal;
+  /**
+   * Addresses/CIDRs of reverse proxies whose forwarded client address is believed
+   * (`STATUSD_TRUSTED_PROXIES`); none by default.
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 /** A router module adds its operations to the shared OpenAPI app. */
@@ -73,6 +82,7 @@ const ROUTERS: Register[] = [
   registerOAuth,
   registerMcpDiscovery,
   registerMcpSettings,
+  registerAssets,
 ];
 
 /** Builds the app for `deps`. */
@@ -82,11 +92,13 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     c.set("app", deps.app);
     await next();
   });
+  api.use("*", securityHeaders(deps.app.settings.publicUrl));
+  api.use("*", limitBodies);
   api.use("/api/*", principal);
-  api.use("/oauth/register", rateLimit(LIMITS.register));
-  const signIn = rateLimit(LIMITS.signIn);
-  api.use("/sign-in", signIn);
-  api.use("/sign-up", signIn);
+  const addressOf = clientAddressReader(deps.trustedProxies ?? []);
+  api.use("/oauth/register", rateLimit(LIMITS.register, addressOf));
+  api.use("/sign-in", rateLimit(LIMITS.signIn, addressOf));
+  api.use("/sign-up", rateLimit(LIMITS.signUp, addressOf));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
     const { body } = errorBody(

@@ -3,12 +3,15 @@
  * (`../shared/catalog/vendors.json`, see its SOURCES.md). Run by hand when the source list
  * changes; statusd never runs this:
  *
- *     deno run --allow-read --allow-write scripts/build_catalog.ts [vendors.json] [candidates.json] [out.json]
+ *     deno run --allow-read --allow-write scripts/build_catalog.ts \
+ *       [vendors.json] [candidates.json] [out.json] [catalog_sources/]
  *
  * It checks and cleans every record (slugs, URLs, platform, category, domains), fills the
- * platform from URL patterns that leave no doubt, groups services of one company under one
- * `provider` slug, validates the result with the loader's own schema and prints the counts.
- * The rules are below, each with its reason; docs/catalog.md summarises them.
+ * platform from URL patterns that leave no doubt or from the public status-page lists committed
+ * under `scripts/catalog_sources/` (ingest/CATALOG_SOURCES.md says where each came from),
+ * groups services of one company under one `provider` slug, validates the result with the
+ * loader's own schema and prints the counts. Every known platform records its provenance in
+ * `platformSource`. The rules are below, each with its reason; docs/catalog.md summarises them.
  * @module
  */
 import { z } from "zod";
@@ -19,6 +22,7 @@ const ROOT = new URL("../", import.meta.url);
 const DEFAULT_INPUT = new URL("../shared/catalog/vendors.json", ROOT).pathname;
 const DEFAULT_CANDIDATES = new URL("../shared/catalog/unverified-candidates.json", ROOT).pathname;
 const DEFAULT_OUTPUT = new URL("ingest/catalog.json", ROOT).pathname;
+const SOURCES_DIR = new URL("scripts/catalog_sources/", ROOT).pathname;
 
 /** A record of the gathered list; `sources` is provenance and is not shipped. */
 const SourceVendor = z.object({
@@ -195,6 +199,239 @@ const PLATFORM_RULES: readonly { platform: Platform; test: (u: URL) => boolean; 
 ];
 
 // ---------------------------------------------------------------------------------------------
+// Platform from public lists (scripts/catalog_sources/*.tsv, see ingest/CATALOG_SOURCES.md)
+
+/** Where a vendor's platform came from: a URL pattern, the gathered list, or a source file. */
+export type PlatformSource =
+  | "url-pattern"
+  | "vendors.json"
+  | "statuscraft"
+  | "drdroid"
+  | "multistatus";
+
+/**
+ * How strong a claim is: `api` = the source reads the platform's own JSON API at that page (or
+ * the gathered list's evidence); `feed` = the source only reads an Atom feed there, which the
+ * `rss` adapter can read too but says nothing about the platform behind it.
+ */
+type Strength = "api" | "feed";
+
+/** One source's statement that the page at `key` (see {@link pageKey}) runs `platform`. */
+interface Claim {
+  readonly key: string;
+  readonly platform: Platform;
+  readonly strength: Strength;
+  /**
+   * True for `statuspage` claims that rest on the page answering the Statuspage v2 JSON API:
+   * incident.io pages answer it too, so such a claim agrees with an `incidentio` one.
+   */
+  readonly v2Api?: boolean;
+}
+
+/** A committed source list: its file, the date of the snapshot, and how to read a row. */
+interface PlatformList {
+  readonly name: Exclude<PlatformSource, "url-pattern" | "vendors.json">;
+  readonly file: string;
+  /** Snapshot date (YYYY-MM-DD): where two sources disagree, the more recent wins. */
+  readonly date: string;
+  readonly claims: (columns: readonly string[]) => Claim[];
+}
+
+/**
+ * The date the gathered list's own platform evidence stands for: its newest platform source
+ * used for most decisions (inket/stts, 2026-03-21; ../shared/catalog/SOURCES.md "Field rules").
+ */
+const GATHERED_LIST_DATE = "2026-03-21";
+
+/** A page's identity for matching: lower-case host without `www.`, path without trailing `/`. */
+export function pageKey(raw: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+  const host = u.hostname.toLowerCase().replace(/^www\./, "");
+  return host + u.pathname.replace(/\/+$/, "").toLowerCase();
+}
+
+/** `https://x/api/v2/status.json` → `https://x` (the page the Statuspage v2 API belongs to). */
+function statuspageApiBase(api: string): string | null {
+  const m = /^(https?:\/\/[^/]+(?:\/[^?#]*?)?)\/api\/v2\/(status|summary)\.json$/i.exec(api);
+  return m ? m[1]! : null;
+}
+
+/** `https://x/history.atom` → `https://x`: the only feed path the rss adapter derives itself. */
+function historyAtomBase(feed: string): string | null {
+  const m = /^(https?:\/\/[^/]+(?:\/[^?#]*?)?)\/history\.atom$/i.exec(feed);
+  return m ? m[1]! : null;
+}
+
+function claimsFor(
+  pages: readonly (string | null)[],
+  platform: Platform,
+  strength: Strength,
+): Claim[] {
+  const keys = new Set(pages.map((p) => (p === null ? null : pageKey(p))));
+  const v2Api = platform === "statuspage" ? { v2Api: true } : {};
+  return [...keys].filter((k): k is string => k !== null).map((key) => ({
+    key,
+    platform,
+    strength,
+    ...v2Api,
+  }));
+}
+
+/** statuscraft `type` values taken as evidence; the others are not (see CATALOG_SOURCES.md). */
+const STATUSCRAFT_TYPES: Readonly<Record<string, Platform>> = {
+  statuspage: "statuspage",
+  statusio: "statusio",
+  gcp: "google-cloud",
+  aws: "aws",
+  azure: "azure",
+  slack: "slack",
+  heroku: "heroku",
+};
+
+/**
+ * The source lists, newest first. Each row becomes claims on page keys:
+ *
+ * - statuscraft (`type`, `page_url`, `status_url`): a `statuspage` row is a page its author
+ *   verified against `/api/v2/status.json`. The claim covers the API's own page and, when the
+ *   API is the page's `*.statuspage.io` twin (Atlassian serves the same API on the custom
+ *   domain), the page users open. Its `incidentio`, `betterstack` and `pagerduty` types are
+ *   not evidence: it types Okta and Auth0 (HTML pages) `incidentio` and an Instatus API
+ *   `betterstack`.
+ * - drdroid: `/api/v2/status.json` endpoints its poller reads (Statuspage API), `index.json`
+ *   endpoints (Better Stack) and feeds.
+ * - multistatus: feeds its app polls; `/pages/<id>/rss` is status.io's feed path.
+ *
+ * A feed counts only at `<page>/history.atom`, the URL the rss adapter derives from the page.
+ */
+const PLATFORM_LISTS: readonly PlatformList[] = [
+  {
+    name: "statuscraft",
+    file: "statuscraft.tsv",
+    date: "2026-06-20",
+    claims: ([type = "", page = "", api = ""]) => {
+      const platform = STATUSCRAFT_TYPES[type];
+      if (platform === undefined) return [];
+      if (platform !== "statuspage") return claimsFor([page], platform, "api");
+      const base = statuspageApiBase(api);
+      if (base === null) return [];
+      const twin = new URL(base).hostname.endsWith(".statuspage.io");
+      return claimsFor(
+        twin || pageKey(base) === pageKey(page) ? [base, page] : [base],
+        platform,
+        "api",
+      );
+    },
+  },
+  {
+    name: "drdroid",
+    file: "drdroid.tsv",
+    date: "2026-05-27",
+    claims: ([kind = "", url = ""]) => {
+      if (kind === "statuspage-api") {
+        return claimsFor([statuspageApiBase(url)], "statuspage", "api");
+      }
+      if (kind === "betterstack-api") {
+        return claimsFor([url.replace(/\/index\.json$/i, "")], "betterstack", "api");
+      }
+      return kind === "feed" ? claimsFor([historyAtomBase(url)], "rss", "feed") : [];
+    },
+  },
+  {
+    name: "multistatus",
+    file: "multistatus.tsv",
+    date: "2026-03-20",
+    claims: ([kind = "", url = ""]) => {
+      if (kind !== "feed") return [];
+      const statusio = /^(https?:\/\/[^/]+)\/pages\/[0-9a-f]{24}\/rss$/i.exec(url);
+      if (statusio) return claimsFor([statusio[1]!], "statusio", "api");
+      return claimsFor([historyAtomBase(url)], "rss", "feed");
+    },
+  },
+];
+
+/** A dated claim as the merge sees it. */
+interface SourcedClaim extends Claim {
+  readonly source: PlatformSource;
+  readonly date: string;
+}
+
+/** Reads every list under `dir` into claims by page key. Rows are TAB-separated; `#` = comment. */
+async function readPlatformLists(dir: string): Promise<Map<string, SourcedClaim[]>> {
+  const byKey = new Map<string, SourcedClaim[]>();
+  for (const list of PLATFORM_LISTS) {
+    const text = await Deno.readTextFile(`${dir}${list.file}`);
+    for (const line of text.split("\n")) {
+      if (line.trim() === "" || line.startsWith("#")) continue;
+      for (const c of list.claims(line.split("\t").map((x) => x.trim()))) {
+        const claim = { ...c, source: list.name, date: list.date };
+        byKey.set(c.key, [...(byKey.get(c.key) ?? []), claim]);
+      }
+    }
+  }
+  return byKey;
+}
+
+/**
+ * A vendor's platform and its provenance. First match wins:
+ *
+ * 1. a URL pattern that leaves no doubt ({@link PLATFORM_RULES});
+ * 2. the API-level claims (the gathered list's own platform, dated {@link GATHERED_LIST_DATE},
+ *    and the lists' `api` claims): the most recent wins, except that a claim resting only on
+ *    the Statuspage v2 API agrees with an `incidentio` claim (incident.io serves that API too),
+ *    which then stands; claims of one date that disagree leave the platform unknown;
+ * 3. a feed claim → `rss`;
+ * 4. otherwise `unknown` (statusd detects the platform from the page).
+ */
+function decidePlatform(
+  given: Platform,
+  url: URL,
+  claims: readonly SourcedClaim[],
+): { platform: Platform; source: PlatformSource | null; rule?: string; conflict?: string } {
+  const byUrl = PLATFORM_RULES.find((p) => p.test(url));
+  if (byUrl) return { platform: byUrl.platform, source: "url-pattern", rule: byUrl.rule };
+  const api: SourcedClaim[] = claims.filter((c) => c.strength === "api");
+  if (given !== "unknown") {
+    api.push({
+      key: "",
+      platform: given,
+      strength: "api",
+      source: "vendors.json",
+      date: GATHERED_LIST_DATE,
+    });
+  }
+  if (api.length > 0) {
+    const incidentio = api.find((c) => c.platform === "incidentio");
+    const agrees = (c: SourcedClaim) =>
+      c.platform === newest.platform ||
+      (incidentio !== undefined && c.v2Api === true) ||
+      (c.platform === "incidentio" && newest.v2Api === true);
+    let newest = api.reduce((a, b) => (b.date > a.date ? b : a));
+    if (newest.v2Api && incidentio) newest = incidentio;
+    const others = [...new Set(api.filter((c) => !agrees(c)).map(describe))];
+    if (api.some((c) => c.date === newest.date && !agrees(c))) {
+      return { platform: "unknown", source: null, conflict: `${describe(newest)} vs ${others}` };
+    }
+    const conflict = others.length > 0
+      ? `${describe(newest)} over ${others.join(", ")}`
+      : undefined;
+    return { platform: newest.platform, source: newest.source, conflict };
+  }
+  const feed = claims.find((c) => c.strength === "feed");
+  if (feed) return { platform: feed.platform, source: feed.source };
+  return { platform: "unknown", source: null };
+}
+
+function describe(c: SourcedClaim): string {
+  return `${c.source} (${c.date}): ${c.platform}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Providers
 
 /**
@@ -329,19 +566,26 @@ interface Report {
   dropped: string[];
   renamedSlugs: string[];
   urlsChanged: string[];
-  platformFilled: Map<string, number>;
+  platformBy: Map<string, number>;
   platformConflicts: string[];
   invalidPlatform: string[];
   invalidCategory: string[];
   promoted: string[];
 }
 
-function build(records: readonly SourceVendor[], promoted: readonly SourceVendor[]) {
+/** A shipped catalog entry: a {@link Vendor} plus where its platform came from (unknown: none). */
+export type CatalogEntry = Vendor & { platformSource?: PlatformSource };
+
+function build(
+  records: readonly SourceVendor[],
+  promoted: readonly SourceVendor[],
+  claims: ReadonlyMap<string, readonly SourcedClaim[]>,
+) {
   const report: Report = {
     dropped: [],
     renamedSlugs: [],
     urlsChanged: [],
-    platformFilled: new Map(),
+    platformBy: new Map(),
     platformConflicts: [],
     invalidPlatform: [],
     invalidCategory: [],
@@ -349,7 +593,7 @@ function build(records: readonly SourceVendor[], promoted: readonly SourceVendor
   };
   const seenSlugs = new Set<string>();
   const seenUrls = new Map<string, string>();
-  const rows: { v: Omit<Vendor, "provider">; host: string }[] = [];
+  const rows: { v: Omit<CatalogEntry, "provider">; host: string }[] = [];
 
   for (const r of [...records, ...promoted]) {
     const url = cleanUrl(r.statusPageUrl);
@@ -371,19 +615,16 @@ function build(records: readonly SourceVendor[], promoted: readonly SourceVendor
     for (let n = 2; seenSlugs.has(slug); n++) slug = `${slug.replace(/-\d+$/, "")}-${n}`;
     if (slug !== r.slug) report.renamedSlugs.push(`${r.slug} → ${slug}`);
 
-    let platform: Platform = (PLATFORMS as readonly string[]).includes(r.platform)
+    const given: Platform = (PLATFORMS as readonly string[]).includes(r.platform)
       ? r.platform as Platform
       : "unknown";
-    if (platform === "unknown" && r.platform !== "unknown") {
+    if (given === "unknown" && r.platform !== "unknown") {
       report.invalidPlatform.push(`${slug}: ${r.platform}`);
     }
-    const byUrl = PLATFORM_RULES.find((p) => p.test(new URL(url)));
-    if (byUrl && platform === "unknown") {
-      platform = byUrl.platform;
-      report.platformFilled.set(byUrl.rule, (report.platformFilled.get(byUrl.rule) ?? 0) + 1);
-    } else if (byUrl && platform !== byUrl.platform) {
-      report.platformConflicts.push(`${slug}: ${platform} kept, URL says ${byUrl.platform}`);
-    }
+    const decided = decidePlatform(given, new URL(url), claims.get(pageKey(url) ?? "") ?? []);
+    const by = decided.rule ?? decided.source ?? "unknown";
+    report.platformBy.set(by, (report.platformBy.get(by) ?? 0) + 1);
+    if (decided.conflict) report.platformConflicts.push(`${slug}: ${decided.conflict}`);
 
     const category: Category = (CATEGORIES as readonly string[]).includes(r.category)
       ? r.category as Category
@@ -397,7 +638,8 @@ function build(records: readonly SourceVendor[], promoted: readonly SourceVendor
         name: r.name.trim(),
         slug,
         statusPageUrl: url,
-        platform,
+        platform: decided.platform,
+        ...(decided.source ? { platformSource: decided.source } : {}),
         category,
         domains: cleanDomains(r.domains),
       },
@@ -406,7 +648,7 @@ function build(records: readonly SourceVendor[], promoted: readonly SourceVendor
   }
 
   const hostGroups = groupBySharedHost(rows.map((r) => ({ slug: r.v.slug, host: r.host })));
-  const vendors: Vendor[] = rows.map(({ v, host }) => ({
+  const vendors: CatalogEntry[] = rows.map(({ v, host }) => ({
     ...v,
     provider: familyOf({ name: v.name, slug: v.slug, host }) ?? hostGroups.get(v.slug) ?? v.slug,
   }));
@@ -448,9 +690,15 @@ function section(title: string, lines: readonly string[], limit = 20): void {
   if (lines.length > limit) console.log(`  … ${lines.length - limit} more`);
 }
 
-async function main(args: string[]): Promise<void> {
-  const [input = DEFAULT_INPUT, candidatesPath = DEFAULT_CANDIDATES, output = DEFAULT_OUTPUT] =
-    args;
+/**
+ * Builds the catalog text from the gathered list, the held-back candidates and the platform
+ * lists, exactly as `main` writes it (tests compare it with the committed ingest/catalog.json).
+ */
+export async function buildCatalogText(
+  input = DEFAULT_INPUT,
+  candidatesPath = DEFAULT_CANDIDATES,
+  sourcesDir = SOURCES_DIR,
+) {
   const records = z.array(SourceVendor).parse(JSON.parse(await Deno.readTextFile(input)));
   const candidates = z.array(Candidate).parse(
     JSON.parse(await Deno.readTextFile(candidatesPath)),
@@ -460,12 +708,22 @@ async function main(args: string[]): Promise<void> {
     if (!c) throw new Error(`promoted candidate "${name}" is not in ${candidatesPath}`);
     return SourceVendor.parse({ name: c.name, slug: slugify(c.name), statusPageUrl: c.url });
   });
-
-  const { vendors, report } = build(records, promoted);
+  const claims = await readPlatformLists(sourcesDir);
+  const { vendors, report } = build(records, promoted, claims);
   const text = serialise(vendors);
   // The loader must accept exactly what is shipped.
-  const loaded = parseCatalog(JSON.parse(text), output);
+  const loaded = parseCatalog(JSON.parse(text), input);
   if (loaded.length !== vendors.length) throw new Error("loader and builder disagree");
+  return { text, vendors, report, records, candidates, promoted };
+}
+
+async function main(args: string[]): Promise<void> {
+  const [input, candidatesPath, output = DEFAULT_OUTPUT, sourcesDir] = args;
+  const { text, vendors, report, records, candidates, promoted } = await buildCatalogText(
+    input,
+    candidatesPath,
+    sourcesDir,
+  );
   await Deno.writeTextFile(output, text);
 
   console.log(`wrote ${output}: ${vendors.length} vendors from ${records.length} records`);
@@ -475,8 +733,14 @@ async function main(args: string[]): Promise<void> {
   );
   section("per platform", countBy(vendors, (v) => v.platform).map(([k, n]) => `${k}: ${n}`), 99);
   section("per category", countBy(vendors, (v) => v.category).map(([k, n]) => `${k}: ${n}`), 99);
-  section("platform filled from the URL", [...report.platformFilled].map(([r, n]) => `${r}: ${n}`));
-  section("platform conflicts (source kept)", report.platformConflicts);
+  const known = vendors.filter((v) => v.platform !== "unknown").length;
+  console.log(
+    `platform known: ${known} of ${vendors.length} (${
+      (100 * known / vendors.length).toFixed(1)
+    } %)`,
+  );
+  section("platform decided by", [...report.platformBy].map(([r, n]) => `${r}: ${n}`), 99);
+  section("platform conflicts (newest kept; same date: unknown)", report.platformConflicts, 99);
   section("invalid platform → unknown", report.invalidPlatform);
   section("invalid category → other", report.invalidCategory);
   section("URLs normalised", report.urlsChanged);

@@ -43,8 +43,13 @@ export interface ChangeFeed {
   subscribe(listener: (changes: readonly Change[]) => void): () => void;
 }
 
-/** A new, empty feed. */
-export function createChangeFeed(): ChangeFeed {
+/**
+ * A new, empty feed. A listener that throws never breaks the writer (or the other listeners);
+ * `onListenerError` is told (main.ts logs it), so a failure is never silent.
+ */
+export function createChangeFeed(
+  onListenerError: (err: unknown) => void = () => {},
+): ChangeFeed {
   const listeners = new Set<(changes: readonly Change[]) => void>();
   return {
     publish(changes) {
@@ -52,8 +57,8 @@ export function createChangeFeed(): ChangeFeed {
       for (const l of listeners) {
         try {
           l(changes);
-        } catch {
-          // A broken subscriber must never break the writer.
+        } catch (err) {
+          onListenerError(err);
         }
       }
     },

@@ -12,6 +12,7 @@ import type {
   PollStore,
   StatusLevel,
 } from "../domain/mod.ts";
+import { boundNotes, READING_MESSAGE_MAX } from "../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Db, transaction } from "./db.ts";
 import { writeSnapshot } from "./snapshots.ts";
@@ -32,7 +33,13 @@ interface DueRow {
   last_modified: string | null;
   next_poll_at: number;
   deadline_at: number;
+  platform_misses: number;
+  redetected_at: number | null;
 }
+
+/** Columns a success (or an unchanged document) resets: no error, no skip, no misses. */
+const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
+  error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
 
 /** The poller's store over `db`; statements are prepared once. */
 export function pollStore(db: Db): PollStore {
@@ -40,7 +47,7 @@ export function pollStore(db: Db): PollStore {
     `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
        v.current_status,
        v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
-       v.deadline_at,
+       v.deadline_at, v.platform_misses, v.redetected_at,
        EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                AND i.status NOT IN ('RESOLVED', 'COMPLETED')) AS open_incidents
      FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ?
@@ -68,8 +75,8 @@ export function pollStore(db: Db): PollStore {
       return transaction(db, () => {
         const raw = writeSnapshot(db, vendorId, snapshot, poll.at);
         db.prepare(
-          "UPDATE vendors SET failures = 0, last_error = NULL, etag = ?, last_modified = ? WHERE id = ?",
-        ).run(poll.etag, poll.lastModified, vendorId);
+          `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ? WHERE id = ?`,
+        ).run(poll.etag, poll.lastModified, JSON.stringify(boundNotes(poll.notes)), vendorId);
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
         return recordChanges(db, poll.at, raw);
@@ -77,18 +84,35 @@ export function pollStore(db: Db): PollStore {
     },
     recordNotModified(vendorId, poll) {
       transaction(db, () => {
-        db.prepare(
-          "UPDATE vendors SET failures = 0, last_error = NULL, last_success_at = ? WHERE id = ?",
-        ).run(poll.at, vendorId);
+        // The document did not change: the notes of the reading that produced it still hold.
+        db.prepare(`UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
+          .run(poll.at, vendorId);
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
       });
     },
     recordFailure(vendorId, poll) {
       return transaction(db, () => {
+        const message = poll.detail.slice(0, READING_MESSAGE_MAX);
+        // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
         db.prepare(
-          "UPDATE vendors SET failures = failures + 1, last_error = ? WHERE id = ?",
-        ).run(`${poll.outcome}: ${poll.detail}`.slice(0, 500), vendorId);
+          `UPDATE vendors SET failures = failures + 1, last_error = ?, error_kind = ?,
+             error_http_status = ?, error_message = ?,
+             error_since = CASE WHEN failures > 0 AND error_kind IS ? AND error_http_status IS ?
+               AND error_since IS NOT NULL THEN error_since ELSE ? END,
+             unsupported_reason = NULL, platform_misses = platform_misses + ?
+           WHERE id = ?`,
+        ).run(
+          `${poll.outcome}: ${poll.detail}`.slice(0, 500),
+          poll.outcome,
+          poll.httpStatus,
+          message,
+          poll.outcome,
+          poll.httpStatus,
+          poll.at,
+          poll.platformMiss ? 1 : 0,
+          vendorId,
+        );
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, poll.outcome, poll.httpStatus);
         return poll.stale ? recordChanges(db, poll.at, markStale(db, vendorId, poll.at)) : [];
@@ -96,9 +120,33 @@ export function pollStore(db: Db): PollStore {
     },
     recordSkipped(vendorId, nextPollAt, reason) {
       db.prepare(
-        "UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ? WHERE id = ?",
+        `UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ?,
+           unsupported_reason = ?, error_kind = NULL, error_http_status = NULL,
+           error_message = NULL, error_since = NULL WHERE id = ?`,
       )
-        .run(nextPollAt, reason.slice(0, 500), vendorId);
+        .run(nextPollAt, reason.slice(0, 500), reason.slice(0, READING_MESSAGE_MAX), vendorId);
+    },
+    recordRedetection(vendorId, r) {
+      const changed = r.to !== "unknown" && r.to !== r.from;
+      db.prepare(
+        `UPDATE vendors SET redetected_at = ?, redetected_from = ?, redetected_to = ?,
+           platform_misses = 0,
+           detected_platform = CASE WHEN ? THEN ? ELSE detected_platform END,
+           endpoint_url = CASE WHEN ? THEN NULL ELSE endpoint_url END,
+           etag = CASE WHEN ? THEN NULL ELSE etag END,
+           last_modified = CASE WHEN ? THEN NULL ELSE last_modified END
+         WHERE id = ?`,
+      ).run(
+        r.at,
+        r.from,
+        r.to,
+        changed ? 1 : 0,
+        r.to,
+        changed ? 1 : 0,
+        changed ? 1 : 0,
+        changed ? 1 : 0,
+        vendorId,
+      );
     },
     setDetectedPlatform(vendorId, platform) {
       db.prepare("UPDATE vendors SET detected_platform = ? WHERE id = ?").run(platform, vendorId);
@@ -151,5 +199,7 @@ function toDue(r: DueRow): DueVendor {
     lastModified: r.last_modified,
     nextPollAt: r.next_poll_at,
     deadlineAt: r.deadline_at,
+    platformMisses: r.platform_misses,
+    redetectedAt: r.redetected_at,
   };
 }

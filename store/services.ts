@@ -9,9 +9,16 @@ import type {
   EpochMs,
   PageRequest,
   Platform,
+  ReadingFacts,
+  ReadingState,
   StatusLevel,
 } from "../domain/mod.ts";
-import { offsetOf } from "../domain/mod.ts";
+import {
+  isReadingErrorKind,
+  offsetOf,
+  READING_STATES,
+  UNREADABLE_PLATFORMS,
+} from "../domain/mod.ts";
 import type { Db } from "./db.ts";
 
 /** Filters of the service catalog; every field is optional and they combine with AND. */
@@ -21,6 +28,10 @@ export interface ServiceFilter {
   readonly provider?: string;
   /** Case-insensitive substring of the name or slug. */
   readonly q?: string;
+  /** Reading state (domain/reading.ts `readingState`); needs `staleBefore`. */
+  readonly reading?: ReadingState;
+  /** A last success before this instant is stale (domain/reading.ts `staleBefore`). */
+  readonly staleBefore?: EpochMs;
 }
 
 /** One vendor as stored, with its row id (for follow-up queries). */
@@ -35,11 +46,91 @@ export interface ServiceRow {
   readonly platform: Platform;
   readonly lastCheckedAt: EpochMs | null;
   readonly lastChangedAt: EpochMs | null;
+  /** What is stored about its readings (reading health is computed from these). */
+  readonly reading: ReadingFacts;
 }
 
 const SERVICE_COLUMNS = `id, name, slug, current_status AS currentStatus, category, provider,
   status_page_url AS statusPageUrl, COALESCE(detected_platform, platform) AS platform,
-  last_checked_at AS lastCheckedAt, last_changed_at AS lastChangedAt`;
+  last_checked_at AS lastCheckedAt, last_changed_at AS lastChangedAt,
+  platform AS listedPlatform, detected_platform AS detectedPlatform,
+  last_success_at AS lastSuccessAt, failures, error_kind AS errorKind,
+  error_http_status AS errorHttpStatus, error_message AS errorMessage, error_since AS errorSince,
+  reading_notes AS readingNotes, unsupported_reason AS unsupportedReason,
+  redetected_at AS redetectedAt, redetected_from AS redetectedFrom, redetected_to AS redetectedTo`;
+
+interface RawServiceRow extends Omit<ServiceRow, "reading"> {
+  listedPlatform: Platform;
+  detectedPlatform: Platform | null;
+  lastSuccessAt: number | null;
+  failures: number;
+  errorKind: string | null;
+  errorHttpStatus: number | null;
+  errorMessage: string | null;
+  errorSince: number | null;
+  readingNotes: string;
+  unsupportedReason: string | null;
+  redetectedAt: number | null;
+  redetectedFrom: Platform | null;
+  redetectedTo: Platform | null;
+}
+
+function toServiceRow(r: RawServiceRow): ServiceRow {
+  let notes: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(r.readingNotes);
+    if (Array.isArray(parsed)) notes = parsed.filter((n): n is string => typeof n === "string");
+  } catch {
+    // A damaged notes column reads as no notes.
+  }
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    currentStatus: r.currentStatus,
+    category: r.category,
+    provider: r.provider,
+    statusPageUrl: r.statusPageUrl,
+    platform: r.platform,
+    lastCheckedAt: r.lastCheckedAt,
+    lastChangedAt: r.lastChangedAt,
+    reading: {
+      platform: r.platform,
+      listedPlatform: r.listedPlatform,
+      detectedPlatform: r.detectedPlatform,
+      unsupportedReason: r.unsupportedReason,
+      lastAttemptAt: r.lastCheckedAt,
+      lastSuccessAt: r.lastSuccessAt,
+      consecutiveFailures: r.failures,
+      error: r.failures > 0 && isReadingErrorKind(r.errorKind)
+        ? {
+          kind: r.errorKind,
+          httpStatus: r.errorHttpStatus,
+          message: r.errorMessage ?? "",
+          since: r.errorSince ?? r.lastCheckedAt ?? 0,
+        }
+        : null,
+      notes,
+      redetection: r.redetectedAt !== null && r.redetectedFrom !== null
+        ? { at: r.redetectedAt, from: r.redetectedFrom, to: r.redetectedTo ?? "unknown" }
+        : null,
+    },
+  };
+}
+
+const UNREADABLE_SQL = UNREADABLE_PLATFORMS.map((p) => `'${p}'`).join(", ");
+
+/**
+ * The reading state as SQL over a vendors row, the same rules as domain/reading.ts
+ * `readingState` (`?` is `staleBefore`); tests check the two agree.
+ */
+const READING_STATE_SQL = `CASE
+  WHEN unsupported_reason IS NOT NULL OR (platform = 'unknown' AND detected_platform = 'unknown')
+    OR COALESCE(detected_platform, platform) IN (${UNREADABLE_SQL}) THEN 'unsupported'
+  WHEN last_checked_at IS NULL AND last_success_at IS NULL THEN 'never_read'
+  WHEN failures > 0 THEN 'failing'
+  WHEN last_success_at IS NULL OR last_success_at < ? THEN 'stale'
+  ELSE 'fresh' END`;
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
 function likeEscape(text: string): string {
@@ -66,6 +157,11 @@ function whereOf(filter: ServiceFilter): { sql: string; params: (string | number
     clauses.push("(lower(name) LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\')");
     params.push(pattern, pattern);
   }
+  if (filter.reading !== undefined) {
+    if (filter.staleBefore === undefined) throw new Error("a reading filter needs staleBefore");
+    clauses.push(`(${READING_STATE_SQL}) = ?`);
+    params.push(filter.staleBefore, filter.reading);
+  }
   return { sql: clauses.join(" AND "), params };
 }
 
@@ -81,17 +177,17 @@ export function countServices(db: Db, filter: ServiceFilter): number {
 /** One page of catalog services matching `filter`, ordered by name (case-insensitive), then slug. */
 export function listServiceRows(db: Db, filter: ServiceFilter, page: PageRequest): ServiceRow[] {
   const w = whereOf(filter);
-  return db.prepare(
+  return (db.prepare(
     `SELECT ${SERVICE_COLUMNS} FROM vendors WHERE ${w.sql}
      ORDER BY name COLLATE NOCASE, slug LIMIT ? OFFSET ?`,
-  ).all(...w.params, page.limit, offsetOf(page)) as unknown as ServiceRow[];
+  ).all(...w.params, page.limit, offsetOf(page)) as unknown as RawServiceRow[]).map(toServiceRow);
 }
 
 /** The catalog service with `slug`, or null. */
 export function getServiceRow(db: Db, slug: string): ServiceRow | null {
   const row = db.prepare(`SELECT ${SERVICE_COLUMNS} FROM vendors WHERE slug = ? AND in_catalog = 1`)
     .get(slug);
-  return (row as ServiceRow | undefined) ?? null;
+  return row === undefined ? null : toServiceRow(row as unknown as RawServiceRow);
 }
 
 /** Every catalog service's name and slug (for "did you mean" suggestions). */
@@ -189,4 +285,26 @@ export function storeCounts(db: Db): StoreCounts {
        (SELECT COUNT(*) FROM transitions) AS transitions,
        (SELECT MAX(last_checked_at) FROM vendors) AS lastCheckedAt`,
   ).get() as unknown as StoreCounts;
+}
+
+/** Catalog services per reading state (every state present), for `/healthz` and the home page. */
+export function readingStateCounts(db: Db, staleBefore: EpochMs): Record<ReadingState, number> {
+  const rows = db.prepare(
+    `SELECT state, COUNT(*) AS n FROM (SELECT ${READING_STATE_SQL} AS state FROM vendors
+     WHERE in_catalog = 1) GROUP BY state`,
+  ).all(staleBefore) as { state: ReadingState; n: number }[];
+  const out = Object.fromEntries(READING_STATES.map((s) => [s, 0])) as Record<
+    ReadingState,
+    number
+  >;
+  for (const r of rows) out[r.state] = r.n;
+  return out;
+}
+
+/** Number of polls per outcome (`ok`, `not_modified` or an error kind) since `since`. */
+export function pollOutcomesSince(db: Db, since: EpochMs): Record<string, number> {
+  const rows = db.prepare(
+    "SELECT outcome, COUNT(*) AS n FROM fetches WHERE at >= ? GROUP BY outcome ORDER BY outcome",
+  ).all(since) as { outcome: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.outcome, r.n]));
 }

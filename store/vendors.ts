@@ -29,8 +29,9 @@ interface VendorRow {
 
 /**
  * Makes the stored vendors match `vendors` in one transaction. A changed status page URL or
- * platform resets the detected platform, the discovered endpoint and conditional-request
- * validators and makes the vendor due at `now`.
+ * platform resets the detected platform, the discovered endpoint, conditional-request
+ * validators and reading health (error, skip reason, re-detection) and makes the vendor due at
+ * `now`.
  */
 export function syncCatalog(db: Db, vendors: readonly Vendor[], now: EpochMs): CatalogSync {
   return transaction(db, () => {
@@ -47,7 +48,10 @@ export function syncCatalog(db: Db, vendors: readonly Vendor[], now: EpochMs): C
     );
     const moved = db.prepare(
       `UPDATE vendors SET status_page_url = ?, platform = ?, detected_platform = NULL, endpoint_url = NULL,
-         etag = NULL, last_modified = NULL, next_poll_at = ?, deadline_at = 0, failures = 0 WHERE id = ?`,
+         etag = NULL, last_modified = NULL, next_poll_at = ?, deadline_at = 0, failures = 0,
+         error_kind = NULL, error_http_status = NULL, error_message = NULL, error_since = NULL,
+         unsupported_reason = NULL, platform_misses = 0, redetected_at = NULL,
+         redetected_from = NULL, redetected_to = NULL WHERE id = ?`,
     );
     let added = 0, updated = 0, unchanged = 0;
     const seen = new Set<string>();

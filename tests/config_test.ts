@@ -1,7 +1,6 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { ConfigError, loadConfig } from "../config.ts";
-import { NO_PRIVATE_ADDRESSES, parseIp } from "../domain/mod.ts";
-import { isAddressAllowed } from "../domain/mod.ts";
+import { isAddressAllowed, NO_PRIVATE_ADDRESSES, parseIp } from "../domain/mod.ts";
 
 Deno.test("defaults fill every setting of DESIGN §7", () => {
   const c = loadConfig({});
@@ -79,4 +78,17 @@ Deno.test("STATUSD_ALLOW_PRIVATE_VENDORS: off by default, on, or a list of addre
     },
   );
   throws(() => loadConfig({ STATUSD_ALLOW_PRIVATE_VENDORS: "yes" }), /STATUSD_ALLOW_PRIVATE/);
+});
+
+Deno.test("STATUSD_TRUSTED_PROXIES takes addresses and CIDRs; a bad entry stops startup", () => {
+  deepStrictEqual(loadConfig({}).trustedProxies, []);
+  deepStrictEqual(loadConfig({ STATUSD_TRUSTED_PROXIES: "none" }).trustedProxies, []);
+  deepStrictEqual(
+    loadConfig({ STATUSD_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8,fd00::/8" }).trustedProxies,
+    ["127.0.0.1", "10.0.0.0/8", "fd00::/8"],
+  );
+  throws(
+    () => loadConfig({ STATUSD_TRUSTED_PROXIES: "10.0.0.0/8,proxy.local" }),
+    /Cannot use STATUSD_TRUSTED_PROXIES "10\.0\.0\.0\/8,proxy\.local": "proxy\.local" is not an IP address or CIDR range/,
+  );
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { READING_ERROR_KINDS, READING_STATES } from "../../domain/reading.ts";
 import { STATUS_LEVELS } from "../../domain/status.ts";
 import { ApiFailure, CliError, exitCodeOf, UnknownVendor } from "./exit.ts";
 
@@ -13,6 +14,25 @@ export const LevelSchema = z.enum([...STATUS_LEVELS, "UNKNOWN"]);
 
 /** An ISO 8601 timestamp, or null when the API has none. */
 const Time = z.string().nullable();
+
+/** Reading health: can statusd read the vendor; if not, why and since when. */
+export const ReadingSchema = z.object({
+  state: z.enum(READING_STATES),
+  summary: z.string(),
+  lastAttemptAt: Time,
+  lastSuccessAt: Time,
+  consecutiveFailures: z.number().int(),
+  error: z.object({
+    kind: z.enum(READING_ERROR_KINDS),
+    httpStatus: z.number().int().nullable(),
+    message: z.string(),
+    since: z.string(),
+  }).nullable(),
+  notes: z.array(z.string()),
+  redetection: z.object({ at: z.string(), from: z.string(), to: z.string() }).nullable(),
+});
+/** Reading health of one service. */
+export type Reading = z.infer<typeof ReadingSchema>;
 
 /** A service as `/api/services` lists it (DESIGN §4). */
 export const ServiceSchema = z.object({
@@ -26,6 +46,8 @@ export const ServiceSchema = z.object({
   platform: z.string(),
   lastCheckedAt: Time,
   lastChangedAt: Time,
+  /** Absent from servers older than reading health (issue #10). */
+  reading: ReadingSchema.optional(),
 });
 /** A service as listed. */
 export type Service = z.infer<typeof ServiceSchema>;

@@ -15,7 +15,7 @@ import {
   type StatusLevel,
   worst,
 } from "../../domain/mod.ts";
-import { PayloadError } from "./adapter.ts";
+import { PayloadError, UndecodableError } from "./adapter.ts";
 import { capArrays, MAX_JSON_DEPTH, nestsDeeperThan } from "./_json_payload.ts";
 
 /**
@@ -24,13 +24,13 @@ import { capArrays, MAX_JSON_DEPTH, nestsDeeperThan } from "./_json_payload.ts";
  */
 export function decodeJson(platform: string, body: string): unknown {
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new PayloadError(platform, "$", `nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new UndecodableError(platform, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
     return capArrays(JSON.parse(body));
   } catch (e) {
     const head = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
-    throw new PayloadError(platform, "$", `not JSON (${(e as Error).message}); starts "${head}"`);
+    throw new UndecodableError(platform, `not JSON (${(e as Error).message}); starts "${head}"`);
   }
 }
 

@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import type { EpochMs } from "../../domain/mod.ts";
-import { PayloadError } from "./adapter.ts";
+import { type ParseContext, PayloadError } from "./adapter.ts";
 import { checked } from "./_feed_common.ts";
+import { validateEach } from "./_json_payload.ts";
 import { parseFeedDate } from "./_feed_time.ts";
 import { decodeXml, xmlLink, xmlText } from "./_xml.ts";
 
@@ -50,7 +51,7 @@ const rssItem = z.looseObject({
 const rssDoc = z.looseObject({
   rss: z.looseObject({
     channel: z.looseObject({
-      item: z.array(rssItem).optional(),
+      item: z.array(z.unknown()).optional(),
       lastBuildDate: xmlText.optional(),
       pubDate: xmlText.optional(),
     }),
@@ -69,7 +70,7 @@ const atomEntry = z.looseObject({
 });
 
 const atomDoc = z.looseObject({
-  feed: z.looseObject({ entry: z.array(atomEntry).optional(), updated: xmlText.optional() }),
+  feed: z.looseObject({ entry: z.array(z.unknown()).optional(), updated: xmlText.optional() }),
 });
 
 function date(text: string | undefined): EpochMs | null {
@@ -90,29 +91,36 @@ function entryId(id: string | undefined, link: string | null, title: string): st
   return id?.trim() || link || title.trim();
 }
 
-/** Decodes an RSS 2.0 or Atom body; any other XML root is a PayloadError. */
-export function readFeed(platform: string, body: string): Feed {
+/**
+ * Decodes an RSS 2.0 or Atom body; any other XML root is a PayloadError. An entry that is not
+ * an entry's shape is left out, reported through `ctx.dropped` (`rss.channel.item[2].title`).
+ */
+export function readFeed(platform: string, body: string, ctx?: ParseContext): Feed {
   const doc = decodeXml(platform, body);
+  const noted: Pick<ParseContext, "dropped"> = ctx ?? {};
   if (typeof doc === "object" && doc !== null && "feed" in doc) {
     const { feed } = checked(platform, atomDoc, doc);
-    const entries = (feed.entry ?? []).map((e): FeedEntry => {
-      const title = e.title ?? "";
-      const link = firstLink(e.link);
-      return {
-        id: entryId(e.id, link, title),
-        title: title.trim(),
-        link,
-        published: date(e.published),
-        updated: date(e.updated),
-        html: e.content ?? e.summary ?? "",
-        categories: e.category ?? [],
-      };
-    });
+    const entries = validateEach(feed.entry, atomEntry, ["feed", "entry"], noted).map(
+      (e): FeedEntry => {
+        const title = e.title ?? "";
+        const link = firstLink(e.link);
+        return {
+          id: entryId(e.id, link, title),
+          title: title.trim(),
+          link,
+          published: date(e.published),
+          updated: date(e.updated),
+          html: e.content ?? e.summary ?? "",
+          categories: e.category ?? [],
+        };
+      },
+    );
     return { entries, builtAt: date(feed.updated) };
   }
   if (typeof doc === "object" && doc !== null && "rss" in doc) {
     const { rss } = checked(platform, rssDoc, doc);
-    const entries = (rss.channel.item ?? []).map((i): FeedEntry => {
+    const items = validateEach(rss.channel.item, rssItem, ["rss", "channel", "item"], noted);
+    const entries = items.map((i): FeedEntry => {
       const title = i.title ?? "";
       const link = firstLink(i.link);
       return {

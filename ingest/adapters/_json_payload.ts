@@ -12,7 +12,7 @@ import type {
   StatusLevel,
 } from "../../domain/mod.ts";
 import { isOpen, worst } from "../../domain/mod.ts";
-import { type ParseContext, PayloadError } from "./adapter.ts";
+import { type ParseContext, PayloadError, UndecodableError } from "./adapter.ts";
 
 /** `incidents[0].incident_updates[2].status`, or `$` for the whole body. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -95,13 +95,13 @@ export function capArrays<T>(value: T, max = MAX_JSON_ARRAY_ITEMS): T {
  */
 export function decodeJson(platform: string, body: string): unknown {
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new PayloadError(platform, "$", `nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new UndecodableError(platform, `nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
     return capArrays(JSON.parse(body));
   } catch {
     const start = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
-    throw new PayloadError(platform, "$", `not JSON (body starts with ${JSON.stringify(start)})`);
+    throw new UndecodableError(platform, `not JSON (body starts with ${JSON.stringify(start)})`);
   }
 }
 
@@ -197,4 +197,49 @@ export function underPage(pageUrl: string | URL, path: string): URL {
   u.hash = "";
   if (!u.pathname.endsWith("/")) u.pathname += "/";
   return new URL(path, u);
+}
+
+/**
+ * Validates one item of a document on its own: null (and a note through `ctx.dropped` naming
+ * the field, e.g. `included[3].attributes.starts_at`, and why: `missing`, or the issue and the
+ * value found) when it does not match `schema`.
+ * `at` is the item's path in the body.
+ */
+export function validateItem<S extends z.ZodType>(
+  raw: unknown,
+  schema: S,
+  at: readonly PropertyKey[],
+  ctx: Pick<ParseContext, "dropped">,
+): z.output<S> | null {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const found = valueAt(raw, issue.path);
+  ctx.dropped?.(
+    formatPath([...at, ...issue.path]),
+    found === undefined ? "missing" : `${issue.message} (found ${describe(found)})`,
+  );
+  return null;
+}
+
+/**
+ * Validates each element of a list on its own ({@link validateItem}), so one malformed item does
+ * not cost the reading: it is left out with a note (`incidents[2].started_at: …`); the others are
+ * read, then passed to `read` with their own path (for nested lists). `at` is the list's path in
+ * the body. A missing list (`null`/absent) is empty; whether the list itself is an array is the
+ * document schema's job (a whole-document error stays a {@link PayloadError}).
+ */
+export function validateEach<S extends z.ZodType, T = z.output<S>>(
+  list: readonly unknown[] | null | undefined,
+  item: S,
+  at: readonly PropertyKey[],
+  ctx: Pick<ParseContext, "dropped">,
+  read: (value: z.output<S>, path: readonly PropertyKey[]) => T = (value) => value as T,
+): T[] {
+  const kept: T[] = [];
+  (list ?? []).forEach((raw, i) => {
+    const value = validateItem(raw, item, [...at, i], ctx);
+    if (value !== null) kept.push(read(value, [...at, i]));
+  });
+  return kept;
 }

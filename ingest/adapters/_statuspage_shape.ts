@@ -15,7 +15,14 @@ import type {
 } from "../../domain/mod.ts";
 import { isOpen, worst } from "../../domain/mod.ts";
 import { type ParseContext, PayloadError } from "./adapter.ts";
-import { levelFromOpenIncidents, lookup, timeline, underPage, validate } from "./_json_payload.ts";
+import {
+  levelFromOpenIncidents,
+  lookup,
+  timeline,
+  underPage,
+  validate,
+  validateEach,
+} from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
 const update = z.object({
@@ -40,7 +47,8 @@ const incident = z.object({
   scheduled_for: jsonTime.nullish(),
   shortlink: z.string().nullish(),
   components: z.array(z.object({ id: z.string() })).nullish(),
-  incident_updates: z.array(update).nullish(),
+  /** Read one by one: a malformed update is dropped with a note, not the incident. */
+  incident_updates: z.array(z.unknown()).nullish(),
 });
 
 const component = z.object({
@@ -51,13 +59,16 @@ const component = z.object({
   group_id: z.string().nullish(),
 });
 
-/** The parts of a Statuspage v2 document statusd reads; every top-level key is optional. */
+/**
+ * The parts of a Statuspage v2 document statusd reads; every top-level key is optional. The
+ * lists' items are read one by one (`validateEach`): a malformed one is dropped with a note.
+ */
 export const statuspageDocument = z.object({
   status: z.object({ indicator: z.string() }).nullish(),
-  components: z.array(component).nullish(),
+  components: z.array(z.unknown()).nullish(),
   /** Absent or null on incident.io when empty (FORMATS §0.2). */
-  incidents: z.array(incident).nullish(),
-  scheduled_maintenances: z.array(incident).nullish(),
+  incidents: z.array(z.unknown()).nullish(),
+  scheduled_maintenances: z.array(z.unknown()).nullish(),
 });
 
 /** A decoded Statuspage v2 document. */
@@ -79,7 +90,7 @@ function toComponents(
   tables: StatuspageTables,
   ctx: ParseContext,
 ): ComponentSnapshot[] {
-  const list = rows ?? [];
+  const list = validateEach(rows, component, ["components"], ctx);
   const groupNames = new Map(list.filter((c) => c.group === true).map((c) => [c.id, c.name]));
   return list.filter((c) => c.group !== true).map((c) => ({
     externalId: c.id,
@@ -96,10 +107,12 @@ function incidentUrl(raw: RawIncident, ctx: ParseContext): string {
 
 function toIncident(
   raw: RawIncident,
+  path: readonly PropertyKey[],
   maintenance: boolean,
   tables: StatuspageTables,
   ctx: ParseContext,
 ): IncidentSnapshot {
+  const rawUpdates = validateEach(raw.incident_updates, update, [...path, "incident_updates"], ctx);
   const statusTable = maintenance ? tables.maintenanceStatus : tables.incidentStatus;
   const kind = maintenance ? "maintenance" : "incident";
   const status = lookup(
@@ -111,14 +124,14 @@ function toIncident(
   );
   // Published newest first: reversed, so updates with equal times keep their real order.
   const updates = timeline(
-    (raw.incident_updates ?? []).toReversed().map((u) => ({
+    rawUpdates.toReversed().map((u) => ({
       id: u.id,
       at: u.display_at ?? u.created_at,
       status: lookup(statusTable, u.status, `${kind}_update.status`, ctx, status),
       body: u.body ?? "",
     })),
   );
-  const affected = (raw.incident_updates ?? []).flatMap((u) =>
+  const affected = rawUpdates.flatMap((u) =>
     (u.affected_components ?? []).flatMap((a) => (a.code ? [a.code] : []))
   );
   const componentIds = raw.components?.length ? raw.components.map((c) => c.id) : affected;
@@ -166,9 +179,19 @@ export function readStatuspageShape(
     );
   }
   const components = toComponents(doc.components, tables, ctx);
-  const incidents = (doc.incidents ?? []).map((i) => toIncident(i, false, tables, ctx));
-  const maintenances = (doc.scheduled_maintenances ?? []).map((i) =>
-    toIncident(i, true, tables, ctx)
+  const incidents = validateEach(
+    doc.incidents,
+    incident,
+    ["incidents"],
+    ctx,
+    (i, path) => toIncident(i, path, false, tables, ctx),
+  );
+  const maintenances = validateEach(
+    doc.scheduled_maintenances,
+    incident,
+    ["scheduled_maintenances"],
+    ctx,
+    (i, path) => toIncident(i, path, true, tables, ctx),
   ).filter((m) => !doc.status || isOpen(m.status));
   const all = [...incidents, ...maintenances];
   const indicator: StatusLevel = doc.status

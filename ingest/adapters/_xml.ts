@@ -4,7 +4,7 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { z } from "zod";
-import { PayloadError } from "./adapter.ts";
+import { UndecodableError } from "./adapter.ts";
 
 /** Elements that may repeat in RSS 2.0 and Atom: always arrays after decoding. */
 const REPEATED = new Set(["item", "entry", "category", "link"]);
@@ -45,12 +45,12 @@ export function firstEntries(text: string, max: number): string {
 export function decodeXml(platform: string, body: string): unknown {
   const text = firstEntries(body.replace(/^\uFEFF/, ""), MAX_FEED_ENTRIES);
   if (!text.trimStart().startsWith("<")) {
-    throw new PayloadError(platform, "$", `not XML; starts "${text.trimStart().slice(0, 40)}"`);
+    throw new UndecodableError(platform, `not XML; starts "${text.trimStart().slice(0, 40)}"`);
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     const { msg, line } = valid.err;
-    throw new PayloadError(platform, "$", `malformed XML at line ${line}: ${msg}`);
+    throw new UndecodableError(platform, `malformed XML at line ${line}: ${msg}`);
   }
   return parser.parse(text);
 }

@@ -51,3 +51,14 @@ export class PayloadError extends SyntaxError {
     this.name = "PayloadError";
   }
 }
+
+/**
+ * The body is not a document of the platform's format at all (not JSON, malformed XML): the
+ * poller records it as `parse_error`, or `not_machine_readable` when the body is an HTML page.
+ */
+export class UndecodableError extends PayloadError {
+  constructor(platform: string, detail: string) {
+    super(platform, "$", detail);
+    this.name = "UndecodableError";
+  }
+}

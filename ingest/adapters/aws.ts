@@ -26,6 +26,7 @@ import {
 import { htmlToText } from "./_feed_html.ts";
 import { type FeedEntry, readFeed } from "./_feed_read.ts";
 import { minutesOf12h, nextTimeOfDay, parseEpoch, zoneOffset } from "./_feed_time.ts";
+import { validateEach } from "./_json_payload.ts";
 
 const PLATFORM = "aws";
 
@@ -92,7 +93,7 @@ function rssIncident(entry: FeedEntry, superseded: boolean, ctx: ParseContext): 
 }
 
 function parseRss(body: string, ctx: ParseContext): Snapshot {
-  const { entries } = readFeed(PLATFORM, body);
+  const { entries } = readFeed(PLATFORM, body, ctx);
   // a later item about the same service-region supersedes an earlier one
   const newest = new Map<string, number>();
   for (const e of entries) {
@@ -125,23 +126,28 @@ const healthEvent = z.looseObject({
   service_name: z.string().default(""),
   summary: z.string().default(""),
   region_name: z.string().nullish(),
-  event_log: z.array(z.looseObject({
-    summary: z.string().default(""),
-    message: z.string().default(""),
-    status: code.optional(),
-    timestamp: epoch,
-  })).default([]),
+  /** Read one by one: a malformed log entry is dropped with a note, not the event. */
+  event_log: z.array(z.unknown()).default([]),
   impacted_services: z.record(
     z.string(),
     z.looseObject({ service_name: z.string().default(""), current: code }),
   ).default({}),
 });
 
-type HealthEvent = z.infer<typeof healthEvent>;
+const logEntry = z.looseObject({
+  summary: z.string().default(""),
+  message: z.string().default(""),
+  status: code.optional(),
+  timestamp: epoch,
+});
+
+type HealthEvent = z.infer<typeof healthEvent> & {
+  readonly log: readonly z.infer<typeof logEntry>[];
+};
 
 function healthIncident(e: HealthEvent, ctx: ParseContext): IncidentSnapshot {
   const closed = e.status === "0";
-  const updates = oldestFirst(e.event_log.map((l): IncidentUpdate => ({
+  const updates = oldestFirst(e.log.map((l): IncidentUpdate => ({
     at: l.timestamp,
     status: l.status === "0" ? "RESOLVED" : "INVESTIGATING",
     body: [l.summary, htmlToText(l.message)].filter(Boolean).join(": "),
@@ -161,8 +167,11 @@ function healthIncident(e: HealthEvent, ctx: ParseContext): IncidentSnapshot {
   };
 }
 
-function parseHealth(value: unknown, ctx: ParseContext): Snapshot {
-  const events = checked(PLATFORM, z.array(healthEvent), value);
+function parseHealth(value: readonly unknown[], ctx: ParseContext): Snapshot {
+  const events = validateEach(value, healthEvent, [], ctx, (e, path): HealthEvent => ({
+    ...e,
+    log: validateEach(e.event_log, logEntry, [...path, "event_log"], ctx),
+  }));
   const incidents = events.map((e) => healthIncident(e, ctx));
   const components = new Map<string, ComponentSnapshot>();
   for (const e of events) {
@@ -189,9 +198,10 @@ const legacyEvent = z.looseObject({
   description: z.string().default(""),
 });
 
+/** The retired data.json; a malformed event is dropped with a note. */
 const legacyDoc = z.looseObject({
-  archive: z.array(legacyEvent),
-  current: z.array(legacyEvent).default([]),
+  archive: z.array(z.unknown()),
+  current: z.array(z.unknown()).default([]),
 });
 
 /** `<div><span>12:53 PM PDT</span>&nbsp;text</div>` blocks, anchored to the event's day. */
@@ -220,7 +230,11 @@ function legacyTimeline(
 
 function parseLegacy(value: unknown, ctx: ParseContext): Snapshot {
   const doc = checked(PLATFORM, legacyDoc, value);
-  const incidents = [...doc.current, ...doc.archive].map((e): IncidentSnapshot => {
+  const events = [
+    ...validateEach(doc.current, legacyEvent, ["current"], ctx),
+    ...validateEach(doc.archive, legacyEvent, ["archive"], ctx),
+  ];
+  const incidents = events.map((e): IncidentSnapshot => {
     const closed = e.summary.startsWith("[RESOLVED]") || e.status === "0";
     const status: IncidentStatus = closed ? "RESOLVED" : "INVESTIGATING";
     const updates = legacyTimeline(e, status, ctx);

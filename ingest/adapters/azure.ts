@@ -39,7 +39,7 @@ function toIncident(entry: FeedEntry, builtAt: number | null, ctx: ParseContext)
 }
 
 function parse(body: string, ctx: ParseContext): Snapshot {
-  const feed = readFeed(PLATFORM, body);
+  const feed = readFeed(PLATFORM, body, ctx);
   const incidents = feed.entries.map((e) => toIncident(e, feed.builtAt, ctx));
   return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
 }

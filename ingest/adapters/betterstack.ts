@@ -15,7 +15,15 @@ import type {
 } from "../../domain/mod.ts";
 import { severity } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
-import { decode, IMPACT_LEVEL, lookup, timeline, underPage, validate } from "./_json_payload.ts";
+import {
+  decode,
+  IMPACT_LEVEL,
+  lookup,
+  timeline,
+  underPage,
+  validateEach,
+  validateItem,
+} from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
 const PLATFORM = "betterstack";
@@ -77,42 +85,50 @@ const update = z.object({
   affected_resources: affected,
 });
 
-/** The JSON:API envelope; `included[]` members are checked by their `type` below. */
+/** One `included[]` member's envelope; its attributes are checked by its `type` below. */
+const member = z.object({
+  id: id,
+  type: z.string(),
+  attributes: z.unknown(),
+  relationships: z.object({
+    status_updates: z.object({ data: z.array(z.object({ id: id })) }).nullish(),
+  }).nullish(),
+});
+
+/** The JSON:API envelope. A malformed `included[]` member is dropped with a note. */
 const document = z.object({
   data: z.object({
     id: id,
     type: z.literal("status_page"),
     attributes: z.object({ aggregate_state: z.string() }),
   }),
-  included: z.array(z.object({
-    id: id,
-    type: z.string(),
-    attributes: z.unknown(),
-    relationships: z.object({
-      status_updates: z.object({ data: z.array(z.object({ id: id })) }).nullish(),
-    }).nullish(),
-  })).nullish(),
+  included: z.array(z.unknown()).nullish(),
 });
 
-type Included = NonNullable<z.output<typeof document>["included"]>[number];
+type Included = z.output<typeof member> & { path: readonly PropertyKey[] };
 type Report = z.output<typeof report> & { id: string; updateIds: string[] };
 type Update = z.output<typeof update> & { id: string };
 
-/** Members of one `type`, their attributes validated (errors name `included[i].attributes…`). */
+/**
+ * Members of one `type`, their attributes validated; a member whose attributes do not match is
+ * dropped with a note naming `included[i].attributes…`.
+ */
 function membersOf<S extends z.ZodObject>(
   included: readonly Included[],
   type: string,
   schema: S,
+  ctx: ParseContext,
 ): (z.output<S> & { id: string; updateIds: string[] })[] {
-  return included.flatMap((item, i) =>
-    item.type === type
-      ? [{
-        ...validate(PLATFORM, item.attributes, schema, ["included", i, "attributes"]),
-        id: item.id,
-        updateIds: item.relationships?.status_updates?.data.map((d) => d.id) ?? [],
-      }]
-      : []
-  );
+  return included.flatMap((item) => {
+    if (item.type !== type) return [];
+    const attributes = validateItem(item.attributes, schema, [...item.path, "attributes"], ctx);
+    if (attributes === null) return [];
+    return [{
+      ...attributes,
+      id: item.id,
+      updateIds: item.relationships?.status_updates?.data.map((d) => d.id) ?? [],
+    }];
+  });
 }
 
 /** The most severe of the impacts a report names (its state and its resources' states). */
@@ -172,11 +188,22 @@ export const betterstack: Adapter = {
   endpoint: (vendor) => underPage(vendor.statusPageUrl, "index.json"),
   parse(body: string, ctx: ParseContext): Snapshot {
     const doc = decode(PLATFORM, body, document);
-    const included = doc.included ?? [];
-    const sections = new Map(
-      membersOf(included, "status_page_section", section).map((s) => [s.id, s.name.trim()]),
+    const included = validateEach(
+      doc.included,
+      member,
+      ["included"],
+      ctx,
+      (m, path) => ({ ...m, path }),
     );
-    const components: ComponentSnapshot[] = membersOf(included, "status_page_resource", resource)
+    const sections = new Map(
+      membersOf(included, "status_page_section", section, ctx).map((s) => [s.id, s.name.trim()]),
+    );
+    const components: ComponentSnapshot[] = membersOf(
+      included,
+      "status_page_resource",
+      resource,
+      ctx,
+    )
       .map((r) => ({
         externalId: r.id,
         name: r.public_name.trim(),
@@ -184,9 +211,9 @@ export const betterstack: Adapter = {
         status: lookup(RESOURCE_STATUS, r.status, "resource.status", ctx, "UNKNOWN"),
       }));
     const updates = new Map(
-      membersOf(included, "status_update", update).map((u) => [u.id, u] as const),
+      membersOf(included, "status_update", update, ctx).map((u) => [u.id, u] as const),
     );
-    const incidents = membersOf(included, "status_report", report)
+    const incidents = membersOf(included, "status_report", report, ctx)
       .map((r) => toIncident(r, updates, ctx));
     const indicator = lookup(
       AGGREGATE_STATE,

@@ -160,7 +160,7 @@ function mergeDuplicates(incidents: readonly IncidentSnapshot[]): IncidentSnapsh
 
 /** Parses an RSS 2.0 or Atom incident feed. */
 function parse(body: string, ctx: ParseContext): Snapshot {
-  const feed = readFeed(PLATFORM, body);
+  const feed = readFeed(PLATFORM, body, ctx);
   const incidents = mergeDuplicates(feed.entries.map((e) => toIncident(e, feed.builtAt, ctx)));
   return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
 }

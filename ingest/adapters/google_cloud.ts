@@ -23,6 +23,7 @@ import {
   oldestFirst,
 } from "./_feed_common.ts";
 import { isoInstant as iso } from "./_feed_time.ts";
+import { validateEach } from "./_json_payload.ts";
 
 const PLATFORM = "google-cloud";
 
@@ -69,12 +70,16 @@ const incident = z.looseObject({
   status_impact: z.string(),
   uri: z.string().nullish(),
   affected_products: z.array(z.looseObject({ id: z.string(), title: z.string() })).default([]),
-  updates: z.array(update).default([]),
+  /** Read one by one: a malformed update is dropped with a note, not the incident. */
+  updates: z.array(z.unknown()).default([]),
 });
 
-const payload = z.array(incident);
+/** The incidents list; a malformed incident is dropped with a note. */
+const payload = z.array(z.unknown());
 
-type GcpIncident = z.infer<typeof incident>;
+type GcpIncident = z.infer<typeof incident> & {
+  readonly read: readonly z.infer<typeof update>[];
+};
 
 function impactOf(i: GcpIncident, ctx: ParseContext): Impact {
   const impact = lookup(STATUS_IMPACT, i.status_impact, "status_impact", "MINOR", ctx.unknownValue);
@@ -83,7 +88,7 @@ function impactOf(i: GcpIncident, ctx: ParseContext): Impact {
 }
 
 function toIncident(i: GcpIncident, ctx: ParseContext): IncidentSnapshot {
-  const updates = oldestFirst(i.updates.map((u) => ({
+  const updates = oldestFirst(i.read.map((u) => ({
     at: u.when ?? u.created,
     status: lookup(UPDATE_STATUS, u.status, "update status", "INVESTIGATING", ctx.unknownValue),
     body: u.text.trim(),
@@ -127,8 +132,11 @@ function isRecent(i: GcpIncident, now: EpochMs): boolean {
 }
 
 function parse(body: string, ctx: ParseContext): Snapshot {
-  const raw = checked(PLATFORM, payload, decodeJson(PLATFORM, body))
-    .filter((i) => isRecent(i, ctx.fetchedAt));
+  const list = checked(PLATFORM, payload, decodeJson(PLATFORM, body));
+  const raw = validateEach(list, incident, [], ctx, (i, path): GcpIncident => ({
+    ...i,
+    read: validateEach(i.updates, update, [...path, "updates"], ctx),
+  })).filter((i) => isRecent(i, ctx.fetchedAt));
   const incidents = raw.map((i) => toIncident(i, ctx));
   return {
     indicator: indicatorFromIncidents(incidents),

@@ -15,6 +15,7 @@ import { worst } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
 import { checked, closedSince, decodeJson, lookup, oldestFirst } from "./_feed_common.ts";
 import { isoInstant as iso } from "./_feed_time.ts";
+import { validateEach } from "./_json_payload.ts";
 
 const PLATFORM = "heroku";
 
@@ -50,26 +51,46 @@ const issue = z.looseObject({
   full_url: z.string().nullish(),
   created_at: iso,
   updated_at: iso.optional(),
-  updates: z.array(update).default([]),
+  /** Read one by one: a malformed update is dropped with a note, not the issue. */
+  updates: z.array(z.unknown()).default([]),
 });
 
+const system_ = z.looseObject({ system: z.string(), status: z.string() });
+
+/** v4 current-status; a malformed system or issue is dropped with a note. */
 const v4 = z.looseObject({
-  status: z.array(z.looseObject({ system: z.string(), status: z.string() })),
-  incidents: z.array(issue).default([]),
-  scheduled: z.array(issue).default([]),
+  status: z.array(z.unknown()),
+  incidents: z.array(z.unknown()).default([]),
+  scheduled: z.array(z.unknown()).default([]),
 });
 
 const v3 = z.looseObject({
   status: z.record(z.string(), z.string()),
-  issues: z.array(issue).default([]),
+  issues: z.array(z.unknown()).default([]),
 });
 
 type Issue = z.infer<typeof issue>;
 
-function toIncident(i: Issue, maintenance: boolean, ctx: ParseContext): IncidentSnapshot {
+/** Issues read one by one, each with its updates read one by one. */
+function issues(
+  list: readonly unknown[],
+  at: string,
+  maintenance: boolean,
+  ctx: ParseContext,
+): IncidentSnapshot[] {
+  return validateEach(list, issue, [at], ctx, (i, path) => toIncident(i, path, maintenance, ctx));
+}
+
+function toIncident(
+  i: Issue,
+  path: readonly PropertyKey[],
+  maintenance: boolean,
+  ctx: ParseContext,
+): IncidentSnapshot {
   const fallback: IncidentStatus = maintenance ? "SCHEDULED" : "INVESTIGATING";
   let current: IncidentStatus = fallback;
-  const updates = oldestFirst(i.updates.map((u) => ({
+  const read = validateEach(i.updates, update, [...path, "updates"], ctx);
+  const updates = oldestFirst(read.map((u) => ({
     at: u.created_at,
     status: fallback,
     body: u.contents.replace(/\r\n/g, "\n").trim(),
@@ -115,10 +136,12 @@ function parse(body: string, ctx: ParseContext): Snapshot {
   if (Array.isArray(obj.status)) {
     const doc = checked(PLATFORM, v4, value);
     return snapshot(
-      doc.status.map((s) => system(s.system, s.status, ctx)),
+      validateEach(doc.status, system_, ["status"], ctx).map((s) =>
+        system(s.system, s.status, ctx)
+      ),
       [
-        ...doc.incidents.map((i) => toIncident(i, false, ctx)),
-        ...doc.scheduled.map((i) => toIncident(i, true, ctx)),
+        ...issues(doc.incidents, "incidents", false, ctx),
+        ...issues(doc.scheduled, "scheduled", true, ctx),
       ],
     );
   }
@@ -126,12 +149,12 @@ function parse(body: string, ctx: ParseContext): Snapshot {
     const doc = checked(PLATFORM, v3, value);
     return snapshot(
       Object.entries(doc.status).map(([name, colour]) => system(name, colour, ctx)),
-      doc.issues.map((i) => toIncident(i, false, ctx)),
+      issues(doc.issues, "issues", false, ctx),
     );
   }
   // a single v3 issue (`/api/v3/issues/<id>`)
   const one = checked(PLATFORM, issue, value);
-  const incident = toIncident(one, false, ctx);
+  const incident = toIncident(one, [], false, ctx);
   return {
     indicator: incident.status === "RESOLVED" ? "OPERATIONAL" : "DEGRADED_PERFORMANCE",
     components: [],

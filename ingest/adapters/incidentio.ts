@@ -21,6 +21,7 @@ import {
   lookup,
   underPage,
   validate,
+  validateEach,
 } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 import { readStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
@@ -118,7 +119,8 @@ const item = z.object({
   last_update_at: jsonTime,
   last_update_message: z.string().nullish(),
   current_worst_impact: z.string().nullish(),
-  affected_components: z.array(affected).nullish(),
+  /** Read one by one: a malformed one is dropped with a note. */
+  affected_components: z.array(z.unknown()).nullish(),
   /** In-progress maintenance window. */
   started_at: jsonTime.nullish(),
   /** Scheduled maintenance window. */
@@ -126,16 +128,38 @@ const item = z.object({
 });
 type WidgetItem = z.output<typeof item>;
 
-/** The widget API answer (`<page>/api/v1/summary`); the lists are empty, not absent, when quiet. */
+/**
+ * The widget API answer (`<page>/api/v1/summary`); the lists are empty, not absent, when quiet.
+ * Their items are read one by one: a malformed one is dropped with a note.
+ */
 const widget = z.object({
   page_title: z.string().nullish(),
-  ongoing_incidents: z.array(item),
-  in_progress_maintenances: z.array(item).nullish(),
-  scheduled_maintenances: z.array(item).nullish(),
+  ongoing_incidents: z.array(z.unknown()),
+  in_progress_maintenances: z.array(z.unknown()).nullish(),
+  scheduled_maintenances: z.array(z.unknown()).nullish(),
 });
 
+/** A widget item with its affected components read (malformed ones dropped with a note). */
+type ReadItem = Omit<WidgetItem, "affected_components"> & {
+  readonly components: readonly z.output<typeof affected>[];
+};
+
+function readItems(
+  list: readonly unknown[] | null | undefined,
+  at: string,
+  ctx: ParseContext,
+): ReadItem[] {
+  return validateEach(list, item, [at], ctx, (raw, path) => ({
+    ...raw,
+    components: validateEach(raw.affected_components, affected, [
+      ...path,
+      "affected_components",
+    ], ctx),
+  }));
+}
+
 function widgetIncident(
-  raw: WidgetItem,
+  raw: ReadItem,
   kind: "incident" | "maintenance",
   fallback: IncidentStatus,
   ctx: ParseContext,
@@ -156,7 +180,7 @@ function widgetIncident(
     updatedAt: raw.last_update_at,
     resolvedAt: null,
     url: raw.url ?? underPage(ctx.pageUrl, `incidents/${encodeURIComponent(raw.id)}`).href,
-    componentIds: (raw.affected_components ?? []).map((c) => c.id),
+    componentIds: raw.components.map((c) => c.id),
     updates: raw.last_update_message
       ? [{ at: raw.last_update_at, status, body: raw.last_update_message }]
       : [],
@@ -169,17 +193,18 @@ function widgetIncident(
  * is the worst of those components, the ongoing incidents' impact and in-progress maintenance.
  */
 function parseWidget(doc: z.output<typeof widget>, ctx: ParseContext): Snapshot {
+  const ongoing = readItems(doc.ongoing_incidents, "ongoing_incidents", ctx);
   const incidents = [
-    ...doc.ongoing_incidents.map((i) => widgetIncident(i, "incident", "INVESTIGATING", ctx)),
-    ...(doc.in_progress_maintenances ?? []).map((m) =>
+    ...ongoing.map((i) => widgetIncident(i, "incident", "INVESTIGATING", ctx)),
+    ...readItems(doc.in_progress_maintenances, "in_progress_maintenances", ctx).map((m) =>
       widgetIncident(m, "maintenance", "IN_PROGRESS", ctx)
     ),
-    ...(doc.scheduled_maintenances ?? []).map((m) =>
+    ...readItems(doc.scheduled_maintenances, "scheduled_maintenances", ctx).map((m) =>
       widgetIncident(m, "maintenance", "SCHEDULED", ctx)
     ),
   ];
   const byId = new Map<string, ComponentSnapshot>();
-  for (const raw of doc.ongoing_incidents.flatMap((i) => i.affected_components ?? [])) {
+  for (const raw of ongoing.flatMap((i) => i.components)) {
     const status = lookup(
       WIDGET_COMPONENT_STATUS,
       raw.current_status,

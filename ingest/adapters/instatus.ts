@@ -15,7 +15,14 @@ import type {
 } from "../../domain/mod.ts";
 import { worst } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
-import { decodeJson, IMPACT_LEVEL, lookup, underPage, validate } from "./_json_payload.ts";
+import {
+  decodeJson,
+  IMPACT_LEVEL,
+  lookup,
+  underPage,
+  validate,
+  validateEach,
+} from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
 const PLATFORM = "instatus";
@@ -81,22 +88,25 @@ const maintenance = z.object({
   url: z.string().nullish(),
 });
 
-/** `/summary.json`: absent active lists mean none (FORMATS §0.2). */
+/**
+ * `/summary.json`: absent active lists mean none (FORMATS §0.2). Their items are read one by
+ * one: a malformed one (a maintenance with no `start`) is dropped with a note.
+ */
 const summary = z.object({
   page: z.object({ name: z.string().nullish(), status: z.string() }),
-  activeIncidents: z.array(incident).nullish(),
-  activeMaintenances: z.array(maintenance).nullish(),
+  activeIncidents: z.array(z.unknown()).nullish(),
+  activeMaintenances: z.array(z.unknown()).nullish(),
 });
 
-/** `/v2/components.json` and `/v3/components.json`. */
-const componentsDoc = z.object({
-  components: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    status: z.string(),
-    group: z.object({ id: z.string(), name: z.string() }).nullish(),
-  })),
+const component = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  group: z.object({ id: z.string(), name: z.string() }).nullish(),
 });
+
+/** `/v2/components.json` and `/v3/components.json`; a malformed component is dropped. */
+const componentsDoc = z.object({ components: z.array(z.unknown()) });
 
 /** The vendor's id, else the last segment of the incident URL, else the name. */
 function idOf(raw: { id?: string | null; url?: string | null; name: string }): string {
@@ -142,8 +152,11 @@ function toMaintenance(raw: z.output<typeof maintenance>, ctx: ParseContext): In
 }
 
 function parseSummary(doc: z.output<typeof summary>, ctx: ParseContext): Snapshot {
-  const incidents = (doc.activeIncidents ?? []).map((i) => toIncident(i, ctx));
-  const maintenances = (doc.activeMaintenances ?? []).map((m) => toMaintenance(m, ctx));
+  const incidents = validateEach(doc.activeIncidents, incident, ["activeIncidents"], ctx)
+    .map((i) => toIncident(i, ctx));
+  const maintenances = validateEach(doc.activeMaintenances, maintenance, [
+    "activeMaintenances",
+  ], ctx).map((m) => toMaintenance(m, ctx));
   const page = lookup(PAGE_STATUS, doc.page.status, "page.status", ctx, "UNKNOWN");
   // Open incidents refine HASISSUES only; with UP they do not raise the level (FORMATS §0.1).
   const indicator = doc.page.status === "HASISSUES"
@@ -157,8 +170,9 @@ function parseSummary(doc: z.output<typeof summary>, ctx: ParseContext): Snapsho
 
 /** Group parents (ids some other component names as its group) are not leaf components. */
 function parseComponents(doc: z.output<typeof componentsDoc>, ctx: ParseContext): Snapshot {
-  const parents = new Set(doc.components.flatMap((c) => (c.group ? [c.group.id] : [])));
-  const components: ComponentSnapshot[] = doc.components
+  const rows = validateEach(doc.components, component, ["components"], ctx);
+  const parents = new Set(rows.flatMap((c) => (c.group ? [c.group.id] : [])));
+  const components: ComponentSnapshot[] = rows
     .filter((c) => !parents.has(c.id))
     .map((c) => ({
       externalId: c.id,

@@ -19,7 +19,7 @@ import { statusio } from "./statusio.ts";
 import { statuspage } from "./statuspage.ts";
 
 export type { Adapter, ParseContext } from "./adapter.ts";
-export { PayloadError } from "./adapter.ts";
+export { PayloadError, UndecodableError } from "./adapter.ts";
 
 /** Adapters by platform; platforms without one (html, unknown) are not polled for data. */
 export const ADAPTERS: Partial<Record<Platform, Adapter>> = {

@@ -24,6 +24,7 @@ import {
   oldestFirst,
 } from "./_feed_common.ts";
 import { isoInstant as iso } from "./_feed_time.ts";
+import { validateEach } from "./_json_payload.ts";
 
 const PLATFORM = "salesforce";
 const API = "https://api.status.salesforce.com/v1";
@@ -69,7 +70,8 @@ const incident = z.looseObject({
     type: z.string().default(""),
     severity: z.string(),
   })).default([]),
-  IncidentEvents: z.array(event).default([]),
+  /** Read one by one: a malformed event is dropped with a note, not the incident. */
+  IncidentEvents: z.array(z.unknown()).default([]),
   serviceKeys: z.array(z.string()).default([]),
 });
 
@@ -81,7 +83,7 @@ const maintenance = z.looseObject({
   plannedEndTime: iso,
   createdAt: iso.optional(),
   updatedAt: iso.optional(),
-  MaintenanceEvents: z.array(event).default([]),
+  MaintenanceEvents: z.array(z.unknown()).default([]),
   serviceKeys: z.array(z.string()).default([]),
 });
 
@@ -89,14 +91,16 @@ const instance = z.looseObject({
   key: z.string(),
   status: z.string(),
   Services: z.array(z.looseObject({ key: z.string() })).default([]),
-  Incidents: z.array(incident).default([]),
-  Maintenances: z.array(maintenance).default([]),
+  /** Read one by one: a malformed incident or maintenance is dropped with a note. */
+  Incidents: z.array(z.unknown()).default([]),
+  Maintenances: z.array(z.unknown()).default([]),
 });
 
 type ServiceKeys = readonly string[];
 
 function toIncident(
   i: z.infer<typeof incident>,
+  path: readonly PropertyKey[],
   allServices: ServiceKeys,
   ctx: ParseContext,
 ): IncidentSnapshot {
@@ -108,7 +112,8 @@ function toIncident(
     lookup(SEVERITY_IMPACT, x.severity, "severity", "MINOR", ctx.unknownValue)
   );
   const impact: Impact = severities.includes("CRITICAL") ? "CRITICAL" : "MINOR";
-  const updates = oldestFirst(i.IncidentEvents.map((e) => ({
+  const events = validateEach(i.IncidentEvents, event, [...path, "IncidentEvents"], ctx);
+  const updates = oldestFirst(events.map((e) => ({
     at: e.createdAt,
     status: "INVESTIGATING" as IncidentStatus,
     body: e.message.trim(),
@@ -132,6 +137,7 @@ function toIncident(
 
 function toMaintenance(
   m: z.infer<typeof maintenance>,
+  path: readonly PropertyKey[],
   ctx: ParseContext,
 ): IncidentSnapshot {
   const raw = m.message?.eventStatus ?? "confirmed";
@@ -142,7 +148,8 @@ function toMaintenance(
       : ctx.fetchedAt < m.plannedEndTime
       ? "IN_PROGRESS"
       : "COMPLETED");
-  const updates = oldestFirst(m.MaintenanceEvents.map((e) => ({
+  const events = validateEach(m.MaintenanceEvents, event, [...path, "MaintenanceEvents"], ctx);
+  const updates = oldestFirst(events.map((e) => ({
     at: e.createdAt,
     status: "SCHEDULED" as IncidentStatus,
     body: e.message.trim(),
@@ -167,8 +174,20 @@ function parseInstance(value: unknown, ctx: ParseContext): Snapshot {
   const doc = checked(PLATFORM, instance, value);
   const keys = doc.Services.map((s) => s.key);
   const incidents = [
-    ...doc.Incidents.map((i) => toIncident(i, keys, ctx)),
-    ...doc.Maintenances.map((m) => toMaintenance(m, ctx)),
+    ...validateEach(
+      doc.Incidents,
+      incident,
+      ["Incidents"],
+      ctx,
+      (i, path) => toIncident(i, path, keys, ctx),
+    ),
+    ...validateEach(
+      doc.Maintenances,
+      maintenance,
+      ["Maintenances"],
+      ctx,
+      (m, path) => toMaintenance(m, path, ctx),
+    ),
   ];
   const components = keys.map((key): ComponentSnapshot => ({
     externalId: key,
@@ -192,7 +211,13 @@ function parseInstance(value: unknown, ctx: ParseContext): Snapshot {
 function parse(body: string, ctx: ParseContext): Snapshot {
   const value = decodeJson(PLATFORM, body);
   if (!Array.isArray(value)) return parseInstance(value, ctx);
-  const incidents = checked(PLATFORM, z.array(incident), value).map((i) => toIncident(i, [], ctx));
+  const incidents = validateEach(
+    value,
+    incident,
+    [],
+    ctx,
+    (i, path) => toIncident(i, path, [], ctx),
+  );
   return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
 }
 

@@ -24,6 +24,7 @@ import {
   oldestFirst,
 } from "./_feed_common.ts";
 import { isoInstant as iso } from "./_feed_time.ts";
+import { validateEach } from "./_json_payload.ts";
 
 const PLATFORM = "slack";
 
@@ -58,15 +59,23 @@ const incident = z.looseObject({
   date_created: iso,
   date_updated: iso.optional(),
   services: z.array(z.string()).default([]),
-  notes: z.array(z.looseObject({ date_created: iso, body: z.string() })).default([]),
+  /** Read one by one: a malformed note is dropped with a note, not the incident. */
+  notes: z.array(z.unknown()).default([]),
 });
 
+const note = z.looseObject({ date_created: iso, body: z.string() });
+
+/** The current status; a malformed active incident is dropped with a note. */
 const payload = z.looseObject({
   status: z.string(),
-  active_incidents: z.array(incident).nullish(),
+  active_incidents: z.array(z.unknown()).nullish(),
 });
 
-function toIncident(i: z.infer<typeof incident>, ctx: ParseContext): IncidentSnapshot {
+function toIncident(
+  i: z.infer<typeof incident>,
+  path: readonly PropertyKey[],
+  ctx: ParseContext,
+): IncidentSnapshot {
   const status = lookup(
     INCIDENT_STATUS,
     i.status,
@@ -77,7 +86,11 @@ function toIncident(i: z.infer<typeof incident>, ctx: ParseContext): IncidentSna
   const maintenance = status === "SCHEDULED" || status === "COMPLETED";
   const earlier: IncidentStatus = maintenance ? "SCHEDULED" : "INVESTIGATING";
   const notes = oldestFirst(
-    i.notes.map((n) => ({ at: n.date_created, status: earlier, body: n.body })),
+    validateEach(i.notes, note, [...path, "notes"], ctx).map((n) => ({
+      at: n.date_created,
+      status: earlier,
+      body: n.body,
+    })),
   );
   const updates: IncidentUpdate[] = notes.map((n, k) =>
     k === notes.length - 1 ? { ...n, status } : n
@@ -102,7 +115,13 @@ function toIncident(i: z.infer<typeof incident>, ctx: ParseContext): IncidentSna
 
 function parse(body: string, ctx: ParseContext): Snapshot {
   const doc = checked(PLATFORM, payload, decodeJson(PLATFORM, body));
-  const incidents = (doc.active_incidents ?? []).map((i) => toIncident(i, ctx));
+  const incidents = validateEach(
+    doc.active_incidents,
+    incident,
+    ["active_incidents"],
+    ctx,
+    (i, path) => toIncident(i, path, ctx),
+  );
   const page = lookup(PAGE_STATUS, doc.status, "status", "UNKNOWN", ctx.unknownValue);
   // the listed incidents say how bad; `active` with none listed still reads degraded
   const indicator = incidents.length > 0 ? indicatorFromIncidents(incidents) : page;

@@ -14,7 +14,7 @@ import type {
 } from "../../domain/mod.ts";
 import { severity, worst } from "../../domain/mod.ts";
 import { type Adapter, type ParseContext, PayloadError } from "./adapter.ts";
-import { decode, IMPACT_LEVEL, lookup, timeline } from "./_json_payload.ts";
+import { decode, IMPACT_LEVEL, lookup, timeline, validateEach } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 
 const PLATFORM = "statusio";
@@ -67,22 +67,25 @@ const event = z.object({
   datetime_open: jsonTime,
   current_active: z.boolean().nullish(),
   datetime_planned_start: jsonTime.nullish(),
-  messages: z.array(message).nullish(),
+  /** Read one by one: a malformed message is dropped with a note. */
+  messages: z.array(z.unknown()).nullish(),
   components_affected: z.array(z.object({ _id: z.string() })).nullish(),
 });
 type Event = z.output<typeof event>;
 
 const withCode = z.object({ id: z.string(), name: z.string(), status_code: code });
 
-/** The public status API answer. */
+const component = withCode.extend({ containers: z.array(withCode).nullish() });
+
+/** The public status API answer; a malformed component or event is dropped with a note. */
 const document = z.object({
   result: z.object({
     status_overall: z.object({ status_code: code }),
-    status: z.array(withCode.extend({ containers: z.array(withCode).nullish() })),
-    incidents: z.array(event).nullish(),
+    status: z.array(z.unknown()),
+    incidents: z.array(z.unknown()).nullish(),
     maintenance: z.object({
-      active: z.array(event).nullish(),
-      upcoming: z.array(event).nullish(),
+      active: z.array(z.unknown()).nullish(),
+      upcoming: z.array(z.unknown()).nullish(),
     }).nullish(),
   }),
 });
@@ -158,7 +161,7 @@ function htmlPageError(body: string, pageUrl: URL): PayloadError | null {
 
 /** A component reads its own code raised by its worst container (region). */
 function toComponents(rows: Result["status"], ctx: ParseContext): ComponentSnapshot[] {
-  return rows.map((row) => {
+  return validateEach(rows, component, ["result", "status"], ctx).map((row) => {
     const own = lookup(STATUS_CODE, row.status_code, "component.status_code", ctx, "UNKNOWN");
     const regions = (row.containers ?? []).map((c) =>
       lookup(STATUS_CODE, c.status_code, "container.status_code", ctx, "UNKNOWN")
@@ -173,8 +176,12 @@ function toComponents(rows: Result["status"], ctx: ParseContext): ComponentSnaps
 }
 
 /** The most severe impact the messages announced. */
-function peakImpact(raw: Event, fallback: Impact, ctx: ParseContext): Impact {
-  const impacts = (raw.messages ?? []).map((m) =>
+function peakImpact(
+  messages: readonly z.output<typeof message>[],
+  fallback: Impact,
+  ctx: ParseContext,
+): Impact {
+  const impacts = messages.map((m) =>
     lookup(MESSAGE_IMPACT, m.status, "message.status", ctx, fallback)
   );
   return impacts.reduce<Impact>(
@@ -189,13 +196,15 @@ function peakImpact(raw: Event, fallback: Impact, ctx: ParseContext): Impact {
  */
 function toEvent(
   raw: Event,
+  path: readonly PropertyKey[],
   kind: "incident" | "maintenance",
   listStatus: IncidentStatus | null,
   ctx: ParseContext,
 ): IncidentSnapshot {
   const table = kind === "incident" ? INCIDENT_STATE : MAINTENANCE_STATE;
   const fallback = listStatus ?? "INVESTIGATING";
-  const updates = timeline((raw.messages ?? []).map((m) => ({
+  const messages = validateEach(raw.messages, message, [...path, "messages"], ctx);
+  const updates = timeline(messages.map((m) => ({
     at: m.datetime,
     status: lookup(table, m.state, `${kind}_message.state`, ctx, fallback),
     body: m.details ?? "",
@@ -207,7 +216,7 @@ function toEvent(
     externalId: raw._id,
     title: raw.name.trim(),
     status,
-    impact: kind === "maintenance" ? "MAINTENANCE" : peakImpact(raw, "NONE", ctx),
+    impact: kind === "maintenance" ? "MAINTENANCE" : peakImpact(messages, "NONE", ctx),
     startedAt: raw.datetime_planned_start ?? raw.datetime_open,
     updatedAt,
     resolvedAt: status === "RESOLVED" ? updatedAt : null,
@@ -229,13 +238,25 @@ export const statusio: Adapter = {
     const html = htmlPageError(body, ctx.pageUrl);
     if (html) throw html;
     const { result } = decode(PLATFORM, body, document);
-    const incidents = (result.incidents ?? []).map((i) => toEvent(i, "incident", null, ctx));
+    const events = (
+      list: readonly unknown[] | null | undefined,
+      at: readonly PropertyKey[],
+      kind: "incident" | "maintenance",
+      listStatus: IncidentStatus | null,
+    ) => validateEach(list, event, at, ctx, (e, path) => toEvent(e, path, kind, listStatus, ctx));
+    const incidents = events(result.incidents, ["result", "incidents"], "incident", null);
     const maintenances = [
-      ...(result.maintenance?.active ?? []).map((m) =>
-        toEvent(m, "maintenance", "IN_PROGRESS", ctx)
+      ...events(
+        result.maintenance?.active,
+        ["result", "maintenance", "active"],
+        "maintenance",
+        "IN_PROGRESS",
       ),
-      ...(result.maintenance?.upcoming ?? []).map((m) =>
-        toEvent(m, "maintenance", "SCHEDULED", ctx)
+      ...events(
+        result.maintenance?.upcoming,
+        ["result", "maintenance", "upcoming"],
+        "maintenance",
+        "SCHEDULED",
       ),
     ];
     return {

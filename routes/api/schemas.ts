@@ -18,6 +18,10 @@ import {
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
   PLATFORMS,
+  type Reading,
+  READING_ERROR_KINDS,
+  READING_NOTES_MAX,
+  READING_STATES,
   type Service,
   type ServiceDetail,
   type StatusLevel,
@@ -40,6 +44,89 @@ export const StatusLevelSchema = z.enum(ALL_STATUS_LEVELS as [StatusLevel, ...St
     example: "OPERATIONAL",
   });
 
+/** A reading state, with what each means. */
+export const ReadingStateSchema = z.enum(READING_STATES).openapi("ReadingState", {
+  description: "Whether statusd can read the vendor, in one word:\n" +
+    "- `fresh`: the latest poll succeeded and the last good reading is recent.\n" +
+    "- `stale`: no failure recorded, but the last good reading is older than three stable poll " +
+    "intervals (15 min by default): statusd has not polled it since (poller stopped or behind).\n" +
+    "- `failing`: the latest poll failed; `error` says why and since when. The service keeps " +
+    "its last known status for three poll intervals, then reads UNKNOWN.\n" +
+    "- `unsupported`: the vendor publishes no machine-readable status statusd can read (platform " +
+    "`html`, or detection found none); `summary` says why. Its status stays UNKNOWN.\n" +
+    "- `never_read`: statusd has not polled it yet.",
+  example: "failing",
+});
+
+/** Why a reading failed. */
+export const ReadingErrorKindSchema = z.enum(READING_ERROR_KINDS).openapi("ReadingErrorKind", {
+  description: "Why the latest polls failed:\n" +
+    "- `network`: no connection (DNS, refused, reset).\n" +
+    "- `timeout`: no complete answer within the fetch timeout.\n" +
+    "- `http_status`: the vendor answered an HTTP error status (in `httpStatus`).\n" +
+    "- `too_large`: the body exceeded the size cap.\n" +
+    "- `redirect_loop`: a redirect loop or too many redirects.\n" +
+    "- `refused_address`: the URL, a redirect or its DNS answer pointed at a loopback or " +
+    "private address the self-hoster did not allow.\n" +
+    "- `not_machine_readable`: not a status document (binary, or an HTML page where JSON or a " +
+    "feed was due).\n" +
+    "- `bad_payload`: a document of the wrong shape; the message names the path.\n" +
+    "- `parse_error`: the document could not be decoded at all (not JSON, malformed XML).",
+  example: "timeout",
+});
+
+/** Reading health of one vendor. */
+export const ReadingSchema = z.object({
+  state: ReadingStateSchema,
+  summary: z.string().openapi({
+    description: "The reading in one line of words",
+    example: "failing: timeout since 2026-11-20 12:03 UTC (3 attempts in a row): no complete " +
+      "answer in time",
+  }),
+  lastAttemptAt: Timestamp.nullable().openapi({
+    description: "Last poll of the vendor, successful or not; null before the first",
+  }),
+  lastSuccessAt: Timestamp.nullable().openapi({
+    description: "Last successful reading (a new document or an unchanged one); null if none",
+  }),
+  consecutiveFailures: z.number().int().openapi({
+    description: "Polls that failed in a row since the last success (0 when the latest worked)",
+    example: 3,
+  }),
+  error: z.object({
+    kind: ReadingErrorKindSchema,
+    httpStatus: z.number().int().nullable().openapi({
+      description: "HTTP status the vendor answered, when it answered one",
+      example: 503,
+    }),
+    message: z.string().openapi({ description: "What went wrong, in a few words" }),
+    since: Timestamp.openapi({
+      description: "First failed poll of this run of the same kind (and HTTP status)",
+    }),
+  }).nullable().openapi("ReadingError", {
+    description: "Why the latest polls failed; null unless the state is `failing`",
+  }),
+  notes: z.array(z.string()).openapi({
+    description: `What the latest successful reading left out (a malformed item dropped, a ` +
+      `list capped), with the path in the vendor's document; at most ${READING_NOTES_MAX}`,
+  }),
+  redetection: z.object({
+    at: Timestamp,
+    from: z.enum(PLATFORMS).openapi({ description: "The platform that kept failing" }),
+    to: z.enum(PLATFORMS).openapi({
+      description: "What detection found; `unknown` when nothing matched (statusd keeps " +
+        "reading the vendor as `from`)",
+    }),
+  }).nullable().openapi("Redetection", {
+    description: "The last time statusd detected the vendor's platform again because its " +
+      "platform's endpoint kept failing (404, or a document of another shape, 5 polls in a " +
+      "row; at most once a day); null if never",
+  }),
+}).openapi("Reading", {
+  description: "Reading health: whether statusd can read the vendor's status page, and if not, " +
+    "why and since when",
+});
+
 /** A service as lists return it. */
 export const ServiceSchema = z.object({
   name: z.string().openapi({ description: "Vendor display name", example: "GitHub" }),
@@ -60,11 +147,13 @@ export const ServiceSchema = z.object({
   statusPageUrl: z.string().openapi({ description: "The vendor's official status page" }),
   platform: z.enum(PLATFORMS).openapi({ description: "Status-page platform statusd reads" }),
   lastCheckedAt: Timestamp.nullable().openapi({
-    description: "Last time statusd fetched the vendor's page; null before the first fetch",
+    description: "Last time statusd fetched the vendor's page, successfully or not (see " +
+      "`reading`); null before the first fetch",
   }),
   lastChangedAt: Timestamp.nullable().openapi({
     description: "Last time the service's status changed; null if never",
   }),
+  reading: ReadingSchema,
 }).openapi("Service", { description: "A vendor and its current normalised status" });
 
 /** A component (region or subsystem). */
@@ -159,6 +248,19 @@ export const UptimeSchema = z.object({
     description: "Disruptions that ended in the last 90 days (the MTTR sample size)",
   }),
   asOf: Timestamp.openapi({ description: "Window end the figures were computed for" }),
+  observedSince: Timestamp.nullable().openapi({
+    description: "First instant of the 90-day window with a known status (null when none): " +
+      "the figures cover only time observed, so a later date means a shorter history than " +
+      "the window",
+  }),
+  observedPercent: z.object({
+    days7: z.number(),
+    days30: z.number(),
+    days90: z.number(),
+  }).openapi({
+    description: "Share of each window, in percent, during which statusd knew the status " +
+      "(time UNKNOWN is left out of the uptime figures)",
+  }),
 }).openapi("ServiceUptime");
 
 /** Provider overview row. */
@@ -183,14 +285,26 @@ export const ProviderPageSchema = pageSchema(
   "providers",
 );
 
+/**
+ * An integer query parameter from `min` to `max`: decimal digits only (no sign, `0x`, exponent,
+ * fraction or spaces: `limit=0x10` is a 400, never 16), then range-checked. Every integer
+ * query parameter is declared with it.
+ */
+export function queryInteger(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value),
+    z.number({ error: "expected an integer written in decimal digits" }).int().min(min).max(max),
+  );
+}
+
 /** `limit` and `page` of every list (DESIGN §10). */
 export const PageQuery = {
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT).openapi({
+  limit: queryInteger(1, PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT).openapi({
     param: { name: "limit", in: "query" },
     description: `Page size, 1..${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`,
     example: 50,
   }),
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0).openapi({
+  page: queryInteger(0, 1_000_000).default(0).openapi({
     param: { name: "page", in: "query" },
     description: "Page number, 0-based (default 0). A page past the end is empty.",
     example: 0,
@@ -221,6 +335,27 @@ export function serviceJson(s: Service): z.infer<typeof ServiceSchema> {
     platform: s.platform,
     lastCheckedAt: toIso(s.lastCheckedAt),
     lastChangedAt: toIso(s.lastChangedAt),
+    reading: readingJson(s.reading),
+  };
+}
+
+/** Reading health as JSON. */
+export function readingJson(r: Reading): z.infer<typeof ReadingSchema> {
+  return {
+    state: r.state,
+    summary: r.summary,
+    lastAttemptAt: toIso(r.lastAttemptAt),
+    lastSuccessAt: toIso(r.lastSuccessAt),
+    consecutiveFailures: r.consecutiveFailures,
+    error: r.error && {
+      kind: r.error.kind,
+      httpStatus: r.error.httpStatus,
+      message: r.error.message,
+      since: toIso(r.error.since),
+    },
+    notes: [...r.notes],
+    redetection: r.redetection &&
+      { at: toIso(r.redetection.at), from: r.redetection.from, to: r.redetection.to },
   };
 }
 
@@ -280,7 +415,12 @@ export function historyJson(h: ServiceHistory): z.infer<typeof HistorySchema> {
 
 /** An uptime record as JSON. */
 export function uptimeJson(u: ServiceUptime): z.infer<typeof UptimeSchema> {
-  return { ...u, asOf: toIso(u.asOf) };
+  return {
+    ...u,
+    asOf: toIso(u.asOf),
+    observedSince: toIso(u.observedSince),
+    observedPercent: { ...u.observedPercent },
+  };
 }
 
 /** A provider row as JSON. */

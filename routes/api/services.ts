@@ -11,7 +11,12 @@ import {
   serviceHistory,
   serviceUptime,
 } from "../../app/mod.ts";
-import { ALL_STATUS_LEVELS, CATEGORIES, type StatusLevel } from "../../domain/mod.ts";
+import {
+  ALL_STATUS_LEVELS,
+  CATEGORIES,
+  READING_STATES,
+  type StatusLevel,
+} from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../mod.ts";
 import { defineRoute } from "./define.ts";
@@ -21,6 +26,7 @@ import {
   HistorySchema,
   pageJson,
   PageQuery,
+  queryInteger,
   serviceDetailJson,
   ServiceDetailSchema,
   serviceJson,
@@ -69,6 +75,12 @@ const ServiceQuery = z.object({
     description: "Case-insensitive text the name or slug contains",
     example: "cloud",
   }),
+  reading: z.enum(READING_STATES).optional().openapi({
+    param: { name: "reading", in: "query" },
+    description: "Only services whose reading is in this state (see `Reading`): `failing` " +
+      "lists every vendor statusd cannot read right now, `unsupported` those it never can",
+    example: "failing",
+  }),
   ...PageQuery,
 });
 
@@ -81,9 +93,12 @@ const listServicesRoute = defineRoute({
   description:
     "The service catalog, one page at a time, ordered by name (case-insensitive) then slug. " +
     "Each item carries `currentStatus` and `uptimePercent`, the " + CATALOG_UPTIME_DAYS +
-    "-day uptime in percent (see getServiceUptime for how it is computed). Filters combine " +
-    "with AND. Example: `GET /api/services?status=MAJOR_OUTAGE&limit=100` lists every service " +
-    "in a major outage. No credential needed.",
+    "-day uptime in percent (see getServiceUptime for how it is computed), and `reading`: " +
+    "whether statusd can read the vendor (`fresh`, `stale`, `failing`, `unsupported`, " +
+    "`never_read`), and if not why and since when. Filters combine with AND. Example: " +
+    "`GET /api/services?status=MAJOR_OUTAGE&limit=100` lists every service in a major outage; " +
+    "`GET /api/services?reading=failing` every service statusd cannot read right now. No " +
+    "credential needed.",
   request: { query: ServiceQuery },
   responses: {
     200: json(ServicePageSchema, "A page envelope of services"),
@@ -99,9 +114,11 @@ const getServiceRoute = defineRoute({
   summary: "Get one service with its components and open incidents",
   description:
     "The service's current normalised status (the worst of its page-level indicator and its " +
-    "components), its 30-day `uptimePercent`, its components with their own status, and its " +
-    "open incidents and maintenances with their full timelines (oldest entry first). An unknown " +
-    "slug answers 404 with `suggestions`. No credential needed.",
+    "components), its 30-day `uptimePercent`, its `reading` health (can statusd read it; if " +
+    "not, the error kind, HTTP status, message and since when; what the latest reading left " +
+    "out), its components with their own status, and its open incidents and maintenances with " +
+    "their full timelines (oldest entry first). An unknown slug answers 404 with " +
+    "`suggestions`. No credential needed.",
   request: { params: SlugParam },
   responses: {
     200: json(ServiceDetailSchema, "The service"),
@@ -110,7 +127,7 @@ const getServiceRoute = defineRoute({
 }, { credential: "open", scopes: [] });
 
 const HistoryQuery = z.object({
-  days: z.coerce.number().int().min(1).max(HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
+  days: queryInteger(1, HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
     param: { name: "days", in: "query" },
     description:
       `Number of UTC days, 1..${HISTORY_MAX_DAYS} (default ${HISTORY_MAX_DAYS}), today included`,
@@ -153,7 +170,8 @@ const uptimeRoute = defineRoute({
     "observed). A window with nothing observed gives null. `mttrMinutes` is the mean length, " +
     "in minutes, of the disruptions (from entering DEGRADED_PERFORMANCE or worse until back to " +
     "OPERATIONAL or UNDER_MAINTENANCE; maintenance alone is not a disruption) that ended in the " +
-    "last 90 days; `disruptions` is how many. Open to anonymous callers; a caller that sends a " +
+    "last 90 days; `disruptions` is how many. `observedSince` and `observedPercent` say over " +
+    "what period the figures were observed. Open to anonymous callers; a caller that sends a " +
     "key must hold `status:read`.",
   request: { params: SlugParam },
   responses: {

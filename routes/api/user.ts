@@ -9,6 +9,7 @@ import { ALL_SCOPES, SCOPES, toIso } from "../../domain/mod.ts";
 import type { Register } from "../mod.ts";
 import { defineRoute } from "./define.ts";
 import { ErrorSchema } from "../errors.ts";
+import { queryInteger } from "./schemas.ts";
 
 const ScopeEnum = z.enum(ALL_SCOPES as [string, ...string[]]);
 
@@ -166,7 +167,7 @@ export const slaReportRoute = defineRoute({
       slug: z.string().openapi({ description: "Service identifier", example: "github" }),
     }),
     query: z.object({
-      days: z.coerce.number().int().min(SLA_DAYS.min).max(SLA_DAYS.max).default(SLA_DAYS.default)
+      days: queryInteger(SLA_DAYS.min, SLA_DAYS.max).default(SLA_DAYS.default)
         .openapi({ description: "Report window in days (1..90)", example: 30 }),
     }),
   },

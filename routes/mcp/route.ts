@@ -13,7 +13,6 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { authenticate, MCP_PLAN } from "../../app/mod.ts";
 import {
@@ -39,7 +38,6 @@ export const MCP_PATH = "/api/mcp";
 const NEGOTIABLE = new Set([PROTOCOL_VERSION, "2025-03-26", "2024-11-05"]);
 
 const ALLOW = "POST, OPTIONS";
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The `WWW-Authenticate` value for /api/mcp (RFC 6750 §3 + RFC 9728 §5.1). */
 export function mcpChallenge(
@@ -193,11 +191,8 @@ export function mcpApi(): Hono<Env> {
     checkOrigin(c);
     await next();
   });
-  app.post(
-    MCP_PATH,
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.body(null, 413) }),
-    handlePost,
-  );
+  // The body limit (BODY_LIMITS.mcp, 413) is applied app-wide in routes/mod.ts.
+  app.post(MCP_PATH, handlePost);
   // Stateless: nothing to stream unprompted and no session to end.
   app.all(MCP_PATH, (c) => c.body(null, 405, { Allow: ALLOW }));
   return app;

@@ -32,12 +32,6 @@ const ECHOED = [
   "resource",
 ] as const;
 
-/** Clickjacking defence for the consent page. */
-const NO_FRAMES = {
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "frame-ancestors 'none'",
-} as const;
-
 function hostOf(uri: string): string {
   try {
     const u = new URL(uri);
@@ -150,6 +144,7 @@ export function authorizePages(): Hono<WebEnv> {
         : query[k];
       if (v !== undefined) fields[k] = v;
     }
+    // Framing is forbidden on every page (middleware/security_headers.ts): no clickjacking.
     return c.html(
       <ConsentPage
         publicUrl={ctx.settings.publicUrl}
@@ -160,8 +155,6 @@ export function authorizePages(): Hono<WebEnv> {
         accountName={session.principal.account.name}
         planOk={planAtLeast(session.principal.account.plan, MCP_PLAN)}
       />,
-      200,
-      NO_FRAMES,
     );
   });
 

@@ -1,9 +1,14 @@
 /**
- * Static assets of the server-rendered pages, as strings so the bundle embeds them.
+ * Static assets of the server-rendered pages, as strings so the bundle embeds them, and the
+ * route serving them. Pages link them (never inline), so the Content-Security-Policy can
+ * allow only statusd's own files (`middleware/security_headers.ts`).
  * @module
  */
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import type { Register } from "../mod.ts";
 
-/** The one stylesheet every page uses (served inline by the layout). */
+/** The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). */
 export const CSS = `
 :root{--fg:#1b1f24;--muted:#5b6570;--bg:#fff;--line:#e3e6ea;--accent:#0b5fff;
 --ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781}
@@ -12,6 +17,7 @@ body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 header.site{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header.site .brand{font-weight:700;color:var(--fg)}
+header.site .who{margin-left:auto}
 header.site nav{display:flex;gap:1rem;flex-wrap:wrap}
 header.site nav a[aria-current=page]{font-weight:600;color:var(--fg)}
 main{max-width:72rem;margin:0 auto;padding:1.5rem}
@@ -34,6 +40,13 @@ button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:poi
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 pre{background:#f6f8fa;padding:.75rem;border-radius:.4rem;overflow:auto}
 ol.timeline{padding-left:1.2rem}ol.timeline li{margin-bottom:.5rem}
+ol.days{display:flex;flex-wrap:wrap;gap:2px;list-style:none;padding:0;margin:.5rem 0}
+ol.days li{width:.55rem;height:1.6rem;border-radius:2px}
+ol.days li.s-UNKNOWN{background:repeating-linear-gradient(45deg,#d0d7de 0 3px,#f6f8fa 3px 6px)}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.r-fresh{background:var(--ok)}.r-stale{background:var(--deg)}.r-failing{background:var(--major)}
+.r-unsupported{background:var(--unk)}.r-never_read{background:var(--unk)}
+.warn{border-color:var(--deg);background:#fff8e5}
 form.stack{display:grid;gap:.6rem;max-width:36rem;margin:0 0 1rem}form.stack label{display:grid;gap:.2rem}
 form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem}
 `;
@@ -45,3 +58,27 @@ var t=document.getElementById(b.getAttribute("data-copy"));if(!t)return;
 navigator.clipboard.writeText(t.textContent.trim()).then(function(){var o=b.textContent;b.textContent="Copied";
 setTimeout(function(){b.textContent=o},1500)})});
 `;
+
+function versioned(path: string, text: string): string {
+  return `${path}?v=${encodeHexLowerCase(sha256(new TextEncoder().encode(text))).slice(0, 12)}`;
+}
+
+/** Where pages link the assets; the `v` query changes with the content (cache busting). */
+export const ASSET_PATHS = {
+  css: versioned("/assets/site.css", CSS),
+  script: versioned("/assets/copy.js", COPY_SCRIPT),
+} as const;
+
+/** Serves the stylesheet and the script (cacheable for a day; the links change with them). */
+export const registerAssets: Register = (api) => {
+  const cache = "public, max-age=86400";
+  api.get(
+    "/assets/site.css",
+    (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": cache }),
+  );
+  api.get("/assets/copy.js", (c) =>
+    c.body(COPY_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": cache,
+    }));
+};

@@ -14,9 +14,9 @@ import {
   signUp,
   startSession,
 } from "../../app/mod.ts";
-import { AppError, InvalidRequest, Unauthorized } from "../../domain/mod.ts";
+import { Busy, InvalidRequest, RateLimited, Unauthorized } from "../../domain/mod.ts";
+import { retryHeaders } from "../error_body.ts";
 import type { Register } from "../mod.ts";
-import { errorBody } from "../errors.ts";
 import { Layout } from "./layout.tsx";
 import {
   clearSessionCookie,
@@ -34,39 +34,49 @@ import {
 /** Where people land after signing in. */
 export const HOME_AFTER_SIGN_IN = "/settings/api-keys";
 
-/** A page showing one error (the pages' error handler). */
-export function ErrorPage(props: { publicUrl: string; status: number; message: string }) {
-  return (
-    <Layout title="Something went wrong" publicUrl={props.publicUrl} noindex>
-      <h1>{props.status === 403 ? "Not allowed" : "Something went wrong"}</h1>
-      <p class="notice error" role="alert">{props.message}</p>
-      <p>
-        <a href="/settings/api-keys">Back to Settings</a>
-      </p>
-    </Layout>
-  );
+import { pageError } from "./error_page.tsx";
+
+export { ErrorPage, pageError } from "./error_page.tsx";
+
+/** What a form shows for a typed error, with the status and headers of the page. */
+interface FormFailure {
+  readonly status: number;
+  readonly message: string;
+  readonly headers: Record<string, string>;
 }
 
-/** `onError` for page routers: typed errors become an HTML page with their status. */
-export function pageError(err: Error, c: Context<WebEnv>): Response | Promise<Response> {
-  if (!(err instanceof AppError)) throw err;
-  const { status } = errorBody(err);
-  c.header("Cache-Control", "no-store");
-  return c.html(
-    <ErrorPage publicUrl={c.get("app").settings.publicUrl} status={status} message={err.message} />,
-    status as 400,
-  );
-}
-
-function messageOf(err: unknown): string | null {
+function failureOf(err: unknown): FormFailure | null {
   if (err instanceof InvalidRequest) {
-    return err.issues.map((i) =>
-      `${i.parameter[0]!.toUpperCase()}${i.parameter.slice(1)}: ${i.message}`
-    )
+    const message = err.issues
+      .map((i) => `${i.parameter[0]!.toUpperCase()}${i.parameter.slice(1)}: ${i.message}`)
       .join(". ");
+    return { status: 400, message, headers: {} };
   }
-  if (err instanceof Unauthorized) return err.message;
+  if (err instanceof Unauthorized) return { status: 401, message: err.message, headers: {} };
+  if (err instanceof RateLimited) {
+    const minutes = Math.max(1, Math.ceil(err.retryAfterSeconds / 60));
+    return {
+      status: 429,
+      message: `Too many failed sign-ins for this email. Try again in ${minutes} min.`,
+      headers: retryHeaders(err),
+    };
+  }
+  if (err instanceof Busy) {
+    return {
+      status: 503,
+      message: "statusd is busy checking other passwords. Try again in a few seconds.",
+      headers: retryHeaders(err),
+    };
+  }
   return null;
+}
+
+/** `path` with `?next=…` when `next` is not where people land anyway. */
+function withNext(path: string, next: string, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams(extra);
+  if (next !== HOME_AFTER_SIGN_IN) query.set("next", next);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
 }
 
 interface FormProps {
@@ -75,6 +85,7 @@ interface FormProps {
   readonly next: string;
   readonly email?: string;
   readonly error?: string | null;
+  readonly notice?: string | null;
 }
 
 /** The email input both forms share (autocomplete as the account's user name). */
@@ -91,6 +102,7 @@ function SignInPage(props: FormProps) {
   return (
     <Layout title="Sign in" publicUrl={props.publicUrl} nav="settings" noindex>
       <h1>Sign in</h1>
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
       {props.error && <p class="notice error" role="alert">{props.error}</p>}
       <form method="post" action="/sign-in" class="stack">
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
@@ -103,7 +115,8 @@ function SignInPage(props: FormProps) {
         <button type="submit">Sign in</button>
       </form>
       <p class="muted">
-        No account yet? <a href="/sign-up">Create one</a>. Self-hosters can also run{" "}
+        No account yet?{" "}
+        <a href={withNext("/sign-up", props.next)}>Create one</a>. Self-hosters can also run{" "}
         <code>statusd admin create-account</code>.
       </p>
     </Layout>
@@ -117,6 +130,7 @@ function SignUpPage(props: FormProps) {
       {props.error && <p class="notice error" role="alert">{props.error}</p>}
       <form method="post" action="/sign-up" class="stack">
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+        <input type="hidden" name="next" value={props.next} />
         <EmailField value={props.email} />
         <label>
           Password{" "}
@@ -133,11 +147,15 @@ function SignUpPage(props: FormProps) {
       </form>
       <p class="muted">
         New accounts start on the Free plan. API keys and MCP need Pro or above. Already have an
-        account? <a href="/sign-in">Sign in</a>.
+        account? <a href={withNext("/sign-in", props.next)}>Sign in</a>.
       </p>
     </Layout>
   );
 }
+
+/** Shown on the sign-in page after a sign-up, whether or not the email was new. */
+export const AFTER_SIGN_UP_NOTICE =
+  "If this email was new, its account is ready: sign in with the password you chose.";
 
 function beginSession(c: Context<WebEnv>, who: Membership, next: string): Response {
   const { sessionId, expiresAt } = startSession(c.get("app"), who);
@@ -154,7 +172,10 @@ export function authPages(): Hono<WebEnv> {
   web.get("/sign-in", webSession, (c) => {
     const next = safeNext(c.req.query("next"), HOME_AFTER_SIGN_IN);
     if (c.get("session")) return c.redirect(next, 303);
-    return c.html(<SignInPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} />);
+    const notice = c.req.query("created") === "1" ? AFTER_SIGN_UP_NOTICE : null;
+    return c.html(
+      <SignInPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} notice={notice} />,
+    );
   });
 
   web.post("/sign-in", webSession, async (c) => {
@@ -164,47 +185,49 @@ export function authPages(): Hono<WebEnv> {
     try {
       return beginSession(c, await signIn(c.get("app"), email, field(form, "password")), next);
     } catch (err) {
-      const error = messageOf(err);
-      if (error === null) throw err;
+      const failure = failureOf(err);
+      if (failure === null) throw err;
       return c.html(
         <SignInPage
           publicUrl={publicUrl(c)}
           csrf={formToken(c)}
           next={next}
           email={email}
-          error={error}
+          error={failure.message}
         />,
-        401,
+        failure.status as 401,
+        failure.headers,
       );
     }
   });
 
   web.get("/sign-up", webSession, (c) => {
-    if (c.get("session")) return c.redirect(HOME_AFTER_SIGN_IN, 303);
-    return c.html(<SignUpPage publicUrl={publicUrl(c)} csrf={formToken(c)} next="" />);
+    const next = safeNext(c.req.query("next"), HOME_AFTER_SIGN_IN);
+    if (c.get("session")) return c.redirect(next, 303);
+    return c.html(<SignUpPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} />);
   });
 
+  // Never starts a session: a new and a taken email get the same answer (see `signUp`).
   web.post("/sign-up", webSession, async (c) => {
     const form = await readForm(c);
+    const next = safeNext(field(form, "next"), HOME_AFTER_SIGN_IN);
     const email = field(form, "email");
     try {
-      return beginSession(
-        c,
-        await signUp(c.get("app"), email, field(form, "password")),
-        HOME_AFTER_SIGN_IN,
-      );
+      await signUp(c.get("app"), email, field(form, "password"));
+      return c.redirect(withNext("/sign-in", next, { created: "1" }), 303);
     } catch (err) {
-      const error = messageOf(err);
-      if (error === null) throw err;
+      const failure = failureOf(err);
+      if (failure === null) throw err;
       return c.html(
         <SignUpPage
           publicUrl={publicUrl(c)}
           csrf={formToken(c)}
-          next=""
+          next={next}
           email={email}
-          error={error}
+          error={failure.message}
         />,
-        400,
+        failure.status as 400,
+        failure.headers,
       );
     }
   });

@@ -9,6 +9,7 @@ import {
   getService,
   listIncidents,
   listServices,
+  readingCounts,
   serviceHistory,
   serviceUptime,
 } from "../../app/mod.ts";
@@ -16,8 +17,14 @@ import {
   ALL_STATUS_LEVELS,
   CATEGORIES,
   type Incident,
+  isReadingState,
   isStatusLevel,
   NotFound,
+  type Reading,
+  READING_STATES,
+  type ReadingError,
+  type ReadingErrorKind,
+  type ReadingState,
   type Service,
   type StatusLevel,
   toIso,
@@ -32,6 +39,80 @@ function when(t: number | null): string {
   return t === null ? "never" : toIso(t).replace("T", " ").replace(/\.\d{3}Z$/, " UTC");
 }
 
+/** Each reading state in a few words (badges, filters). */
+const STATE_WORDS: Record<ReadingState, string> = {
+  fresh: "read",
+  stale: "stale",
+  failing: "cannot read",
+  unsupported: "unsupported",
+  never_read: "not read yet",
+};
+
+/** What each error kind means, for people. */
+function explain(error: ReadingError): string {
+  const words: Record<ReadingErrorKind, string> = {
+    network: "the vendor's server could not be reached (network error)",
+    timeout: "the vendor's server did not answer in time (timeout)",
+    http_status: `the vendor's server answered HTTP ${error.httpStatus ?? "error"}`,
+    too_large: "the vendor's document is larger than statusd accepts (too large)",
+    redirect_loop: "the vendor's page redirects in a loop (redirect loop)",
+    refused_address: "the vendor's address is a loopback or private address statusd is not " +
+      "allowed to fetch (refused address)",
+    not_machine_readable:
+      "the vendor answered with a web page or a binary file, not a status document " +
+      "(not machine-readable)",
+    bad_payload: "the vendor's document does not have the expected shape (bad payload)",
+    parse_error: "the vendor's document could not be decoded (parse error)",
+  };
+  return words[error.kind];
+}
+
+function ReadingBadge(props: { reading: Reading }) {
+  return (
+    <span class={`badge r-${props.reading.state}`} title={props.reading.summary}>
+      {STATE_WORDS[props.reading.state]}
+    </span>
+  );
+}
+
+/** The reading in words: what statusd could read, or why not and since when. */
+function ReadingText(props: { reading: Reading; statusPageUrl: string }) {
+  const r = props.reading;
+  const attempts = r.consecutiveFailures === 1
+    ? "1 attempt"
+    : `${r.consecutiveFailures} attempts in a row`;
+  switch (r.state) {
+    case "fresh":
+      return <p>Read {when(r.lastSuccessAt)}.</p>;
+    case "never_read":
+      return <p class="notice">Not read yet: statusd is waiting for the first poll.</p>;
+    case "stale":
+      return (
+        <p class="notice warn">
+          Stale: the last good reading was {when(r.lastSuccessAt)}{" "}
+          and statusd has not polled this vendor since, so the status shown may be out of date.
+        </p>
+      );
+    case "unsupported":
+      return (
+        <p class="notice">
+          statusd cannot read this vendor: {r.summary.replace(/^unsupported: /, "")}. See{" "}
+          <a href={props.statusPageUrl} rel="nofollow">its status page</a> instead.
+        </p>
+      );
+    case "failing":
+      return (
+        <p class="notice error">
+          {`statusd cannot read this vendor right now: ${
+            r.error ? `${explain(r.error)} since ${when(r.error.since)}` : "the poll failed"
+          } (${attempts}). `}
+          {r.error?.message && <span class="muted">{`“${r.error.message}”. `}</span>}
+          {`Last good reading: ${when(r.lastSuccessAt)}.`}
+        </p>
+      );
+  }
+}
+
 function ServiceTable(props: { services: readonly Service[] }) {
   return (
     <table>
@@ -41,6 +122,7 @@ function ServiceTable(props: { services: readonly Service[] }) {
           <th>Status</th>
           <th>30-day uptime</th>
           <th>Category</th>
+          <th>Reading</th>
           <th>Last change</th>
         </tr>
       </thead>
@@ -55,6 +137,9 @@ function ServiceTable(props: { services: readonly Service[] }) {
             </td>
             <td>{s.uptimePercent === null ? "—" : `${s.uptimePercent.toFixed(3)} %`}</td>
             <td>{s.category}</td>
+            <td>
+              <ReadingBadge reading={s.reading} />
+            </td>
             <td class="muted">{when(s.lastChangedAt)}</td>
           </tr>
         ))}
@@ -91,6 +176,18 @@ function IncidentList(props: { incidents: readonly Incident[]; withService?: boo
   );
 }
 
+/** A day's worst status in words; UNKNOWN is "no data". */
+function dayWords(status: StatusLevel): string {
+  return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();
+}
+
+/** Over what period uptime was observed, when shorter than the 90-day window. */
+function observedText(since: number | null, asOf: number): string {
+  if (since === null) return "(nothing observed yet)";
+  if (since <= asOf - 90 * 24 * 3600 * 1000) return "(observed over the whole window)";
+  return `(observed since ${toIso(since).slice(0, 10)})`;
+}
+
 const DISRUPTED: StatusLevel[] = ["MAJOR_OUTAGE", "PARTIAL_OUTAGE", "DEGRADED_PERFORMANCE"];
 
 function home(c: Context<Env>) {
@@ -102,6 +199,11 @@ function home(c: Context<Env>) {
   );
   const incidents = listIncidents(app, { active: true }, { page: 0, limit: 20 }).content;
   const unknown = listServices(app, { status: "UNKNOWN" }, { page: 0, limit: 1 }).totalElements;
+  const readings = readingCounts(app);
+  const unreadable = readings.failing + readings.stale + readings.never_read;
+  const readLink = (state: ReadingState, text: string) => (
+    <a href={`/services?reading=${state}`}>{text}</a>
+  );
   c.header("Link", homeLinkHeader(publicUrl));
   return c.html(
     <Layout
@@ -115,7 +217,33 @@ function home(c: Context<Env>) {
       <h2>Disrupted right now ({down.length})</h2>
       {down.length
         ? <ServiceTable services={down} />
-        : <p class="notice">Every service statusd can see is operational or in maintenance.</p>}
+        : readings.fresh === 0
+        ? (
+          <p class="notice warn">
+            statusd has no current reading of any service, so it cannot tell whether any is
+            disrupted.
+          </p>
+        )
+        : unreadable > 0
+        ? (
+          <p class="notice warn">
+            No disruption among the {readings.fresh} services read successfully; the status of the
+            {" "}
+            {unreadable} services statusd cannot read right now is not known.
+          </p>
+        )
+        : <p class="notice">Every service statusd can read is operational or in maintenance.</p>}
+      {(unreadable > 0 || readings.unsupported > 0) && (
+        <p class="reading-summary">
+          {unreadable + readings.unsupported} of {total} services cannot be read:{" "}
+          {readLink("failing", `${readings.failing} failing`)},{" "}
+          {readLink("stale", `${readings.stale} stale`)},{" "}
+          {readLink("never_read", `${readings.never_read} not read yet`)}, {readLink(
+            "unsupported",
+            `${readings.unsupported} unsupported (no machine-readable status)`,
+          )}.
+        </p>
+      )}
       {unknown > 0 && (
         <p class="muted">
           <a href="/services?status=UNKNOWN">{unknown} services</a>{" "}
@@ -143,11 +271,14 @@ function catalog(c: Context<Env>) {
   const category = (CATEGORIES as readonly string[]).includes(categoryText ?? "")
     ? categoryText
     : undefined;
+  const readingText = c.req.query("reading");
+  const reading = isReadingState(readingText) ? readingText : undefined;
   const pageNo = Math.max(0, Math.min(100_000, Number.parseInt(c.req.query("page") ?? "0") || 0));
   const filter = {
     ...(q ? { q } : {}),
     ...(status ? { status } : {}),
     ...(category ? { category } : {}),
+    ...(reading ? { reading } : {}),
   };
   const result = listServices(app, filter, { page: pageNo, limit: PAGE_SIZE });
   const link = (p: number) => {
@@ -174,6 +305,12 @@ function catalog(c: Context<Env>) {
         <select name="category">
           <option value="">Any category</option>
           {CATEGORIES.map((k) => <option key={k} value={k} selected={k === category}>{k}</option>)}
+        </select>
+        <select name="reading">
+          <option value="">Any reading</option>
+          {READING_STATES.map((k) => (
+            <option key={k} value={k} selected={k === reading}>{STATE_WORDS[k]}</option>
+          ))}
         </select>
         <button type="submit">Filter</button>
       </form>
@@ -221,6 +358,10 @@ function servicePage(c: Context<Env>) {
   const uptime = serviceUptime(app, slug);
   const history = serviceHistory(app, slug, 90);
   const pct = (p: number | null) => (p === null ? "—" : `${p.toFixed(3)} %`);
+  const noData = history.entries.filter((e) => e.worstStatus === "UNKNOWN").length;
+  const notable = history.entries
+    .filter((e) => e.worstStatus !== "OPERATIONAL" && e.worstStatus !== "UNKNOWN")
+    .reverse();
   return c.html(
     <Layout
       title={`${s.name} status`}
@@ -233,14 +374,40 @@ function servicePage(c: Context<Env>) {
         {s.name} <StatusBadge status={s.currentStatus} />
       </h1>
       <p class="muted">
-        Source: <a href={s.statusPageUrl} rel="nofollow">{s.statusPageUrl}</a> · checked{" "}
-        {when(s.lastCheckedAt)} · last change {when(s.lastChangedAt)}
+        Source: <a href={s.statusPageUrl} rel="nofollow">{s.statusPageUrl}</a>{" "}
+        ({s.platform}) · last attempt {when(s.reading.lastAttemptAt)} · last good reading{" "}
+        {when(s.reading.lastSuccessAt)} · last change {when(s.lastChangedAt)}
       </p>
+      <h2>
+        Reading <ReadingBadge reading={s.reading} />
+      </h2>
+      <ReadingText reading={s.reading} statusPageUrl={s.statusPageUrl} />
+      {s.reading.notes.length > 0 && (
+        <>
+          <p>The latest reading left out:</p>
+          <ul class="notes">
+            {s.reading.notes.map((n, i) => <li key={i}>{n}</li>)}
+          </ul>
+        </>
+      )}
+      {s.reading.redetection && (
+        <p class="redetection">
+          {`Platform detected again ${when(s.reading.redetection.at)}: ` +
+            `${s.reading.redetection.from} kept failing; ` +
+            (s.reading.redetection.to === "unknown" ||
+                s.reading.redetection.to === s.reading.redetection.from
+              ? `no other platform found, still read as ${s.reading.redetection.from}.`
+              : `now read as ${s.reading.redetection.to}.`)}
+        </p>
+      )}
       <table>
         <tbody>
           <tr>
             <th>Uptime 7 / 30 / 90 days</th>
-            <td>{pct(uptime.days7)} / {pct(uptime.days30)} / {pct(uptime.days90)}</td>
+            <td>
+              {pct(uptime.days7)} / {pct(uptime.days30)} / {pct(uptime.days90)}{" "}
+              <span class="muted observed">{observedText(uptime.observedSince, uptime.asOf)}</span>
+            </td>
           </tr>
           <tr>
             <th>MTTR (90 days)</th>
@@ -269,22 +436,37 @@ function servicePage(c: Context<Env>) {
         </table>
       )}
       <h2>Last 90 days (worst status per UTC day)</h2>
-      <table>
-        <tbody>
-          {history.entries.filter((e) => e.worstStatus !== "OPERATIONAL").slice(-30).reverse().map((
-            e,
-          ) => (
-            <tr>
-              <td>{toIso(e.day).slice(0, 10)}</td>
-              <td>
-                <StatusBadge status={e.worstStatus} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ol class="days">
+        {history.entries.map((e) => {
+          const day = toIso(e.day).slice(0, 10);
+          const words = dayWords(e.worstStatus);
+          return (
+            <li key={day} class={`s-${e.worstStatus}`} data-date={day} title={`${day}: ${words}`}>
+              <span class="sr">{`${day}: ${words}`}</span>
+            </li>
+          );
+        })}
+      </ol>
       <p class="muted">
-        Days not listed were fully operational. JSON:{" "}
+        Oldest on the left, today on the right; {noData} of {history.entries.length}{" "}
+        days have no data (statusd was not reading the vendor).
+      </p>
+      {notable.length > 0 && (
+        <table>
+          <tbody>
+            {notable.map((e) => (
+              <tr>
+                <td>{toIso(e.day).slice(0, 10)}</td>
+                <td>
+                  <StatusBadge status={e.worstStatus} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="muted">
+        {notable.length > 0 && "Days not listed were operational or had no data. "}JSON:{" "}
         <a href={`/api/services/${encodeURIComponent(s.slug)}`}>/api/services/{s.slug}</a>
       </p>
     </Layout>,

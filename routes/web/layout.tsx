@@ -5,7 +5,7 @@
  */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
-import { COPY_SCRIPT, CSS } from "./assets.ts";
+import { ASSET_PATHS } from "./assets.ts";
 
 /** Navigation entries, in header order; `key` marks the current one. */
 export const NAV = [
@@ -57,7 +57,7 @@ export function Layout(props: LayoutProps) {
           <link rel="api-catalog" href={`${base}/.well-known/api-catalog`} />
           <link rel="service-desc" href={`${base}/openapi.json`} type="application/json" />
           <link rel="describedby" href={`${base}/llms.txt`} type="text/plain" />
-          <style>{raw(CSS)}</style>
+          <link rel="stylesheet" href={ASSET_PATHS.css} />
         </head>
         <body>
           <header class="site">
@@ -69,7 +69,7 @@ export function Layout(props: LayoutProps) {
                 </a>
               ))}
             </nav>
-            <span style="margin-left:auto" class="muted">
+            <span class="who muted">
               {props.signedInAs ? props.signedInAs : <a href="/sign-in">Sign in</a>}
             </span>
           </header>
@@ -78,7 +78,7 @@ export function Layout(props: LayoutProps) {
             statusd · <a href="/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> ·{" "}
             <a href="/api/mcp">MCP</a> · <a href="/healthz">health</a>
           </footer>
-          <script>{raw(COPY_SCRIPT)}</script>
+          <script src={ASSET_PATHS.script} defer></script>
         </body>
       </html>
     </>

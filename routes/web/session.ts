@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { checkFormToken, newFormToken, resolveSession, type WebSession } from "../../app/mod.ts";
-import { Forbidden } from "../../domain/mod.ts";
+import { Forbidden, InvalidRequest } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 
 /** Cookie holding the session id. */
@@ -83,7 +83,13 @@ export async function readForm(c: Context<WebEnv>): Promise<Record<string, strin
     const allowed = [new URL(c.req.url).origin, new URL(c.get("app").settings.publicUrl).origin];
     if (!allowed.includes(origin)) throw new Forbidden("Forms must be sent from this site.");
   }
-  const body = await c.req.parseBody({ all: true }) as Record<string, unknown>;
+  let body: Record<string, unknown>;
+  try {
+    body = await c.req.parseBody({ all: true }) as Record<string, unknown>;
+  } catch {
+    // e.g. multipart/form-data without a boundary, or a body that is not the declared type.
+    throw new InvalidRequest([{ parameter: "body", message: "could not read the form" }]);
+  }
   const session = c.get("session");
   const expected = session ? session.csrfToken : getCookie(c, FORM_COOKIE);
   checkFormToken(expected, body[CSRF_FIELD]);
@@ -101,9 +107,29 @@ export function field(form: Record<string, string | string[]>, name: string): st
   return typeof v === "string" ? v : Array.isArray(v) ? v[0] ?? "" : "";
 }
 
-/** A local path to go back to after sign-in (never another site); defaults to `fallback`. */
+/** Origin used only to resolve a candidate path; never sent anywhere. */
+const PLACEHOLDER_ORIGIN = "http://next.invalid";
+
+/**
+ * The one check for every `next` (where to go back after sign-in or sign-up, or an OAuth
+ * authorization to resume): a path on this site, starting with a single `/`, with no control
+ * characters, spaces or backslashes (browsers drop tabs and newlines and read `\` as `/`, so
+ * `/\t/evil.example` would leave the site). Anything else gives `fallback`. The result is the
+ * path as a URL serialises it (non-ASCII percent-encoded), safe for a `Location` header.
+ */
 export function safeNext(value: string | undefined, fallback: string): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\")
-    ? value
-    : fallback;
+  if (!value || !value.startsWith("/") || value.startsWith("//")) return fallback;
+  for (const ch of value) {
+    const code = ch.charCodeAt(0);
+    if (code <= 0x20 || code === 0x7f || ch === "\\") return fallback;
+  }
+  let url: URL;
+  try {
+    url = new URL(value, PLACEHOLDER_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  return path.startsWith("//") ? fallback : path;
 }

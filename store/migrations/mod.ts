@@ -7,6 +7,7 @@ import engine from "./001_engine.ts";
 import accounts from "./002_accounts.ts";
 import oauth from "./003_oauth.ts";
 import vendorEndpoint from "./004_vendor_endpoint.ts";
+import readingHealth from "./005_reading_health.ts";
 import boundedHistory from "./006_bounded_history.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
@@ -15,5 +16,6 @@ export const MIGRATIONS: readonly Migration[] = [
   accounts,
   oauth,
   vendorEndpoint,
+  readingHealth,
   boundedHistory,
 ];

@@ -1,8 +1,9 @@
 /**
- * A person in headless Chromium signs in, creates an API key, sees it once, uses it against the
- * API, revokes it after confirming, and sees the API refuse it.
+ * A person in headless Chromium signs in, creates an API key, sees it once, copies it with the
+ * copy button (which must work under the pages' Content-Security-Policy), uses it against the
+ * API, revokes it after confirming, and sees the API refuse it. No page breaks the policy.
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { createServer } from "../../routes/mod.ts";
@@ -35,7 +36,13 @@ Deno.test({
       env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home },
     });
     try {
-      const page = await browser.newPage({ javaScriptEnabled: true });
+      const context = await browser.newContext({ javaScriptEnabled: true });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+      const page = await context.newPage();
+      const cspErrors: string[] = [];
+      page.on("console", (m) => {
+        if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+      });
       await page.goto(`${base}/settings/api-keys`);
       equal(new URL(page.url()).pathname, "/sign-in");
       await page.getByLabel("Email").fill("owner@example.com");
@@ -49,7 +56,11 @@ Deno.test({
       const secret = (await page.locator("#new-key").textContent())!.trim();
       match(secret, /^sd_live_[A-Za-z0-9_-]{43}$/);
       ok(await page.getByText("this is the only time it is shown").isVisible());
-      ok(await page.getByRole("button", { name: "Copy key" }).isVisible());
+      const copy = page.getByRole("button", { name: "Copy key" });
+      ok(await copy.isVisible());
+      await copy.click();
+      await page.getByRole("button", { name: "Copied" }).waitFor();
+      equal(await page.evaluate("navigator.clipboard.readText()"), secret);
 
       // Seen once: reloading the page shows the key's metadata but not its value.
       await page.goto(`${base}/settings/api-keys`);
@@ -73,6 +84,7 @@ Deno.test({
       equal(refused.status, 401);
       equal((await refused.json()).error, "unauthorized");
       match(refused.headers.get("www-authenticate")!, /^Bearer/);
+      deepStrictEqual(cspErrors, [], "no page broke its Content-Security-Policy");
     } finally {
       await browser.close();
       await server.shutdown();

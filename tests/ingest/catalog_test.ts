@@ -1,6 +1,7 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { CATEGORIES, InvalidRequest, PLATFORMS, type Vendor } from "../../domain/mod.ts";
 import { CatalogError, loadCatalog, parseCatalog } from "../../ingest/catalog.ts";
+import { buildCatalogText } from "../../scripts/build_catalog.ts";
 
 const builtIn = loadCatalog();
 
@@ -182,4 +183,144 @@ Deno.test("a full user entry is kept as written; extra fields are ignored", () =
     provider: "acme-group",
     domains: ["acme.test"],
   }]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Platform coverage and provenance (scripts/catalog_sources/, ingest/CATALOG_SOURCES.md)
+
+const shipped = JSON.parse(
+  Deno.readTextFileSync(new URL("../../ingest/catalog.json", import.meta.url)),
+) as { slug: string; statusPageUrl: string; platform: string; platformSource?: string }[];
+
+const LISTS = ["statuscraft", "drdroid", "multistatus"];
+
+Deno.test("the platform is known (not unknown) for at least 60 % of the built-in vendors", () => {
+  const known = builtIn.filter((v) => v.platform !== "unknown").length;
+  ok(known / builtIn.length >= 0.6, `${known} of ${builtIn.length} known`);
+});
+
+Deno.test("every known platform names its provenance; unknown ones name none", () => {
+  const allowed = new Set(["url-pattern", "vendors.json", ...LISTS]);
+  for (const v of shipped) {
+    if (v.platform === "unknown") equal(v.platformSource, undefined, v.slug);
+    else ok(allowed.has(v.platformSource ?? ""), `${v.slug}: ${v.platformSource}`);
+  }
+  const used = new Set(shipped.map((v) => v.platformSource));
+  for (const name of LISTS) ok(used.has(name), `${name} decides no platform`);
+});
+
+Deno.test("each platform list is committed and has a provenance line in CATALOG_SOURCES.md", () => {
+  const doc = Deno.readTextFileSync(new URL("../../ingest/CATALOG_SOURCES.md", import.meta.url));
+  for (const name of LISTS) {
+    const file = new URL(`../../scripts/catalog_sources/${name}.tsv`, import.meta.url);
+    const head = Deno.readTextFileSync(file).split("\n")[0]!;
+    const commit = /@ ([0-9a-f]{40})/.exec(head)?.[1];
+    ok(commit, `${name}.tsv names no commit`);
+    ok(
+      doc.includes(`scripts/catalog_sources/${name}.tsv`),
+      `${name}.tsv not in CATALOG_SOURCES.md`,
+    );
+    ok(doc.includes(commit!), `${name}'s commit not in CATALOG_SOURCES.md`);
+  }
+});
+
+Deno.test("a status URL is still the page users open, never an API or feed endpoint", () => {
+  for (const v of builtIn) {
+    ok(!/\/api\/v\d|\.json$|\/history\.(atom|rss)$/.test(v.statusPageUrl), v.statusPageUrl);
+  }
+});
+
+Deno.test("rerunning the importer regenerates ingest/catalog.json byte for byte", async () => {
+  const { text } = await buildCatalogText();
+  equal(text, Deno.readTextFileSync(new URL("../../ingest/catalog.json", import.meta.url)));
+});
+
+/** Runs the importer on a hand-made gathered list and hand-made source lists. */
+async function importWith(
+  vendors: { name: string; slug: string; statusPageUrl: string; platform?: string }[],
+  lists: Partial<Record<"statuscraft" | "drdroid" | "multistatus", string[]>>,
+) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/vendors.json`, JSON.stringify(vendors));
+    await Deno.writeTextFile(`${dir}/candidates.json`, "[]");
+    for (const name of LISTS) {
+      const rows = lists[name as keyof typeof lists] ?? [];
+      await Deno.writeTextFile(`${dir}/${name}.tsv`, ["# test list", ...rows].join("\n") + "\n");
+    }
+    const { vendors: out } = await buildCatalogText(
+      `${dir}/vendors.json`,
+      `${dir}/candidates.json`,
+      `${dir}/`,
+    );
+    return new Map(out.map((v) => [v.slug, [v.platform, v.platformSource ?? null]]));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("the importer takes a list's verified Statuspage API for the page, with its name", async () => {
+  const got = await importWith([
+    { name: "Acme", slug: "acme", statusPageUrl: "https://status.acme.test" },
+    { name: "Beta", slug: "beta", statusPageUrl: "https://www.betastatus.test" },
+    { name: "Gamma", slug: "gamma", statusPageUrl: "https://gamma.test/status" },
+    { name: "Delta", slug: "delta", statusPageUrl: "https://status.delta.test" },
+  ], {
+    statuscraft: [
+      "statuspage\thttps://status.acme.test\thttps://status.acme.test/api/v2/status.json",
+      // custom domain in front of its *.statuspage.io page: the same API answers on both
+      "statuspage\thttps://betastatus.test\thttps://beta.statuspage.io/api/v2/status.json",
+      // typed incident.io by this list, which also types HTML pages so: not evidence
+      "incidentio\thttps://status.delta.test\thttps://status.delta.test",
+    ],
+    drdroid: ["statuspage-api\thttps://gamma.test/status/api/v2/status.json"],
+  });
+  deepEqual(got.get("acme"), ["statuspage", "statuscraft"]);
+  deepEqual(got.get("beta"), ["statuspage", "statuscraft"]);
+  deepEqual(got.get("gamma"), ["statuspage", "drdroid"]);
+  deepEqual(got.get("delta"), ["unknown", null]);
+});
+
+Deno.test("the importer keeps the newest claim, and incident.io where only the v2 API was seen", async () => {
+  const got = await importWith([
+    {
+      name: "Moved",
+      slug: "moved",
+      statusPageUrl: "https://status.moved.test",
+      platform: "statusio",
+    },
+    {
+      name: "Incy",
+      slug: "incy",
+      statusPageUrl: "https://status.incy.test",
+      platform: "incidentio",
+    },
+    { name: "Hosted", slug: "hosted", statusPageUrl: "https://hosted.statuspage.io" },
+  ], {
+    statuscraft: [
+      "statuspage\thttps://status.moved.test\thttps://status.moved.test/api/v2/status.json",
+      "statuspage\thttps://status.incy.test\thttps://status.incy.test/api/v2/status.json",
+      "statusio\thttps://hosted.statuspage.io\thttps://api.status.io/1.0/status/x",
+    ],
+  });
+  deepEqual(got.get("moved"), ["statuspage", "statuscraft"]);
+  deepEqual(got.get("incy"), ["incidentio", "vendors.json"]);
+  deepEqual(got.get("hosted"), ["statuspage", "url-pattern"]);
+});
+
+Deno.test("the importer reads a feed as rss only at <page>/history.atom, the URL it polls", async () => {
+  const got = await importWith([
+    { name: "Feedy", slug: "feedy", statusPageUrl: "https://status.feedy.test" },
+    { name: "Other", slug: "other", statusPageUrl: "https://status.other.test" },
+    { name: "Sio", slug: "sio", statusPageUrl: "https://status.sio.test" },
+  ], {
+    multistatus: [
+      "feed\thttp://status.feedy.test/history.atom",
+      "feed\thttps://status.other.test/feed.rss",
+      "feed\thttps://status.sio.test/pages/5b36dc6502d06804c08349f7/rss",
+    ],
+  });
+  deepEqual(got.get("feedy"), ["rss", "multistatus"]);
+  deepEqual(got.get("other"), ["unknown", null]);
+  deepEqual(got.get("sio"), ["statusio", "multistatus"]);
 });

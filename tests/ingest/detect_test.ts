@@ -48,6 +48,15 @@ const SITES: Record<string, Record<string, [number, string, Record<string, strin
     "summary.json": [200, fixture("instatus/instatus-docs-summary-hasissues.json")],
   },
   "/cachet/": { "": [200, plainPage], "api/v1/ping": [200, '{"data":"Pong!"}'] },
+  // Cachet 3.x (cachethq/core routes/api.php: GET /api/ping → {"data":"Pong!"})
+  "/cachet3/": { "": [200, plainPage], "api/ping": [200, '{"data":"Pong!"}'] },
+  // Cachet 3.x page head (cachethq/core resources/views/components/cachet.blade.php)
+  "/cachet3-html/": {
+    "": [
+      200,
+      `<html><head><link rel="shortcut icon" href="https://status.example.com/vendor/cachethq/cachet/favicon.ico" /></head><body></body></html>`,
+    ],
+  },
   // the page links its feed
   "/linked/": {
     "": [
@@ -113,6 +122,8 @@ Deno.test("detectPlatform: each path against a loopback site", async (t) => {
       ["/inst/", "instatus"],
       ["/bs/", "betterstack"],
       ["/cachet/", "cachet"],
+      ["/cachet3/", "cachet"],
+      ["/cachet3-html/", "cachet"],
       ["/linked/", "rss"],
       ["/atom/", "rss"],
       ["/nothing/", "unknown"],
@@ -138,6 +149,7 @@ Deno.test("detectPlatform: each path against a loopback site", async (t) => {
         "/nothing/summary.json",
         "/nothing/index.json",
         "/nothing/api/v1/ping",
+        "/nothing/api/ping",
         "/nothing/history.atom",
       ]);
     });
@@ -154,7 +166,7 @@ Deno.test("detectPlatform: a known host needs no request; failed fetches end in 
   equal(await detectPlatform("https://acme.statuspage.io", never), "statuspage");
   deepStrictEqual(fetched, []);
   equal(await detectPlatform("https://status.acme.example", never), "unknown");
-  equal(fetched.length, 6);
+  equal(fetched.length, 7);
 });
 
 Deno.test("platformFromUrl: URL-only hints", () => {

@@ -157,8 +157,9 @@ Deno.test("a scenario flip is stored within one moving interval; an unchanged pa
 
 const FAILURES = [
   ["hang", "timeout"],
-  ["html", "bad_payload"],
-  ["invalid_json", "bad_payload"],
+  ["html", "not_machine_readable"],
+  ["invalid_json", "parse_error"],
+  ["wrong_shape", "bad_payload"],
   ["status_500", "http_status"],
   ["redirect_loop", "redirect_loop"],
   ["huge", "too_large"],
@@ -191,7 +192,9 @@ Deno.test("each broken vendor is recorded with its reason and the others are una
     equal(vendor(r.db, healthyOutage).current_status, "PARTIAL_OUTAGE");
     deepStrictEqual(r.poller.stats().failuresByReason, {
       timeout: 1,
-      bad_payload: 2,
+      not_machine_readable: 1,
+      parse_error: 1,
+      bad_payload: 1,
       http_status: 1,
       redirect_loop: 1,
       too_large: 1,

@@ -51,7 +51,9 @@ export function apiRig(
   const clock = fixedClock(T0);
   const changes = createChangeFeed();
   const published: Change[] = [];
-  changes.subscribe((c) => published.push(...c));
+  changes.subscribe((c) => {
+    for (const change of c) published.push(change);
+  });
   const ctx: AppContext = {
     db,
     clock,

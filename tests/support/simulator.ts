@@ -2,7 +2,8 @@
  * The vendor simulator: a loopback HTTP server serving recorded Statuspage payloads per
  * simulated vendor, with ETag/Last-Modified, a scenario per vendor that tests (or, over HTTP,
  * benchmarks) can switch (calm → outage), and injectable failures: a hang, an HTML page,
- * invalid JSON, HTTP 500, a redirect loop and a 50 MB body.
+ * invalid JSON, JSON of another shape, a binary file, HTTP 500, HTTP 404, a redirect loop and a
+ * 50 MB body.
  *
  * Vendor `slug` lives at `http://127.0.0.1:<port>/v/<slug>`; any path below it serves the
  * vendor's current document, unless a test set a fixed document for that exact path
@@ -31,7 +32,10 @@ export const SCENARIOS = [
   "hang",
   "html",
   "invalid_json",
+  "wrong_shape",
+  "binary",
   "status_500",
+  "not_found",
   "redirect_loop",
   "huge",
 ] as const;
@@ -206,8 +210,18 @@ function serve(
       return new Response(PAYLOADS.outage.slice(0, 200), {
         headers: { "content-type": "application/json" },
       });
+    case "wrong_shape":
+      return new Response(JSON.stringify({ page: { name: "Moved" }, components: "none" }), {
+        headers: { "content-type": "application/json" },
+      });
+    case "binary":
+      return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), {
+        headers: { "content-type": "image/png" },
+      });
     case "status_500":
       return new Response("Internal Server Error", { status: 500 });
+    case "not_found":
+      return new Response("Not Found", { status: 404 });
     case "redirect_loop":
       return new Response(null, { status: 302, headers: { location: url.pathname } });
     case "huge":

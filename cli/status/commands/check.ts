@@ -7,7 +7,8 @@ import { z } from "zod";
 import { isAtLeast, type RankedLevel, type StatusLevel } from "../../../domain/status.ts";
 import { type Command, FailOnSchema, parseWith, SlugsSchema } from "../args.ts";
 import { EXIT } from "../exit.ts";
-import { levelCell, paint, renderTable } from "../table.ts";
+import { LEVEL_COLOUR, paint, renderTable } from "../table.ts";
+import { readingNote } from "../reading.ts";
 import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
 
 /** Options of `status check`. */
@@ -32,7 +33,8 @@ The short or the full name may be given. UNKNOWN (no fresh data) fails the check
 
 JSON (--json):
   {"ok", "failOn" (full level name), "allowUnknown",
-   "services": [{"slug", "name", "currentStatus", "failed"}]}
+   "services": [{"slug", "name", "currentStatus", "failed",
+     "reading" (fresh, stale, failing, unsupported, never_read)}]}
 
 ${EXIT_HELP}
 
@@ -65,12 +67,19 @@ export const checkCommand: Command<CheckOptions> = {
   },
   async run({ slugs, failOn, allowUnknown }, ctx) {
     const services = await forEachSlug(slugs, (slug) => ctx.client.getService(slug));
+    const now = new Date();
     const results = services.map((s) => ({
       slug: s.slug,
       name: s.name,
       currentStatus: s.currentStatus,
       failed: fails(s.currentStatus, failOn, allowUnknown),
+      reading: s.reading?.state ?? null,
     }));
+    const notes = new Map(services.map((s) => [s.slug, readingNote(s.reading, now)]));
+    const statusText = (r: (typeof results)[number]) => {
+      const note = notes.get(r.slug);
+      return note ? `${r.currentStatus} — ${note}` : r.currentStatus;
+    };
     const failed = results.filter((r) => r.failed);
     const ok = failed.length === 0;
     if (ctx.global.json) {
@@ -81,13 +90,13 @@ export const checkCommand: Command<CheckOptions> = {
         results.map((r) => [
           r.slug,
           r.name,
-          levelCell(r.currentStatus),
+          { text: statusText(r), colour: LEVEL_COLOUR[r.currentStatus] },
           r.failed ? { text: "FAIL", colour: "red" } : { text: "pass", colour: "green" },
         ]),
         ctx.colour,
       );
       const verdict = ok ? paint(`ok: none at ${failOn} or worse`, "green", ctx.colour) : paint(
-        `FAIL: ${failed.map((r) => `${r.slug} is ${r.currentStatus}`).join(", ")} ` +
+        `FAIL: ${failed.map((r) => `${r.slug} is ${statusText(r)}`).join(", ")} ` +
           `(fails at ${failOn} or worse${allowUnknown ? "" : ", or UNKNOWN"})`,
         "red",
         ctx.colour,

@@ -6,8 +6,9 @@
 import { z } from "zod";
 import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { ServiceDetail } from "../client.ts";
+import { readingNote } from "../reading.ts";
 import { EXIT } from "../exit.ts";
-import { type Cell, levelCell, paint, percent, renderTable, when } from "../table.ts";
+import { type Cell, LEVEL_COLOUR, levelCell, paint, percent, renderTable, when } from "../table.ts";
 import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
 
 /** Options of `status status`. */
@@ -19,12 +20,20 @@ const HELP = `Usage: status status <slug>... [options]
        status <slug>...            (the default command when the first word is a slug)
 
 Shows the current status of each vendor, its open incidents and the components that are
-not operational. UNKNOWN means statusd has no fresh data for the vendor.
+not operational. UNKNOWN means statusd has no fresh data for the vendor; when statusd cannot
+read a vendor the status says why and since when (UTC), e.g.
+  UNKNOWN — timeout since 12:03
+  UNKNOWN — HTTP 503 since 2026-11-20 09:41
+  UNKNOWN — unsupported: no machine-readable status
 
 JSON (--json):
   {"ok": true when all are OPERATIONAL,
    "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null),
      "category", "provider", "statusPageUrl", "platform", "lastCheckedAt", "lastChangedAt",
+     "reading": {"state" (fresh, stale, failing, unsupported, never_read), "summary",
+       "lastAttemptAt", "lastSuccessAt", "consecutiveFailures",
+       "error": {"kind", "httpStatus", "message", "since"} or null, "notes",
+       "redetection": {"at", "from", "to"} or null},
      "components": [{"id", "name", "status", "group", "updatedAt"}],
      "incidents": [{"id", "serviceSlug", "title", "status", "impact", "startedAt", "updatedAt",
        "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}]}]}]}
@@ -59,17 +68,27 @@ function details(s: ServiceDetail, colour: boolean): string[] {
 }
 
 /** Table and details for `services`. */
-export function renderStatus(services: readonly ServiceDetail[], colour: boolean): string {
+export function renderStatus(
+  services: readonly ServiceDetail[],
+  colour: boolean,
+  now: Date = new Date(),
+): string {
   const table = renderTable(
     ["SERVICE", "NAME", "STATUS", "UPTIME 30D", "INCIDENTS", "CHECKED (UTC)"],
-    services.map((s) => [
-      s.slug,
-      s.name,
-      levelCell(s.currentStatus),
-      percent(s.uptimePercent),
-      String(s.incidents.length),
-      when(s.lastCheckedAt),
-    ]),
+    services.map((s) => {
+      const note = readingNote(s.reading, now);
+      const level = levelCell(s.currentStatus);
+      return [
+        s.slug,
+        s.name,
+        note === null
+          ? level
+          : { text: `${s.currentStatus} — ${note}`, colour: LEVEL_COLOUR[s.currentStatus] },
+        percent(s.uptimePercent),
+        String(s.incidents.length),
+        when(s.lastCheckedAt),
+      ];
+    }),
     colour,
   );
   return [table, ...services.flatMap((s) => details(s, colour))].join("\n");

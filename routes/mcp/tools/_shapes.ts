@@ -7,6 +7,10 @@ import { z } from "zod";
 import {
   ALL_STATUS_LEVELS,
   type Incident,
+  PLATFORMS,
+  type Reading,
+  READING_ERROR_KINDS,
+  READING_STATES,
   type Service,
   type StatusLevel,
   toIso,
@@ -23,6 +27,55 @@ export const Slug = z.string().trim().min(1).max(100).describe(
 /** ISO 8601 UTC instant, or null. */
 const When = z.string().nullable();
 
+/** A reading state. */
+export const ReadingStateEnum = z.enum(READING_STATES).describe(
+  "fresh: read recently; stale: last good reading older than three stable intervals, no poll " +
+    "since; failing: the latest poll failed (see error); unsupported: the vendor publishes no " +
+    "machine-readable status; never_read: not polled yet",
+);
+
+/** Reading health in full (the REST `Reading` object). */
+export const ReadingShape = z.object({
+  state: ReadingStateEnum,
+  summary: z.string().describe("The reading in one line of words"),
+  lastAttemptAt: When,
+  lastSuccessAt: When,
+  consecutiveFailures: z.number().int(),
+  error: z.object({
+    kind: z.enum(READING_ERROR_KINDS),
+    httpStatus: z.number().int().nullable(),
+    message: z.string(),
+    since: z.string(),
+  }).nullable().describe("Why the latest polls failed; null unless failing"),
+  notes: z.array(z.string()).describe("What the latest reading left out"),
+  redetection: z.object({
+    at: z.string(),
+    from: z.enum(PLATFORMS),
+    to: z.enum(PLATFORMS),
+  }).nullable().describe("Last re-detection of the platform after repeated misses"),
+});
+
+/** Maps reading health. */
+export function readingShape(r: Reading): z.input<typeof ReadingShape> {
+  return {
+    state: r.state,
+    summary: r.summary,
+    lastAttemptAt: toIso(r.lastAttemptAt),
+    lastSuccessAt: toIso(r.lastSuccessAt),
+    consecutiveFailures: r.consecutiveFailures,
+    error: r.error &&
+      {
+        kind: r.error.kind,
+        httpStatus: r.error.httpStatus,
+        message: r.error.message,
+        since: toIso(r.error.since),
+      },
+    notes: [...r.notes],
+    redetection: r.redetection &&
+      { at: toIso(r.redetection.at), from: r.redetection.from, to: r.redetection.to },
+  };
+}
+
 /** One service, as lists show it. */
 export const ServiceSummary = z.object({
   slug: z.string(),
@@ -33,6 +86,9 @@ export const ServiceSummary = z.object({
   uptimePercent30d: z.number().nullable().describe("30-day uptime percent; null when unobserved"),
   statusPageUrl: z.string(),
   lastChangedAt: When,
+  reading: z.object({ state: ReadingStateEnum, summary: z.string() }).describe(
+    "Can statusd read this vendor (get_service_status has the details)",
+  ),
 });
 
 /** Maps a catalog service. */
@@ -46,6 +102,7 @@ export function serviceSummary(s: Service): z.input<typeof ServiceSummary> {
     uptimePercent30d: s.uptimePercent,
     statusPageUrl: s.statusPageUrl,
     lastChangedAt: toIso(s.lastChangedAt),
+    reading: { state: s.reading.state, summary: s.reading.summary },
   };
 }
 

@@ -6,6 +6,8 @@ import { defineTool } from "../tool.ts";
 import {
   IncidentSummary,
   incidentSummary,
+  ReadingShape,
+  readingShape,
   ServiceSummary,
   serviceSummary,
   Slug,
@@ -18,12 +20,16 @@ export const getServiceStatusTool = defineTool({
   title: "Service status",
   description:
     "Current normalised status of one vendor by slug (e.g. github): overall level, when it " +
-    "last changed, which components are not operational, and open incidents (listed when the " +
-    "caller holds incidents:read). Unknown slugs get close matches.",
+    "last changed, which components are not operational, open incidents (listed when the " +
+    "caller holds incidents:read), and its reading health: whether statusd can read the " +
+    "vendor's page right now and, if not, why (timeout, HTTP 503, bad payload…) and since " +
+    "when. An UNKNOWN status with reading.state failing or unsupported means statusd cannot " +
+    "tell, not that the vendor is down. Unknown slugs get close matches.",
   scopes: ["status:read"],
   input: z.object({ slug: Slug }),
   output: ServiceSummary.extend({
     lastCheckedAt: z.string().nullable(),
+    reading: ReadingShape,
     components: z.object({
       total: z.number().int(),
       notOperational: z.array(
@@ -39,6 +45,7 @@ export const getServiceStatusTool = defineTool({
     return {
       ...serviceSummary(s),
       lastCheckedAt: toIso(s.lastCheckedAt),
+      reading: readingShape(s.reading),
       components: {
         total: s.components.length,
         notOperational: s.components

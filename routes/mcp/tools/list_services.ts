@@ -3,7 +3,7 @@ import { z } from "zod";
 import { listServices } from "../../../app/mod.ts";
 import { CATEGORIES, PAGE_LIMIT_MAX } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
-import { ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
+import { ReadingStateEnum, ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
 
 /** The tool. */
 export const listServicesTool = defineTool({
@@ -12,12 +12,14 @@ export const listServicesTool = defineTool({
   description:
     "List monitored vendors (cloud, SaaS, AI APIs...) with their current normalised status and " +
     "30-day uptime. Filter by category, status (e.g. MAJOR_OUTAGE to see who is down) or a " +
-    "name/slug substring `q`. Use it to find a vendor's slug for the other tools.",
+    "name/slug substring `q`, or reading state (`reading: failing` lists every vendor statusd " +
+    "cannot read right now). Use it to find a vendor's slug for the other tools.",
   scopes: ["status:read"],
   input: z.object({
     category: z.enum(CATEGORIES).optional().describe("Only this category"),
     status: Status.optional().describe("Only vendors currently at this level"),
     q: z.string().trim().min(1).max(100).optional().describe("Substring of the name or slug"),
+    reading: ReadingStateEnum.optional().describe("Only vendors whose reading is in this state"),
     limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(50).describe("Page size"),
     page: z.number().int().min(0).default(0).describe("0-based page"),
   }),
@@ -30,7 +32,7 @@ export const listServicesTool = defineTool({
   run(ctx, _caller, args) {
     const result = listServices(
       ctx,
-      { category: args.category, status: args.status, q: args.q },
+      { category: args.category, status: args.status, q: args.q, reading: args.reading },
       { page: args.page, limit: args.limit },
     );
     return {

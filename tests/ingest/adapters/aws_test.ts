@@ -132,8 +132,23 @@ Deno.test("AWS: wrong shapes are PayloadErrors naming the path", () => {
     () => awsAdapter.parse('{"foo":1}', c),
     (e) => e instanceof PayloadError && e.path === "$.archive",
   );
-  throws(
-    () => awsAdapter.parse('[{"date":"soon","status":"1","service":"x"}]', c),
-    (e) => e instanceof PayloadError && e.path === "$.0.date",
+});
+
+Deno.test("AWS: a malformed event or log entry is dropped with a note, the rest read", () => {
+  const dropped: string[] = [];
+  const c = {
+    ...ctx("2026-09-23T12:00:00Z"),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const event = JSON.parse(
+    read("aws-health-currentevents-one-open-event-PARTIAL.json").replace(/^\uFEFF/, ""),
   );
+  const whole = awsAdapter.parse(JSON.stringify([event]), c);
+  const broken = structuredClone(event);
+  broken.event_log[0].timestamp = "later";
+  const bad = { ...event, date: "soon" };
+  const s = awsAdapter.parse(JSON.stringify([bad, broken]), c);
+  equal(s.incidents.length, 1);
+  equal(s.incidents[0]!.updates.length, whole.incidents[0]!.updates.length - 1);
+  deepStrictEqual(dropped.map((d) => d.split(":")[0]), ["[0].date", "[1].event_log[0].timestamp"]);
 });

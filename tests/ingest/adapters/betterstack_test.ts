@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
@@ -8,7 +8,7 @@ import {
   REPORT_OPEN,
   RESOURCE_STATUS,
 } from "../../../ingest/adapters/betterstack.ts";
-import { fixture, parseContext } from "../../support/adapters.ts";
+import { fixture, jsonFixture, parseContext } from "../../support/adapters.ts";
 
 const read = (name: string) => fixture("betterstack", name);
 
@@ -193,14 +193,12 @@ Deno.test("better stack parse: malformed payloads name the offending path", () =
       "data.type",
     ],
     [
-      index([resource("5", "operational"), {
-        id: "6",
-        type: "status_page_resource",
-        attributes: { status: "operational" },
-      }]),
-      "included[1].attributes.public_name",
+      JSON.stringify({
+        data: { id: "1", type: "status_page", attributes: { aggregate_state: "operational" } },
+        included: { id: "5" },
+      }),
+      "included",
     ],
-    [index([report({ starts_at: "tomorrow" })]), "included[0].attributes.starts_at"],
     [
       JSON.stringify({ data: { id: "1", type: "status_page", attributes: {} } }),
       "data.attributes.aggregate_state",
@@ -213,4 +211,34 @@ Deno.test("better stack parse: malformed payloads name the offending path", () =
       `${body} → ${path}`,
     );
   }
+});
+
+Deno.test("better stack parse: a resource without public_name is dropped with a note, the rest is read", () => {
+  const { ctx, dropped } = quiet();
+  const doc = jsonFixture(
+    "betterstack",
+    "together-ai-index-operational-maintenance-report-resolved.json",
+  );
+  const kept = betterstack.parse(JSON.stringify(doc), ctx).components;
+  delete doc.included[2].attributes.public_name;
+  const snap = betterstack.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.components, kept.filter((c) => c.externalId !== "8475068"));
+  equal(snap.incidents.length, 1);
+  deepStrictEqual(dropped, [
+    "included[2].attributes.public_name: missing",
+  ]);
+});
+
+Deno.test("better stack parse: a report with a bad starts_at is dropped, the components are read", () => {
+  const { ctx, dropped } = quiet();
+  const doc = jsonFixture(
+    "betterstack",
+    "together-ai-index-operational-maintenance-report-resolved.json",
+  );
+  doc.included[5].attributes.starts_at = "tomorrow";
+  const snap = betterstack.parse(JSON.stringify(doc), ctx);
+  equal(snap.incidents.length, 0);
+  equal(snap.components.length, 2);
+  equal(dropped.length, 1);
+  ok(dropped[0]!.startsWith("included[5].attributes.starts_at: not a timestamp"), dropped[0]);
 });

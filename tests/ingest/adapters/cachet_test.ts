@@ -1,13 +1,14 @@
-import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { serviceStatus } from "../../../domain/mod.ts";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   cachet,
+  cachetEndpointFromPage,
   cachetUpdates,
   COMPONENT_STATUS,
   INCIDENT_STATUS,
 } from "../../../ingest/adapters/cachet.ts";
-import { fixture, parseContext } from "../../support/adapters.ts";
+import { fixture, jsonFixture, parseContext } from "../../support/adapters.ts";
 
 const read = (name: string) => fixture("cachet", name);
 
@@ -112,6 +113,14 @@ Deno.test("cachet mapping tables: every row", () => {
   const { ctx, unknown } = demo();
   for (const [raw, level] of Object.entries(COMPONENT_STATUS)) {
     equal(cachet.parse(list([component(Number(raw))]), ctx).components[0]!.status, level, raw);
+    const v3 = JSON.stringify({
+      data: [{
+        id: "1",
+        type: "components",
+        attributes: { name: "API", status: { human: "x", value: Number(raw) }, enabled: true },
+      }],
+    });
+    equal(cachet.parse(v3, ctx).components[0]!.status, level, `3.x ${raw}`);
   }
   for (const [raw, status] of Object.entries(INCIDENT_STATUS)) {
     const inc = cachet.parse(list([incident(Number(raw))]), ctx).incidents[0]!;
@@ -150,10 +159,7 @@ Deno.test("cachet parse: malformed payloads name the offending path", () => {
   const cases: [string, string][] = [
     ["<html><title>404</title></html>", "$"],
     [JSON.stringify({ data: {} }), "data"],
-    [list([component(1, { name: null })]), "data[0].name"],
-    [list([component(1), { id: 2, name: "Old", status: "Operational" }]), "data[1].status_id"],
-    [list([{ ...incident(1), created_at: "01/08/2015" }]), "data[0].created_at"],
-    [list([{ ...incident(1), status: "4" }]), "data[0].status"],
+    [JSON.stringify({ components: [] }), "data"],
   ];
   for (const [body, path] of cases) {
     throws(
@@ -162,4 +168,130 @@ Deno.test("cachet parse: malformed payloads name the offending path", () => {
       `${body} → ${path}`,
     );
   }
+});
+
+Deno.test("cachet parse: a malformed 2.x item is dropped with a note, the others are read", () => {
+  const { ctx, dropped } = demo();
+  const doc = jsonFixture("cachet", "cachet-v0-docs-components-mixed.json");
+  delete doc.data[1].status_id;
+  const snap = cachet.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.components.map((c) => c.externalId), ["5"]);
+  equal(snap.indicator, "OPERATIONAL");
+  deepStrictEqual(dropped, ["data[1].status_id: missing"]);
+
+  const incidents = jsonFixture("cachet", "cachet-v0-docs-incidents-investigating-and-fixed.json");
+  incidents.data[0].created_at = "01/08/2015";
+  const read = cachet.parse(JSON.stringify(incidents), ctx);
+  deepStrictEqual(read.incidents.map((i) => i.externalId), ["7"]);
+  ok(dropped[1]!.startsWith("data[0].created_at: not a timestamp"), dropped[1]);
+
+  const updates = jsonFixture("cachet", "cachet-v2-incident-updates-timeline.json");
+  delete updates.data[0].status;
+  const byIncident = cachetUpdates(JSON.stringify(updates), ctx);
+  equal([...byIncident.values()].flat().length, updates.data.length - 1);
+  equal(dropped[2], "data[0].status: missing");
+});
+
+Deno.test("cachet 3.x parse: JSON:API components with {human, value} statuses", () => {
+  const { ctx, unknown } = demo();
+  const snap = cachet.parse(read("cachet-v3-components-RECONSTRUCTED.json"), ctx);
+  deepStrictEqual(snap.components, [
+    // latest_status (2, incidents applied) wins over the set status (1)
+    { externalId: "1", name: "Documentation", group: null, status: "DEGRADED_PERFORMANCE" },
+    { externalId: "2", name: "Website", group: null, status: "MAJOR_OUTAGE" },
+    { externalId: "3", name: "Blog", group: null, status: "UNDER_MAINTENANCE" },
+  ], "the disabled Legacy API is not shown");
+  equal(snap.indicator, "MAJOR_OUTAGE");
+  equal(serviceStatus(snap), "MAJOR_OUTAGE");
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("cachet 3.x parse: the documented incidents list (Investigating, Fixed)", () => {
+  const { ctx, unknown } = context("https://v3.cachethq.io", "2024-10-27T09:06:00Z");
+  const snap = cachet.parse(read("cachet-v3-docs-incidents-investigating-and-fixed.json"), ctx);
+  equal(snap.indicator, "UNKNOWN", "an incidents list carries no level");
+  deepStrictEqual(snap.incidents, [{
+    externalId: "2",
+    title: "Documentation Performance Degradation",
+    status: "INVESTIGATING",
+    impact: "NONE",
+    startedAt: Date.UTC(2024, 9, 27, 8, 31, 59),
+    updatedAt: Date.UTC(2024, 9, 27, 8, 31, 59),
+    resolvedAt: null,
+    url: "https://v3.cachethq.io/incidents/2",
+    componentIds: [],
+    updates: [],
+  }, {
+    externalId: "1",
+    title: "DNS Provider Outage",
+    status: "RESOLVED",
+    impact: "NONE",
+    startedAt: Date.UTC(2024, 9, 26, 9, 1, 59),
+    updatedAt: Date.UTC(2024, 9, 26, 9, 1, 59),
+    resolvedAt: Date.UTC(2024, 9, 26, 9, 1, 59),
+    url: "https://v3.cachethq.io/incidents/1",
+    componentIds: [],
+    updates: [],
+  }]);
+  deepStrictEqual(unknown, []);
+});
+
+Deno.test("cachet 3.x parse: a component without a status value is dropped with a note", () => {
+  const { ctx, dropped } = demo();
+  const doc = jsonFixture("cachet", "cachet-v3-components-RECONSTRUCTED.json");
+  delete doc.data[1].attributes.status.value;
+  const snap = cachet.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.components.map((c) => c.name), ["Documentation", "Blog"]);
+  deepStrictEqual(dropped, ["data[1].attributes.status.value: missing"]);
+  const incidents = jsonFixture("cachet", "cachet-v3-docs-incidents-investigating-and-fixed.json");
+  incidents.data[1].attributes.created.string = "yesterday";
+  deepStrictEqual(
+    cachet.parse(JSON.stringify(incidents), ctx).incidents.map((i) => i.title),
+    ["Documentation Performance Degradation"],
+  );
+  ok(dropped[1]!.startsWith("data[1].attributes.created.string: not a timestamp"), dropped[1]);
+});
+
+Deno.test("cachet discovery: a 3.x page (assets under vendor/cachethq/cachet/) reads /api/components", () => {
+  const vendor = { statusPageUrl: "https://status.example.com", slug: "x" };
+  ok(cachet.discovery!.needed(vendor));
+  const head = (extra = "") =>
+    `<html><head>${extra}<link rel="shortcut icon" href="https://status.example.com/vendor/cachethq/cachet/favicon.ico" /></head></html>`;
+  equal(
+    cachetEndpointFromPage(head(), new URL("https://status.example.com/")).href,
+    "https://status.example.com/api/components?per_page=100",
+  );
+  // Cachet mounted under a path (CACHET_PATH): og:url gives its root
+  equal(
+    cachetEndpointFromPage(
+      head('<meta property="og:url" content="https://example.com/status" />'),
+      new URL("https://example.com/status/incidents"),
+    ).href,
+    "https://example.com/status/api/components?per_page=100",
+  );
+  // another host's og:url is not followed
+  equal(
+    cachetEndpointFromPage(
+      head('<meta property="og:url" content="https://evil.example/x" />'),
+      new URL("https://status.example.com/"),
+    ).href,
+    "https://status.example.com/api/components?per_page=100",
+  );
+});
+
+Deno.test("cachet discovery: a 2.x page (or any other) keeps the 2.x /api/v1/components", () => {
+  const page = new URL("https://status.example.com/");
+  const v2 = `<footer>Powered by <a href="https://cachethq.io" class="links">Cachet</a>.</footer>`;
+  equal(
+    cachetEndpointFromPage(v2, page).href,
+    cachet.endpoint({ statusPageUrl: page.href, slug: "x" }).href,
+  );
+  equal(
+    cachetEndpointFromPage("<html></html>", page).href,
+    "https://status.example.com/api/v1/components?per_page=100",
+  );
+  // a page URL that is the API itself needs no discovery
+  const api = { statusPageUrl: "https://status.example.com/api/components", slug: "x" };
+  equal(cachet.discovery!.needed(api), false);
+  equal(cachet.endpoint(api).href, "https://status.example.com/api/components?per_page=100");
 });

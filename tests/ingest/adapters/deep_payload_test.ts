@@ -4,7 +4,7 @@
  * seconds on the event loop.
  */
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
-import { PayloadError } from "../../../ingest/adapters/adapter.ts";
+import { UndecodableError } from "../../../ingest/adapters/adapter.ts";
 import {
   capArrays,
   MAX_JSON_ARRAY_ITEMS,
@@ -16,10 +16,10 @@ import { statuspage } from "../../../ingest/adapters/statuspage.ts";
 
 const ctx = { pageUrl: new URL("https://status.example.test/"), fetchedAt: Date.now() };
 
-Deno.test("JSON nested deeper than the limit is a PayloadError before it is parsed", () => {
+Deno.test("JSON nested deeper than the limit is undecodable before it is parsed", () => {
   const deep = "[".repeat(2_000_000) + "]".repeat(2_000_000);
   throws(() => statuspage.parse(deep, ctx), (err: unknown) => {
-    ok(err instanceof PayloadError);
+    ok(err instanceof UndecodableError);
     equal(
       err.message,
       `Cannot parse statuspage payload at "$": nested deeper than ${MAX_JSON_DEPTH} levels`,

@@ -306,10 +306,29 @@ Deno.test("malformed or foreign bodies are PayloadErrors naming the path", () =>
     () => feedAdapter.parse("<rss><channel>just text</channel></rss>", ctx),
     (e) => e instanceof PayloadError && e.path === "$.rss.channel",
   );
-  throws(
-    () => feedAdapter.parse("<feed><entry>only text</entry></feed>", ctx),
-    (e) => e instanceof PayloadError && e.path === "$.feed.entry.0",
+});
+
+Deno.test("a malformed feed entry is dropped with a note, the other entries read", () => {
+  const dropped: string[] = [];
+  const ctx = {
+    pageUrl: new URL("https://www.githubstatus.com"),
+    fetchedAt: Date.parse("2022-12-01T00:00:00Z"),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const atom = Deno.readTextFileSync(
+    new URL("../../fixtures/rss/github-history-resolved.atom", import.meta.url),
   );
+  const whole = feedAdapter.parse(atom, ctx);
+  const start = atom.indexOf("<entry>");
+  const end = atom.indexOf("</entry>", start) + "</entry>".length;
+  const broken = atom.slice(0, start) + "<entry>only text</entry>" + atom.slice(end);
+  const snap = feedAdapter.parse(broken, ctx);
+  deepStrictEqual(
+    snap.incidents.map((i) => i.externalId),
+    whole.incidents.map((i) => i.externalId).slice(1),
+  );
+  equal(dropped.length, 1);
+  equal(dropped[0]!.split(":")[0], "feed.entry[0]");
 });
 
 Deno.test("endpoint: feed URLs as given, else <page>/history.atom", () => {

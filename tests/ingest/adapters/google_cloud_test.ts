@@ -101,10 +101,27 @@ Deno.test("Google Cloud: wrong shapes are PayloadErrors naming the path", () => 
     () => googleCloudAdapter.parse('{"incidents":[]}', ctx("2022-07-02T00:00:00Z")),
     (e) => e instanceof PayloadError && e.path === "$",
   );
-  throws(
-    () => googleCloudAdapter.parse('[{"id":"x","begin":"yesterday"}]', ctx("2022-07-02T00:00:00Z")),
-    (e) => e instanceof PayloadError && e.path === "$.0.begin",
+});
+
+Deno.test("Google Cloud: a malformed incident or update is dropped with a note, the rest read", () => {
+  const dropped: string[] = [];
+  const c = {
+    ...ctx("2022-06-20T00:00:00Z"),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const whole = googleCloudAdapter.parse(body, c);
+  const doc = JSON.parse(body);
+  doc[0].begin = "yesterday";
+  delete doc[2].updates[0].status;
+  const s = googleCloudAdapter.parse(JSON.stringify(doc), c);
+  deepStrictEqual(
+    s.incidents.map((i) => i.externalId),
+    whole.incidents.map((i) => i.externalId).filter((id) => id !== "TaA75H7XA1DQyM2ReK2f"),
   );
+  const outage = s.incidents.find((i) => i.externalId === "iAgVMxJUfE1J9et7j9KB")!;
+  equal(outage.updates.length, 2);
+  deepStrictEqual(dropped.map((d) => d.split(":")[0]), ["[0].begin", "[2].updates[0].status"]);
+  equal(dropped[1], "[2].updates[0].status: missing");
 });
 
 Deno.test("Google Cloud endpoint", () => {

@@ -82,8 +82,8 @@ Deno.test("Heroku mapping tables", () => {
 Deno.test("Heroku: wrong shapes are PayloadErrors naming the path", () => {
   throws(() => herokuAdapter.parse("Service Unavailable", ctx()), PayloadError);
   throws(
-    () => herokuAdapter.parse('{"status":[{"system":"Apps"}]}', ctx()),
-    (e) => e instanceof PayloadError && e.path === "$.status.0.status",
+    () => herokuAdapter.parse('{"status":[{"system":"Apps"}],"incidents":{}}', ctx()),
+    (e) => e instanceof PayloadError && e.path === "$.incidents",
   );
   throws(
     () => herokuAdapter.parse("[]", ctx()),
@@ -93,4 +93,20 @@ Deno.test("Heroku: wrong shapes are PayloadErrors naming the path", () => {
     herokuAdapter.endpoint({ statusPageUrl: "https://status.heroku.com", slug: "heroku" }).href,
     "https://status.heroku.com/api/v4/current-status",
   );
+});
+
+Deno.test("Heroku: a malformed system or maintenance is dropped with a note, the rest read", () => {
+  const dropped: string[] = [];
+  const c = {
+    ...ctx(),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const doc = JSON.parse(read("heroku-v4-current-status-green-stale-scheduled-PARTIAL.json"));
+  delete doc.status[1].status;
+  delete doc.scheduled[0].created_at;
+  const s = herokuAdapter.parse(JSON.stringify(doc), c);
+  deepStrictEqual(s.components.map((x) => x.name), ["Apps", "Tools"]);
+  equal(s.indicator, "OPERATIONAL");
+  equal(s.incidents.length, 0);
+  deepStrictEqual(dropped, ["status[1].status: missing", "scheduled[0].created_at: missing"]);
 });

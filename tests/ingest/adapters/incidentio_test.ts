@@ -12,7 +12,7 @@ import {
   WIDGET_IMPACT,
   WIDGET_STATUS,
 } from "../../../ingest/adapters/incidentio.ts";
-import { fixture, parseContext } from "../../support/adapters.ts";
+import { fixture, jsonFixture, parseContext } from "../../support/adapters.ts";
 
 const read = (name: string) => fixture("incidentio", name);
 
@@ -290,15 +290,8 @@ Deno.test("incident.io parse: malformed payloads name the offending path", () =>
     ["<!DOCTYPE html><html></html>", "$"],
     ["not json", "$"],
     [widget({ ongoing_incidents: null }), "ongoing_incidents"],
-    [
-      widget({ ongoing_incidents: [widgetIncident({ last_update_at: "soon" })] }),
-      "ongoing_incidents[0].last_update_at",
-    ],
-    [
-      widget({ ongoing_incidents: [widgetIncident({ affected_components: [{ id: 1 }] })] }),
-      "ongoing_incidents[0].affected_components[0].id",
-    ],
-    [JSON.stringify({ components: [{ id: "c", name: "C" }] }), "components[0].status"],
+    [widget({ ongoing_incidents: { id: "x" } }), "ongoing_incidents"],
+    [JSON.stringify({ components: "none" }), "components"],
   ];
   for (const [body, path] of cases) {
     throws(
@@ -307,4 +300,51 @@ Deno.test("incident.io parse: malformed payloads name the offending path", () =>
       `${body} → ${path}`,
     );
   }
+});
+
+Deno.test("incident.io parse: a widget item without last_update_at is dropped, the rest is read", () => {
+  const { ctx, dropped } = openai();
+  const doc = jsonFixture(
+    "incidentio",
+    "widget-api-preview-incident-and-maintenances-DOCSAMPLE.json",
+  );
+  delete doc.in_progress_maintenances[0].started_at;
+  delete doc.in_progress_maintenances[0].last_update_at;
+  const snap = incidentio.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.incidents.map((i) => i.status), ["IDENTIFIED", "SCHEDULED"]);
+  equal(dropped.length, 1);
+  ok(dropped[0]!.startsWith("in_progress_maintenances[0].last_update_at: "), dropped[0]);
+});
+
+Deno.test("incident.io parse: a malformed affected component is dropped, its incident kept", () => {
+  const { ctx, dropped } = openai();
+  const doc = jsonFixture(
+    "incidentio",
+    "widget-api-preview-incident-and-maintenances-DOCSAMPLE.json",
+  );
+  doc.ongoing_incidents[0].affected_components[0].id = 7;
+  const snap = incidentio.parse(JSON.stringify(doc), ctx);
+  equal(snap.incidents.length, 3);
+  deepStrictEqual(snap.incidents[0]!.componentIds, []);
+  deepStrictEqual(snap.components, []);
+  deepStrictEqual(dropped, [
+    "ongoing_incidents[0].affected_components[0].id: Invalid input: expected string, received number (found number 7)",
+  ]);
+});
+
+Deno.test("incident.io parse: a compat incident without status is dropped, the others are read", () => {
+  const { ctx, dropped } = openai();
+  const doc = jsonFixture(
+    "incidentio",
+    "openai-compat-incidents-resolved-monitoring-first-update.json",
+  );
+  delete doc.incidents[0].status;
+  const snap = incidentio.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.incidents.map((i) => i.externalId), [
+    "01M2HYH64J2CZMZ63HEV2FCQFA",
+    "01M2GA8XTS6VB3QCDEGZ0HNAQ5",
+  ]);
+  deepStrictEqual(dropped, [
+    "incidents[0].status: missing",
+  ]);
 });

@@ -9,7 +9,7 @@ import {
   MAINTENANCE_STATUS,
   PAGE_STATUS,
 } from "../../../ingest/adapters/instatus.ts";
-import { fixture, parseContext } from "../../support/adapters.ts";
+import { fixture, jsonFixture, parseContext } from "../../support/adapters.ts";
 
 const read = (name: string) => fixture("instatus", name);
 
@@ -197,15 +197,8 @@ Deno.test("instatus parse: malformed payloads name the offending path", () => {
     ["<html><body>Not found</body></html>", "$"],
     ["[]", "$"],
     [JSON.stringify({ page: { status: 1 } }), "page.status"],
-    [
-      summary({ activeIncidents: [incident({ started: "last tuesday" })] }),
-      "activeIncidents[0].started",
-    ],
     [summary({ activeMaintenances: {} }), "activeMaintenances"],
-    [
-      JSON.stringify({ components: [{ id: "c", name: "C", status: "OPERATIONAL", group: "g" }] }),
-      "components[0].group",
-    ],
+    [JSON.stringify({ components: { id: "c" } }), "components"],
   ];
   for (const [body, path] of cases) {
     throws(
@@ -214,4 +207,43 @@ Deno.test("instatus parse: malformed payloads name the offending path", () => {
       `${body} → ${path}`,
     );
   }
+});
+
+Deno.test("instatus parse: a maintenance with no start is dropped with a note, the incident is read", () => {
+  const { ctx, dropped } = docs();
+  const doc = jsonFixture("instatus", "instatus-docs-summary-hasissues.json");
+  const whole = instatus.parse(JSON.stringify(doc), ctx);
+  delete doc.activeMaintenances[0].start;
+  const snap = instatus.parse(JSON.stringify(doc), ctx);
+  equal(snap.indicator, whole.indicator);
+  deepStrictEqual(snap.incidents, whole.incidents.filter((i) => i.impact !== "MAINTENANCE"));
+  equal(snap.incidents.length, 1);
+  deepStrictEqual(dropped, [
+    "activeMaintenances[0].start: missing",
+  ]);
+});
+
+Deno.test("instatus parse: an incident with an unreadable start is dropped, the maintenance kept", () => {
+  const { ctx, dropped } = docs();
+  const doc = jsonFixture("instatus", "instatus-docs-summary-hasissues.json");
+  doc.activeIncidents[0].started = "last tuesday";
+  const snap = instatus.parse(JSON.stringify(doc), ctx);
+  deepStrictEqual(snap.incidents.map((i) => i.impact), ["MAINTENANCE"]);
+  deepStrictEqual(dropped, [
+    'activeIncidents[0].started: not a timestamp: "last tuesday" (found string "last tuesday")',
+  ]);
+});
+
+Deno.test("instatus parse: a component with a malformed group is dropped, the others read", () => {
+  const { ctx, dropped } = docs();
+  const doc = jsonFixture("instatus", "arbitrum-internal-v2-components-all-statuses-grouped.json");
+  const all = instatus.parse(JSON.stringify(doc), ctx).components;
+  const victim = doc.components.findIndex((c: { group?: unknown }) => c.group);
+  const name = doc.components[victim].name;
+  doc.components[victim].group = "g";
+  const snap = instatus.parse(JSON.stringify(doc), ctx);
+  ok(!snap.components.some((c) => c.name === name));
+  ok(snap.components.length >= all.length - 1, `${snap.components.length} of ${all.length}`);
+  equal(dropped.length, 1);
+  ok(dropped[0]!.startsWith(`components[${victim}].group: `), dropped[0]);
 });

@@ -96,8 +96,8 @@ Deno.test("Salesforce: wrong shapes are PayloadErrors; endpoint per instance", (
     (e) => e instanceof PayloadError && e.path === "$.status",
   );
   throws(
-    () => salesforceAdapter.parse('[{"id":1,"createdAt":"later"}]', c),
-    (e) => e instanceof PayloadError && e.path === "$.0.createdAt",
+    () => salesforceAdapter.parse('{"key":"NA1","status":"OK","Incidents":{}}', c),
+    (e) => e instanceof PayloadError && e.path === "$.Incidents",
   );
   equal(
     salesforceAdapter.endpoint({
@@ -113,4 +113,29 @@ Deno.test("Salesforce: wrong shapes are PayloadErrors; endpoint per instance", (
     }).href,
     "https://api.status.salesforce.com/v1/incidents/active",
   );
+});
+
+Deno.test("Salesforce: a malformed maintenance or event is dropped with a note, the rest read", () => {
+  const dropped: string[] = [];
+  const c = {
+    ...ctx("2023-04-02T05:00:00Z"),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const whole = salesforceAdapter.parse(body, c);
+  const doc = JSON.parse(body);
+  delete doc.Maintenances[0].plannedStartTime;
+  delete doc.Incidents[0].IncidentEvents[0].createdAt;
+  const s = salesforceAdapter.parse(JSON.stringify(doc), c);
+  equal(s.indicator, whole.indicator);
+  deepStrictEqual(s.incidents.map((i) => i.externalId), ["incident-10967"]);
+  equal(s.incidents[0]!.updates.length, 1);
+  deepStrictEqual(dropped, [
+    "Incidents[0].IncidentEvents[0].createdAt: missing",
+    "Maintenances[0].plannedStartTime: missing",
+  ]);
+  // the active-incidents list reads the same way
+  dropped.length = 0;
+  const list = salesforceAdapter.parse('[{"id":1,"createdAt":"later"}]', c);
+  equal(list.incidents.length, 0);
+  equal(dropped[0]!.split(":")[0], "[0].createdAt");
 });

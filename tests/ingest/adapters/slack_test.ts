@@ -83,15 +83,33 @@ Deno.test("Slack: wrong shapes are PayloadErrors naming the path", () => {
     (e) => e instanceof PayloadError && e.path === "$.status",
   );
   throws(
-    () =>
-      slackAdapter.parse(
-        '{"status":"active","active_incidents":[{"id":"1","title":"t","type":"incident","status":"active","date_created":"Monday"}]}',
-        ctx(),
-      ),
-    (e) => e instanceof PayloadError && e.path === "$.active_incidents.0.date_created",
+    () => slackAdapter.parse('{"status":"active","active_incidents":{}}', ctx()),
+    (e) => e instanceof PayloadError && e.path === "$.active_incidents",
   );
   equal(
     slackAdapter.endpoint({ statusPageUrl: "https://status.slack.com", slug: "slack" }).href,
     "https://slack-status.com/api/v2.0.0/current",
   );
+});
+
+Deno.test("Slack: an unreadable active incident is dropped with a note; 'active' still reads degraded", () => {
+  const dropped: string[] = [];
+  const c = {
+    ...ctx(),
+    dropped: (path: string, reason: string) => dropped.push(`${path}: ${reason}`),
+  };
+  const doc = JSON.parse(read("slack-docs-current-active-incident.json"));
+  doc.active_incidents[0].date_created = "Monday";
+  const s = slackAdapter.parse(JSON.stringify(doc), c);
+  equal(s.incidents.length, 0);
+  equal(s.indicator, "DEGRADED_PERFORMANCE");
+  equal(dropped.length, 1);
+  equal(dropped[0]!.split(":")[0], "active_incidents[0].date_created");
+
+  const notes = JSON.parse(read("slack-docs-current-active-incident.json"));
+  delete notes.active_incidents[0].notes[0].body;
+  const withIncident = slackAdapter.parse(JSON.stringify(notes), c);
+  equal(withIncident.incidents.length, 1);
+  deepStrictEqual(withIncident.incidents[0]!.updates, []);
+  equal(dropped[1], "active_incidents[0].notes[0].body: missing");
 });

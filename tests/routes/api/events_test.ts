@@ -1,5 +1,7 @@
-import { equal, ok } from "node:assert/strict";
-import { MINUTE_MS } from "../../../domain/mod.ts";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { type Change, MINUTE_MS, type StatusChange } from "../../../domain/mod.ts";
+import { LIVE_BUFFER_MAX } from "../../../routes/api/events.ts";
+import { recordChanges, transaction } from "../../../store/mod.ts";
 import { apiRig, polledRig } from "../../support/api.ts";
 
 interface SseEvent {
@@ -101,6 +103,141 @@ Deno.test("an open event stream ends when the server is stopping, so shutdown ne
     ok(text.includes("retry: 3000"));
   } finally {
     await server.shutdown();
+    await r.close();
+  }
+});
+
+/** An SSE reader that keeps its place across calls (events, control events and comments). */
+function sseReader(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: SseEvent[] = [];
+  let buffer = "";
+  let ended = false;
+  return {
+    events,
+    get ended() {
+      return ended;
+    },
+    /**
+     * Reads until `done(events)` or the end of the stream. `guardMs` only stops a test that
+     * would otherwise hang (it fails it); it is not a speed requirement.
+     */
+    async until(done: (events: SseEvent[]) => boolean, guardMs = 60_000): Promise<SseEvent[]> {
+      const guard = setTimeout(() => reader.cancel("guard"), guardMs);
+      try {
+        while (!done(events) && !ended) {
+          const { value, done: end } = await reader.read();
+          if (end) {
+            ended = true;
+            break;
+          }
+          buffer += value;
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const fields: Record<string, string> = {};
+            for (const line of block.split("\n")) {
+              const m = /^(\w+): ?(.*)$/.exec(line);
+              if (m) fields[m[1]!] = m[2]!;
+            }
+            if (fields.data) {
+              events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
+            } else if (block.includes(": connected")) {
+              events.push({ id: "", event: "connected", data: {} });
+            }
+          }
+        }
+      } finally {
+        clearTimeout(guard);
+      }
+      return events;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+/** `count` committed status changes of one vendor (ids from the log), not yet published. */
+function commitChanges(r: ReturnType<typeof apiRig>, count: number): Change[] {
+  const items: StatusChange[] = Array.from({ length: count }, (_, i) => ({
+    kind: "status",
+    slug: "acme",
+    component: `c${i}`,
+    from: "OPERATIONAL",
+    to: "MAJOR_OUTAGE",
+  }));
+  return transaction(r.db, () => recordChanges(r.db, r.clock.now(), items));
+}
+
+/** Asserts `events` are change events with consecutive ids `from`..`to`. */
+function assertConsecutive(events: SseEvent[], from: number, to: number): void {
+  equal(events.length, to - from + 1);
+  events.forEach((e, i) => {
+    equal(e.event, "status");
+    equal(Number(e.id), from + i);
+  });
+}
+
+Deno.test("one poll committing 130,000 changes: the live client is told to resume, and the replay delivers every one", async () => {
+  const r = apiRig();
+  try {
+    const live = sseReader(await r.get("/api/events"));
+    await live.until((e) => e.some((x) => x.event === "connected"));
+    r.ctx.changes.publish(commitChanges(r, 130_000));
+    const got = await live.until((e) => e.some((x) => x.event === "resume"));
+    const resume = got.find((x) => x.event === "resume")!;
+    deepStrictEqual(resume.data, { lastEventId: 0, reason: "behind" });
+    equal(resume.id, "0");
+    await live.until(() => false); // the server ends the stream after `resume`
+    ok(live.ended);
+    ok(got.filter((x) => x.event === "status").length < LIVE_BUFFER_MAX);
+
+    const again = sseReader(await r.get("/api/events", { "Last-Event-ID": resume.id }));
+    const replayed = await again.until((e) => e.length >= 130_001);
+    assertConsecutive(replayed.filter((x) => x.event !== "connected"), 1, 130_000);
+    await again.cancel();
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a client that stops reading falls behind the bounded buffer: resume, then nothing is missing", async () => {
+  const r = apiRig();
+  try {
+    const slow = sseReader(await r.get("/api/events"));
+    await slow.until((e) => e.some((x) => x.event === "connected"));
+    const batches = Math.ceil(LIVE_BUFFER_MAX / 1000) + 1;
+    for (let i = 0; i < batches; i++) r.ctx.changes.publish(commitChanges(r, 1000));
+    const got = await slow.until(() => false);
+    const resume = got.at(-1)!;
+    equal(resume.event, "resume");
+    const delivered = got.filter((x) => x.event === "status");
+    assertConsecutive(delivered, 1, delivered.length);
+    equal(resume.data.lastEventId, delivered.length);
+
+    const again = sseReader(await r.get(`/api/events?lastEventId=${resume.id}`));
+    const rest = await again.until((e) => e.length >= batches * 1000 - delivered.length + 1);
+    assertConsecutive(rest.slice(1), delivered.length + 1, batches * 1000);
+    await again.cancel();
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a Last-Event-ID beyond the newest change is clamped with a reset event, and new changes arrive", async () => {
+  const r = apiRig();
+  try {
+    commitChanges(r, 3);
+    const stream = sseReader(await r.get("/api/events", { "Last-Event-ID": "999" }));
+    const first = await stream.until((e) => e.some((x) => x.event === "reset"));
+    const reset = first.find((x) => x.event === "reset")!;
+    equal(reset.id, "3");
+    deepStrictEqual(reset.data, { lastEventId: 3, reason: "unknown_id", requested: 999 });
+    r.ctx.changes.publish(commitChanges(r, 1));
+    const got = await stream.until((e) => e.some((x) => x.event === "status"));
+    equal(got.find((x) => x.event === "status")!.id, "4");
+    await stream.cancel();
+  } finally {
     await r.close();
   }
 });

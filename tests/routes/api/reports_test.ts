@@ -36,6 +36,9 @@ Deno.test("uptime over 7/30/90 days: partial outage 30 % down, UNKNOWN left out,
       mttrMinutes: (600 + 120) / 2,
       disruptions: 2,
       asOf: "2026-11-20T12:00:00.000Z",
+      // Observed since it was first seen; 24 h of UNKNOWN inside the windows are left out.
+      observedSince: "2026-11-10T12:00:00.000Z",
+      observedPercent: { days7: 85.7, days30: 30, days90: 10 },
     });
   } finally {
     await r.close();
@@ -58,6 +61,8 @@ Deno.test("uptime of a service never observed is null, and MTTR needs an ended d
         mttrMinutes: null,
         disruptions: 0,
         asOf: "2026-11-20T12:00:00.000Z",
+        observedSince: null,
+        observedPercent: { days7: 0, days30: 0, days90: 0 },
       },
     );
     const down = UptimeSchema.parse((await body(await r.get("/api/services/down/uptime"))).json);

@@ -2,37 +2,9 @@ import { equal, match, ok } from "node:assert/strict";
 import { addMember } from "../../../app/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
+import { formBrowser as browser } from "../../support/web.ts";
 
-/** A tiny cookie-keeping browser over `app.request`. */
-function browser(app: ReturnType<typeof createServer>) {
-  const jar = new Map<string, string>();
-  const send = async (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const res = await app.request(path, { ...init, headers, redirect: "manual" });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const [k, v] = pair!.split("=");
-      if (v === "" || /Max-Age=0/i.test(c)) jar.delete(k!);
-      else jar.set(k!, v!);
-    }
-    return res;
-  };
-  const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-  return {
-    jar,
-    get: send,
-    /** GETs `page`, then posts `fields` (plus its CSRF token) to `action`. */
-    async submit(page: string, action: string, fields: Record<string, string | string[]>) {
-      const html = await (await send(page)).text();
-      const body = new URLSearchParams({ _csrf: csrfOf(html) });
-      for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) body.append(k, x);
-      return send(action, { method: "POST", body });
-    },
-  };
-}
-
-Deno.test("sign-up sets an HttpOnly SameSite=Lax session cookie and lands on Settings", async () => {
+Deno.test("sign-up creates a Free account, then sign-in sets an HttpOnly SameSite=Lax session cookie", async () => {
   const ctx = testContext();
   const b = browser(createServer({ app: ctx }));
   const res = await b.submit("/sign-up", "/sign-up", {
@@ -40,8 +12,16 @@ Deno.test("sign-up sets an HttpOnly SameSite=Lax session cookie and lands on Set
     password: PASSWORD,
   });
   equal(res.status, 303);
-  equal(res.headers.get("location"), "/settings/api-keys");
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("sd_session="))!;
+  equal(res.headers.get("location"), "/sign-in?created=1");
+  equal(b.jar.has("sd_session"), false); // sign-up never signs in (it would tell taken emails apart)
+  match(await (await b.get("/sign-in?created=1")).text(), /its account is ready: sign in/);
+  const signedIn = await b.submit("/sign-in", "/sign-in", {
+    email: "new@example.com",
+    password: PASSWORD,
+  });
+  equal(signedIn.status, 303);
+  equal(signedIn.headers.get("location"), "/settings/api-keys");
+  const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("sd_session="))!;
   match(cookie, /HttpOnly/);
   match(cookie, /SameSite=Lax/);
   ok(!/Secure/.test(cookie)); // http public URL
