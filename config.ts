@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseIpRange } from "./domain/mod.ts";
+import { type AddressAllowance, parseAllowance, parseIpRange } from "./domain/mod.ts";
 
 /** A bad configuration value; the message names every bad variable and its value. */
 export class ConfigError extends Error {
@@ -46,6 +46,18 @@ const schema = z.object({
   STATUSD_POLL_CONCURRENCY: int(1, 1024).default(32),
   STATUSD_POLL: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).default("on"),
   STATUSD_POLL_TIMEOUT_MS: int(100, 120000).default(10000),
+  STATUSD_ALLOW_PRIVATE_VENDORS: z.string().transform((value, ctx): AddressAllowance => {
+    const parsed = parseAllowance(value);
+    if (parsed.ok) return parsed.allowance;
+    ctx.issues.push({
+      code: "custom",
+      input: value,
+      message: `expected "off", "on" or a comma list of IP addresses and CIDRs (cannot read ${
+        parsed.bad.map((b) => JSON.stringify(b)).join(", ") || "an empty list"
+      })`,
+    });
+    return z.NEVER;
+  }).prefault("off"),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
     error: "expected debug, info, warn or error",
@@ -59,6 +71,11 @@ export interface PollConfig {
   readonly movingSeconds: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /**
+   * Non-public addresses vendor fetches may reach (`STATUSD_ALLOW_PRIVATE_VENDORS`); every
+   * other loopback, private, link-local or reserved address is refused, redirects included.
+   */
+  readonly allowPrivate: AddressAllowance;
 }
 
 /** The resolved configuration: every default filled in. */
@@ -106,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       movingSeconds: e.STATUSD_POLL_MOVING_SECONDS,
       concurrency: e.STATUSD_POLL_CONCURRENCY,
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
+      allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
     }),
     trustedProxies: Object.freeze([...e.STATUSD_TRUSTED_PROXIES]),
     logLevel: e.STATUSD_LOG,

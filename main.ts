@@ -4,6 +4,7 @@
  * {@link SHUTDOWN_BOUND_SECONDS} whatever clients do.
  * @module
  */
+import { startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { systemClock } from "./domain/mod.ts";
 import { createPoller, loadCatalog } from "./ingest/mod.ts";
@@ -59,18 +60,19 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     clock: systemClock,
     log,
   });
-  const app = createServer({
-    app: {
-      db,
-      clock: systemClock,
-      changes,
-      log,
-      settings: {
-        publicUrl: config.publicUrl,
-        pollStableSeconds: config.poll.stableSeconds,
-        pollMovingSeconds: config.poll.movingSeconds,
-      },
+  const ctx = {
+    db,
+    clock: systemClock,
+    changes,
+    log,
+    settings: {
+      publicUrl: config.publicUrl,
+      pollStableSeconds: config.poll.stableSeconds,
+      pollMovingSeconds: config.poll.movingSeconds,
     },
+  };
+  const app = createServer({
+    app: ctx,
     pollerStats: () => poller.stats(),
     shutdown: stopping.signal,
     trustedProxies: config.trustedProxies,
@@ -82,6 +84,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
   if (config.poll.enabled) poller.start();
+  // Deletes what is older than the reported windows: now, then every 15 minutes.
+  const retention = startRetention(ctx);
   const stopped = Promise.withResolvers<void>();
   let stopRequested = false;
   const stop = async () => {
@@ -89,7 +93,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     stopRequested = true;
     log.info("stopping", { graceSeconds: SHUTDOWN_GRACE_SECONDS });
     stopping.abort();
-    const graceful = Promise.all([poller.stop(), server.shutdown()]);
+    const graceful = Promise.all([poller.stop(), retention.stop(), server.shutdown()]);
     if (!await within(graceful, SHUTDOWN_GRACE_SECONDS * 1000)) {
       log.warn("stopping without waiting any longer for open requests");
     }

@@ -46,3 +46,10 @@ export {
   type MaintenanceScope,
   type NamedIncident,
 } from "./maintenances.ts";
+export {
+  pruneExpired,
+  RETENTION_SCHEDULE,
+  type RetentionJob,
+  type RetentionReport,
+  startRetention,
+} from "./retention.ts";

@@ -5,6 +5,7 @@
  */
 import { runPollerBench } from "./poller_bench.ts";
 import { runApiBench } from "./api_bench.ts";
+import { hostileBenchOptions, runHostileBench } from "./hostile_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
@@ -22,6 +23,7 @@ const BENCHES: [string, () => Promise<void>][] = [
       rounds: Number(Deno.env.get("API_BENCH_ROUNDS") ?? 3),
       connections: 50,
     })],
+  ["hostile", () => runHostileBench(hostileBenchOptions())],
 ];
 
 for (const [name, run] of BENCHES) {

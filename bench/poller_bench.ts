@@ -11,7 +11,7 @@ import { createPoller } from "../ingest/mod.ts";
 import { statuspage } from "../ingest/adapters/statuspage.ts";
 import { silentLogger } from "../log.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "../store/mod.ts";
-import { simulatedCatalog } from "../tests/support/simulator.ts";
+import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 
 /** Options of {@link runPollerBench}. */
@@ -109,6 +109,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       stableSeconds: 60,
       concurrency: options.concurrency,
       timeoutMs: 10_000,
+      allowPrivate: ALLOW_SIMULATOR,
     },
     {
       store: pollStore(db),

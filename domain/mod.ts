@@ -18,6 +18,8 @@ export * from "./sla.ts";
 export * from "./poll.ts";
 export * from "./reading.ts";
 export * from "./address.ts";
+export * from "./bounds.ts";
+export * from "./retention.ts";
 export * from "./attempts.ts";
 export * from "./search.ts";
 export * from "./duration.ts";

@@ -85,5 +85,4 @@ export interface PollStore {
   ): void;
   /** Stores (or, with null, forgets) the data endpoint discovered for a vendor. */
   setEndpoint(vendorId: number, endpointUrl: string | null): void;
-  pruneFetches(before: EpochMs): number;
 }

@@ -27,11 +27,22 @@ export const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** ISO 8601 UTC text of an instant (null stays null). */
+/** The earliest instant an RFC 3339 date-time can write: 0000-01-01T00:00:00.000Z. */
+export const MIN_ISO_MS: EpochMs = -62_167_219_200_000;
+/** The latest instant an RFC 3339 date-time can write: 9999-12-31T23:59:59.999Z. */
+export const MAX_ISO_MS: EpochMs = 253_402_300_799_999;
+
+/**
+ * ISO 8601 UTC text of an instant (null stays null). Total, so no stored value can make a read
+ * throw: an instant outside years 0000–9999 (a bad row written before timestamps were checked)
+ * is clamped to the nearest end, and anything that is not a finite number reads as the epoch.
+ */
 export function toIso(t: EpochMs): string;
 export function toIso(t: EpochMs | null): string | null;
 export function toIso(t: EpochMs | null): string | null {
-  return t === null ? null : new Date(t).toISOString();
+  if (t === null) return null;
+  const n = typeof t === "number" && Number.isFinite(t) ? t : 0;
+  return new Date(Math.min(MAX_ISO_MS, Math.max(MIN_ISO_MS, n))).toISOString();
 }
 
 /** Start of the UTC day that holds `t`. */

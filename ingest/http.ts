@@ -1,10 +1,23 @@
 /**
  * Polite HTTP GET for status documents: timeout, streamed size cap, manual redirects with a
- * limit, conditional requests, and an optional private-address guard for URLs that users
- * supply. Never throws: every outcome is a value of {@link FetchOutcome}.
+ * limit, conditional requests, and the private-address guard: every hop's host must be a
+ * public address (or one the self-hoster allowed), a name is resolved once and the connection
+ * is pinned to the address checked. Never throws: every outcome is a value of
+ * {@link FetchOutcome}.
  * @module
  */
-import type { ReadingErrorKind } from "../domain/mod.ts";
+import { lookup } from "node:dns/promises";
+import {
+  type AddressAllowance,
+  formatIp,
+  type IpAddress,
+  isAddressAllowed,
+  NO_PRIVATE_ADDRESSES,
+  nonPublicKind,
+  parseIp,
+  type ReadingErrorKind,
+} from "../domain/mod.ts";
+import { pinnedClient } from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
 export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;
@@ -44,12 +57,17 @@ export interface FetchOptions {
   readonly etag?: string | null;
   /** Sent as If-Modified-Since. */
   readonly lastModified?: string | null;
-  /** Refuse loopback, private, link-local and other non-public addresses (user-supplied URLs). */
-  readonly blockPrivateAddresses?: boolean;
+  /**
+   * Non-public addresses (loopback, private, link-local, CGNAT, multicast, reserved) this
+   * fetch may reach; none by default. Checked on every redirect hop.
+   */
+  readonly allowPrivate?: AddressAllowance;
   /** Aborts the request early (poller shutdown). */
   readonly signal?: AbortSignal;
-  /** Resolves a host name to addresses (tests); defaults to Deno.resolveDns A + AAAA. */
+  /** Resolves a host name to addresses (tests); defaults to the system resolver (getaddrinfo). */
   readonly resolve?: (hostname: string) => Promise<string[]>;
+  /** Extra root certificates (PEM) trusted for https (tests). */
+  readonly caCerts?: readonly string[];
 }
 
 /** Default size cap: 5 MB. */
@@ -73,8 +91,9 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
   const latencyMs = () => Math.round((performance.now() - started) * 10) / 10;
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const clients: (() => void)[] = [];
   try {
-    const res = await follow(new URL(url), options, signal);
+    const res = await follow(new URL(url), options, signal, clients);
     if (res.status === 304) {
       await res.body?.cancel();
       return { kind: "not_modified", latencyMs: latencyMs() };
@@ -101,17 +120,29 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
       latencyMs: latencyMs(),
       ...(failure.status !== undefined ? { status: failure.status } : {}),
     };
+  } finally {
+    for (const close of clients) close();
   }
 }
 
 function classify(err: unknown, timeout: AbortSignal): Failure {
   if (timeout.aborted) return new Failure("timeout", "no complete answer in time");
-  const message = err instanceof Error ? err.message : String(err);
+  // Deno's fetch throws TypeError("fetch failed") with the reason in `cause`.
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const message = cause instanceof Error ? cause.message : String(cause);
   return new Failure("network", message.split("\n")[0]!.slice(0, 300));
 }
 
-/** Follows redirects by hand so each hop is counted (and checked by the address guard). */
-async function follow(start: URL, options: FetchOptions, signal: AbortSignal): Promise<Response> {
+/**
+ * Follows redirects by hand so each hop is counted and checked by the address guard. Each
+ * hop's pinned client is added to `clients` (closed by the caller once the body is read).
+ */
+async function follow(
+  start: URL,
+  options: FetchOptions,
+  signal: AbortSignal,
+  clients: (() => void)[],
+): Promise<Response> {
   const seen = new Set<string>();
   let url = start;
   const limit = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -119,11 +150,17 @@ async function follow(start: URL, options: FetchOptions, signal: AbortSignal): P
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw new Failure("network", `Cannot fetch "${url.protocol}" URLs`);
     }
-    if (options.blockPrivateAddresses) await guard(url, options.resolve ?? resolveDns);
+    const pin = await guard(url, options);
     const headers = new Headers({ "user-agent": USER_AGENT, accept: "*/*" });
     if (hop === 0 && options.etag) headers.set("if-none-match", options.etag);
     if (hop === 0 && options.lastModified) headers.set("if-modified-since", options.lastModified);
-    const res = await fetch(url, { headers, redirect: "manual", signal });
+    let client: Deno.HttpClient | undefined;
+    if (pin !== null) {
+      const pinned = pinnedClient(url, pin, { signal, caCerts: options.caCerts });
+      clients.push(pinned.close);
+      client = pinned.client;
+    }
+    const res = await fetch(url, { headers, redirect: "manual", signal, client });
     if (res.status < 300 || res.status >= 400 || res.status === 304) {
       if (res.status >= 400 || res.status < 200) {
         await res.body?.cancel();
@@ -186,42 +223,51 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-async function resolveDns(hostname: string): Promise<string[]> {
-  const results = await Promise.allSettled([
-    Deno.resolveDns(hostname, "A"),
-    Deno.resolveDns(hostname, "AAAA"),
-  ]);
-  return results.flatMap((r) => r.status === "fulfilled" ? r.value : []);
+async function systemResolve(hostname: string): Promise<string[]> {
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
 }
 
-async function guard(url: URL, resolve: (hostname: string) => Promise<string[]>): Promise<void> {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+/** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */
+const LOOPBACK_NAMES = ["127.0.0.1", "::1"];
+
+/**
+ * Checks the host of one hop. An IP literal (URL parsing has already normalised forms such
+ * as `2130706433` or `0x7f.1` to dotted quads) must be allowed; it needs no pin. A name is
+ * resolved once: every answer must be allowed, and the returned address (IPv4 first) is the
+ * one to connect to. `localhost` names resolve to loopback only.
+ */
+async function guard(url: URL, options: FetchOptions): Promise<string | null> {
+  const allowance = options.allowPrivate ?? NO_PRIVATE_ADDRESSES;
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const literal = parseIp(host);
+  if (literal) {
+    if (!isAddressAllowed(literal, allowance)) throw refused(host, literal);
+    return null;
+  }
   if (host === "localhost" || host.endsWith(".localhost")) {
-    throw new Failure("refused_address", `${host} is not a public address`);
+    const ip = LOOPBACK_NAMES.map((a) => parseIp(a)!).find((a) => isAddressAllowed(a, allowance));
+    if (!ip) throw refused(host, parseIp(LOOPBACK_NAMES[0]!)!);
+    return formatIp(ip);
   }
-  const addresses = isIpLiteral(host) ? [host] : await resolve(host);
+  let answers: string[];
+  try {
+    answers = await (options.resolve ?? systemResolve)(host);
+  } catch {
+    answers = [];
+  }
+  const addresses = answers.map(parseIp).filter((a): a is IpAddress => a !== null);
   if (addresses.length === 0) throw new Failure("network", `${host} does not resolve`);
-  const bad = addresses.find(isPrivateAddress);
-  if (bad) throw new Failure("refused_address", `${host} resolves to non-public ${bad}`);
+  const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
+  if (bad) throw refused(host, bad);
+  return formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!);
 }
 
-function isIpLiteral(host: string): boolean {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
-}
-
-/** True for loopback, private, link-local, CGNAT, unspecified, multicast and reserved ranges. */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || a >= 224 ||
-      (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
-      (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19));
-  }
-  const v6 = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  return v6 === "::" || v6 === "::1" || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6) ||
-    v6.startsWith("ff") || v6.startsWith("64:ff9b:") || v6.startsWith("2001:db8");
+function refused(host: string, ip: IpAddress): Failure {
+  const address = formatIp(ip);
+  const where = address === host ? address : `${host} resolves to ${address}, which`;
+  return new Failure(
+    "refused_address",
+    `${where} is not a public address (${nonPublicKind(ip)}) and is not allowed`,
+  );
 }

@@ -7,6 +7,7 @@
  */
 import { Cron } from "croner";
 import type {
+  AddressAllowance,
   Change,
   Clock,
   DueVendor,
@@ -17,7 +18,8 @@ import type {
   Snapshot,
 } from "../domain/mod.ts";
 import {
-  DAY_MS,
+  boundSnapshot,
+  cutText,
   HOUR_MS,
   isOpen,
   isPlatformMiss,
@@ -43,6 +45,11 @@ export type DetectPlatform = (pageUrl: string, fetchFn: ProbeFetch) => Promise<P
 export interface PollerConfig extends ScheduleConfig {
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /**
+   * Non-public addresses vendor fetches may reach (`STATUSD_ALLOW_PRIVATE_VENDORS`); none when
+   * absent. Applies to every fetch: endpoints, redirect hops, detection probes, discovery.
+   */
+  readonly allowPrivate?: AddressAllowance;
 }
 
 /** What the poller needs; only `store`, `changes`, `clock` and `log` are required. */
@@ -57,8 +64,6 @@ export interface PollerDeps {
   /** Minimum time between two requests to one host (ms); 250 by default. */
   readonly hostSpacingMs?: number;
   readonly maxBytes?: number;
-  /** Fetch rows older than this are pruned (ms); 14 days by default. */
-  readonly fetchRetentionMs?: number;
   /** croner pattern of the tick; every second by default. */
   readonly tickPattern?: string;
   readonly random?: () => number;
@@ -106,7 +111,8 @@ export interface Poller {
 }
 
 const NO_ADAPTER_RETRY_MS = HOUR_MS;
-const PRUNE_EVERY_MS = HOUR_MS;
+/** Notes kept per reading (each at most 300 characters). */
+const MAX_NOTES = 60;
 
 /** A new poller (not started). */
 export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
@@ -117,6 +123,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   });
   const pending = new Map<number, Promise<PollResult>>();
   const reported = new Set<string>();
+  const bodies = new Map<number, string>();
   const counts = {
     rounds: 0,
     polls: 0,
@@ -131,16 +138,17 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   let abort = new AbortController();
   let job: Cron | null = null;
   let lastRoundAt: EpochMs | null = null;
-  let lastPruneAt = 0;
 
   const ctx: PollContext = {
     config,
     deps,
     adapters,
     reported,
+    bodies,
     fetchOptions: (extra) => ({
       timeoutMs: config.timeoutMs,
       maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES,
+      allowPrivate: config.allowPrivate,
       signal: abort.signal,
       ...extra,
     }),
@@ -199,22 +207,9 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     });
   };
 
-  const prune = () => {
-    const now = deps.clock.now();
-    if (now - lastPruneAt < PRUNE_EVERY_MS) return;
-    lastPruneAt = now;
-    try {
-      const removed = deps.store.pruneFetches(now - (deps.fetchRetentionMs ?? 14 * DAY_MS));
-      if (removed > 0) deps.log.debug("pruned fetch log", { removed });
-    } catch (err) {
-      deps.log.error("fetch log prune failed", { error: String(err) });
-    }
-  };
-
   const tick = () => {
     try {
       dispatch();
-      prune();
       silence.check(deps.clock.now());
     } catch (err) {
       deps.log.error("poll round failed", { error: String(err) });
@@ -241,7 +236,6 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         if (batch.length === 0 && pending.size === 0) break;
         results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
       }
-      prune();
       silence.check(deps.clock.now());
       return {
         polled: results.filter((r) => r.outcome !== "skipped").length,
@@ -284,6 +278,8 @@ interface PollContext {
   readonly deps: PollerDeps;
   readonly adapters: Partial<Record<Platform, Adapter>>;
   readonly reported: Set<string>;
+  /** Digest of the body of each vendor's last stored reading (cleared by any failure). */
+  readonly bodies: Map<number, string>;
   fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
   limit<T>(host: string, task: () => Promise<T>): Promise<T>;
   onStart(v: DueVendor, at: EpochMs): void;
@@ -327,12 +323,13 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
-    return await redetectIfDue(v, platform, record(v, adapter, platform, outcome, at, ctx), ctx);
+    const result = await record(v, adapter, platform, outcome, at, ctx);
+    return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     if (err instanceof Unreachable) {
       const at = deps.clock.now();
-      return fail(v, "network", "platform detection: the page did not answer", {
+      return fail(v, err.reason, `platform detection: ${err.message}`, {
         at,
         latencyMs: 0,
         httpStatus: null,
@@ -401,8 +398,15 @@ async function endpointOf(
   return { url: found, discovered: true, fresh: true };
 }
 
-/** Detection got no answer at all: recorded as a network failure, nothing stored. */
-class Unreachable extends Error {}
+/**
+ * Detection got no answer at all: recorded as a failure (`network`, or why the page fetch
+ * failed, e.g. `refused_address`), nothing stored.
+ */
+class Unreachable extends Error {
+  constructor(readonly reason: ReadingErrorKind = "network", detail = "the page did not answer") {
+    super(detail);
+  }
+}
 
 async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | null> {
   if (v.detectedPlatform !== null && v.detectedPlatform !== "unknown") return v.detectedPlatform;
@@ -431,7 +435,11 @@ async function detectWith(
     const response = toProbe(out);
     if (response) answered++;
     // The page itself does not answer: give up now rather than probe six more paths.
-    else if (answered === 0) throw new Unreachable();
+    else if (answered === 0) {
+      throw out.kind === "failed" && out.reason === "refused_address"
+        ? new Unreachable(out.reason, out.detail)
+        : new Unreachable();
+    }
     return response;
   };
   let platform: Platform = "unknown";
@@ -467,14 +475,14 @@ async function redetectIfDue(
   return result;
 }
 
-function record(
+async function record(
   v: DueVendor,
   adapter: Adapter,
   platform: Platform,
   outcome: FetchOutcome,
   at: EpochMs,
   ctx: PollContext,
-): PollResult {
+): Promise<PollResult> {
   const { deps, config } = ctx;
   const random = deps.random ?? Math.random;
   if (outcome.kind === "not_modified") {
@@ -488,21 +496,41 @@ function record(
     return { outcome: "not_modified", changes: 0 };
   }
   if (outcome.kind === "ok") {
+    // The same bytes as the reading last stored (a vendor without validators): nothing to parse
+    // or write, which also spares the event loop a large document read again and again.
+    const digest = await digestOf(outcome.body);
+    if (ctx.bodies.get(v.id) === digest && v.currentStatus !== "UNKNOWN") {
+      deps.store.recordNotModified(v.id, {
+        at,
+        latencyMs: outcome.latencyMs,
+        httpStatus: outcome.status,
+        ...nextPollAt({ ...stateOf(v), failures: 0 }, at, config, random),
+      });
+      return { outcome: "not_modified", changes: 0 };
+    }
     let snapshot: Snapshot;
     const notes: string[] = [];
+    const dropped = (path: string, reason: string) => {
+      if (notes.length < MAX_NOTES) notes.push(cutText(`${path}: ${reason}`, 300));
+      else if (notes.length === MAX_NOTES) notes.push("more items were dropped or cut");
+    };
     try {
-      snapshot = adapter.parse(outcome.body, {
+      const parsed = adapter.parse(outcome.body, {
         pageUrl: new URL(v.statusPageUrl),
         fetchedAt: at,
-        unknownValue: (field, value) =>
+        unknownValue: (field, raw) => {
+          const value = cutText(raw, 100);
           reportOnce(
             ctx,
             `${platform}|${field}|${value}`,
             () =>
               deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
-          ),
-        dropped: (path, reason) => notes.push(`${path}: ${reason}`),
+          );
+        },
+        dropped,
       });
+      // The reading limits and the plausible time range (domain/bounds.ts), before the store.
+      snapshot = boundSnapshot(parsed, at, dropped);
     } catch (err) {
       const outcomeName = parseFailureKind(err, outcome.body);
       if (outcomeName === "parse_error" && !(err instanceof PayloadError)) {
@@ -514,6 +542,8 @@ function record(
         httpStatus: outcome.status,
       }, ctx);
     }
+    // A big document took its time to parse: let waiting requests run before the write.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const status = serviceStatus(snapshot);
     const state = {
       status,
@@ -530,6 +560,7 @@ function record(
       notes,
       ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
+    ctx.bodies.set(v.id, digest);
     deps.changes.publish(changes);
     return { outcome: "ok", changes: changes.length };
   }
@@ -548,6 +579,7 @@ function fail(
   ctx: PollContext,
 ): PollResult {
   const { deps, config } = ctx;
+  ctx.bodies.delete(v.id);
   const state = { ...stateOf(v), failures: v.failures + 1 };
   const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
   const platformMiss = isPlatformMiss(outcome, poll.httpStatus);
@@ -564,6 +596,12 @@ function fail(
   const redetect = platformMiss &&
     redetectionDue(v.platformMisses + 1, v.redetectedAt, poll.at);
   return { outcome, changes: changes.length, redetect };
+}
+
+/** SHA-256 of a body, hex. */
+async function digestOf(body: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function toProbe(out: FetchOutcome): ProbeResponse | null {

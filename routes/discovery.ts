@@ -189,13 +189,18 @@ export const SITEMAP_MAX_URLS = 50_000;
 
 /**
  * The sitemap: home, catalog and every service page, each with `lastmod` = when its content
- * last changed (home and catalog: the newest of all).
+ * last changed (home and catalog: the newest of all). `fallback` is now: nothing is dated later
+ * (a vendor's future-dated incident must not date a page in the future).
  */
 export function sitemapXml(
   publicUrl: string,
-  pages: readonly { slug: string; lastModified: EpochMs | null }[],
+  all: readonly { slug: string; lastModified: EpochMs | null }[],
   fallback: EpochMs,
 ): { xml: string; lastModified: EpochMs } {
+  const pages = all.map((p) => ({
+    slug: p.slug,
+    lastModified: p.lastModified === null ? null : Math.min(p.lastModified, fallback),
+  }));
   const newest = pages.reduce((m, p) => Math.max(m, p.lastModified ?? 0), 0) || fallback;
   const url = (path: string, at: EpochMs) =>
     `<url><loc>${xmlEscape(`${publicUrl}${path}`)}</loc><lastmod>${

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Change, EpochMs, IncidentChange, StatusChange } from "../domain/mod.ts";
-import type { Db } from "./db.ts";
+import { type Db, statement } from "./db.ts";
 
 /** Inserts changes into the feed table (call inside the writer's transaction). */
 export function recordChanges(
@@ -12,7 +12,8 @@ export function recordChanges(
   at: EpochMs,
   changes: readonly (StatusChange | IncidentChange)[],
 ): Change[] {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     "INSERT INTO changes (at, kind, vendor_slug, data) VALUES (?, ?, ?, ?) RETURNING id",
   );
   return changes.map((c) => {

@@ -2,7 +2,7 @@
  * Opens the SQLite database (node:sqlite) with the pragmas statusd relies on.
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
 
@@ -31,4 +31,18 @@ export function transaction<T>(db: Db, fn: () => T): T {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw err;
   }
+}
+
+const prepared = new WeakMap<Db, Map<string, StatementSync>>();
+
+/**
+ * The prepared statement for `sql` on `db`, prepared once per connection (hot write paths run
+ * the same statements thousands of times per reading).
+ */
+export function statement(db: Db, sql: string): StatementSync {
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, cache = new Map());
+  let stmt = cache.get(sql);
+  if (!stmt) cache.set(sql, stmt = db.prepare(sql));
+  return stmt;
 }

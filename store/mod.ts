@@ -19,6 +19,7 @@ export * from "./api_keys.ts";
 export * from "./sessions.ts";
 export * from "./sla.ts";
 export * from "./oauth.ts";
+export * from "./retention.ts";
 
 /** Opens the database at `path` and applies pending migrations. */
 export function openStore(path: string): Db {

@@ -154,9 +154,6 @@ export function pollStore(db: Db): PollStore {
     setEndpoint(vendorId, endpointUrl) {
       db.prepare("UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
     },
-    pruneFetches(before) {
-      return Number(db.prepare("DELETE FROM fetches WHERE at < ?").run(before).changes);
-    },
   };
 }
 

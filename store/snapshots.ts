@@ -15,8 +15,14 @@ import type {
   StatusLevel,
 } from "../domain/mod.ts";
 import { isMaintenance, isOpen, serviceStatus } from "../domain/mod.ts";
+import {
+  trimComponentTransitions,
+  trimIncidents,
+  trimRemovedComponents,
+  trimTimeline,
+} from "./caps.ts";
 import { recordChanges } from "./changes.ts";
-import { type Db, transaction } from "./db.ts";
+import { type Db, statement, transaction } from "./db.ts";
 
 type RawChange = StatusChange | IncidentChange;
 
@@ -61,7 +67,8 @@ export function writeSnapshot(
   snapshot: Snapshot,
   at: EpochMs,
 ): RawChange[] {
-  const vendor = db.prepare(
+  const vendor = statement(
+    db,
     "SELECT slug, current_status, last_success_at, last_changed_at FROM vendors WHERE id = ?",
   ).get(vendorId) as
     | {
@@ -86,11 +93,13 @@ export function writeSnapshot(
       from: vendor.current_status,
       to: status,
     });
-    db.prepare(
+    statement(
+      db,
       "UPDATE vendors SET current_status = ?, indicator = ?, last_changed_at = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
     ).run(status, snapshot.indicator, changedAt(vendor, at), at, at, vendorId);
   } else {
-    db.prepare(
+    statement(
+      db,
       "UPDATE vendors SET indicator = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
     ).run(snapshot.indicator, at, at, vendorId);
   }
@@ -116,7 +125,8 @@ function insertTransition(
   to: StatusLevel,
   at: EpochMs,
 ): void {
-  db.prepare(
+  statement(
+    db,
     "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, ?, ?, ?, ?)",
   ).run(vendorId, componentId, from, to, at);
 }
@@ -128,18 +138,22 @@ function writeComponents(
   components: readonly ComponentSnapshot[],
   at: EpochMs,
 ): StatusChange[] {
-  const stored = db.prepare(
+  const stored = statement(
+    db,
     "SELECT id, external_id, name, group_name, status, position, removed_at FROM components WHERE vendor_id = ?",
   ).all(vendorId) as unknown as ComponentRow[];
   const byExternal = new Map(stored.map((r) => [r.external_id, r]));
   const changes: StatusChange[] = [];
   const seen = new Set<string>();
+  const flipped: number[] = [];
+  let removed = 0;
   components.forEach((c, position) => {
     if (seen.has(c.externalId)) return; // a repeated id in one payload: the first one wins
     seen.add(c.externalId);
     const row = byExternal.get(c.externalId);
     if (!row) {
-      const { id } = db.prepare(
+      const { id } = statement(
+        db,
         `INSERT INTO components (vendor_id, external_id, name, group_name, status, position, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ).get(vendorId, c.externalId, c.name, c.group, c.status, position, at) as { id: number };
@@ -149,13 +163,15 @@ function writeComponents(
     const from: StatusLevel = row.removed_at === null ? row.status : "UNKNOWN";
     if (from !== c.status) {
       insertTransition(db, vendorId, row.id, from, c.status, at);
+      flipped.push(row.id);
       changes.push({ kind: "status", slug, component: c.name, from, to: c.status });
     }
     if (
       from !== c.status || row.name !== c.name || row.group_name !== c.group ||
       row.position !== position || row.removed_at !== null
     ) {
-      db.prepare(
+      statement(
+        db,
         `UPDATE components SET name = ?, group_name = ?, status = ?, position = ?, removed_at = NULL,
            updated_at = CASE WHEN status = ? AND removed_at IS NULL THEN updated_at ELSE ? END
          WHERE id = ?`,
@@ -166,8 +182,12 @@ function writeComponents(
     if (seen.has(row.external_id) || row.removed_at !== null) continue;
     // Gone from the page: history ends here (UNKNOWN time is not counted as up or down).
     insertTransition(db, vendorId, row.id, row.status, "UNKNOWN", at);
-    db.prepare("UPDATE components SET removed_at = ? WHERE id = ?").run(at, row.id);
+    statement(db, "UPDATE components SET removed_at = ? WHERE id = ?").run(at, row.id);
+    removed++;
   }
+  // Bounded growth (domain STORE_LIMITS): ids churning every poll, statuses flapping.
+  if (removed > 0) trimRemovedComponents(db, vendorId);
+  trimComponentTransitions(db, vendorId, flipped);
   return changes;
 }
 
@@ -180,19 +200,23 @@ function writeIncidents(
 ): IncidentChange[] {
   const changes: IncidentChange[] = [];
   const seen = new Set<string>();
-  const find = db.prepare(
+  const find = statement(
+    db,
     `SELECT id, external_id, title, status, impact, started_at, updated_at, resolved_at, url,
        component_ids, scheduled_start_at, scheduled_end_at
      FROM incidents WHERE vendor_id = ? AND external_id = ?`,
   );
+  let inserted = 0;
   for (const incident of incidents) {
     if (seen.has(incident.externalId)) continue;
     seen.add(incident.externalId);
     const row = find.get(vendorId, incident.externalId) as IncidentRow | undefined;
+    if (!row) inserted++;
     const change = row ? updateIncident(db, row, incident) : insertIncident(db, vendorId, incident);
     if (change) changes.push({ kind: "incident", slug, ...change });
   }
   changes.push(...closeVanished(db, vendorId, slug, seen, at));
+  if (inserted > 0) trimIncidents(db, vendorId);
   return changes;
 }
 
@@ -210,7 +234,8 @@ function fieldsOf(incident: IncidentSnapshot): IncidentFields {
 }
 
 function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): IncidentFields {
-  const { id } = db.prepare(
+  const { id } = statement(
+    db,
     `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
        resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -234,19 +259,22 @@ function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): Incident
 
 /** Inserts timeline entries not stored yet; returns how many were new. */
 function insertUpdates(db: Db, incidentId: number, i: IncidentSnapshot): number {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     "INSERT OR IGNORE INTO incident_updates (incident_id, at, status, body) VALUES (?, ?, ?, ?)",
   );
   let added = 0;
   for (const u of i.updates) {
     added += Number(insert.run(incidentId, u.at, u.status, u.body).changes);
   }
+  if (added > 0) trimTimeline(db, incidentId);
   return added;
 }
 
 function updateIncident(db: Db, row: IncidentRow, i: IncidentSnapshot): IncidentFields | null {
   const componentIds = JSON.stringify(i.componentIds);
-  const stored = db.prepare(
+  const stored = statement(
+    db,
     "SELECT at, status, body FROM incident_updates WHERE incident_id = ?",
   ).all(row.id) as { at: number; status: string; body: string }[];
   const known = new Set(stored.map((u) => `${u.at}\u0000${u.status}\u0000${u.body}`));
@@ -259,7 +287,8 @@ function updateIncident(db: Db, row: IncidentRow, i: IncidentSnapshot): Incident
   const edited = moved || row.started_at !== i.startedAt || row.updated_at !== i.updatedAt ||
     row.resolved_at !== i.resolvedAt || row.url !== i.url || row.component_ids !== componentIds;
   if (edited) {
-    db.prepare(
+    statement(
+      db,
       `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
          resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
        WHERE id = ?`,
@@ -292,7 +321,8 @@ function closeVanished(
   seen: ReadonlySet<string>,
   at: EpochMs,
 ): IncidentChange[] {
-  const open = (db.prepare(
+  const open = (statement(
+    db,
     `SELECT id, external_id, title, status, impact FROM incidents
      WHERE vendor_id = ? AND status NOT IN ('RESOLVED', 'COMPLETED')`,
   ).all(vendorId) as unknown as Pick<
@@ -301,7 +331,7 @@ function closeVanished(
   >[]).filter((r) => !seen.has(r.external_id) && isOpen(r.status));
   return open.map((r) => {
     const status = isMaintenance(r) ? "COMPLETED" : "RESOLVED";
-    db.prepare("UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?")
+    statement(db, "UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?")
       .run(status, at, at, r.id);
     return {
       kind: "incident",

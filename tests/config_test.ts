@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { ConfigError, loadConfig } from "../config.ts";
+import { isAddressAllowed, NO_PRIVATE_ADDRESSES, parseIp } from "../domain/mod.ts";
 
 Deno.test("defaults fill every setting of DESIGN §7", () => {
   const c = loadConfig({});
@@ -14,6 +15,7 @@ Deno.test("defaults fill every setting of DESIGN §7", () => {
     movingSeconds: 60,
     concurrency: 32,
     timeoutMs: 10000,
+    allowPrivate: NO_PRIVATE_ADDRESSES,
   });
 });
 
@@ -48,6 +50,34 @@ Deno.test("a bad value stops startup with a message naming the variable and the 
 
 Deno.test("STATUSD_POLL=off disables polling", () => {
   equal(loadConfig({ STATUSD_POLL: "off" }).poll.enabled, false);
+});
+
+Deno.test("STATUSD_ALLOW_PRIVATE_VENDORS: off by default, on, or a list of addresses and CIDRs", () => {
+  const allows = (value: string | undefined, address: string) =>
+    isAddressAllowed(
+      parseIp(address)!,
+      loadConfig({ STATUSD_ALLOW_PRIVATE_VENDORS: value }).poll.allowPrivate,
+    );
+  equal(allows(undefined, "127.0.0.1"), false);
+  equal(allows("off", "10.0.0.1"), false);
+  equal(allows("on", "10.0.0.1"), true);
+  equal(allows("127.0.0.1,10.0.0.0/8", "10.9.9.9"), true);
+  equal(allows("127.0.0.1,10.0.0.0/8", "127.0.0.1"), true);
+  equal(allows("127.0.0.1,10.0.0.0/8", "127.0.0.2"), false);
+  equal(allows("127.0.0.1,10.0.0.0/8", "192.168.1.1"), false);
+  throws(
+    () => loadConfig({ STATUSD_ALLOW_PRIVATE_VENDORS: "127.0.0.1,intranet" }),
+    (err: unknown) => {
+      equal(err instanceof ConfigError, true);
+      equal(
+        (err as Error).message,
+        'Cannot use STATUSD_ALLOW_PRIVATE_VENDORS "127.0.0.1,intranet": expected "off", "on" or ' +
+          'a comma list of IP addresses and CIDRs (cannot read "intranet")',
+      );
+      return true;
+    },
+  );
+  throws(() => loadConfig({ STATUSD_ALLOW_PRIVATE_VENDORS: "yes" }), /STATUSD_ALLOW_PRIVATE/);
 });
 
 Deno.test("STATUSD_TRUSTED_PROXIES takes addresses and CIDRs; a bad entry stops startup", () => {

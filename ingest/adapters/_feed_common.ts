@@ -16,11 +16,18 @@ import {
   worst,
 } from "../../domain/mod.ts";
 import { PayloadError, UndecodableError } from "./adapter.ts";
+import { capArrays, MAX_JSON_DEPTH, nestsDeeperThan } from "./_json_payload.ts";
 
-/** JSON text → value; anything else (an HTML error page, a truncated body) is a PayloadError. */
+/**
+ * JSON text → value; anything else (an HTML error page, a truncated body, nesting deeper than
+ * MAX_JSON_DEPTH) is a PayloadError. Arrays are cut to MAX_JSON_ARRAY_ITEMS.
+ */
 export function decodeJson(platform: string, body: string): unknown {
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new UndecodableError(platform, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
-    return JSON.parse(body);
+    return capArrays(JSON.parse(body));
   } catch (e) {
     const head = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
     throw new UndecodableError(platform, `not JSON (${(e as Error).message}); starts "${head}"`);

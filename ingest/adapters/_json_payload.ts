@@ -26,6 +26,14 @@ export function formatPath(path: readonly PropertyKey[]): string {
 function describe(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
+  // Never serialise a whole large value just to quote its start.
+  if (Array.isArray(value) && value.length > 20) return `array of ${value.length} items`;
+  if (typeof value === "string" && value.length > 1000) {
+    return `string ${JSON.stringify(value.slice(0, 57))}...`;
+  }
+  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 20) {
+    return `object with ${Object.keys(value).length} keys`;
+  }
   const text = JSON.stringify(value) ?? String(value);
   return `${Array.isArray(value) ? "array" : typeof value} ${
     text.length > 60 ? text.slice(0, 57) + "..." : text
@@ -41,10 +49,56 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** JSON.parse; a body that is not JSON (an HTML error page, a cut-off body) is a PayloadError. */
+/** Deepest nesting of arrays and objects a status document may have (real ones stay under 10). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * True when `text` nests arrays or objects deeper than `limit` (brackets inside strings do not
+ * count). A linear scan: deep documents are refused before JSON.parse spends seconds on them.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Items kept of any one JSON array; later ones are cut before validation (validating costs
+ * about 3 µs per item on the event loop, and a reading keeps far fewer: READING_LIMITS).
+ */
+export const MAX_JSON_ARRAY_ITEMS = 10_000;
+
+/** Cuts every array in a freshly parsed `value` to `max` items, in place; returns `value`. */
+export function capArrays<T>(value: T, max = MAX_JSON_ARRAY_ITEMS): T {
+  if (Array.isArray(value)) {
+    if (value.length > max) value.length = max;
+    for (const item of value) capArrays(item, max);
+  } else if (value !== null && typeof value === "object") {
+    for (const item of Object.values(value)) capArrays(item, max);
+  }
+  return value;
+}
+
+/**
+ * JSON.parse; a body that is not JSON (an HTML error page, a cut-off body) or that nests deeper
+ * than {@link MAX_JSON_DEPTH} is a PayloadError. Arrays are cut to {@link MAX_JSON_ARRAY_ITEMS}.
+ */
 export function decodeJson(platform: string, body: string): unknown {
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new UndecodableError(platform, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
-    return JSON.parse(body);
+    return capArrays(JSON.parse(body));
   } catch {
     const start = body.trimStart().slice(0, 40).replace(/\s+/g, " ");
     throw new UndecodableError(platform, `not JSON (body starts with ${JSON.stringify(start)})`);

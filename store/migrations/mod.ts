@@ -8,6 +8,7 @@ import accounts from "./002_accounts.ts";
 import oauth from "./003_oauth.ts";
 import vendorEndpoint from "./004_vendor_endpoint.ts";
 import readingHealth from "./005_reading_health.ts";
+import boundedHistory from "./006_bounded_history.ts";
 import maintenanceWindow from "./008_maintenance_window.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
@@ -17,5 +18,6 @@ export const MIGRATIONS: readonly Migration[] = [
   oauth,
   vendorEndpoint,
   readingHealth,
+  boundedHistory,
   maintenanceWindow,
 ];

@@ -16,7 +16,7 @@ import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
 import { summaryWithMaintenances } from "../support/maintenance.ts";
-import { startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MAIN = join(ROOT, "cli", "status", "main.ts");
@@ -74,7 +74,13 @@ async function startStatusd() {
   syncCatalog(db, slugs.map(vendor), clock.now());
   const changes = createChangeFeed();
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 5000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 4,
+      timeoutMs: 5000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     { store: pollStore(db), changes, clock, log: silentLogger, hostSpacingMs: 0 },
   );
   await poller.runOnce();

@@ -18,7 +18,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
-import { startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MAIN = join(ROOT, "cli", "status", "main.ts");
@@ -51,7 +51,13 @@ async function startStatusd() {
   syncCatalog(db, vendors, clock.now());
   const changes = createChangeFeed();
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 5000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 4,
+      timeoutMs: 5000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     { store: pollStore(db), changes, clock, log: silentLogger, hostSpacingMs: 0 },
   );
   await poller.runOnce();

@@ -18,7 +18,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
 import { fixture } from "../support/adapters.ts";
-import { type Simulator, startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore, tempStore } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 4, 21, 12);
@@ -28,6 +28,7 @@ const CONFIG = {
   stableSeconds: 300,
   concurrency: 4,
   timeoutMs: 1000,
+  allowPrivate: ALLOW_SIMULATOR,
 };
 const ID = "566925105401bb333d000014";
 const API_PATH = `/1.0/status/${ID}`;

@@ -4,7 +4,7 @@ import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller, type PollerDeps } from "../../ingest/mod.ts";
 import { createLogger, silentLogger } from "../../log.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
-import { type Simulator, startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
@@ -14,6 +14,7 @@ const CONFIG = {
   stableSeconds: 300,
   concurrency: 8,
   timeoutMs: 1000,
+  allowPrivate: ALLOW_SIMULATOR,
 };
 
 interface Rig {

@@ -15,7 +15,7 @@ import { ADAPTERS, createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
-import { type Simulator, startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -39,7 +39,13 @@ function setup(slug: string) {
   syncCatalog(db, [vendor], T0);
   const changes = createChangeFeed();
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 2000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 4,
+      timeoutMs: 2000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     {
       store: pollStore(db),
       changes,

@@ -11,7 +11,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { createLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
-import { startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -40,7 +40,13 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
   const log = createLogger("info", (l) => lines.push(JSON.parse(l)));
   const changes = createChangeFeed();
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 8, timeoutMs: 1000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 8,
+      timeoutMs: 1000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     {
       store: pollStore(db),
       changes,

@@ -9,7 +9,7 @@ import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
-import { simulatedCatalog } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, simulatedCatalog } from "../support/simulator.ts";
 
 const [path, origin, count] = Deno.args;
 const db = openStore(path!);
@@ -18,7 +18,13 @@ syncCatalog(db, simulatedCatalog([origin!], Number(count)), clock.now());
 const changes = createChangeFeed();
 changes.subscribe((committed) => console.log(JSON.stringify(committed.map((c) => c.id))));
 const poller = createPoller(
-  { movingSeconds: 60, stableSeconds: 300, concurrency: 8, timeoutMs: 2000 },
+  {
+    movingSeconds: 60,
+    stableSeconds: 300,
+    concurrency: 8,
+    timeoutMs: 2000,
+    allowPrivate: ALLOW_SIMULATOR,
+  },
   {
     store: pollStore(db),
     changes,

@@ -4,7 +4,7 @@ import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
-import { startSimulator } from "../support/simulator.ts";
+import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { tempStore } from "../support/store.ts";
 
 const TABLES = [
@@ -29,7 +29,13 @@ Deno.test("a restart keeps every stored row, and polling resumes with the stored
   const clock = fixedClock(Date.UTC(2026, 0, 1));
   const catalog = sim.catalog(3);
   const poller = (db: Db) =>
-    createPoller({ movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 2000 }, {
+    createPoller({
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 4,
+      timeoutMs: 2000,
+      allowPrivate: ALLOW_SIMULATOR,
+    }, {
       store: pollStore(db),
       changes: createChangeFeed(),
       clock,

@@ -22,7 +22,7 @@ import { silentLogger } from "../../log.ts";
 import type { Env } from "../../routes/env.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
-import { type Simulator, startSimulator } from "./simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "./simulator.ts";
 import { memoryStore } from "./store.ts";
 
 /** The public URL every rig uses. */
@@ -93,7 +93,13 @@ export async function polledRig(count: number, outage: string[] = []): Promise<P
   syncCatalog(base.db, sim.catalog(count), base.clock.now());
   for (const slug of outage) sim.setScenario(slug, "outage");
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 8, timeoutMs: 2000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 8,
+      timeoutMs: 2000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     {
       store: pollStore(base.db),
       changes: base.ctx.changes,

@@ -16,7 +16,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
-import { type Scenario, startSimulator } from "./simulator.ts";
+import { ALLOW_SIMULATOR, type Scenario, startSimulator } from "./simulator.ts";
 import { memoryStore } from "./store.ts";
 
 /** The rig's first poll: 2026-11-20T12:00:00Z. */
@@ -184,7 +184,13 @@ export async function readingRig(): Promise<ReadingRig> {
 
   const changes = createChangeFeed();
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 16, timeoutMs: 1500 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 16,
+      timeoutMs: 1500,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     {
       store,
       changes,

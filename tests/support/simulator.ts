@@ -14,7 +14,16 @@
  * prints one JSON line `{"origins": [...]}` and serves until killed.
  * @module
  */
-import type { Vendor } from "../../domain/mod.ts";
+import { type AddressAllowance, parseAllowance, type Vendor } from "../../domain/mod.ts";
+
+const loopback = parseAllowance("127.0.0.1");
+/**
+ * The simulator listens on loopback, which vendor fetches refuse by default: pollers reading it
+ * allow 127.0.0.1 exactly as a self-hoster would (`STATUSD_ALLOW_PRIVATE_VENDORS=127.0.0.1`).
+ */
+export const ALLOW_SIMULATOR: AddressAllowance = loopback.ok
+  ? loopback.allowance
+  : { all: false, ranges: [] };
 
 /** What a vendor's endpoint does now. */
 export const SCENARIOS = [
@@ -62,6 +71,8 @@ export interface FixedDocument {
   readonly contentType: string;
   /** HTTP status; 200 by default. */
   readonly status?: number;
+  /** Extra response headers (e.g. `location` for a redirect). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Options of {@link startSimulator}. */
@@ -146,7 +157,9 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     const s = state(m[1]!);
     s.requests++;
     const doc = fixed.get(`${m[1]}${m[2] ?? ""}`);
-    if (doc) return document(req, doc.state, doc.body, doc.contentType, doc.status);
+    if (doc) {
+      return document(req, doc.state, doc.body, doc.contentType, doc.status, doc.headers);
+    }
     return serve(req, url, s, closing.signal);
   };
   const servers = Array.from(
@@ -232,12 +245,13 @@ function document(
   body: string,
   contentType = "application/json",
   status = 200,
+  extra: Readonly<Record<string, string>> = {},
 ): Response {
   const etag = `"v${s.version}-${s.scenario}"`;
   const lastModified = new Date(Math.floor(s.changedAt / 1000) * 1000).toUTCString();
-  const headers = { etag, "last-modified": lastModified, "content-type": contentType };
+  const headers = { etag, "last-modified": lastModified, "content-type": contentType, ...extra };
   if (status !== 200) {
-    return new Response(body, { status, headers: { "content-type": contentType } });
+    return new Response(body, { status, headers: { "content-type": contentType, ...extra } });
   }
   const inm = req.headers.get("if-none-match");
   const ims = req.headers.get("if-modified-since");

@@ -10,7 +10,7 @@ import { silentLogger } from "../../../log.ts";
 import { pollStore, syncCatalog } from "../../../store/mod.ts";
 import { type ApiRig, apiRig, T0 } from "../../support/api.ts";
 import { type MaintenanceSpec, summaryWithMaintenances } from "../../support/maintenance.ts";
-import { type Simulator, startSimulator } from "../../support/simulator.ts";
+import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../../support/simulator.ts";
 
 export { T0 };
 
@@ -67,7 +67,13 @@ export async function feedRig(): Promise<FeedRig> {
     });
   setMaintenances(DB_MAINTENANCES);
   const poller = createPoller(
-    { movingSeconds: 60, stableSeconds: 300, concurrency: 4, timeoutMs: 5000 },
+    {
+      movingSeconds: 60,
+      stableSeconds: 300,
+      concurrency: 4,
+      timeoutMs: 5000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
     {
       store: pollStore(base.db),
       changes: base.ctx.changes,

@@ -1,0 +1,259 @@
+/**
+ * Hostile-vendor benchmark (issue #9): the same statusd (poller + store + HTTP app, in its own
+ * process) is run twice for BENCH_HOSTILE_SECONDS each: once polling only healthy vendors (the
+ * simulator), once polling the same healthy vendors plus every hostile vendor of
+ * tests/support/hostile.ts (several copies of each behaviour), while this process keeps GET
+ * requests going against it. Prints, for the healthy vendors, the worst gap between two polls
+ * against their interval; GET p50/p99 with hostile vendors against the run without; and each
+ * run's peak RSS.
+ * @module
+ */
+import { parseAllowance, systemClock } from "../domain/mod.ts";
+import { createPoller } from "../ingest/mod.ts";
+import { silentLogger } from "../log.ts";
+import { createServer } from "../routes/mod.ts";
+import { createChangeFeed, openStore, pollStore, syncCatalog } from "../store/mod.ts";
+import { TextLineStream } from "../tests/support/lines.ts";
+import { simulatedCatalog } from "../tests/support/simulator.ts";
+import type { Vendor } from "../domain/mod.ts";
+
+/** Options of {@link runHostileBench}. */
+export interface HostileBenchOptions {
+  /** Seconds per run. */
+  readonly seconds: number;
+  /** Healthy simulated vendors. */
+  readonly healthy: number;
+  /** Vendors per hostile behaviour. */
+  readonly copies: number;
+  /** Poll interval of every vendor (s), moving and calm alike. */
+  readonly intervalSeconds: number;
+  /** GET requests in flight at once. */
+  readonly clients: number;
+}
+
+/** What the statusd process reports at the end of a run. */
+interface RunReport {
+  readonly worstGapMs: number;
+  readonly healthyPolls: number;
+  readonly peakRssMb: number;
+  readonly polls: number;
+  readonly failures: number;
+}
+
+const HEALTHY_PREFIX = "healthy";
+/** Pause of each GET client between two requests (ms). */
+const PAUSE_MS = 20;
+const PATHS = [
+  "/api/services?limit=50",
+  "/api/incidents?limit=50",
+  `/api/services/${HEALTHY_PREFIX}-00001`,
+  "/api/status/providers-overview",
+];
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Spawns `deno run -A <script> …args` and returns its first stdout line (JSON) and the rest. */
+async function spawn(script: string, args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(script, import.meta.url).pathname, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TextLineStream(),
+  ).getReader();
+  const first = JSON.parse((await lines.read()).value ?? "{}");
+  return {
+    first,
+    next: async () => JSON.parse((await lines.read()).value ?? "{}"),
+    kill: () => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+    status: child.status,
+  };
+}
+
+/**
+ * GET load against `base` until `until` resolves; latencies in ms. Each client pauses between
+ * requests, so latency shows how responsive statusd is, not how long a saturated queue is.
+ */
+async function load(base: string, clients: number, until: Promise<unknown>) {
+  let done = false;
+  until.finally(() => (done = true));
+  const latencies: number[] = [];
+  let errors = 0;
+  const client = async (k: number) => {
+    for (let i = k; !done; i++) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(base + PATHS[i % PATHS.length], {
+          signal: AbortSignal.timeout(30_000),
+        });
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - t0);
+        else errors++;
+      } catch {
+        if (!done) errors++;
+      }
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, k) => client(k)));
+  return { latencies, errors };
+}
+
+/** One run: statusd in its own process over `catalog`, GET load from here. */
+async function run(catalog: Vendor[], o: HostileBenchOptions) {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(file, JSON.stringify(catalog));
+  const statusd = await spawn("./hostile_bench.ts", [
+    "--statusd",
+    file,
+    String(o.seconds),
+    String(o.intervalSeconds),
+  ]);
+  try {
+    const base = `http://127.0.0.1:${statusd.first.port}`;
+    const report = statusd.next() as Promise<RunReport>;
+    const get = await load(base, o.clients, report);
+    return { ...(await report), ...get };
+  } finally {
+    statusd.kill();
+    await statusd.status;
+    await Deno.remove(file);
+  }
+}
+
+/** Runs both scenarios and prints the report. */
+export async function runHostileBench(o: HostileBenchOptions): Promise<void> {
+  const sim = await spawn("../tests/support/simulator.ts", ["--listeners", "8"]);
+  const hostile = await spawn("../tests/support/hostile.ts", ["--copies", String(o.copies)]);
+  try {
+    const healthy = simulatedCatalog(sim.first.origins, o.healthy, HEALTHY_PREFIX);
+    const hostileCatalog = hostile.first.catalog as Vendor[];
+    const calm = await run(healthy, o);
+    const rough = await run([...healthy, ...hostileCatalog], o);
+    const interval = o.intervalSeconds * 1000;
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+    const p = (r: typeof calm, q: number) => percentile(r.latencies, q);
+    console.log([
+      `hostile bench: ${o.healthy} healthy vendors every ${o.intervalSeconds} s, ` +
+      `${hostileCatalog.length} hostile vendors (${o.copies} per behaviour), ${o.seconds} s per run, ` +
+      `${o.clients} GET clients pausing ${PAUSE_MS} ms (statusd in its own process)`,
+      `  healthy worst poll gap   without hostile ${(calm.worstGapMs / 1000).toFixed(1)} s ` +
+      `(ratio to interval ${(calm.worstGapMs / interval).toFixed(2)}) | with hostile ` +
+      `${(rough.worstGapMs / 1000).toFixed(1)} s (ratio to interval ${
+        (rough.worstGapMs / interval).toFixed(2)
+      })`,
+      `  healthy polls            without ${calm.healthyPolls} | with ${rough.healthyPolls}`,
+      `  GET p50                  without ${fmt(p(calm, 50))} | with ${fmt(p(rough, 50))} | ratio ${
+        (p(rough, 50) / p(calm, 50)).toFixed(2)
+      }`,
+      `  GET p99                  without ${fmt(p(calm, 99))} | with ${fmt(p(rough, 99))} | ratio ${
+        (p(rough, 99) / p(calm, 99)).toFixed(2)
+      }`,
+      `  GET max                  without ${fmt(percentile(calm.latencies, 100))} | with ${
+        fmt(percentile(rough.latencies, 100))
+      }`,
+      `  GETs answered (errors)   without ${calm.latencies.length} (${calm.errors}) | with ${rough.latencies.length} (${rough.errors})`,
+      `  peak RSS of statusd      without ${calm.peakRssMb.toFixed(0)} MB | with ${
+        rough.peakRssMb.toFixed(0)
+      } MB | ratio ${(rough.peakRssMb / calm.peakRssMb).toFixed(2)}`,
+    ].join("\n"));
+  } finally {
+    sim.kill();
+    hostile.kill();
+    await Promise.allSettled([sim.status, hostile.status]);
+  }
+}
+
+/** Peak resident set size (MB), from /proc/self/status. */
+function peakRssMb(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The statusd side of a run: poller, store (temp file) and HTTP app for `seconds`. */
+async function statusdProcess(catalogFile: string, seconds: number, intervalSeconds: number) {
+  const catalog = JSON.parse(await Deno.readTextFile(catalogFile)) as Vendor[];
+  const dir = await Deno.makeTempDir({ prefix: "statusd-hostile-bench-" });
+  const db = openStore(`${dir}/bench.db`);
+  syncCatalog(db, catalog, systemClock.now());
+  const changes = createChangeFeed();
+  const loopback = parseAllowance("127.0.0.1");
+  const poller = createPoller({
+    movingSeconds: intervalSeconds,
+    stableSeconds: intervalSeconds,
+    concurrency: 32,
+    timeoutMs: 10_000,
+    allowPrivate: loopback.ok ? loopback.allowance : undefined,
+  }, { store: pollStore(db), changes, clock: systemClock, log: silentLogger });
+  const app = createServer({
+    app: {
+      db,
+      clock: systemClock,
+      changes,
+      log: silentLogger,
+      settings: {
+        publicUrl: "http://127.0.0.1",
+        pollStableSeconds: intervalSeconds,
+        pollMovingSeconds: intervalSeconds,
+      },
+    },
+    pollerStats: () => poller.stats(),
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
+  console.log(JSON.stringify({ port: server.addr.port }));
+  poller.start();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const stats = poller.stats();
+  await poller.stop();
+  const gaps = db.prepare(
+    `SELECT v.slug, f.at FROM fetches f JOIN vendors v ON v.id = f.vendor_id
+     WHERE v.slug LIKE '${HEALTHY_PREFIX}-%' ORDER BY v.slug, f.at`,
+  ).all() as { slug: string; at: number }[];
+  let worstGapMs = 0;
+  for (let i = 1; i < gaps.length; i++) {
+    if (gaps[i]!.slug === gaps[i - 1]!.slug) {
+      worstGapMs = Math.max(worstGapMs, gaps[i]!.at - gaps[i - 1]!.at);
+    }
+  }
+  const report: RunReport = {
+    worstGapMs,
+    healthyPolls: gaps.length,
+    peakRssMb: peakRssMb(),
+    polls: stats.polls,
+    failures: stats.failures,
+  };
+  console.log(JSON.stringify(report));
+  await server.shutdown();
+  db.close();
+  await Deno.remove(dir, { recursive: true });
+}
+
+/** The default options (environment variables shorten or grow the run). */
+export function hostileBenchOptions(): HostileBenchOptions {
+  return {
+    seconds: Number(Deno.env.get("BENCH_HOSTILE_SECONDS") ?? 60),
+    healthy: Number(Deno.env.get("BENCH_HOSTILE_HEALTHY") ?? 200),
+    copies: Number(Deno.env.get("BENCH_HOSTILE_COPIES") ?? 3),
+    intervalSeconds: 10,
+    clients: 4,
+  };
+}
+
+if (import.meta.main) {
+  if (Deno.args[0] === "--statusd") {
+    await statusdProcess(Deno.args[1]!, Number(Deno.args[2]), Number(Deno.args[3]));
+    Deno.exit(0);
+  }
+  await runHostileBench(hostileBenchOptions());
+}

@@ -1,0 +1,96 @@
+/**
+ * A vendor that sends no ETag or Last-Modified serves the same bytes poll after poll: the
+ * poller records those readings as not modified instead of parsing and writing them again,
+ * until the bytes change or a reading fails.
+ */
+import { deepStrictEqual } from "node:assert/strict";
+import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
+import { statuspage } from "../../ingest/adapters/statuspage.ts";
+import { createPoller } from "../../ingest/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
+import { ALLOW_SIMULATOR } from "../support/simulator.ts";
+import { memoryStore } from "../support/store.ts";
+
+const summary = (status: string) =>
+  JSON.stringify({
+    status: { indicator: "none" },
+    components: [{ id: "api", name: "API", status }],
+    incidents: [],
+  });
+
+Deno.test("the same bytes without validators are not parsed or written again", async () => {
+  let body = summary("operational");
+  let code = 200;
+  // No ETag, no Last-Modified: every answer is a full 200.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(body, { status: code, headers: { "content-type": "application/json" } }),
+  );
+  const db = memoryStore();
+  const clock = fixedClock(Date.UTC(2026, 10, 20, 12));
+  const vendor: Vendor = {
+    name: "Plain",
+    slug: "plain",
+    statusPageUrl: `http://127.0.0.1:${server.addr.port}/`,
+    platform: "statuspage",
+    category: "other",
+    provider: "plain",
+    domains: [],
+  };
+  syncCatalog(db, [vendor], clock.now());
+  const poller = createPoller(
+    {
+      movingSeconds: 60,
+      stableSeconds: 60,
+      concurrency: 1,
+      timeoutMs: 2000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
+    {
+      store: pollStore(db),
+      changes: createChangeFeed(),
+      clock,
+      log: silentLogger,
+      adapters: { statuspage },
+      hostSpacingMs: 0,
+      random: () => 0.5,
+    },
+  );
+  const round = async () => {
+    await poller.runOnce();
+    clock.advance(MINUTE_MS);
+  };
+  try {
+    await round();
+    await round();
+    body = summary("major_outage");
+    await round();
+    await round();
+    code = 500;
+    await round();
+    code = 200;
+    await round();
+    deepStrictEqual(
+      db.prepare("SELECT outcome, http_status FROM fetches ORDER BY id").all().map((r) =>
+        `${r.outcome} ${r.http_status}`
+      ),
+      [
+        "ok 200",
+        "not_modified 200",
+        "ok 200",
+        "not_modified 200",
+        "http_status 500",
+        "ok 200",
+      ],
+    );
+    deepStrictEqual(
+      { ...db.prepare("SELECT current_status FROM vendors").get() },
+      { current_status: "MAJOR_OUTAGE" },
+    );
+  } finally {
+    await poller.stop();
+    await server.shutdown();
+    db.close();
+  }
+});
