@@ -17,6 +17,11 @@ export interface LimiterOptions {
 export interface Limiter {
   /** Runs `task` when a slot is free and `host` is ready; resolves with its result. */
   run<T>(host: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Starts nothing more against `host` for `ms` (a vendor asked to be left alone with
+   * `Retry-After`); a longer pause already in force is kept.
+   */
+  pause(host: string, ms: number): void;
   /** Tasks running now. */
   readonly active: number;
   /** Tasks waiting for a slot or for their host. */
@@ -82,6 +87,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
         });
         pump();
       });
+    },
+    pause(host: string, ms: number) {
+      const until = performance.now() + ms;
+      if ((hostReadyAt.get(host) ?? 0) < until) hostReadyAt.set(host, until);
+      pump();
     },
     get active() {
       return active;
