@@ -11,6 +11,11 @@ export interface LimiterOptions {
   readonly concurrency: number;
   /** Minimum time between starts against the same host (ms). */
   readonly hostSpacingMs: number;
+  /**
+   * The clock pauses are measured on (epoch ms; the poller's, so tests drive them with a fake
+   * clock); `Date.now` by default. Spacing is measured on the monotonic clock.
+   */
+  readonly now?: () => number;
 }
 
 /** A running limiter. */
@@ -33,10 +38,15 @@ interface Waiting {
   readonly start: () => void;
 }
 
+/** Longest sleep before a paused host is looked at again (its pause is on the wall clock). */
+const MAX_WAKE_MS = 60_000;
+
 /** A new limiter. */
 export function createLimiter(options: LimiterOptions): Limiter {
   const queue: Waiting[] = [];
   const hostReadyAt = new Map<string, number>();
+  const pausedUntil = new Map<string, number>();
+  const clock = options.now ?? Date.now;
   let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -46,10 +56,19 @@ export function createLimiter(options: LimiterOptions): Limiter {
       timer = undefined;
     }
     const now = performance.now();
+    const wall = pausedUntil.size > 0 ? clock() : 0;
     let earliest = Infinity;
     const busyHosts = new Set<string>();
     for (let i = 0; i < queue.length && active < options.concurrency;) {
       const w = queue[i]!;
+      const pause = pausedUntil.get(w.host);
+      if (pause !== undefined && pause <= wall) pausedUntil.delete(w.host);
+      else if (pause !== undefined) {
+        earliest = Math.min(earliest, now + Math.min(pause - wall, MAX_WAKE_MS));
+        busyHosts.add(w.host);
+        i++;
+        continue;
+      }
       const readyAt = hostReadyAt.get(w.host) ?? 0;
       if (busyHosts.has(w.host) || readyAt > now) {
         if (readyAt > now) earliest = Math.min(earliest, readyAt);
@@ -89,8 +108,8 @@ export function createLimiter(options: LimiterOptions): Limiter {
       });
     },
     pause(host: string, ms: number) {
-      const until = performance.now() + ms;
-      if ((hostReadyAt.get(host) ?? 0) < until) hostReadyAt.set(host, until);
+      const until = clock() + ms;
+      if ((pausedUntil.get(host) ?? 0) < until) pausedUntil.set(host, until);
       pump();
     },
     get active() {
