@@ -34,7 +34,7 @@ import { ADAPTERS } from "./adapters/mod.ts";
 import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
-import { createPinnedPool, type PinnedPool } from "./pinned_client.ts";
+import { createPinnedPool } from "./pinned_client.ts";
 import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
 import { parseFailureKind } from "./parse_failure.ts";
 import { createSilenceWatch } from "./silence.ts";
