@@ -395,8 +395,8 @@ type Pulsed =
  * stable interval), the poll ends as `not_modified`; when it changed, was never seen, or the
  * pulse could not be read, the full read follows at once. A pulse answered 429 (or with
  * `Retry-After`) ends the poll as that failure: no second request goes to a vendor asking for
- * fewer. Moving and failing vendors, and vendors of platforms without a pulse document, go
- * straight to the full read.
+ * fewer. A vendor's first poll reads its pulse and then the full document. Moving and failing
+ * vendors, and vendors of platforms without a pulse document, go straight to the full read.
  */
 async function pulseFirst(
   v: DueVendor,
@@ -407,7 +407,9 @@ async function pulseFirst(
   const { deps, config, pulses } = ctx;
   const now = deps.clock.now();
   const notYet: Pulsed = { done: false, fingerprint: null };
-  const calm = !isMoving(stateOf(v), now) && v.failures === 0 && v.currentStatus !== "UNKNOWN";
+  // A vendor never read yet reads its pulse too, so its first full read has a fingerprint.
+  const calm = v.failures === 0 &&
+    (v.lastSuccessAt === null || (!isMoving(stateOf(v), now) && v.currentStatus !== "UNKNOWN"));
   if (!calm) {
     pulses.forgetFingerprint(v.id);
     return notYet;

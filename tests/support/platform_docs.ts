@@ -102,9 +102,13 @@ export const SIMULATED_PLATFORMS: Readonly<Record<SimulatedPlatformName, Simulat
   "google-cloud": {
     contentType: JSON_TYPE,
     calm: read("gcp/google-cloud-incidents-resolved-trimmed.json"),
-    // EDITED: the recorded outage (SERVICE_OUTAGE, high) without its end, so it is open.
+    // EDITED: the recorded outage (SERVICE_OUTAGE, high) as it stood before it ended: no end,
+    // no AVAILABLE update.
     outage: edit("gcp/google-cloud-incidents-resolved-trimmed.json", (d) => {
       delete d[2].end;
+      // deno-lint-ignore no-explicit-any
+      d[2].updates = d[2].updates.filter((u: any) => u.status !== "AVAILABLE");
+      d[2].most_recent_update = d[2].updates[0];
     }),
     validators: true,
   },

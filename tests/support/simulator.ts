@@ -76,6 +76,8 @@ interface VendorState {
   version: number;
   changedAt: number;
   requests: number;
+  /** Requests per path below the vendor's page ("" is the page itself). */
+  paths?: Map<string, number>;
 }
 
 /** A fixed document served at one vendor path (ETag and Last-Modified follow its changes). */
@@ -110,6 +112,8 @@ export interface Simulator {
   scenarioOf(slug: string): Scenario;
   /** Requests the vendor's endpoint received so far. */
   requests(slug: string): number;
+  /** Requests received so far for `path` below the vendor's page (e.g. `/api/v2/status.json`). */
+  requestsTo(slug: string, path: string): number;
   /** All requests served. */
   readonly totalRequests: number;
   /** Bytes served (HTTP/1.1 estimate: status line, headers, body). */
@@ -180,6 +184,8 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     total++;
     const s = state(m[2]!);
     s.requests++;
+    s.paths ??= new Map();
+    s.paths.set(m[3] ?? "", (s.paths.get(m[3] ?? "") ?? 0) + 1);
     const doc = fixed.get(`${m[2]}${m[3] ?? ""}`);
     if (doc) {
       return document(req, doc.state, doc.body, doc.contentType, doc.status, doc.headers, served);
@@ -208,6 +214,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     },
     scenarioOf: (slug) => state(slug).scenario,
     requests: (slug) => vendors.get(slug)?.requests ?? 0,
+    requestsTo: (slug, path) => vendors.get(slug)?.paths?.get(path) ?? 0,
     get totalRequests() {
       return total;
     },
@@ -309,9 +316,8 @@ function document(
   }
   const inm = req.headers.get("if-none-match");
   const ims = req.headers.get("if-modified-since");
-  const fresh = validators && (inm !== null
-    ? inm === etag
-    : ims !== null && Date.parse(ims) >= Date.parse(lastModified));
+  const fresh = validators &&
+    (inm !== null ? inm === etag : ims !== null && Date.parse(ims) >= Date.parse(lastModified));
   if (fresh) {
     served(headerBytes(headers));
     return new Response(null, { status: 304, headers });
