@@ -15,6 +15,7 @@ export * from "./principal.ts";
 export * from "./change.ts";
 export * from "./uptime.ts";
 export * from "./sla.ts";
+export * from "./latency.ts";
 export * from "./poll.ts";
 export * from "./reading.ts";
 export * from "./address.ts";
