@@ -7,7 +7,7 @@
 import { startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { systemClock } from "./domain/mod.ts";
-import { createPoller, loadCatalog } from "./ingest/mod.ts";
+import { createPoller, isParseWorker, loadCatalog } from "./ingest/mod.ts";
 import { InvalidRequest } from "./domain/mod.ts";
 import { createLogger } from "./log.ts";
 import { createServer } from "./routes/mod.ts";
@@ -105,7 +105,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   db.close();
 }
 
-if (import.meta.main) {
+// A bundle runs itself as the parse worker too (ingest/parse_worker.ts): nothing to start there.
+if (import.meta.main && !isParseWorker()) {
   const [command = "serve", ...rest] = Deno.args;
   try {
     if (command === "serve") {

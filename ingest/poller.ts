@@ -15,10 +15,8 @@ import type {
   Platform,
   PollStore,
   ReadingErrorKind,
-  Snapshot,
 } from "../domain/mod.ts";
 import {
-  boundSnapshot,
   cutText,
   HOUR_MS,
   isOpen,
@@ -37,6 +35,7 @@ import { createLimiter, type Limiter } from "./limiter.ts";
 import { createPinnedPool } from "./pinned_client.ts";
 import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
 import { parseFailureKind } from "./parse_failure.ts";
+import { createReadingParser, type ReadingParser } from "./parse_worker.ts";
 import { createSilenceWatch } from "./silence.ts";
 import {
   fullReadDue,
@@ -100,6 +99,8 @@ export type PollerStats = {
   readonly pulseChanges: number;
   /** Body bytes received from vendors (pulses, full documents, discovery and detection). */
   readonly bytesReceived: number;
+  /** Documents large enough to be parsed off the event loop (ingest/parse_worker.ts). */
+  readonly offThreadParses: number;
   readonly failures: number;
   readonly failuresByReason: Readonly<Record<string, number>>;
   readonly changes: number;
@@ -140,6 +141,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     now: () => deps.clock.now(),
   });
   let pool = createPinnedPool({ caCerts: config.caCerts });
+  const parser = createReadingParser();
   const pending = new Map<number, Promise<PollResult>>();
   const reported = new Set<string>();
   const bodies = new Map<number, string>();
@@ -168,6 +170,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     reported,
     bodies,
     pulses: createPulseBook(),
+    parser,
     counts,
     limiter,
     fetchOptions: (extra) => ({
@@ -262,6 +265,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       abort.abort();
       await Promise.allSettled([...pending.values()]);
       pool.close();
+      parser.close();
     },
     async runOnce() {
       const results: PollResult[] = [];
@@ -290,6 +294,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         running: job !== null,
         ...counts,
         failuresByReason: { ...byReason },
+        offThreadParses: parser.offThread,
         inFlight: limiter.active,
         queued: limiter.queued,
         dueBacklog,
@@ -316,6 +321,8 @@ interface PollContext {
   readonly bodies: Map<number, string>;
   /** Each vendor's pulse memory (issue #15). */
   readonly pulses: PulseBook;
+  /** Parses bodies (large ones off the event loop). */
+  readonly parser: ReadingParser;
   readonly counts: { pulses: number; pulseChanges: number };
   readonly limiter: Limiter;
   fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
@@ -689,30 +696,29 @@ async function record(
       });
       return { outcome: "not_modified", changes: 0 };
     }
-    let snapshot: Snapshot;
     const notes: string[] = [];
-    const dropped = (path: string, reason: string) => {
+    // The adapter, then the reading limits and the plausible time range (domain/bounds.ts);
+    // a large body on the parse worker (ingest/parse_worker.ts).
+    const read = await ctx.parser.parse(platform, adapter, outcome.body, {
+      pageUrl: new URL(v.statusPageUrl),
+      fetchedAt: at,
+    });
+    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    for (const [field, raw] of read.unknown) {
+      const value = cutText(raw, 100);
+      reportOnce(
+        ctx,
+        `${platform}|${field}|${value}`,
+        () => deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
+      );
+    }
+    for (const [path, reason] of read.dropped) {
       if (notes.length < MAX_NOTES) notes.push(cutText(`${path}: ${reason}`, 300));
       else if (notes.length === MAX_NOTES) notes.push("more items were dropped or cut");
-    };
-    try {
-      const parsed = adapter.parse(outcome.body, {
-        pageUrl: new URL(v.statusPageUrl),
-        fetchedAt: at,
-        unknownValue: (field, raw) => {
-          const value = cutText(raw, 100);
-          reportOnce(
-            ctx,
-            `${platform}|${field}|${value}`,
-            () =>
-              deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
-          );
-        },
-        dropped,
-      });
-      // The reading limits and the plausible time range (domain/bounds.ts), before the store.
-      snapshot = boundSnapshot(parsed, at, dropped);
-    } catch (err) {
+    }
+    const snapshot = read.snapshot;
+    if (snapshot === null) {
+      const err = read.error;
       const outcomeName = parseFailureKind(err, outcome.body);
       if (outcomeName === "parse_error" && !(err instanceof PayloadError)) {
         deps.log.error("adapter threw", { vendor: v.slug, platform, error: String(err) });
