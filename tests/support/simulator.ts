@@ -150,7 +150,13 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const closing = new AbortController();
   let total = 0;
   let bytes = 0;
-  const served = (n: number) => (bytes += n);
+  /** Requests and bytes per vendor group (a slug's text before its first "-"). */
+  const groups = new Map<string, { requests: number; bytes: number }>();
+  let group = { requests: 0, bytes: 0 };
+  const served = (n: number) => {
+    bytes += n;
+    group.bytes += n;
+  };
   const state = (slug: string): VendorState => {
     let s = vendors.get(slug);
     if (!s) {
@@ -175,13 +181,22 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       return new Response("ok");
     }
     if (url.pathname === "/_control/stats") {
-      return Response.json({ totalRequests: total, totalBytes: bytes, vendors: vendors.size });
+      return Response.json({
+        totalRequests: total,
+        totalBytes: bytes,
+        vendors: vendors.size,
+        groups: Object.fromEntries(groups),
+      });
     }
     const m = /^(?:\/p\/([a-z-]+))?\/v\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!m) return new Response("not found", { status: 404 });
     const platform = m[1] ?? "statuspage";
     if (!isSimulatedPlatform(platform)) return new Response("unknown platform", { status: 404 });
     total++;
+    const name = m[2]!.split("-")[0]!;
+    group = groups.get(name) ?? { requests: 0, bytes: 0 };
+    groups.set(name, group);
+    group.requests++;
     const s = state(m[2]!);
     s.requests++;
     s.paths ??= new Map();
