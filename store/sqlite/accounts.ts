@@ -1,9 +1,18 @@
 /**
- * Accounts and their members: named queries only.
+ * Accounts and their members on SQLite.
  * @module
  */
-import type { Account, EpochMs, Member, Plan, Role } from "../domain/mod.ts";
-import type { Db } from "./db.ts";
+import type {
+  Account,
+  AccountStore,
+  AccountSummary,
+  MemberWithSecret,
+  NewMember,
+  Plan,
+  Role,
+} from "../../domain/mod.ts";
+import { type Db, readTransaction, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
 
 interface AccountRow {
   id: string;
@@ -19,18 +28,6 @@ interface MemberRow {
   email: string;
   role: string;
   password_hash: string;
-}
-
-/** A member with the stored password hash (only sign-in reads it). */
-export interface MemberWithSecret extends Member {
-  readonly passwordHash: string;
-}
-
-/** One row of the admin account listing. */
-export interface AccountSummary extends Account {
-  readonly owners: readonly string[];
-  readonly members: number;
-  readonly activeKeys: number;
 }
 
 function toAccount(r: AccountRow): Account {
@@ -53,56 +50,25 @@ function toMember(r: MemberRow): MemberWithSecret {
   };
 }
 
-/** Inserts a new account. */
-export function insertAccount(db: Db, a: Account): void {
-  db.prepare(
-    "INSERT INTO accounts (id, name, plan, sla_target, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(a.id, a.name, a.plan, a.slaTarget, a.createdAt);
-}
-
-/** Inserts a member of an existing account. */
-export function insertMember(
-  db: Db,
-  m: Member & { readonly passwordHash: string; readonly createdAt: EpochMs },
-): void {
+function insertMember(db: Db, m: NewMember): void {
   db.prepare(
     "INSERT INTO members (id, account_id, email, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
   ).run(m.id, m.accountId, m.email, m.role, m.passwordHash, m.createdAt);
 }
 
-/** The account with that id, or null. */
-export function accountById(db: Db, id: string): Account | null {
+function accountById(db: Db, id: string): Account | null {
   const r = db.prepare("SELECT * FROM accounts WHERE id = ?").get(id) as AccountRow | undefined;
   return r ? toAccount(r) : null;
 }
 
-/** The member with that email (case-insensitive), with the password hash, or null. */
-export function memberByEmail(db: Db, email: string): MemberWithSecret | null {
+function memberByEmail(db: Db, email: string): MemberWithSecret | null {
   const r = db.prepare("SELECT * FROM members WHERE email = ?").get(email) as
     | MemberRow
     | undefined;
   return r ? toMember(r) : null;
 }
 
-/** The member with that id, or null. */
-export function memberById(db: Db, id: string): MemberWithSecret | null {
-  const r = db.prepare("SELECT * FROM members WHERE id = ?").get(id) as MemberRow | undefined;
-  return r ? toMember(r) : null;
-}
-
-/** Sets an account's plan; false when no such account. */
-export function updateAccountPlan(db: Db, accountId: string, plan: Plan): boolean {
-  return db.prepare("UPDATE accounts SET plan = ? WHERE id = ?").run(plan, accountId).changes > 0;
-}
-
-/** Sets an account's SLA target (percent); false when no such account. */
-export function updateAccountSlaTarget(db: Db, accountId: string, target: number): boolean {
-  return db.prepare("UPDATE accounts SET sla_target = ? WHERE id = ?").run(target, accountId)
-    .changes > 0;
-}
-
-/** Every account, oldest first, with owner emails, member count and active key count. */
-export function listAccountSummaries(db: Db): AccountSummary[] {
+function listAccountSummaries(db: Db): AccountSummary[] {
   const rows = db.prepare(
     `SELECT a.*,
        (SELECT json_group_array(email) FROM (SELECT email FROM members
@@ -121,4 +87,45 @@ export function listAccountSummaries(db: Db): AccountSummary[] {
     members: r.member_count,
     activeKeys: r.key_count,
   }));
+}
+
+/** The accounts noun over `db`. */
+export function accountStore(db: Db): AccountStore {
+  const update = (sql: string, value: string | number, accountId: string) =>
+    transaction(
+      db,
+      () => db.prepare(sql).run(value, accountId).changes > 0 ? accountById(db, accountId) : null,
+    );
+  return promised<AccountStore>({
+    create(account, owner) {
+      return transaction(db, () => {
+        if (memberByEmail(db, owner.email)) return false;
+        db.prepare(
+          "INSERT INTO accounts (id, name, plan, sla_target, created_at) VALUES (?, ?, ?, ?, ?)",
+        ).run(account.id, account.name, account.plan, account.slaTarget, account.createdAt);
+        insertMember(db, owner);
+        return true;
+      });
+    },
+    addMember(member) {
+      return transaction(db, () => {
+        if (memberByEmail(db, member.email)) return false;
+        insertMember(db, member);
+        return true;
+      });
+    },
+    byId: (id) => accountById(db, id),
+    membershipByEmail(email) {
+      return readTransaction(db, () => {
+        const member = memberByEmail(db, email);
+        const account = member ? accountById(db, member.accountId) : null;
+        return member && account ? { account, member } : null;
+      });
+    },
+    setPlan: (accountId, plan: Plan) =>
+      update("UPDATE accounts SET plan = ? WHERE id = ?", plan, accountId),
+    setSlaTarget: (accountId, target) =>
+      update("UPDATE accounts SET sla_target = ? WHERE id = ?", target, accountId),
+    list: () => listAccountSummaries(db),
+  });
 }

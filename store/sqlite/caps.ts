@@ -1,12 +1,14 @@
 /**
  * Per-vendor caps on what accumulates across readings (domain STORE_LIMITS), enforced inside the
- * snapshot's transaction right after it is written, so one vendor churning ids, timelines or
- * statuses every poll cannot grow the database without bound. Each function touches only the
- * rows of the vendor, incident or components just written.
+ * reading's transaction when domain/reading_diff.ts says the reading may have pushed past one,
+ * so one vendor churning ids, timelines or statuses every poll cannot grow the database without
+ * bound. Each keeps the newest rows up to the cap, touching only the rows of the vendor,
+ * incident or components just written.
  * @module
  */
-import { STORE_LIMITS } from "../domain/mod.ts";
+import { STORE_LIMITS } from "../../domain/mod.ts";
 import { type Db, statement } from "./db.ts";
+import { openSql } from "./sql.ts";
 
 /** Keeps the most recently removed components of a vendor (and their history) up to the cap. */
 export function trimRemovedComponents(
@@ -77,7 +79,7 @@ export function trimIncidents(
   const doomed = statement(
     db,
     `SELECT id FROM incidents WHERE vendor_id = ?
-     ORDER BY status NOT IN ('RESOLVED', 'COMPLETED') DESC,
+     ORDER BY ${openSql()} DESC,
        COALESCE(resolved_at, updated_at) DESC, id DESC
      LIMIT -1 OFFSET ?`,
   ).all(vendorId, keep).map((r) => (r as { id: number }).id);

@@ -1,12 +1,13 @@
 /**
- * Opens the SQLite database (node:sqlite) with the pragmas statusd relies on.
+ * The SQLite connection (node:sqlite) with the pragmas statusd relies on, and the two kinds of
+ * transaction the store's methods run in. Private to `store/sqlite/`.
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { mkdirSync } from "node:fs";
 
-/** The raw database handle every store function takes. */
+/** The raw database handle; never leaves `store/sqlite/`. */
 export type Db = DatabaseSync;
 
 /** Opens (creating folders as needed) a database file, or `:memory:`; WAL, foreign keys on. */
@@ -20,7 +21,10 @@ export function openDb(path: string): Db {
   return db;
 }
 
-/** Runs `fn` inside one IMMEDIATE transaction; rolls back on any throw. */
+/**
+ * Runs `fn` inside one IMMEDIATE transaction (the write lock is taken at once, so another
+ * process cannot slip a write between our read and our write); rolls back on any throw.
+ */
 export function transaction<T>(db: Db, fn: () => T): T {
   db.exec("BEGIN IMMEDIATE");
   try {
@@ -30,6 +34,21 @@ export function transaction<T>(db: Db, fn: () => T): T {
   } catch (err) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw err;
+  }
+}
+
+/**
+ * Runs the reads of `fn` in one read transaction: every statement sees the same snapshot of
+ * the database, even while another process (the admin CLI, a second statusd) writes. Nested
+ * in a running transaction, it simply joins it.
+ */
+export function readTransaction<T>(db: Db, fn: () => T): T {
+  if (db.isTransaction) return fn();
+  db.exec("BEGIN");
+  try {
+    return fn();
+  } finally {
+    if (db.isTransaction) db.exec("COMMIT");
   }
 }
 

@@ -1,23 +1,10 @@
 /**
- * API keys: only a hash of the secret is stored, with a short display prefix.
+ * API keys on SQLite: only a hash of the secret is stored, with a short display prefix.
  * @module
  */
-import type { EpochMs, Scope } from "../domain/mod.ts";
-import type { Db } from "./db.ts";
-
-/** A stored key's metadata (never the secret; the hash only where verification needs it). */
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly name: string;
-  /** The first characters of the key (`sd_live_AbCd`), enough to recognise it. */
-  readonly prefix: string;
-  /** Stored scope list; null for a key made before scopes existed. */
-  readonly scopes: readonly Scope[] | null;
-  readonly createdAt: EpochMs;
-  readonly lastUsedAt: EpochMs | null;
-  readonly revokedAt: EpochMs | null;
-}
+import type { Account, ApiKeyRecord, EpochMs, KeyStore, Plan, Scope } from "../../domain/mod.ts";
+import { type Db, readTransaction, statement, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
 
 interface KeyRow {
   id: string;
@@ -46,75 +33,91 @@ function toRecord(r: Omit<KeyRow, "key_hash">): ApiKeyRecord {
   };
 }
 
-/** Inserts a key; `scopes` null stores a legacy (all-scope) key. */
-export function insertApiKey(
-  db: Db,
-  k: Omit<ApiKeyRecord, "lastUsedAt" | "revokedAt"> & { readonly keyHash: string },
-): void {
-  db.prepare(
-    `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    k.id,
-    k.accountId,
-    k.name,
-    k.prefix,
-    k.keyHash,
-    k.scopes === null ? null : JSON.stringify(k.scopes),
-    k.createdAt,
-  );
-}
-
-/** The key whose hash is `keyHash` (revoked or not), with that hash, or null. */
-export function apiKeyByHash(
-  db: Db,
-  keyHash: string,
-): (ApiKeyRecord & { readonly keyHash: string }) | null {
-  const r = db.prepare("SELECT * FROM api_keys WHERE key_hash = ?").get(keyHash) as
-    | KeyRow
-    | undefined;
-  return r ? { ...toRecord(r), keyHash: r.key_hash } : null;
-}
-
-/** An account's keys, newest first; revoked ones only when `includeRevoked`. */
-export function listApiKeys(
-  db: Db,
-  accountId: string,
-  includeRevoked = false,
-): ApiKeyRecord[] {
-  const rows = db.prepare(
-    `SELECT ${METADATA} FROM api_keys WHERE account_id = ?
-     ${includeRevoked ? "" : "AND revoked_at IS NULL"} ORDER BY created_at DESC, rowid DESC`,
-  ).all(accountId) as unknown as Omit<KeyRow, "key_hash">[];
-  return rows.map(toRecord);
-}
-
-/** One of an account's keys by id, or null. */
-export function apiKeyById(db: Db, accountId: string, id: string): ApiKeyRecord | null {
-  const r = db.prepare(`SELECT ${METADATA} FROM api_keys WHERE account_id = ? AND id = ?`)
-    .get(accountId, id) as Omit<KeyRow, "key_hash"> | undefined;
-  return r ? toRecord(r) : null;
-}
-
-/** The account's active key with that name, or null. */
-export function activeApiKeyByName(db: Db, accountId: string, name: string): ApiKeyRecord | null {
+function activeByName(db: Db, accountId: string, name: string): ApiKeyRecord | null {
   const r = db.prepare(
     `SELECT ${METADATA} FROM api_keys WHERE account_id = ? AND name = ? AND revoked_at IS NULL`,
   ).get(accountId, name) as Omit<KeyRow, "key_hash"> | undefined;
   return r ? toRecord(r) : null;
 }
 
-/** Marks a key revoked at `at` (once; a revoked key stays revoked); false when nothing changed. */
-export function revokeApiKey(db: Db, accountId: string, id: string, at: EpochMs): boolean {
-  return db.prepare(
-    "UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL",
-  ).run(at, accountId, id).changes > 0;
+function byId(db: Db, accountId: string, id: string): ApiKeyRecord | null {
+  const r = db.prepare(`SELECT ${METADATA} FROM api_keys WHERE account_id = ? AND id = ?`)
+    .get(accountId, id) as Omit<KeyRow, "key_hash"> | undefined;
+  return r ? toRecord(r) : null;
 }
 
-/** Records uses: sets `last_used_at` for each key id, never moving it backwards. */
-export function touchApiKeys(db: Db, uses: ReadonlyMap<string, EpochMs>): void {
-  const stmt = db.prepare(
-    "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-  );
-  for (const [id, at] of uses) stmt.run(at, id, at);
+/** The keys noun over `db`. */
+export function keyStore(db: Db): KeyStore {
+  return promised<KeyStore>({
+    create(k) {
+      return transaction(db, () => {
+        if (activeByName(db, k.accountId, k.name)) return false;
+        db.prepare(
+          `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          k.id,
+          k.accountId,
+          k.name,
+          k.prefix,
+          k.keyHash,
+          k.scopes === null ? null : JSON.stringify(k.scopes),
+          k.createdAt,
+        );
+        return true;
+      });
+    },
+    list(accountId) {
+      const rows = db.prepare(
+        `SELECT ${METADATA} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
+         ORDER BY created_at DESC, rowid DESC`,
+      ).all(accountId) as unknown as Omit<KeyRow, "key_hash">[];
+      return rows.map(toRecord);
+    },
+    activeByName: (accountId, name) => activeByName(db, accountId, name),
+    revoke(accountId, keyId, at: EpochMs) {
+      return transaction(db, () => {
+        const revokedNow = db.prepare(
+          "UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND id = ? AND revoked_at IS NULL",
+        ).run(at, accountId, keyId).changes > 0;
+        const key = byId(db, accountId, keyId);
+        return key ? { key, revokedNow } : null;
+      });
+    },
+    byHash(keyHash) {
+      return readTransaction(db, () => {
+        const r = statement(
+          db,
+          `SELECT k.*, a.name AS account_name, a.plan AS account_plan,
+             a.sla_target AS account_sla_target, a.created_at AS account_created_at
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+        ).get(keyHash) as
+          | KeyRow & {
+            account_name: string;
+            account_plan: Plan;
+            account_sla_target: number;
+            account_created_at: number;
+          }
+          | undefined;
+        if (!r) return null;
+        const account: Account = {
+          id: r.account_id,
+          name: r.account_name,
+          plan: r.account_plan,
+          slaTarget: r.account_sla_target,
+          createdAt: r.account_created_at,
+        };
+        return { key: toRecord(r), keyHash: r.key_hash, account };
+      });
+    },
+    touch(uses) {
+      if (uses.size === 0) return;
+      transaction(db, () => {
+        const stmt = db.prepare(
+          "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+        );
+        for (const [id, at] of uses) stmt.run(at, id, at);
+      });
+    },
+  });
 }

@@ -1,5 +1,8 @@
 /**
- * Applies numbered migrations in order, each in its own transaction, recording the version.
+ * Applies the numbered SQLite migrations at start. The check and the work run in one
+ * `BEGIN IMMEDIATE` transaction, which takes SQLite's write lock first: two processes starting
+ * at once queue on it (busy_timeout), and the second finds everything applied. Any version
+ * missing from `schema_migrations` is applied, in order, not only versions above the highest.
  * @module
  */
 import { type Db, transaction } from "./db.ts";
@@ -12,23 +15,23 @@ export interface Migration {
   readonly sql: string;
 }
 
-/** Applies every migration newer than the database's version; returns the versions applied. */
+/** Applies every migration the database has not recorded; returns the versions applied. */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-  );
-  const row = db.prepare("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations").get() as {
-    v: number;
-  };
-  const applied: number[] = [];
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= row.v) continue;
-    transaction(db, () => {
+  return transaction(db, () => {
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    const done = new Set(
+      db.prepare("SELECT version FROM schema_migrations").all().map((r) => Number(r.version)),
+    );
+    const applied: number[] = [];
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(m.version)) continue;
       db.exec(m.sql);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
         .run(m.version, m.name, Date.now());
-    });
-    applied.push(m.version);
-  }
-  return applied;
+      applied.push(m.version);
+    }
+    return applied;
+  });
 }

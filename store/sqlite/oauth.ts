@@ -1,80 +1,22 @@
 /**
- * OAuth clients, authorization codes, grants and tokens: named queries only. Secrets arrive
- * here already hashed.
+ * OAuth clients, authorization codes, grants and tokens on SQLite. Secrets arrive hashed.
  * @module
  */
-import type { EpochMs, Scope } from "../domain/mod.ts";
-import type { Db } from "./db.ts";
-
-/** How a client proves itself at the token endpoint. */
-export type ClientAuthMethod = "none" | "client_secret_post" | "client_secret_basic";
-
-/** A registered OAuth client. */
-export interface OAuthClientRecord {
-  readonly id: string;
-  /** SHA-256 of the secret; null for public clients (`none`). */
-  readonly secretHash: string | null;
-  readonly name: string;
-  readonly redirectUris: readonly string[];
-  readonly authMethod: ClientAuthMethod;
-  /** The registration as stored and echoed (RFC 7591 names). */
-  readonly metadata: Readonly<Record<string, unknown>>;
-  readonly createdAt: EpochMs;
-}
-
-/** An issued authorization code (by hash). */
-export interface OAuthCodeRecord {
-  readonly codeHash: string;
-  readonly clientId: string;
-  readonly accountId: string;
-  readonly memberId: string | null;
-  readonly redirectUri: string;
-  readonly codeChallenge: string;
-  readonly scopes: readonly Scope[];
-  readonly resource: string;
-  readonly createdAt: EpochMs;
-  readonly expiresAt: EpochMs;
-  readonly usedAt: EpochMs | null;
-  readonly grantId: string | null;
-}
-
-/** One approval: what a member let a client do. */
-export interface OAuthGrantRecord {
-  readonly id: string;
-  readonly clientId: string;
-  readonly accountId: string;
-  readonly memberId: string | null;
-  readonly scopes: readonly Scope[];
-  readonly resource: string;
-  readonly createdAt: EpochMs;
-  readonly lastUsedAt: EpochMs | null;
-  readonly revokedAt: EpochMs | null;
-}
-
-/** An access or refresh token (by hash). */
-export interface OAuthTokenRecord {
-  readonly tokenHash: string;
-  readonly grantId: string;
-  readonly kind: "access" | "refresh";
-  readonly scopes: readonly Scope[];
-  readonly createdAt: EpochMs;
-  readonly expiresAt: EpochMs;
-  readonly rotatedAt: EpochMs | null;
-  /** Encrypted successor pair, kept only during the refresh grace window. */
-  readonly replay: string | null;
-  readonly revokedAt: EpochMs | null;
-}
-
-/** A grant joined with its client, for the settings page. */
-export interface ConnectedClientRow {
-  readonly grantId: string;
-  readonly clientId: string;
-  readonly clientName: string;
-  readonly redirectUris: readonly string[];
-  readonly scopes: readonly Scope[];
-  readonly createdAt: EpochMs;
-  readonly lastUsedAt: EpochMs | null;
-}
+import type {
+  Account,
+  ClientAuthMethod,
+  EpochMs,
+  NewOAuthToken,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthGrantRecord,
+  OAuthStore,
+  OAuthTokenRecord,
+  Plan,
+  Scope,
+} from "../../domain/mod.ts";
+import { type Db, readTransaction, statement, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
 
 type Row = Record<string, unknown>;
 const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
@@ -138,189 +80,185 @@ function toToken(r: Row): OAuthTokenRecord {
   };
 }
 
-/** Inserts a registered client. */
-export function insertOAuthClient(db: Db, c: OAuthClientRecord): void {
-  db.prepare(
-    `INSERT INTO oauth_clients (id, secret_hash, name, redirect_uris, auth_method, metadata, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    c.id,
-    c.secretHash,
-    c.name,
-    JSON.stringify(c.redirectUris),
-    c.authMethod,
-    JSON.stringify(c.metadata),
-    c.createdAt,
-  );
-}
-
-/** The client with that id, or null. */
-export function oauthClientById(db: Db, id: string): OAuthClientRecord | null {
-  const r = db.prepare("SELECT * FROM oauth_clients WHERE id = ?").get(id) as Row | undefined;
-  return r ? toClient(r) : null;
-}
-
-/** Inserts an authorization code. */
-export function insertOAuthCode(
-  db: Db,
-  c: Omit<OAuthCodeRecord, "usedAt" | "grantId">,
-): void {
-  db.prepare(
-    `INSERT INTO oauth_codes (code_hash, client_id, account_id, member_id, redirect_uri,
-       code_challenge, scopes, resource, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    c.codeHash,
-    c.clientId,
-    c.accountId,
-    c.memberId,
-    c.redirectUri,
-    c.codeChallenge,
-    JSON.stringify(c.scopes),
-    c.resource,
-    c.createdAt,
-    c.expiresAt,
-  );
-}
-
-/** The code with that hash (used or not, expired or not), or null. */
-export function oauthCodeByHash(db: Db, codeHash: string): OAuthCodeRecord | null {
-  const r = db.prepare("SELECT * FROM oauth_codes WHERE code_hash = ?").get(codeHash) as
-    | Row
-    | undefined;
-  return r ? toCode(r) : null;
-}
-
-/** Marks a code used and records the grant its redemption created; false if already used. */
-export function markOAuthCodeUsed(
-  db: Db,
-  codeHash: string,
-  at: EpochMs,
-  grantId: string | null,
-): boolean {
-  return db.prepare(
-    "UPDATE oauth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ? AND used_at IS NULL",
-  ).run(at, grantId, codeHash).changes > 0;
-}
-
-/** Deletes codes that expired before `before`; returns how many. */
-export function deleteExpiredOAuthCodes(db: Db, before: EpochMs): number {
-  return Number(db.prepare("DELETE FROM oauth_codes WHERE expires_at < ?").run(before).changes);
-}
-
-/** Inserts a grant. */
-export function insertOAuthGrant(
-  db: Db,
-  g: Omit<OAuthGrantRecord, "lastUsedAt" | "revokedAt">,
-): void {
-  db.prepare(
-    `INSERT INTO oauth_grants (id, client_id, account_id, member_id, scopes, resource, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    g.id,
-    g.clientId,
-    g.accountId,
-    g.memberId,
-    JSON.stringify(g.scopes),
-    g.resource,
-    g.createdAt,
-  );
-}
-
-/** The grant with that id, or null. */
-export function oauthGrantById(db: Db, id: string): OAuthGrantRecord | null {
-  const r = db.prepare("SELECT * FROM oauth_grants WHERE id = ?").get(id) as Row | undefined;
-  return r ? toGrant(r) : null;
-}
-
-/** Sets `last_used_at` of a grant (never backwards). */
-export function touchOAuthGrant(db: Db, id: string, at: EpochMs): void {
-  db.prepare(
-    "UPDATE oauth_grants SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-  ).run(at, id, at);
-}
-
-/** Revokes one grant and every token under it; false when it was already revoked. */
-export function revokeOAuthGrant(db: Db, id: string, at: EpochMs): boolean {
-  const changed = db.prepare(
-    "UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-  ).run(at, id).changes > 0;
-  db.prepare(
-    "UPDATE oauth_tokens SET revoked_at = ?, replay = NULL WHERE grant_id = ? AND revoked_at IS NULL",
-  ).run(at, id);
-  return changed;
-}
-
-/** Live grant ids of one client on one account. */
-export function liveOAuthGrantIds(db: Db, accountId: string, clientId: string): string[] {
-  const rows = db.prepare(
-    "SELECT id FROM oauth_grants WHERE account_id = ? AND client_id = ? AND revoked_at IS NULL",
-  ).all(accountId, clientId) as Row[];
-  return rows.map((r) => String(r.id));
-}
-
-/** An account's live grants with their clients, newest first. */
-export function listConnectedOAuthClients(db: Db, accountId: string): ConnectedClientRow[] {
-  const rows = db.prepare(
-    `SELECT g.id AS grant_id, g.client_id, c.name, c.redirect_uris, g.scopes, g.created_at,
-            g.last_used_at
-     FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
-     WHERE g.account_id = ? AND g.revoked_at IS NULL
-     ORDER BY g.created_at DESC, g.rowid DESC`,
-  ).all(accountId) as Row[];
-  return rows.map((r) => ({
-    grantId: String(r.grant_id),
-    clientId: String(r.client_id),
-    clientName: String(r.name),
-    redirectUris: json<string[]>(r.redirect_uris),
-    scopes: json<Scope[]>(r.scopes),
-    createdAt: Number(r.created_at),
-    lastUsedAt: numOrNull(r.last_used_at),
-  }));
-}
-
-/** Inserts a token. */
-export function insertOAuthToken(
-  db: Db,
-  t: Omit<OAuthTokenRecord, "rotatedAt" | "replay" | "revokedAt">,
-): void {
-  db.prepare(
+function insertToken(db: Db, t: NewOAuthToken): void {
+  statement(
+    db,
     `INSERT INTO oauth_tokens (token_hash, grant_id, kind, scopes, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(t.tokenHash, t.grantId, t.kind, JSON.stringify(t.scopes), t.createdAt, t.expiresAt);
 }
 
-/** The token with that hash, or null. */
-export function oauthTokenByHash(db: Db, tokenHash: string): OAuthTokenRecord | null {
-  const r = db.prepare("SELECT * FROM oauth_tokens WHERE token_hash = ?").get(tokenHash) as
-    | Row
-    | undefined;
-  return r ? toToken(r) : null;
+function revokeGrant(db: Db, id: string, at: EpochMs): boolean {
+  const changed = statement(
+    db,
+    "UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+  ).run(at, id).changes > 0;
+  statement(
+    db,
+    "UPDATE oauth_tokens SET revoked_at = ?, replay = NULL WHERE grant_id = ? AND revoked_at IS NULL",
+  ).run(at, id);
+  return changed;
 }
 
-/** Marks a refresh token rotated, keeping `replay` for the grace window; false if it already was. */
-export function rotateOAuthToken(
-  db: Db,
-  tokenHash: string,
-  at: EpochMs,
-  replay: string,
-): boolean {
-  return db.prepare(
-    `UPDATE oauth_tokens SET rotated_at = ?, replay = ?
-     WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL`,
-  ).run(at, replay, tokenHash).changes > 0;
+function accountById(db: Db, id: string): Account | null {
+  const r = statement(db, "SELECT * FROM accounts WHERE id = ?").get(id) as Row | undefined;
+  return r
+    ? {
+      id: String(r.id),
+      name: String(r.name),
+      plan: r.plan as Plan,
+      slaTarget: Number(r.sla_target),
+      createdAt: Number(r.created_at),
+    }
+    : null;
 }
 
-/** Revokes one token; false when it was unknown or already revoked. */
-export function revokeOAuthToken(db: Db, tokenHash: string, at: EpochMs): boolean {
-  return db.prepare(
-    "UPDATE oauth_tokens SET revoked_at = ?, replay = NULL WHERE token_hash = ? AND revoked_at IS NULL",
-  ).run(at, tokenHash).changes > 0;
-}
-
-/** Deletes tokens expired before `before` and forgets replay data older than `replayBefore`. */
-export function pruneOAuthTokens(db: Db, before: EpochMs, replayBefore: EpochMs): void {
-  db.prepare("DELETE FROM oauth_tokens WHERE expires_at < ?").run(before);
-  db.prepare("UPDATE oauth_tokens SET replay = NULL WHERE replay IS NOT NULL AND rotated_at < ?")
-    .run(replayBefore);
+/** The OAuth noun over `db`. */
+export function oauthStore(db: Db): OAuthStore {
+  return promised<OAuthStore>({
+    registerClient(c) {
+      db.prepare(
+        `INSERT INTO oauth_clients (id, secret_hash, name, redirect_uris, auth_method, metadata, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        c.id,
+        c.secretHash,
+        c.name,
+        JSON.stringify(c.redirectUris),
+        c.authMethod,
+        JSON.stringify(c.metadata),
+        c.createdAt,
+      );
+    },
+    client(id) {
+      const r = statement(db, "SELECT * FROM oauth_clients WHERE id = ?").get(id) as
+        | Row
+        | undefined;
+      return r ? toClient(r) : null;
+    },
+    issueCode(c, expiredBefore) {
+      transaction(db, () => {
+        db.prepare("DELETE FROM oauth_codes WHERE expires_at < ?").run(expiredBefore);
+        db.prepare(
+          `INSERT INTO oauth_codes (code_hash, client_id, account_id, member_id, redirect_uri,
+             code_challenge, scopes, resource, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          c.codeHash,
+          c.clientId,
+          c.accountId,
+          c.memberId,
+          c.redirectUri,
+          c.codeChallenge,
+          JSON.stringify(c.scopes),
+          c.resource,
+          c.createdAt,
+          c.expiresAt,
+        );
+      });
+    },
+    code(codeHash) {
+      const r = db.prepare("SELECT * FROM oauth_codes WHERE code_hash = ?").get(codeHash) as
+        | Row
+        | undefined;
+      return r ? toCode(r) : null;
+    },
+    redeemCode(r) {
+      return transaction(db, () => {
+        const used = db.prepare(
+          "UPDATE oauth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ? AND used_at IS NULL",
+        ).run(r.at, r.grant.id, r.codeHash).changes === 0;
+        if (used) {
+          const first = db.prepare("SELECT grant_id FROM oauth_codes WHERE code_hash = ?")
+            .get(r.codeHash) as { grant_id: string | null } | undefined;
+          if (first?.grant_id) revokeGrant(db, first.grant_id, r.at);
+          return "reused" as const;
+        }
+        const g = r.grant;
+        db.prepare(
+          `INSERT INTO oauth_grants (id, client_id, account_id, member_id, scopes, resource, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          g.id,
+          g.clientId,
+          g.accountId,
+          g.memberId,
+          JSON.stringify(g.scopes),
+          g.resource,
+          g.createdAt,
+        );
+        for (const t of r.tokens) insertToken(db, t);
+        return "redeemed" as const;
+      });
+    },
+    token(tokenHash) {
+      return readTransaction(db, () => {
+        const t = statement(db, "SELECT * FROM oauth_tokens WHERE token_hash = ?").get(tokenHash) as
+          | Row
+          | undefined;
+        const g = t
+          ? statement(db, "SELECT * FROM oauth_grants WHERE id = ?").get(String(t.grant_id)) as
+            | Row
+            | undefined
+          : undefined;
+        if (!t || !g) return null;
+        const grant = toGrant(g);
+        return { token: toToken(t), grant, account: accountById(db, grant.accountId) };
+      });
+    },
+    rotateRefreshToken(r) {
+      return transaction(db, () => {
+        const rotated = db.prepare(
+          `UPDATE oauth_tokens SET rotated_at = ?, replay = ?
+           WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL`,
+        ).run(r.at, r.replay, r.tokenHash).changes > 0;
+        if (!rotated) return false;
+        for (const t of r.tokens) insertToken(db, t);
+        db.prepare("DELETE FROM oauth_tokens WHERE expires_at < ?").run(r.pruneBefore);
+        db.prepare(
+          "UPDATE oauth_tokens SET replay = NULL WHERE replay IS NOT NULL AND rotated_at < ?",
+        ).run(r.replayBefore);
+        return true;
+      });
+    },
+    revokeGrant: (id, at) => transaction(db, () => revokeGrant(db, id, at)),
+    revokeToken(tokenHash, at) {
+      return db.prepare(
+        "UPDATE oauth_tokens SET revoked_at = ?, replay = NULL WHERE token_hash = ? AND revoked_at IS NULL",
+      ).run(at, tokenHash).changes > 0;
+    },
+    touchGrant(id, at) {
+      statement(
+        db,
+        "UPDATE oauth_grants SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
+      ).run(at, id, at);
+    },
+    connectedClients(accountId) {
+      const rows = db.prepare(
+        `SELECT g.id AS grant_id, g.client_id, c.name, c.redirect_uris, g.scopes, g.created_at,
+                g.last_used_at
+         FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+         WHERE g.account_id = ? AND g.revoked_at IS NULL
+         ORDER BY g.created_at DESC, g.rowid DESC`,
+      ).all(accountId) as Row[];
+      return rows.map((r) => ({
+        grantId: String(r.grant_id),
+        clientId: String(r.client_id),
+        clientName: String(r.name),
+        redirectUris: json<string[]>(r.redirect_uris),
+        scopes: json<Scope[]>(r.scopes),
+        createdAt: Number(r.created_at),
+        lastUsedAt: numOrNull(r.last_used_at),
+      }));
+    },
+    disconnectClient(accountId, clientId, at) {
+      return transaction(db, () => {
+        const ids = (db.prepare(
+          "SELECT id FROM oauth_grants WHERE account_id = ? AND client_id = ? AND revoked_at IS NULL",
+        ).all(accountId, clientId) as Row[]).map((r) => String(r.id));
+        for (const id of ids) revokeGrant(db, id, at);
+        return ids.length;
+      });
+    },
+  });
 }

@@ -1,21 +1,17 @@
 /**
- * The poller's port into the store: which vendors are due, and the outcome of each poll
- * (fetch log row, validators, failures and backoff, next poll time, staleness), each written
- * in one transaction. `ingest/poller.ts` declares the interface; this satisfies it.
+ * The poller's side of the SQLite store (domain `PollStore`): which vendors are due, and the
+ * outcome of each poll (fetch log row, validators, failures and backoff, next poll time,
+ * staleness), each written in one transaction and published after the commit.
  * @module
  */
-import type {
-  DueVendor,
-  EpochMs,
-  Platform,
-  PollRecord,
-  PollStore,
-  StatusLevel,
-} from "../domain/mod.ts";
-import { boundNotes, READING_MESSAGE_MAX } from "../domain/mod.ts";
+import type { DueVendor, Platform, PollRecord, PollStore, StatusLevel } from "../../domain/mod.ts";
+import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
+import type { ChangeFanOut } from "../change_feed.ts";
 import { recordChanges } from "./changes.ts";
-import { type Db, transaction } from "./db.ts";
-import { writeSnapshot } from "./snapshots.ts";
+import { type Db, statement, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
+import { writeReading, writeStale } from "./readings.ts";
+import { openSql } from "./sql.ts";
 
 interface DueRow {
   id: number;
@@ -41,30 +37,34 @@ interface DueRow {
 const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
   error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
 
-/** The poller's store over `db`; statements are prepared once. */
-export function pollStore(db: Db): PollStore {
-  const due = db.prepare(
+/** The poller's store over `db`, publishing committed changes through `feed`. */
+export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
+  const due = statement(
+    db,
     `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
        v.current_status,
        v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
        v.deadline_at, v.platform_misses, v.redetected_at,
        EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-               AND i.status NOT IN ('RESOLVED', 'COMPLETED')) AS open_incidents
+               AND ${openSql("i")}) AS open_incidents
      FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ?
      ORDER BY v.next_poll_at, v.id LIMIT ?`,
   );
-  const countDue = db.prepare(
+  const countDue = statement(
+    db,
     "SELECT COUNT(*) AS n FROM vendors WHERE in_catalog = 1 AND next_poll_at <= ?",
   );
-  const insertFetch = db.prepare(
+  const insertFetch = statement(
+    db,
     "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, ?, ?, ?)",
   );
   const schedule = (id: number, p: PollRecord) =>
-    db.prepare(
+    statement(
+      db,
       "UPDATE vendors SET next_poll_at = ?, deadline_at = ?, last_checked_at = ? WHERE id = ?",
     ).run(p.nextPollAt, p.deadlineAt, p.at, id);
 
-  return {
+  return promised<PollStore>({
     dueVendors(now, limit) {
       return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
     },
@@ -72,30 +72,34 @@ export function pollStore(db: Db): PollStore {
       return (countDue.get(now) as { n: number }).n;
     },
     recordSuccess(vendorId, snapshot, poll) {
-      return transaction(db, () => {
-        const raw = writeSnapshot(db, vendorId, snapshot, poll.at);
-        db.prepare(
+      const committed = transaction(db, () => {
+        const raw = writeReading(db, vendorId, snapshot, poll.at);
+        statement(
+          db,
           `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ? WHERE id = ?`,
         ).run(poll.etag, poll.lastModified, JSON.stringify(boundNotes(poll.notes)), vendorId);
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
         return recordChanges(db, poll.at, raw);
       });
+      feed.publish(committed);
+      return committed;
     },
     recordNotModified(vendorId, poll) {
       transaction(db, () => {
         // The document did not change: the notes of the reading that produced it still hold.
-        db.prepare(`UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
+        statement(db, `UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
           .run(poll.at, vendorId);
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
       });
     },
     recordFailure(vendorId, poll) {
-      return transaction(db, () => {
+      const committed = transaction(db, () => {
         const message = poll.detail.slice(0, READING_MESSAGE_MAX);
         // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
-        db.prepare(
+        statement(
+          db,
           `UPDATE vendors SET failures = failures + 1, last_error = ?, error_kind = ?,
              error_http_status = ?, error_message = ?,
              error_since = CASE WHEN failures > 0 AND error_kind IS ? AND error_http_status IS ?
@@ -115,11 +119,14 @@ export function pollStore(db: Db): PollStore {
         );
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, poll.outcome, poll.httpStatus);
-        return poll.stale ? recordChanges(db, poll.at, markStale(db, vendorId, poll.at)) : [];
+        return poll.stale ? recordChanges(db, poll.at, writeStale(db, vendorId, poll.at)) : [];
       });
+      feed.publish(committed);
+      return committed;
     },
     recordSkipped(vendorId, nextPollAt, reason) {
-      db.prepare(
+      statement(
+        db,
         `UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ?,
            unsupported_reason = ?, error_kind = NULL, error_http_status = NULL,
            error_message = NULL, error_since = NULL WHERE id = ?`,
@@ -128,7 +135,8 @@ export function pollStore(db: Db): PollStore {
     },
     recordRedetection(vendorId, r) {
       const changed = r.to !== "unknown" && r.to !== r.from;
-      db.prepare(
+      statement(
+        db,
         `UPDATE vendors SET redetected_at = ?, redetected_from = ?, redetected_to = ?,
            platform_misses = 0,
            detected_platform = CASE WHEN ? THEN ? ELSE detected_platform END,
@@ -149,37 +157,15 @@ export function pollStore(db: Db): PollStore {
       );
     },
     setDetectedPlatform(vendorId, platform) {
-      db.prepare("UPDATE vendors SET detected_platform = ? WHERE id = ?").run(platform, vendorId);
+      statement(db, "UPDATE vendors SET detected_platform = ? WHERE id = ?").run(
+        platform,
+        vendorId,
+      );
     },
     setEndpoint(vendorId, endpointUrl) {
-      db.prepare("UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
+      statement(db, "UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
     },
-  };
-}
-
-/**
- * The service reads UNKNOWN from now on (one transition, once). Validators are cleared so the
- * next good fetch is a full one and restores the status even if the document did not change.
- */
-function markStale(db: Db, vendorId: number, at: EpochMs) {
-  const row = db.prepare("SELECT slug, current_status FROM vendors WHERE id = ?").get(vendorId) as {
-    slug: string;
-    current_status: StatusLevel;
-  };
-  db.prepare("UPDATE vendors SET etag = NULL, last_modified = NULL WHERE id = ?").run(vendorId);
-  if (row.current_status === "UNKNOWN") return [];
-  db.prepare(
-    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, NULL, ?, 'UNKNOWN', ?)",
-  ).run(vendorId, row.current_status, at);
-  db.prepare("UPDATE vendors SET current_status = 'UNKNOWN', last_changed_at = ? WHERE id = ?")
-    .run(at, vendorId);
-  return [{
-    kind: "status" as const,
-    slug: row.slug,
-    component: null,
-    from: row.current_status,
-    to: "UNKNOWN" as const,
-  }];
+  });
 }
 
 function toDue(r: DueRow): DueVendor {

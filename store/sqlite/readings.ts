@@ -1,30 +1,36 @@
 /**
- * Stores what an adapter read: diffs a snapshot against the stored state and writes only the
- * differences (components, incidents and their timelines, service and component transitions,
- * the vendor's current status) plus the check time, together with the change-feed rows.
+ * Stores what an adapter read: loads the state the reading is compared with, asks
+ * domain/reading_diff.ts what changed, and writes exactly that (components, incidents and their
+ * timelines, transitions, the vendor's level), then the caps the reading may have pushed past.
+ * Runs inside the caller's transaction; decides nothing itself.
  * @module
  */
-import type {
-  Change,
-  ComponentSnapshot,
-  EpochMs,
-  IncidentChange,
-  IncidentSnapshot,
-  Snapshot,
-  StatusChange,
-  StatusLevel,
-} from "../domain/mod.ts";
-import { isMaintenance, isOpen, serviceStatus } from "../domain/mod.ts";
+import {
+  diffReading,
+  type EpochMs,
+  type Impact,
+  type IncidentChange,
+  type IncidentSnapshot,
+  type IncidentStatus,
+  type IncidentUpdate,
+  type ReadingDiff,
+  type Snapshot,
+  staleReading,
+  type StatusChange,
+  type StatusLevel,
+  type StoredComponent,
+  type StoredIncident,
+  type StoredVendor,
+  type TransitionWrite,
+} from "../../domain/mod.ts";
 import {
   trimComponentTransitions,
   trimIncidents,
   trimRemovedComponents,
   trimTimeline,
 } from "./caps.ts";
-import { recordChanges } from "./changes.ts";
-import { type Db, statement, transaction } from "./db.ts";
-
-type RawChange = StatusChange | IncidentChange;
+import { type Db, statement } from "./db.ts";
+import { openSql } from "./sql.ts";
 
 interface ComponentRow {
   id: number;
@@ -40,8 +46,8 @@ interface IncidentRow {
   id: number;
   external_id: string;
   title: string;
-  status: IncidentSnapshot["status"];
-  impact: IncidentSnapshot["impact"];
+  status: IncidentStatus;
+  impact: Impact;
   started_at: number;
   updated_at: number;
   resolved_at: number | null;
@@ -51,23 +57,12 @@ interface IncidentRow {
   scheduled_end_at: number | null;
 }
 
-/**
- * Applies `snapshot` of vendor `vendorId` read at `at`, in one transaction, and returns the
- * committed changes (publish them after this returns). Nothing changed → only the check time
- * is written and the result is empty.
- */
-export function applySnapshot(db: Db, vendorId: number, snapshot: Snapshot, at: EpochMs): Change[] {
-  return transaction(db, () => recordChanges(db, at, writeSnapshot(db, vendorId, snapshot, at)));
-}
+const INCIDENT_COLUMNS = `id, external_id, title, status, impact, started_at, updated_at,
+  resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at`;
 
-/** The body of {@link applySnapshot}, for callers that already hold a transaction. */
-export function writeSnapshot(
-  db: Db,
-  vendorId: number,
-  snapshot: Snapshot,
-  at: EpochMs,
-): RawChange[] {
-  const vendor = statement(
+/** The stored facts of vendor `vendorId`; throws when there is no such vendor. */
+export function loadVendor(db: Db, vendorId: number): StoredVendor {
+  const row = statement(
     db,
     "SELECT slug, current_status, last_success_at, last_changed_at FROM vendors WHERE id = ?",
   ).get(vendorId) as
@@ -78,163 +73,178 @@ export function writeSnapshot(
       last_changed_at: number | null;
     }
     | undefined;
-  if (!vendor) throw new Error(`Cannot apply a snapshot: no vendor with id ${vendorId}`);
-  const changes: RawChange[] = [
-    ...writeComponents(db, vendorId, vendor.slug, snapshot.components, at),
-    ...writeIncidents(db, vendorId, vendor.slug, snapshot.incidents, at),
-  ];
-  const status = serviceStatus(snapshot);
-  if (status !== vendor.current_status) {
-    insertTransition(db, vendorId, null, vendor.current_status, status, at);
-    changes.unshift({
-      kind: "status",
-      slug: vendor.slug,
-      component: null,
-      from: vendor.current_status,
-      to: status,
-    });
-    statement(
-      db,
-      "UPDATE vendors SET current_status = ?, indicator = ?, last_changed_at = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
-    ).run(status, snapshot.indicator, changedAt(vendor, at), at, at, vendorId);
-  } else {
-    statement(
-      db,
-      "UPDATE vendors SET indicator = ?, last_checked_at = ?, last_success_at = ? WHERE id = ?",
-    ).run(snapshot.indicator, at, at, vendorId);
-  }
-  return changes;
+  if (!row) throw new Error(`Cannot store a reading: no vendor with id ${vendorId}`);
+  return {
+    slug: row.slug,
+    currentStatus: row.current_status,
+    lastSuccessAt: row.last_success_at,
+    lastChangedAt: row.last_changed_at,
+  };
+}
+
+function toStoredIncident(r: IncidentRow, updates: IncidentUpdate[]): StoredIncident {
+  return {
+    externalId: r.external_id,
+    title: r.title,
+    status: r.status,
+    impact: r.impact,
+    startedAt: r.started_at,
+    updatedAt: r.updated_at,
+    resolvedAt: r.resolved_at,
+    url: r.url,
+    componentIds: JSON.parse(r.component_ids) as string[],
+    scheduledStartAt: r.scheduled_start_at,
+    scheduledEndAt: r.scheduled_end_at,
+    updates,
+  };
 }
 
 /**
- * The first reading of a vendor is an observation, not a change: `last_changed_at` stays as
- * it was, so a fresh start does not make every vendor "moving" for 30 minutes.
+ * Applies `snapshot` of vendor `vendorId` read at `at` (inside the caller's transaction) and
+ * returns the changes to log.
  */
-function changedAt(
-  vendor: { last_success_at: number | null; last_changed_at: number | null },
+export function writeReading(
+  db: Db,
+  vendorId: number,
+  snapshot: Snapshot,
   at: EpochMs,
-): EpochMs | null {
-  return vendor.last_success_at === null ? vendor.last_changed_at : at;
+): readonly (StatusChange | IncidentChange)[] {
+  const vendor = loadVendor(db, vendorId);
+  const componentRows = statement(
+    db,
+    "SELECT id, external_id, name, group_name, status, position, removed_at FROM components WHERE vendor_id = ?",
+  ).all(vendorId) as unknown as ComponentRow[];
+  const components: StoredComponent[] = componentRows.map((r) => ({
+    externalId: r.external_id,
+    name: r.name,
+    group: r.group_name,
+    status: r.status,
+    position: r.position,
+    removedAt: r.removed_at,
+  }));
+  const incidentIds = new Map<string, number>();
+  const incidents: StoredIncident[] = [];
+  const find = statement(
+    db,
+    `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND external_id = ?`,
+  );
+  const timeline = statement(
+    db,
+    "SELECT at, status, body FROM incident_updates WHERE incident_id = ?",
+  );
+  for (const i of snapshot.incidents) {
+    if (incidentIds.has(i.externalId)) continue;
+    const row = find.get(vendorId, i.externalId) as IncidentRow | undefined;
+    if (!row) continue;
+    incidentIds.set(row.external_id, row.id);
+    incidents.push(toStoredIncident(row, timeline.all(row.id) as unknown as IncidentUpdate[]));
+  }
+  const open = statement(
+    db,
+    `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE vendor_id = ? AND ${openSql()}`,
+  ).all(vendorId) as unknown as IncidentRow[];
+  for (const row of open) {
+    if (incidentIds.has(row.external_id)) continue;
+    incidentIds.set(row.external_id, row.id);
+    incidents.push(toStoredIncident(row, []));
+  }
+  const diff = diffReading({ vendor, components, incidents }, snapshot, at);
+  const componentIds = new Map(componentRows.map((r) => [r.external_id, r.id]));
+  persist(db, vendorId, diff, at, componentIds, incidentIds);
+  return diff.changes;
+}
+
+function persist(
+  db: Db,
+  vendorId: number,
+  diff: ReadingDiff,
+  at: EpochMs,
+  componentIds: Map<string, number>,
+  incidentIds: Map<string, number>,
+): void {
+  for (const w of diff.components) {
+    if (w.kind === "insert") {
+      const { id } = statement(
+        db,
+        `INSERT INTO components (vendor_id, external_id, name, group_name, status, position, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        vendorId,
+        w.component.externalId,
+        w.component.name,
+        w.component.group,
+        w.component.status,
+        w.position,
+        at,
+      ) as { id: number };
+      componentIds.set(w.component.externalId, id);
+    } else if (w.kind === "update") {
+      statement(
+        db,
+        `UPDATE components SET name = ?, group_name = ?, status = ?, position = ?, removed_at = NULL,
+           updated_at = CASE WHEN ? THEN ? ELSE updated_at END
+         WHERE id = ?`,
+      ).run(
+        w.name,
+        w.group,
+        w.status,
+        w.position,
+        w.touch ? 1 : 0,
+        at,
+        componentIds.get(w.externalId)!,
+      );
+    } else {
+      statement(db, "UPDATE components SET removed_at = ? WHERE id = ?")
+        .run(at, componentIds.get(w.externalId)!);
+    }
+  }
+  for (const t of diff.transitions) insertTransition(db, vendorId, t, at, componentIds);
+  for (const w of diff.incidents) {
+    if (w.kind === "insert") {
+      incidentIds.set(w.incident.externalId, insertIncident(db, vendorId, w.incident));
+      insertUpdates(db, incidentIds.get(w.incident.externalId)!, w.incident.updates);
+    } else if (w.kind === "update") {
+      const id = incidentIds.get(w.incident.externalId)!;
+      if (w.fields) updateIncident(db, id, w.incident);
+      insertUpdates(db, id, w.updates);
+    } else {
+      statement(db, "UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?")
+        .run(w.status, at, at, incidentIds.get(w.externalId)!);
+    }
+  }
+  const v = diff.vendor;
+  statement(
+    db,
+    `UPDATE vendors SET current_status = ?, indicator = ?, last_changed_at = ?, last_checked_at = ?,
+       last_success_at = ? WHERE id = ?`,
+  ).run(v.currentStatus, v.indicator, v.lastChangedAt, v.lastCheckedAt, v.lastSuccessAt, vendorId);
+  // Bounded growth (domain STORE_LIMITS): ids churning every poll, statuses flapping.
+  const caps = diff.caps;
+  if (caps.removedComponents) trimRemovedComponents(db, vendorId);
+  trimComponentTransitions(
+    db,
+    vendorId,
+    caps.componentTransitions.map((e) => componentIds.get(e)!),
+  );
+  for (const e of caps.timelines) trimTimeline(db, incidentIds.get(e)!);
+  if (caps.incidents) trimIncidents(db, vendorId);
 }
 
 function insertTransition(
   db: Db,
   vendorId: number,
-  componentId: number | null,
-  from: StatusLevel,
-  to: StatusLevel,
+  t: TransitionWrite,
   at: EpochMs,
+  componentIds: Map<string, number>,
 ): void {
   statement(
     db,
     "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, ?, ?, ?, ?)",
-  ).run(vendorId, componentId, from, to, at);
+  ).run(vendorId, t.component === null ? null : componentIds.get(t.component)!, t.from, t.to, at);
 }
 
-function writeComponents(
-  db: Db,
-  vendorId: number,
-  slug: string,
-  components: readonly ComponentSnapshot[],
-  at: EpochMs,
-): StatusChange[] {
-  const stored = statement(
-    db,
-    "SELECT id, external_id, name, group_name, status, position, removed_at FROM components WHERE vendor_id = ?",
-  ).all(vendorId) as unknown as ComponentRow[];
-  const byExternal = new Map(stored.map((r) => [r.external_id, r]));
-  const changes: StatusChange[] = [];
-  const seen = new Set<string>();
-  const flipped: number[] = [];
-  let removed = 0;
-  components.forEach((c, position) => {
-    if (seen.has(c.externalId)) return; // a repeated id in one payload: the first one wins
-    seen.add(c.externalId);
-    const row = byExternal.get(c.externalId);
-    if (!row) {
-      const { id } = statement(
-        db,
-        `INSERT INTO components (vendor_id, external_id, name, group_name, status, position, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ).get(vendorId, c.externalId, c.name, c.group, c.status, position, at) as { id: number };
-      insertTransition(db, vendorId, id, "UNKNOWN", c.status, at);
-      return;
-    }
-    const from: StatusLevel = row.removed_at === null ? row.status : "UNKNOWN";
-    if (from !== c.status) {
-      insertTransition(db, vendorId, row.id, from, c.status, at);
-      flipped.push(row.id);
-      changes.push({ kind: "status", slug, component: c.name, from, to: c.status });
-    }
-    if (
-      from !== c.status || row.name !== c.name || row.group_name !== c.group ||
-      row.position !== position || row.removed_at !== null
-    ) {
-      statement(
-        db,
-        `UPDATE components SET name = ?, group_name = ?, status = ?, position = ?, removed_at = NULL,
-           updated_at = CASE WHEN status = ? AND removed_at IS NULL THEN updated_at ELSE ? END
-         WHERE id = ?`,
-      ).run(c.name, c.group, c.status, position, c.status, at, row.id);
-    }
-  });
-  for (const row of stored) {
-    if (seen.has(row.external_id) || row.removed_at !== null) continue;
-    // Gone from the page: history ends here (UNKNOWN time is not counted as up or down).
-    insertTransition(db, vendorId, row.id, row.status, "UNKNOWN", at);
-    statement(db, "UPDATE components SET removed_at = ? WHERE id = ?").run(at, row.id);
-    removed++;
-  }
-  // Bounded growth (domain STORE_LIMITS): ids churning every poll, statuses flapping.
-  if (removed > 0) trimRemovedComponents(db, vendorId);
-  trimComponentTransitions(db, vendorId, flipped);
-  return changes;
-}
-
-function writeIncidents(
-  db: Db,
-  vendorId: number,
-  slug: string,
-  incidents: readonly IncidentSnapshot[],
-  at: EpochMs,
-): IncidentChange[] {
-  const changes: IncidentChange[] = [];
-  const seen = new Set<string>();
-  const find = statement(
-    db,
-    `SELECT id, external_id, title, status, impact, started_at, updated_at, resolved_at, url,
-       component_ids, scheduled_start_at, scheduled_end_at
-     FROM incidents WHERE vendor_id = ? AND external_id = ?`,
-  );
-  let inserted = 0;
-  for (const incident of incidents) {
-    if (seen.has(incident.externalId)) continue;
-    seen.add(incident.externalId);
-    const row = find.get(vendorId, incident.externalId) as IncidentRow | undefined;
-    if (!row) inserted++;
-    const change = row ? updateIncident(db, row, incident) : insertIncident(db, vendorId, incident);
-    if (change) changes.push({ kind: "incident", slug, ...change });
-  }
-  changes.push(...closeVanished(db, vendorId, slug, seen, at));
-  if (inserted > 0) trimIncidents(db, vendorId);
-  return changes;
-}
-
-type IncidentFields = Omit<IncidentChange, "kind" | "slug">;
-
-function fieldsOf(incident: IncidentSnapshot): IncidentFields {
-  const latest = incident.updates[incident.updates.length - 1];
-  return {
-    incidentId: incident.externalId,
-    title: incident.title,
-    status: incident.status,
-    impact: incident.impact,
-    latestUpdate: latest?.body ?? null,
-  };
-}
-
-function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): IncidentFields {
-  const { id } = statement(
+function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): number {
+  return (statement(
     db,
     `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
        resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
@@ -252,95 +262,48 @@ function insertIncident(db: Db, vendorId: number, i: IncidentSnapshot): Incident
     JSON.stringify(i.componentIds),
     i.scheduledStartAt ?? null,
     i.scheduledEndAt ?? null,
-  ) as { id: number };
-  insertUpdates(db, id, i);
-  return fieldsOf(i);
+  ) as { id: number }).id;
 }
 
-/** Inserts timeline entries not stored yet; returns how many were new. */
-function insertUpdates(db: Db, incidentId: number, i: IncidentSnapshot): number {
+function updateIncident(db: Db, id: number, i: IncidentSnapshot): void {
+  statement(
+    db,
+    `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
+       resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
+     WHERE id = ?`,
+  ).run(
+    i.title,
+    i.status,
+    i.impact,
+    i.startedAt,
+    i.updatedAt,
+    i.resolvedAt,
+    i.url,
+    JSON.stringify(i.componentIds),
+    i.scheduledStartAt ?? null,
+    i.scheduledEndAt ?? null,
+    id,
+  );
+}
+
+function insertUpdates(db: Db, incidentId: number, updates: readonly IncidentUpdate[]): void {
   const insert = statement(
     db,
     "INSERT OR IGNORE INTO incident_updates (incident_id, at, status, body) VALUES (?, ?, ?, ?)",
   );
-  let added = 0;
-  for (const u of i.updates) {
-    added += Number(insert.run(incidentId, u.at, u.status, u.body).changes);
-  }
-  if (added > 0) trimTimeline(db, incidentId);
-  return added;
-}
-
-function updateIncident(db: Db, row: IncidentRow, i: IncidentSnapshot): IncidentFields | null {
-  const componentIds = JSON.stringify(i.componentIds);
-  const stored = statement(
-    db,
-    "SELECT at, status, body FROM incident_updates WHERE incident_id = ?",
-  ).all(row.id) as { at: number; status: string; body: string }[];
-  const known = new Set(stored.map((u) => `${u.at}\u0000${u.status}\u0000${u.body}`));
-  const hasNew = i.updates.some((u) => !known.has(`${u.at}\u0000${u.status}\u0000${u.body}`));
-  const scheduledStartAt = i.scheduledStartAt ?? null;
-  const scheduledEndAt = i.scheduledEndAt ?? null;
-  // A rescheduled maintenance is news for subscribers (calendars, deploy gates).
-  const moved = row.status !== i.status || row.impact !== i.impact || row.title !== i.title ||
-    row.scheduled_start_at !== scheduledStartAt || row.scheduled_end_at !== scheduledEndAt;
-  const edited = moved || row.started_at !== i.startedAt || row.updated_at !== i.updatedAt ||
-    row.resolved_at !== i.resolvedAt || row.url !== i.url || row.component_ids !== componentIds;
-  if (edited) {
-    statement(
-      db,
-      `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
-         resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
-       WHERE id = ?`,
-    ).run(
-      i.title,
-      i.status,
-      i.impact,
-      i.startedAt,
-      i.updatedAt,
-      i.resolvedAt,
-      i.url,
-      componentIds,
-      scheduledStartAt,
-      scheduledEndAt,
-      row.id,
-    );
-  }
-  if (hasNew) insertUpdates(db, row.id, i);
-  return moved || hasNew ? fieldsOf(i) : null;
+  for (const u of updates) insert.run(incidentId, u.at, u.status, u.body);
 }
 
 /**
- * Open incidents the payload no longer shows are closed at `at`: documents such as
- * Statuspage's summary drop an incident once it is resolved, so absence is the only signal.
+ * Marks vendor `vendorId` stale at `at` (domain `staleReading`) inside the caller's
+ * transaction and forgets its validators; returns the change to log, if any.
  */
-function closeVanished(
-  db: Db,
-  vendorId: number,
-  slug: string,
-  seen: ReadonlySet<string>,
-  at: EpochMs,
-): IncidentChange[] {
-  const open = (statement(
-    db,
-    `SELECT id, external_id, title, status, impact FROM incidents
-     WHERE vendor_id = ? AND status NOT IN ('RESOLVED', 'COMPLETED')`,
-  ).all(vendorId) as unknown as Pick<
-    IncidentRow,
-    "id" | "external_id" | "title" | "status" | "impact"
-  >[]).filter((r) => !seen.has(r.external_id) && isOpen(r.status));
-  return open.map((r) => {
-    const status = isMaintenance(r) ? "COMPLETED" : "RESOLVED";
-    statement(db, "UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?")
-      .run(status, at, at, r.id);
-    return {
-      kind: "incident",
-      slug,
-      incidentId: r.external_id,
-      title: r.title,
-      status,
-      impact: r.impact,
-      latestUpdate: null,
-    };
-  });
+export function writeStale(db: Db, vendorId: number, at: EpochMs): StatusChange[] {
+  const stale = staleReading(loadVendor(db, vendorId), at);
+  statement(db, "UPDATE vendors SET etag = NULL, last_modified = NULL WHERE id = ?").run(vendorId);
+  if (stale.transition === null || stale.change === null) return [];
+  insertTransition(db, vendorId, stale.transition, at, new Map());
+  statement(db, "UPDATE vendors SET current_status = ?, last_changed_at = ? WHERE id = ?")
+    .run(stale.currentStatus, stale.lastChangedAt, vendorId);
+  return [stale.change];
 }

@@ -1,19 +1,19 @@
 /**
- * Retention: deletes rows older than the windows statusd reports (domain RETENTION). Every
- * function deletes at most one chunk per call and returns how many rows went (0 when nothing
- * older is left), so the caller can yield to the event loop between chunks and node:sqlite's
- * synchronous writes never hold the request path for long.
+ * Retention on SQLite: deletes rows older than the windows statusd reports (domain RETENTION).
+ * Every function deletes at most one chunk per call and returns how many rows went (0 when
+ * nothing older is left), so the job can yield to the event loop between chunks and
+ * node:sqlite's synchronous writes never hold the request path for long.
  * @module
  */
-import type { EpochMs } from "../domain/mod.ts";
+import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
+import { PRUNE_CHUNK } from "../../domain/mod.ts";
 import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Db, statement, transaction } from "./db.ts";
-
-/** Rows deleted per call, by default. */
-export const PRUNE_CHUNK = 2_000;
+import { promised } from "./promised.ts";
+import { closedSql, recoveredSql } from "./sql.ts";
 
 /** Deletes fetch-log rows older than `before`. */
-export function pruneFetchLog(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): number {
+function pruneFetchLog(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): number {
   return Number(
     statement(db, "DELETE FROM fetches WHERE id IN (SELECT id FROM fetches WHERE at < ? LIMIT ?)")
       .run(before, chunk).changes,
@@ -25,7 +25,7 @@ export function pruneFetchLog(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): num
  * Ids grow with time, so the first id at or after `before` bounds what is expired (the scan
  * reads only expired rows).
  */
-export function pruneChangeFeed(
+function pruneChangeFeed(
   db: Db,
   before: EpochMs,
   keepRows: number,
@@ -46,7 +46,7 @@ export function pruneChangeFeed(
 }
 
 /** Deletes component-level transitions older than `before` (reports read only service-level ones). */
-export function pruneComponentTransitions(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): number {
+function pruneComponentTransitions(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): number {
   return Number(
     statement(
       db,
@@ -63,7 +63,7 @@ export function pruneComponentTransitions(db: Db, before: EpochMs, chunk = PRUNE
  * transition that gives the level held then (a vendor that never recovers cannot keep
  * everything).
  */
-export function pruneServiceTransitions(
+function pruneServiceTransitions(
   db: Db,
   vendorId: number,
   before: EpochMs,
@@ -74,7 +74,7 @@ export function pruneServiceTransitions(
     statement(
       db,
       `SELECT id, at FROM transitions WHERE vendor_id = ? AND component_id IS NULL AND at <= ?
-       ${recovered ? "AND to_status IN ('OPERATIONAL', 'UNDER_MAINTENANCE')" : ""}
+       ${recovered ? `AND ${recoveredSql("transitions")}` : ""}
        ORDER BY at DESC, id DESC LIMIT 1`,
     ).get(vendorId, at) as { id: number; at: number } | undefined;
   const recovery = last(before, true);
@@ -91,18 +91,18 @@ export function pruneServiceTransitions(
 }
 
 /** Ids of every vendor (catalog or not): retention visits each. */
-export function allVendorIds(db: Db): number[] {
+function allVendorIds(db: Db): number[] {
   return statement(db, "SELECT id FROM vendors ORDER BY id").all().map((r) =>
     (r as { id: number }).id
   );
 }
 
 /** Deletes incidents closed before `before`, with their timelines. */
-export function pruneClosedIncidents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4): number {
+function pruneClosedIncidents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4): number {
   return transaction(db, () => {
     const ids = statement(
       db,
-      `SELECT id FROM incidents WHERE status IN ('RESOLVED', 'COMPLETED')
+      `SELECT id FROM incidents WHERE ${closedSql()}
          AND COALESCE(resolved_at, updated_at) < ? LIMIT ?`,
     ).all(before, chunk).map((r) => (r as { id: number }).id);
     return deleteIncidents(db, ids);
@@ -110,12 +110,26 @@ export function pruneClosedIncidents(db: Db, before: EpochMs, chunk = PRUNE_CHUN
 }
 
 /** Deletes components removed from their page before `before`, with their transitions. */
-export function pruneRemovedComponents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4): number {
+function pruneRemovedComponents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4): number {
   return transaction(db, () => {
     const ids = statement(
       db,
       "SELECT id FROM components WHERE removed_at IS NOT NULL AND removed_at < ? LIMIT ?",
     ).all(before, chunk).map((r) => (r as { id: number }).id);
     return deleteComponents(db, ids);
+  });
+}
+
+/** The retention noun over `db`. */
+export function retentionStore(db: Db): RetentionStore {
+  return promised<RetentionStore>({
+    pruneFetchLog: (before, chunk) => pruneFetchLog(db, before, chunk),
+    pruneChangeFeed: (before, keepRows, chunk) => pruneChangeFeed(db, before, keepRows, chunk),
+    pruneClosedIncidents: (before, chunk) => pruneClosedIncidents(db, before, chunk),
+    pruneRemovedComponents: (before, chunk) => pruneRemovedComponents(db, before, chunk),
+    pruneComponentTransitions: (before, chunk) => pruneComponentTransitions(db, before, chunk),
+    vendorIds: () => allVendorIds(db),
+    pruneServiceTransitions: (vendorId, before, hardBefore, chunk) =>
+      pruneServiceTransitions(db, vendorId, before, hardBefore, chunk),
   });
 }
