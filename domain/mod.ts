@@ -16,6 +16,7 @@ export * from "./change.ts";
 export * from "./uptime.ts";
 export * from "./sla.ts";
 export * from "./store/mod.ts";
+export * from "./poller.ts";
 export * from "./reading_diff.ts";
 export * from "./reading.ts";
 export * from "./address.ts";

@@ -7,14 +7,14 @@ import type { Context } from "hono";
 import type { Env } from "../env.ts";
 import {
   getService,
-  listIncidents,
+  homeOverview,
   listServices,
-  readingCounts,
   serviceHistory,
   serviceUptime,
 } from "../../app/mod.ts";
 import {
   ALL_STATUS_LEVELS,
+  ANONYMOUS,
   CATEGORIES,
   type Incident,
   isReadingState,
@@ -30,7 +30,7 @@ import {
   toIso,
 } from "../../domain/mod.ts";
 import { homeLinkHeader } from "../discovery.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { type FeedLink, Layout, StatusBadge } from "./layout.tsx";
 
 /** The incident feeds of one service, for its page's `<link rel="alternate">`. */
@@ -197,18 +197,15 @@ function observedText(since: number | null, asOf: number): string {
   return `(observed since ${toIso(since).slice(0, 10)})`;
 }
 
-const DISRUPTED: StatusLevel[] = ["MAJOR_OUTAGE", "PARTIAL_OUTAGE", "DEGRADED_PERFORMANCE"];
-
-function home(c: Context<Env>) {
+async function home(c: Context<Env>) {
   const app = c.get("app");
   const publicUrl = app.settings.publicUrl;
-  const total = listServices(app, {}, { page: 0, limit: 1 }).totalElements;
-  const down = DISRUPTED.flatMap((status) =>
-    listServices(app, { status }, { page: 0, limit: PAGE_SIZE }).content
-  );
-  const incidents = listIncidents(app, { active: true }, { page: 0, limit: 20 }).content;
-  const unknown = listServices(app, { status: "UNKNOWN" }, { page: 0, limit: 1 }).totalElements;
-  const readings = readingCounts(app);
+  // Everything the page shows, read in one consistent go.
+  const overview = await homeOverview(app, { perLevel: PAGE_SIZE, incidents: 20 });
+  const { total, readings } = overview;
+  const down = overview.disrupted;
+  const incidents = overview.activeIncidents;
+  const unknown = overview.byStatus.UNKNOWN;
   const unreadable = readings.failing + readings.stale + readings.never_read;
   const readLink = (state: ReadingState, text: string) => (
     <a href={`/services?reading=${state}`}>{text}</a>
@@ -271,7 +268,7 @@ function home(c: Context<Env>) {
   );
 }
 
-function catalog(c: Context<Env>) {
+async function catalog(c: Context<Env>) {
   const app = c.get("app");
   const q = c.req.query("q")?.trim().slice(0, 100) || undefined;
   const statusText = c.req.query("status");
@@ -289,7 +286,7 @@ function catalog(c: Context<Env>) {
     ...(category ? { category } : {}),
     ...(reading ? { reading } : {}),
   };
-  const result = listServices(app, filter, { page: pageNo, limit: PAGE_SIZE });
+  const result = await listServices(app, filter, { page: pageNo, limit: PAGE_SIZE });
   const link = (p: number) => {
     const params = new URLSearchParams({ ...filter, page: String(p) });
     return `/services?${params}`;
@@ -335,13 +332,13 @@ function catalog(c: Context<Env>) {
   );
 }
 
-function servicePage(c: Context<Env>) {
+async function servicePage(c: Context<Env>) {
   const app = c.get("app");
   const slug = c.req.param("slug")!;
   const publicUrl = app.settings.publicUrl;
   let s;
   try {
-    s = getService(app, slug);
+    s = await getService(app, slug);
   } catch (err) {
     if (!(err instanceof NotFound)) throw err;
     c.status(404);
@@ -364,8 +361,9 @@ function servicePage(c: Context<Env>) {
       </Layout>,
     );
   }
-  const uptime = serviceUptime(app, slug);
-  const history = serviceHistory(app, slug, 90);
+  // Public pages read as an anonymous visitor.
+  const uptime = await serviceUptime(app, ANONYMOUS, slug);
+  const history = await serviceHistory(app, ANONYMOUS, slug, 90);
   const pct = (p: number | null) => (p === null ? "—" : `${p.toFixed(3)} %`);
   const noData = history.entries.filter((e) => e.worstStatus === "UNKNOWN").length;
   const notable = history.entries

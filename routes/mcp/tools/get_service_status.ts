@@ -40,8 +40,8 @@ export const getServiceStatusTool = defineTool({
       "null when the caller lacks incidents:read",
     ),
   }),
-  run(ctx, caller, { slug }) {
-    const s = getService(ctx, slug);
+  async run(ctx, caller, { slug }) {
+    const s = await getService(ctx, slug);
     return {
       ...serviceSummary(s),
       lastCheckedAt: toIso(s.lastCheckedAt),
