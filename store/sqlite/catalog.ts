@@ -230,7 +230,7 @@ export function catalogStore(db: Db): CatalogStore {
     },
     names() {
       return statement(db, "SELECT name, slug FROM vendors WHERE in_catalog = 1 ORDER BY slug")
-        .all() as unknown as { name: string; slug: string }[];
+        .all().map((r) => ({ name: String(r.name), slug: String(r.slug) }));
     },
     providers: (window) => readTransaction(db, () => providerRows(db, window)),
     lastModified: () => lastModifiedBySlug(db),

@@ -68,7 +68,7 @@ export function historyStore(db: Db): HistoryStore {
         `SELECT f.at, f.outcome, f.http_status AS httpStatus, f.latency_ms AS latencyMs
          FROM fetches f JOIN vendors v ON v.id = f.vendor_id
          WHERE v.slug = ? AND f.at >= ? ORDER BY f.at, f.id`,
-      ).all(slug, since) as unknown as FetchRecord[];
+      ).all(slug, since).map((r) => ({ ...r }) as unknown as FetchRecord);
     },
   });
 }
