@@ -10,12 +10,34 @@ import { mkdirSync } from "node:fs";
 /** The raw database handle; never leaves `store/sqlite/`. */
 export type Db = DatabaseSync;
 
+/** How long a statement waits for another process's lock before failing (ms). */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Runs `fn`, retrying while another process holds the lock it needs, for at most the busy
+ * timeout. Switching a new file to WAL fails at once with "database is locked" while another
+ * process is migrating it (SQLite does not wait there), so two processes starting on one new
+ * file at the same moment need this; every other statement waits through `busy_timeout`.
+ */
+function whenNotBusy(fn: () => void): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      if (!/database is locked|SQLITE_BUSY/i.test(String(err)) || Date.now() > deadline) throw err;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
+
 /** Opens (creating folders as needed) a database file, or `:memory:`; WAL, foreign keys on. */
 export function openDb(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
-  db.exec("PRAGMA busy_timeout = 5000");
-  if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (path !== ":memory:") whenNotBusy(() => db.exec("PRAGMA journal_mode = WAL"));
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   return db;

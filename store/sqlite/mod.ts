@@ -8,7 +8,7 @@ import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeStore } from "./changes.ts";
-import { openDb } from "./db.ts";
+import { type Db, openDb } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
 import { incidentStore } from "./incidents.ts";
@@ -37,6 +37,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     db.close();
     throw err;
   }
+  return sqliteStoreOver(db, options);
+}
+
+/**
+ * The store over an open, migrated connection (closing the store closes it). Only SQLite's
+ * own tests use it directly, to look at rows the port does not show (caps, legacy values).
+ */
+export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store {
   const feed = createChangeFanOut(options.onListenerError);
   let open = true;
   return {

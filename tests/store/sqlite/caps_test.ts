@@ -1,7 +1,9 @@
 /**
- * One vendor cannot grow the database without bound across readings: churning component ids,
- * flapping components, re-timestamped timelines and churning incident ids all stay within the
- * documented per-vendor caps (domain STORE_LIMITS), and reads show only what is current.
+ * One vendor cannot grow the SQLite database without bound across readings: churning component
+ * ids, flapping components, re-timestamped timelines and churning incident ids all stay within
+ * the documented per-vendor caps (domain STORE_LIMITS), counted in the tables themselves (the
+ * port shows only what is current), and reads show only what is current. Engine-specific: the
+ * readings go through the port, the counts look at SQLite's rows.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import {
@@ -11,21 +13,19 @@ import {
   READING_LIMITS,
   type Snapshot,
   STORE_LIMITS,
-} from "../../domain/mod.ts";
-import {
-  applySnapshot,
-  componentsOf,
-  type Db,
-  syncCatalog,
-  vendorIdBySlug,
-} from "../../store/mod.ts";
-import { memoryStore } from "../support/store.ts";
+} from "../../../domain/mod.ts";
+import type { Store } from "../../../domain/mod.ts";
+import { type Db, openDb } from "../../../store/sqlite/db.ts";
+import { migrate } from "../../../store/sqlite/migrate.ts";
+import { sqliteStoreOver } from "../../../store/sqlite/mod.ts";
 
 const T = Date.UTC(2026, 2, 1);
 
-function setup(): { db: Db; id: number } {
-  const db = memoryStore();
-  syncCatalog(db, [{
+async function setup(): Promise<{ db: Db; store: Store; id: number }> {
+  const db = openDb(":memory:");
+  migrate(db);
+  const store = sqliteStoreOver(db);
+  await store.catalog.sync([{
     name: "Churn",
     slug: "churn",
     statusPageUrl: "https://status.churn.test",
@@ -34,7 +34,21 @@ function setup(): { db: Db; id: number } {
     provider: "churn",
     domains: [],
   }], T);
-  return { db, id: vendorIdBySlug(db, "churn")! };
+  return { db, store, id: (await store.catalog.service("churn"))!.id };
+}
+
+/** Records a reading through the port (as the poller would). */
+function applySnapshot(store: Store, id: number, s: Snapshot, at: number) {
+  return store.polls.recordSuccess(id, s, {
+    at,
+    latencyMs: 1,
+    httpStatus: 200,
+    nextPollAt: at + MINUTE_MS,
+    deadlineAt: at + MINUTE_MS,
+    etag: null,
+    lastModified: null,
+    notes: [],
+  });
 }
 
 const count = (db: Db, sql: string, ...args: number[]) =>
@@ -72,13 +86,13 @@ const snap = (over: Partial<Snapshot>): Snapshot => ({
   ...over,
 });
 
-Deno.test("component ids churning every reading keep at most the cap of removed components", () => {
-  const { db, id } = setup();
+Deno.test("component ids churning every reading keep at most the cap of removed components", async () => {
+  const { db, store, id } = await setup();
   try {
     const per = READING_LIMITS.components;
     for (let poll = 0; poll < 4; poll++) {
-      applySnapshot(
-        db,
+      await applySnapshot(
+        store,
         id,
         snap({ components: components(per, `p${poll}`, "OPERATIONAL") }),
         T + poll * MINUTE_MS,
@@ -94,7 +108,7 @@ Deno.test("component ids churning every reading keep at most the cap of removed 
       count(db, "SELECT COUNT(*) AS n FROM transitions WHERE component_id IS NOT NULL") <=
         2 * (per + STORE_LIMITS.removedComponentsPerVendor),
     );
-    const live = componentsOf(db, id);
+    const live = (await store.catalog.detail("churn", { start: 0, end: T }))!.components;
     equal(live.length, per);
     ok(live.every((c) => c.name.startsWith("Component")));
     equal(
@@ -105,16 +119,21 @@ Deno.test("component ids churning every reading keep at most the cap of removed 
       0,
     );
   } finally {
-    db.close();
+    await store.close();
   }
 });
 
-Deno.test("a flapping component keeps only its newest status changes", () => {
-  const { db, id } = setup();
+Deno.test("a flapping component keeps only its newest status changes", async () => {
+  const { db, store, id } = await setup();
   try {
     for (let poll = 0; poll < STORE_LIMITS.transitionsPerComponent * 2 + 3; poll++) {
       const status = poll % 2 === 0 ? "OPERATIONAL" : "MAJOR_OUTAGE";
-      applySnapshot(db, id, snap({ components: components(1, "c", status) }), T + poll * MINUTE_MS);
+      await applySnapshot(
+        store,
+        id,
+        snap({ components: components(1, "c", status) }),
+        T + poll * MINUTE_MS,
+      );
     }
     const rows = db.prepare(
       "SELECT at FROM transitions WHERE component_id IS NOT NULL ORDER BY id",
@@ -122,17 +141,17 @@ Deno.test("a flapping component keeps only its newest status changes", () => {
     equal(rows.length, STORE_LIMITS.transitionsPerComponent);
     equal(rows.at(-1)!.at, T + (STORE_LIMITS.transitionsPerComponent * 2 + 2) * MINUTE_MS);
   } finally {
-    db.close();
+    await store.close();
   }
 });
 
-Deno.test("a timeline re-stamped every reading keeps only its newest entries", () => {
-  const { db, id } = setup();
+Deno.test("a timeline re-stamped every reading keeps only its newest entries", async () => {
+  const { db, store, id } = await setup();
   try {
     for (let poll = 0; poll < STORE_LIMITS.updatesPerIncident + 20; poll++) {
       const at = T + poll * MINUTE_MS;
-      applySnapshot(
-        db,
+      await applySnapshot(
+        store,
         id,
         snap({
           incidents: [incident("i", {
@@ -149,12 +168,12 @@ Deno.test("a timeline re-stamped every reading keeps only its newest entries", (
       T + (STORE_LIMITS.updatesPerIncident + 19) * MINUTE_MS,
     );
   } finally {
-    db.close();
+    await store.close();
   }
 });
 
-Deno.test("incident ids churning every reading keep the open ones and the newest closed, to the cap", () => {
-  const { db, id } = setup();
+Deno.test("incident ids churning every reading keep the open ones and the newest closed, to the cap", async () => {
+  const { db, store, id } = await setup();
   try {
     const per = READING_LIMITS.incidents;
     for (let poll = 0; poll < 4; poll++) {
@@ -165,7 +184,7 @@ Deno.test("incident ids churning every reading keep the open ones and the newest
           updatedAt: at - 1000,
           updates: [{ at: at - 1000, status: "INVESTIGATING", body: "new" }],
         }));
-      applySnapshot(db, id, snap({ incidents }), at);
+      await applySnapshot(store, id, snap({ incidents }), at);
     }
     equal(count(db, "SELECT COUNT(*) AS n FROM incidents"), STORE_LIMITS.incidentsPerVendor);
     equal(
@@ -186,6 +205,6 @@ Deno.test("incident ids churning every reading keep the open ones and the newest
       0,
     );
   } finally {
-    db.close();
+    await store.close();
   }
 });

@@ -1,11 +1,10 @@
 import { equal, ok } from "node:assert/strict";
-import { TextLineStream } from "../support/lines.ts";
-import { startSimulator } from "../support/simulator.ts";
-import { tempStore } from "../support/store.ts";
+import { TextLineStream } from "../../support/lines.ts";
+import { startSimulator } from "../../support/simulator.ts";
+import { openDb, tempPath } from "./_sqlite.ts";
 
 Deno.test("kill -9 in the middle of polling: the database opens intact with every committed change", async () => {
-  const store = tempStore();
-  store.db.close();
+  const store = tempPath();
   const sim = startSimulator();
   const vendors = 40;
   const slugs = sim.catalog(vendors).map((v) => v.slug);
@@ -46,7 +45,7 @@ Deno.test("kill -9 in the middle of polling: the database opens intact with ever
     clearInterval(flipper);
     await sim.close();
   }
-  const db = store.reopen();
+  const db = openDb(store.path);
   try {
     const integrity = db.prepare("PRAGMA integrity_check").get() as { integrity_check: string };
     equal(integrity.integrity_check, "ok");

@@ -4,19 +4,18 @@
  * The test kills it with SIGKILL mid-round.
  * @module
  */
-import { fixedClock, MINUTE_MS } from "../../domain/mod.ts";
-import { statuspage } from "../../ingest/adapters/statuspage.ts";
-import { createPoller } from "../../ingest/mod.ts";
-import { silentLogger } from "../../log.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
-import { ALLOW_SIMULATOR, simulatedCatalog } from "../support/simulator.ts";
+import { fixedClock, MINUTE_MS } from "../../../domain/mod.ts";
+import { statuspage } from "../../../ingest/adapters/statuspage.ts";
+import { createPoller } from "../../../ingest/mod.ts";
+import { silentLogger } from "../../../log.ts";
+import { openSqliteStore } from "../../../store/mod.ts";
+import { ALLOW_SIMULATOR, simulatedCatalog } from "../../support/simulator.ts";
 
 const [path, origin, count] = Deno.args;
-const db = openStore(path!);
+const store = openSqliteStore(path!);
 const clock = fixedClock(Date.UTC(2026, 0, 1));
-syncCatalog(db, simulatedCatalog([origin!], Number(count)), clock.now());
-const changes = createChangeFeed();
-changes.subscribe((committed) => console.log(JSON.stringify(committed.map((c) => c.id))));
+await store.catalog.sync(simulatedCatalog([origin!], Number(count)), clock.now());
+store.changes.subscribe((committed) => console.log(JSON.stringify(committed.map((c) => c.id))));
 const poller = createPoller(
   {
     movingSeconds: 60,
@@ -26,8 +25,7 @@ const poller = createPoller(
     allowPrivate: ALLOW_SIMULATOR,
   },
   {
-    store: pollStore(db),
-    changes,
+    store: store.polls,
     clock,
     log: silentLogger,
     adapters: { statuspage },
