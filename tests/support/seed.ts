@@ -155,6 +155,18 @@ export async function addComponent(
   await reread(store, slug, at);
 }
 
+/** Takes a component off the vendor's page and reads it at `at` (the store marks it removed). */
+export async function removeComponent(
+  store: Store,
+  slug: string,
+  externalId: string,
+  at: EpochMs,
+): Promise<void> {
+  const page = pageOf(store, slug);
+  page.components = page.components.filter((c) => c.externalId !== externalId);
+  await reread(store, slug, at);
+}
+
 /** An incident as a test describes it. */
 export interface SeedIncident {
   externalId: string;
