@@ -12,7 +12,7 @@ import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import type { Env } from "../../routes/env.ts";
-import { createServer } from "../../routes/mod.ts";
+import { createResponseCache, createServer, type ResponseCache } from "../../routes/mod.ts";
 import * as seed from "./seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "./simulator.ts";
 import { memoryStore, pollerStats } from "./store.ts";
@@ -28,6 +28,8 @@ export interface ApiRig {
   readonly clock: ReturnType<typeof fixedClock>;
   readonly ctx: AppContext;
   readonly app: OpenAPIHono<Env>;
+  /** The server's cache of public responses. */
+  readonly cache: ResponseCache;
   /** Every change published so far. */
   readonly published: Change[];
   /** `app.request` with the path relative to the public URL. */
@@ -35,11 +37,11 @@ export interface ApiRig {
   close(): Promise<void>;
 }
 
-/** An app over a fresh empty store (add rows with the helpers below). */
+/** An app over a fresh empty store, or `store` (add rows with the helpers below). */
 export function apiRig(
-  options: { running?: boolean; shutdown?: AbortSignal } = {},
+  options: { running?: boolean; shutdown?: AbortSignal; store?: Store } = {},
 ): ApiRig {
-  const store = memoryStore();
+  const store = options.store ?? memoryStore();
   const clock = fixedClock(T0);
   const published: Change[] = [];
   store.changes.subscribe((c) => {
@@ -51,9 +53,11 @@ export function apiRig(
     log: silentLogger,
     settings: { publicUrl: PUBLIC_URL, pollStableSeconds: 300, pollMovingSeconds: 60 },
   });
+  const cache = createResponseCache(store.changes);
   const app = createServer({
     app: ctx,
     ...(options.running === false ? {} : { pollerStats: () => pollerStats(true) }),
+    responseCache: cache,
     shutdown: options.shutdown,
   });
   return {
@@ -61,6 +65,7 @@ export function apiRig(
     clock,
     ctx,
     app,
+    cache,
     published,
     get: async (path, headers = {}) => await app.request(`${PUBLIC_URL}${path}`, { headers }),
     close: () => store.close(),

@@ -1,21 +1,28 @@
 /**
- * A database written before timestamps were checked (or by hand) may hold instants no date can
- * print, such as `created_at: 9e15` stored as is. Every read path still answers: the rows are
- * written directly here, as an old bad database would hold them.
+ * A SQLite database written before timestamps were checked (or by hand) may hold instants no
+ * date can print, such as `created_at: 9e15` stored as is. Every read path still answers. The
+ * port never writes such values, so they are written into the rows directly here, as an old bad
+ * database holds them (engine-specific).
  */
 import { equal, ok } from "node:assert/strict";
-import { addComponent, addIncident, addVendor, apiRig, T0 } from "../support/api.ts";
+import { addComponent, addIncident, addVendor, apiRig, T0 } from "../../support/api.ts";
+import { migrate, openDb } from "./_sqlite.ts";
+import { sqliteStoreOver } from "../../../store/sqlite/mod.ts";
 
 const FAR = 9e15;
 
 Deno.test("rows with out-of-range times never make a read path fail", async () => {
-  const rig = apiRig();
+  const db = openDb(":memory:");
+  migrate(db);
+  const rig = apiRig({ store: sqliteStoreOver(db) });
   try {
-    const id = addVendor(rig.db, { slug: "hostile", status: "PARTIAL_OUTAGE", lastChangedAt: FAR });
-    addComponent(rig.db, id, { externalId: "c", name: "API", status: "PARTIAL_OUTAGE" });
-    rig.db.prepare("UPDATE components SET updated_at = ? WHERE vendor_id = ?").run(-FAR, id);
-    rig.db.prepare("UPDATE vendors SET last_checked_at = ? WHERE id = ?").run(FAR, id);
-    addIncident(rig.db, id, {
+    await addVendor(rig.store, { slug: "hostile", status: "PARTIAL_OUTAGE" });
+    await addComponent(rig.store, "hostile", {
+      externalId: "c",
+      name: "API",
+      status: "PARTIAL_OUTAGE",
+    });
+    await addIncident(rig.store, "hostile", {
       externalId: "far",
       title: "From the far future",
       status: "INVESTIGATING",
@@ -26,15 +33,19 @@ Deno.test("rows with out-of-range times never make a read path fail", async () =
       componentIds: ["c"],
       updates: [{ at: FAR, status: "INVESTIGATING", body: "later" }],
     });
-    addIncident(rig.db, id, {
+    await addIncident(rig.store, "hostile", {
       externalId: "text",
       title: "A time stored as text",
       status: "RESOLVED",
       impact: "MINOR",
       startedAt: T0 - 1000,
     });
-    rig.db.prepare("UPDATE incidents SET updated_at = 'soon' WHERE external_id = 'text'").run();
-    addVendor(rig.db, { slug: "healthy" });
+    await addVendor(rig.store, { slug: "healthy" });
+    // What an old database may hold.
+    db.exec(`UPDATE components SET updated_at = ${-FAR}`);
+    db.exec(`UPDATE vendors SET last_checked_at = ${FAR}, last_changed_at = ${FAR}
+      WHERE slug = 'hostile'`);
+    db.exec("UPDATE incidents SET updated_at = 'soon' WHERE external_id = 'text'");
 
     for (
       const path of [
