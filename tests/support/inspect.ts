@@ -30,3 +30,23 @@ export async function serviceTransitions(store: Store, slug: string) {
 export async function fetchOutcomes(store: Store, slug: string): Promise<string[]> {
   return (await store.history.fetchLog(slug, 0)).map((f) => f.outcome);
 }
+
+/** Everything a reader can get out of the store, as one text (to search for what must not be there). */
+export async function everythingStored(store: Store): Promise<string> {
+  const all = { start: -8_640_000_000_000_000, end: 8_640_000_000_000_000 };
+  const details = [];
+  for (const { slug } of await store.catalog.names()) {
+    details.push(await store.catalog.detail(slug, all), await store.history.fetchLog(slug, 0));
+  }
+  return JSON.stringify([
+    details,
+    await store.incidents.page({}, { page: 0, limit: 500 }),
+    await store.changes.after(0, 1_000_000),
+  ]);
+}
+
+/** `kind: message` of the vendor's current error, as the old `last_error` column said it. */
+export async function lastError(store: Store, slug: string): Promise<string | null> {
+  const error = (await store.catalog.service(slug))?.reading.error;
+  return error ? `${error.kind}: ${error.message}` : null;
+}
