@@ -23,3 +23,5 @@ export * from "./retention.ts";
 export * from "./attempts.ts";
 export * from "./search.ts";
 export * from "./duration.ts";
+export * from "./resolution.ts";
+export * from "./days.ts";
