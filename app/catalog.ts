@@ -47,6 +47,7 @@ import {
 } from "../store/mod.ts";
 import { changesAfter, lastChangeId } from "../store/mod.ts";
 import type { AppContext } from "./context.ts";
+import { timeToResolveOf } from "./_resolution.ts";
 
 export type { IncidentFilter, StoreCounts } from "../store/mod.ts";
 
@@ -191,7 +192,10 @@ export function serviceStatusOf(
   return row === null ? null : { name: row.name, currentStatus: row.currentStatus };
 }
 
-/** One service with its components and its open incidents (with timelines). */
+/**
+ * One service with its components, its open incidents (with timelines) and its typical time to
+ * resolve.
+ */
 export function getService(ctx: AppContext, slug: string): ServiceDetail {
   const row = requireService(ctx, slug);
   const incidents = listIncidentRows(ctx.db, { vendorId: row.id, active: true }, {
@@ -202,6 +206,7 @@ export function getService(ctx: AppContext, slug: string): ServiceDetail {
     ...toService(ctx, row, uptimeOf(ctx, [row]).get(row.id) ?? null),
     components: componentsOf(ctx.db, row.id),
     incidents,
+    timeToResolve: timeToResolveOf(ctx, row.id),
   };
 }
 

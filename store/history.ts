@@ -68,6 +68,8 @@ export interface IncidentFilter {
   readonly since?: EpochMs;
   /** Only this vendor (row id); used by one-service reads. */
   readonly vendorId?: number;
+  /** Only incidents resolved (or maintenances completed) at or after this instant. */
+  readonly resolvedSince?: EpochMs;
 }
 
 function whereOf(filter: IncidentFilter): { sql: string; params: (string | number)[] } {
@@ -85,6 +87,10 @@ function whereOf(filter: IncidentFilter): { sql: string; params: (string | numbe
   if (filter.since !== undefined) {
     clauses.push("i.updated_at >= ?");
     params.push(filter.since);
+  }
+  if (filter.resolvedSince !== undefined) {
+    clauses.push("i.status IN ('RESOLVED', 'COMPLETED') AND i.resolved_at >= ?");
+    params.push(filter.resolvedSince);
   }
   return { sql: clauses.join(" AND "), params };
 }

@@ -27,3 +27,4 @@ export function openStore(path: string): Db {
   migrate(db);
   return db;
 }
+export * from "./pages.ts";
