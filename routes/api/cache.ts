@@ -45,6 +45,16 @@ export interface ResponseCache {
    * 304 without a body when `If-None-Match` names it. Errors thrown by `compute` are not cached.
    */
   send(c: Context, compute: () => CachedBody, headers?: ExtraHeaders): Response;
+  /**
+   * {@link send} for a representation computed asynchronously (the web pages). A body whose
+   * computation overlapped a committed change is served but not kept, so the cache never holds
+   * a page older than the change feed.
+   */
+  sendAsync(
+    c: Context,
+    compute: () => Promise<CachedBody>,
+    headers?: ExtraHeaders,
+  ): Promise<Response>;
   /** Drops every entry. */
   clear(): void;
 }
@@ -75,14 +85,40 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
     ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }
 
+type TypedEntry = Entry & { type?: string; status?: number };
+
+function entryOf(out: CachedBody, at: number): TypedEntry {
+  const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
+  return { body, at, type: out.contentType, status: out.status ?? 200 };
+}
+
+/** The entry as a response: 304 when `If-None-Match` names its ETag, else its bytes. */
+function reply(c: Context, entry: TypedEntry, headers: ExtraHeaders): Response {
+  entry.etag ??= `"${fingerprint(entry.body)}"`;
+  const common = { ...headers, ETag: entry.etag };
+  if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
+    return new Response(null, { status: 304, headers: common });
+  }
+  return new Response(entry.body, {
+    status: entry.status,
+    headers: { ...common, "content-type": entry.type! },
+  });
+}
+
 function createCache(app: AppContext): ResponseCache {
-  const entries = new Map<string, Entry & { type?: string; status?: number }>();
-  app.changes.subscribe(() => entries.clear());
+  const entries = new Map<string, TypedEntry>();
+  /** Bumped on every clear: a body computed across a bump may predate a change. */
+  let generation = 0;
+  const clear = () => {
+    entries.clear();
+    generation++;
+  };
+  app.changes.subscribe(clear);
   const lookup = (key: string, now: number) => {
     const hit = entries.get(key);
     return hit && now - hit.at < RESPONSE_MAX_AGE_MS ? hit : undefined;
   };
-  const keep = (key: string, entry: Entry & { type?: string; status?: number }) => {
+  const keep = (key: string, entry: TypedEntry) => {
     if (entries.size >= MAX_ENTRIES) entries.clear();
     entries.set(key, entry);
     return entry;
@@ -100,23 +136,25 @@ function createCache(app: AppContext): ResponseCache {
     send(c: Context, compute: () => CachedBody, headers: ExtraHeaders = {}): Response {
       const key = keyOf(c);
       const now = Date.now();
+      const entry = lookup(key, now) ?? keep(key, entryOf(compute(), now));
+      return reply(c, entry, headers);
+    },
+    async sendAsync(
+      c: Context,
+      compute: () => Promise<CachedBody>,
+      headers: ExtraHeaders = {},
+    ): Promise<Response> {
+      const key = keyOf(c);
+      const now = Date.now();
       let entry = lookup(key, now);
       if (!entry) {
-        const out = compute();
-        const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
-        entry = keep(key, { body, at: now, type: out.contentType, status: out.status ?? 200 });
+        const before = generation;
+        entry = entryOf(await compute(), now);
+        if (generation === before) keep(key, entry);
       }
-      entry.etag ??= `"${fingerprint(entry.body)}"`;
-      const common = { ...headers, ETag: entry.etag };
-      if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
-        return new Response(null, { status: 304, headers: common });
-      }
-      return new Response(entry.body, {
-        status: entry.status,
-        headers: { ...common, "content-type": entry.type! },
-      });
+      return reply(c, entry, headers);
     },
-    clear: () => entries.clear(),
+    clear,
   };
 }
 
