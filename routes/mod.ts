@@ -7,7 +7,9 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppContext } from "../app/mod.ts";
 import { InvalidRequest, NotFound } from "../domain/mod.ts";
 import type { Env } from "./env.ts";
-import { errorBody, handleError } from "./errors.ts";
+import { errorBody, handleError, wantsHtml } from "./errors.ts";
+import { errorPageResponse } from "./web/error_page.tsx";
+import { registerFavicon } from "./web/favicon.ts";
 import { principal } from "./middleware/principal.ts";
 import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
 import { limitBodies } from "./middleware/body_limit.ts";
@@ -89,6 +91,7 @@ const ROUTERS: Register[] = [
   registerMaintenances,
   registerFeeds,
   registerDocs,
+  registerFavicon,
 ];
 
 /** Builds the app for `deps`. */
@@ -107,9 +110,9 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   api.use("/sign-up", rateLimit(LIMITS.signUp));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
-    const { body } = errorBody(
-      new NotFound("route", `${c.req.method} ${new URL(c.req.url).pathname}`),
-    );
+    const path = new URL(c.req.url).pathname;
+    if (wantsHtml(c)) return errorPageResponse(c, new NotFound("page", path));
+    const { body } = errorBody(new NotFound("route", `${c.req.method} ${path}`));
     return c.json(body, 404);
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {

@@ -20,7 +20,7 @@ import { ALL_SCOPES, InvalidRequest, SCOPES, toIso } from "../../domain/mod.ts";
 import type { Register } from "../mod.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, type WebEnv, webSession } from "./session.ts";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** Path of the page. */
 export const KEYS_PATH = "/settings/api-keys";
@@ -160,7 +160,7 @@ function KeysPage(props: PageProps) {
       title="API keys"
       publicUrl={props.publicUrl}
       nav="settings"
-      signedInAs={who.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Settings › API Keys</h1>
@@ -192,11 +192,6 @@ function KeysPage(props: PageProps) {
         Keys do not expire; a revoked key stays revoked. “Last used” is updated at most once a
         minute.
       </p>
-
-      <form method="post" action="/sign-out" class="inline">
-        <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />
-        <button type="submit">Sign out</button>
-      </form>
     </Layout>
   );
 }
@@ -207,7 +202,7 @@ function ConfirmRevokePage(props: { publicUrl: string; session: WebSession; k: K
       title="Revoke key"
       publicUrl={props.publicUrl}
       nav="settings"
-      signedInAs={props.session.principal.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Revoke “{props.k.name}”?</h1>

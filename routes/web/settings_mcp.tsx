@@ -22,7 +22,7 @@ import { InvalidRequest, planAtLeast, type Scope, toIso } from "../../domain/mod
 import type { Register } from "../mod.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, type WebEnv, webSession } from "./session.ts";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** Path of the page. */
 export const MCP_SETTINGS_PATH = "/settings/mcp";
@@ -100,7 +100,7 @@ function McpPage(props: PageProps) {
       title="MCP"
       publicUrl={props.publicUrl}
       nav="mcp"
-      signedInAs={who.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Settings › MCP</h1>
