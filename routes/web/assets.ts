@@ -8,16 +8,20 @@ import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { Register } from "../mod.ts";
 
-/** The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). */
+/**
+ * The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). The `body.light-mode`
+ * and `body.dark-mode` rules darken the API reference viewer's muted and method colours on
+ * `/docs` to meet WCAG AA contrast (the viewer's own greys and blues fall short).
+ */
 export const CSS = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0a58d0;
 --ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
-a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+a{color:var(--accent);text-decoration:underline;text-underline-offset:.15em}
+header.site a,footer.site a,table a{text-decoration:none}a:hover{text-decoration:underline}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
-main:focus{outline:none}
 .skip{position:absolute;left:.5rem;top:-3rem;background:var(--bg);padding:.4rem .8rem;border:2px solid var(--accent);border-radius:.3rem;z-index:10}
 .skip:focus{top:.5rem}
 header.site{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
@@ -27,6 +31,7 @@ header.site nav{display:flex;gap:.25rem 1rem;flex-wrap:wrap}
 header.site nav a[aria-current=page]{font-weight:600;color:var(--fg);text-decoration:underline}
 form.sign-out{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:0}
 body>main{max-width:72rem;margin:0 auto;padding:1.5rem}body>main.wide{max-width:none;padding:0}
+#main:focus{outline:none}
 footer.site{max-width:72rem;margin:2rem auto;padding:0 1.5rem;color:var(--muted);font-size:.85rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.75rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem}
 table{border-collapse:collapse;width:100%}
@@ -40,7 +45,8 @@ th{font-weight:600;color:var(--muted);font-size:.85rem}
 .s-MAJOR_OUTAGE{background:var(--major)}.s-UNKNOWN{background:var(--unk)}
 form.inline{display:flex;gap:.5rem;flex-wrap:wrap;margin:0 0 1rem}
 form.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.6rem 1rem;align-items:end;margin:0 0 1rem}
-form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;color:var(--muted)}
+form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;color:var(--muted);min-width:0}
+form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
 form.filters .actions{display:flex;gap:1rem;align-items:center}
 input,select,button{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
 button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
@@ -75,6 +81,9 @@ ul.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;
 .r-unsupported{background:var(--unk)}.r-never_read{background:var(--unk)}
 form.stack{display:grid;gap:.6rem;max-width:36rem;margin:0 0 1rem}form.stack label{display:grid;gap:.2rem}
 form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem;min-width:0}
+body.light-mode{--scalar-color-2:#595959;--scalar-color-3:#666;--scalar-color-blue:#0a58d0;--scalar-color-green:#1a7f37;
+--scalar-color-orange:#bc4c00;--scalar-color-red:#cf222e;--scalar-color-purple:#8250df;--scalar-color-yellow:#9a6700}
+body.dark-mode{--scalar-color-2:#b4b4b4;--scalar-color-3:#a0a0a0}
 @media (max-width:40rem){
 header.site{padding:.6rem 1rem}body>main{padding:1rem}footer.site{padding:0 1rem}
 header.site .who{margin-left:0;width:100%}
@@ -121,6 +130,18 @@ form.addEventListener("change",function(e){if(e.target===q)return;clearTimeout(t
 form.setAttribute("data-live","on")})();
 `;
 
+/**
+ * Names the API reference viewer's copy buttons on `/docs` ("Copy code"): the viewer draws them
+ * with an icon and no accessible name, which screen readers announce as just "button".
+ */
+export const DOCS_SCRIPT = `
+(function(){var queued=false;function label(){queued=false;
+document.querySelectorAll("button.scalar-code-copy:not([aria-label])").forEach(function(b){
+b.setAttribute("aria-label","Copy code")})}
+new MutationObserver(function(){if(!queued){queued=true;requestAnimationFrame(label)}})
+.observe(document.documentElement,{childList:true,subtree:true});label()})();
+`;
+
 function versioned(path: string, text: string): string {
   return `${path}?v=${encodeHexLowerCase(sha256(new TextEncoder().encode(text))).slice(0, 12)}`;
 }
@@ -130,6 +151,7 @@ export const ASSET_PATHS = {
   css: versioned("/assets/site.css", CSS),
   script: versioned("/assets/copy.js", COPY_SCRIPT),
   search: versioned("/assets/search.js", SEARCH_SCRIPT),
+  docs: versioned("/assets/docs.js", DOCS_SCRIPT),
 } as const;
 
 /** Serves the stylesheet and the scripts (cacheable for a day; the links change with them). */
@@ -139,11 +161,14 @@ export const registerAssets: Register = (api) => {
     "/assets/site.css",
     (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": cache }),
   );
-  for (
-    const [path, script] of [["/assets/copy.js", COPY_SCRIPT], ["/assets/search.js", SEARCH_SCRIPT]]
-  ) {
-    api.get(path!, (c) =>
-      c.body(script!, 200, {
+  const scripts: [string, string][] = [
+    ["/assets/copy.js", COPY_SCRIPT],
+    ["/assets/search.js", SEARCH_SCRIPT],
+    ["/assets/docs.js", DOCS_SCRIPT],
+  ];
+  for (const [path, script] of scripts) {
+    api.get(path, (c) =>
+      c.body(script, 200, {
         "Content-Type": "text/javascript; charset=utf-8",
         "Cache-Control": cache,
       }));

@@ -139,8 +139,10 @@ function CatalogPage(
   },
 ) {
   const { filters, result } = props;
-  const link = (p: number) =>
-    `/services?${new URLSearchParams({ ...filters, ...(p > 0 ? { page: String(p) } : {}) })}`;
+  const link = (p: number) => {
+    const query = new URLSearchParams({ ...filters, ...(p > 0 ? { page: String(p) } : {}) });
+    return query.size ? `/services?${query}` : "/services";
+  };
   const searching = filters.q !== undefined;
   return (
     <Layout

@@ -42,6 +42,11 @@ export interface LayoutProps {
   readonly feeds?: readonly FeedLink[];
   /** Lets the content use the whole width (the API reference viewer lays out its own columns). */
   readonly wide?: boolean;
+  /**
+   * The content draws its own `<main>` landmark (the API reference viewer does): the frame then
+   * wraps it in a full-width `<div id="main">` instead, so the page has exactly one.
+   */
+  readonly ownMain?: boolean;
   /** Adds `<meta name="robots" content="noindex">` (sign-in, settings, consent pages). */
   readonly noindex?: boolean;
   /** Extra scripts (served assets, loaded deferred after the site script). */
@@ -123,9 +128,17 @@ export function Layout(props: LayoutProps) {
                 : <a href="/sign-in">Sign in</a>}
             </div>
           </header>
-          <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
-            {props.children}
-          </main>
+          {props.ownMain
+            ? (
+              <div id="main" tabindex={-1} class="wide">
+                {props.children}
+              </div>
+            )
+            : (
+              <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
+                {props.children}
+              </main>
+            )}
           <footer class="site">
             statusd · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> ·{" "}
             <a href="/llms.txt">llms.txt</a> · <a href="/api/mcp">MCP</a> ·{" "}

@@ -53,29 +53,32 @@ function ScopeList(props: { k: KeyView }) {
 function KeysTable(props: { keys: KeyView[]; canRevoke: boolean }) {
   if (props.keys.length === 0) return <p class="muted">No active keys.</p>;
   return (
-    <table>
+    <table class="cards">
+      <caption class="sr">Active keys</caption>
       <thead>
         <tr>
-          <th>Name</th>
-          <th>Key</th>
-          <th>Scopes</th>
-          <th>Created</th>
-          <th>Last used</th>
-          <th></th>
+          <th scope="col">Name</th>
+          <th scope="col">Key</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="sr">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {props.keys.map((k) => (
           <tr>
-            <td>{k.name}</td>
-            <td>
+            <td data-label="Name">{k.name}</td>
+            <td data-label="Key" class="labelled">
               <code>{k.prefix}…</code>
             </td>
-            <td>
+            <td data-label="Scopes" class="labelled">
               <ScopeList k={k} />
             </td>
-            <td>{when(k.createdAt)}</td>
-            <td>{when(k.lastUsedAt)}</td>
+            <td data-label="Created" class="labelled">{when(k.createdAt)}</td>
+            <td data-label="Last used" class="labelled">{when(k.lastUsedAt)}</td>
             <td>
               {props.canRevoke && (
                 <a
