@@ -1,7 +1,7 @@
 /**
- * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}` and the status
- * badge `GET /badge/{slug}.svg` served by the
- * full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
+ * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}`, the status
+ * badge `GET /badge/{slug}.svg` and the service page `GET /services/{slug}` (HTML) served by
+ * the full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
  * built-in catalog (2,463+ services with transitions and incidents), against a bare
  * `Deno.serve` returning the same bytes, in the same run, on loopback, with `wrk`
  * (or, without wrk, an in-process loop of concurrent fetches). Prints req/s, p99 and the ratio.
@@ -131,7 +131,12 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
   const slug = (db.prepare("SELECT slug FROM vendors ORDER BY slug LIMIT 1 OFFSET 1000").get() as {
     slug: string;
   }).slug;
-  const paths = ["/api/services?limit=100", `/api/services/${slug}`, `/badge/${slug}.svg`];
+  const paths = [
+    "/api/services?limit=100",
+    `/api/services/${slug}`,
+    `/badge/${slug}.svg`,
+    `/services/${slug}`,
+  ];
   const bytes = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>();
   for (const p of paths) {
     const res = await fetch(base + p);
