@@ -27,16 +27,18 @@ export function overlappingDays<T extends Span>(
   );
 }
 
-/** The levels held in `a` where `b` is known, and UNKNOWN where `b` is UNKNOWN (same window). */
-function maskedLevels(a: readonly Segment[], b: readonly Segment[]): StatusLevel[] {
-  const out: StatusLevel[] = [];
+/** `a`'s segments cut where `b`'s change, UNKNOWN wherever `b` is UNKNOWN (same window). */
+function masked(a: readonly Segment[], b: readonly Segment[]): Segment[] {
+  const out: Segment[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
     const x = a[i]!;
     const y = b[j]!;
-    if (Math.min(x.end, y.end) > Math.max(x.start, y.start)) {
-      out.push(y.status === "UNKNOWN" ? "UNKNOWN" : x.status);
+    const start = Math.max(x.start, y.start);
+    const end = Math.min(x.end, y.end);
+    if (end > start) {
+      out.push({ start, end, status: y.status === "UNKNOWN" ? "UNKNOWN" : x.status });
     }
     if (x.end <= y.end) i++;
     else j++;
@@ -50,7 +52,7 @@ function maskedLevels(a: readonly Segment[], b: readonly Segment[]): StatusLevel
  * service itself was UNKNOWN (statusd could not read the vendor) is UNKNOWN for the component
  * too: a component keeps its last published level while its page cannot be read, which says
  * nothing about it. `componentNow` and `serviceNow` are the levels held when there is no
- * transition at all.
+ * transition at all. Linear in the transitions (one pass over the whole window).
  */
 export function componentDailyWorst(
   component: { readonly transitions: readonly StatusTransition[]; readonly now: StatusLevel },
@@ -58,15 +60,20 @@ export function componentDailyWorst(
   now: EpochMs,
   days: number,
 ): DayWorst[] {
-  const today = utcDayStart(now);
+  const first = utcDayStart(now) - (days - 1) * DAY_MS;
+  const window = { start: first, end: now };
+  const held = masked(
+    segmentsIn(component.transitions, window, component.now),
+    segmentsIn(service.transitions, window, service.now),
+  );
   const out: DayWorst[] = [];
-  for (let d = days - 1; d >= 0; d--) {
-    const day = today - d * DAY_MS;
-    const window = { start: day, end: Math.min(day + DAY_MS, now) };
-    const levels = maskedLevels(
-      segmentsIn(component.transitions, window, component.now),
-      segmentsIn(service.transitions, window, service.now),
-    );
+  let k = 0;
+  for (let d = 0; d < days; d++) {
+    const day = first + d * DAY_MS;
+    const end = Math.min(day + DAY_MS, now);
+    const levels: StatusLevel[] = [];
+    while (k < held.length && held[k]!.end <= day) k++;
+    for (let m = k; m < held.length && held[m]!.start < end; m++) levels.push(held[m]!.status);
     out.push({ day, worstStatus: worst(levels) });
   }
   return out;

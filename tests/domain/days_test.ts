@@ -5,6 +5,7 @@
 import { deepStrictEqual } from "node:assert/strict";
 import {
   componentDailyWorst,
+  dailyWorst,
   DAY_MS,
   HOUR_MS,
   overlappingDays,
@@ -62,4 +63,43 @@ Deno.test("with no transition at all a component holds its current level where i
     "DEGRADED_PERFORMANCE",
     "DEGRADED_PERFORMANCE",
   ]);
+});
+
+Deno.test("where the service is always known, a component's days are dailyWorst's (random histories)", () => {
+  const levels = [
+    "OPERATIONAL",
+    "UNDER_MAINTENANCE",
+    "DEGRADED_PERFORMANCE",
+    "PARTIAL_OUTAGE",
+    "MAJOR_OUTAGE",
+    "UNKNOWN",
+  ] as const;
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let run = 0; run < 50; run++) {
+    const ts: StatusTransition[] = [];
+    let from: StatusTransition["from"] = "UNKNOWN";
+    let at = NOW - 20 * DAY_MS;
+    while (at < NOW) {
+      at += Math.floor(random() * 3 * DAY_MS);
+      const to = levels[Math.floor(random() * levels.length)]!;
+      ts.push({ at, from, to });
+      from = to;
+    }
+    const service: StatusTransition[] = [{
+      at: NOW - 30 * DAY_MS,
+      from: "UNKNOWN",
+      to: "OPERATIONAL",
+    }];
+    deepStrictEqual(
+      componentDailyWorst(
+        { transitions: ts, now: from },
+        { transitions: service, now: "OPERATIONAL" },
+        NOW,
+        25,
+      ),
+      dailyWorst(ts, NOW, 25, from),
+      `run ${run}`,
+    );
+  }
 });
