@@ -33,6 +33,9 @@ import {
   worst,
 } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";
+import { resolutionWindowStart, timeToResolveOf } from "./_resolution.ts";
+import { listMaintenances } from "./maintenances.ts";
+import { recentRecoveries, type Recovery } from "./track_record.ts";
 
 /** Filters of the service catalog; they combine with AND. */
 export interface ServiceFilter extends StoreServiceFilter {
@@ -174,17 +177,19 @@ export async function serviceStatusOf(
 }
 
 /**
- * One service with its components and its open incidents (with timelines), read together so
- * the page never mixes two moments.
+ * One service with its components, its open incidents (with timelines) and its typical time to
+ * resolve, read together so the page never mixes two moments.
  */
 export async function getService(ctx: AppContext, slug: string): Promise<ServiceDetail> {
   const window = catalogWindow(ctx);
-  const found = await ctx.store.catalog.detail(slug, window);
+  const now = ctx.clock.now();
+  const found = await ctx.store.catalog.detail(slug, window, resolutionWindowStart(now));
   if (found === null) throw await serviceNotFound(ctx, slug);
   return {
     ...toService(ctx, found, window),
     components: found.components,
     incidents: found.incidents,
+    timeToResolve: timeToResolveOf(found.resolved, now),
   };
 }
 
@@ -292,7 +297,7 @@ export const DISRUPTED_LEVELS: readonly StatusLevel[] = [
   "DEGRADED_PERFORMANCE",
 ];
 
-/** What the home page shows, read in one go. */
+/** What the home page shows; the counts, the disrupted services and the open incidents are read together. */
 export interface HomeOverview {
   /** Catalog services. */
   readonly total: number;
@@ -304,12 +309,18 @@ export interface HomeOverview {
   readonly disrupted: readonly Service[];
   /** Open incidents and maintenances, newest first. */
   readonly activeIncidents: readonly Incident[];
+  /** Unfinished maintenances, earliest first. */
+  readonly maintenances: readonly Incident[];
+  /** Services that recovered within `recoveredWithinMs`, most recent first. */
+  readonly recovered: readonly Recovery[];
+  /** Display names of catalog services, by slug. */
+  readonly names: ReadonlyMap<string, string>;
 }
 
-/** The home page's facts: counts, what is disrupted, what is open. */
+/** The home page's facts: counts, what is disrupted, what is open, planned and recovered. */
 export async function homeOverview(
   ctx: AppContext,
-  limits: { perLevel: number; incidents: number },
+  limits: { perLevel: number; incidents: number; maintenances: number; recoveredWithinMs: number },
 ): Promise<HomeOverview> {
   const window = catalogWindow(ctx);
   const o = await ctx.store.catalog.overview({
@@ -319,12 +330,20 @@ export async function homeOverview(
     window,
     staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)),
   });
+  const maintenances = await listMaintenances(ctx, {}, {
+    page: 0,
+    limit: limits.maintenances,
+  });
+  const names = new Map((await ctx.store.catalog.names()).map((n) => [n.slug, n.name]));
   return {
     total: Object.values(o.byStatus).reduce((a, b) => a + b, 0),
     byStatus: o.byStatus,
     readings: o.readingStates,
     disrupted: o.disrupted.map((s) => toService(ctx, s, window)),
     activeIncidents: o.activeIncidents,
+    maintenances: maintenances.content,
+    recovered: await recentRecoveries(ctx, limits.recoveredWithinMs),
+    names,
   };
 }
 

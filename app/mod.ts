@@ -149,3 +149,12 @@ export {
   type RetentionReport,
   startRetention,
 } from "./retention.ts";
+export {
+  type ComponentHistory,
+  componentHistory,
+  PAST_INCIDENTS_MAX,
+  pastIncidents,
+  recentRecoveries,
+  type Recovery,
+  serviceTimeToResolve,
+} from "./track_record.ts";

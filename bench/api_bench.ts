@@ -1,7 +1,7 @@
 /**
- * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}` and the status
- * badge `GET /badge/{slug}.svg` served by the
- * full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
+ * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}`, the status
+ * badge `GET /badge/{slug}.svg` and the service page `GET /services/{slug}` (HTML) served by
+ * the full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
  * built-in catalog (2,463+ services with transitions and incidents), against a bare
  * `Deno.serve` returning the same bytes, in the same run, on loopback, with `wrk`
  * (or, without wrk, an in-process loop of concurrent fetches). Prints req/s, p99 and the ratio.
@@ -146,7 +146,12 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
   const statusd = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const base = `http://127.0.0.1:${statusd.addr.port}`;
   const slug = (await store.catalog.names())[1000]!.slug;
-  const paths = ["/api/services?limit=100", `/api/services/${slug}`, `/badge/${slug}.svg`];
+  const paths = [
+    "/api/services?limit=100",
+    `/api/services/${slug}`,
+    `/badge/${slug}.svg`,
+    `/services/${slug}`,
+  ];
   const bytes = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>();
   for (const p of paths) {
     const res = await fetch(base + p);

@@ -127,6 +127,7 @@ export {
   type ChangeStore,
   type ClientAuthMethod,
   type CodeRedemption,
+  type ComponentTimelines,
   type ConnectedClientRow,
   type DueVendor,
   type FailureRecord,
@@ -258,4 +259,13 @@ export {
   type SearchTier,
   searchTier,
 } from "./search.ts";
-export { parseDuration, WITHIN_MAX_MS } from "./duration.ts";
+export { formatMinutes, parseDuration, WITHIN_MAX_MS } from "./duration.ts";
+export {
+  RESOLUTION_IMPACTS,
+  type ResolutionFigure,
+  type ResolutionImpact,
+  type ResolvedSpan,
+  type TimeToResolve,
+  timeToResolve,
+} from "./resolution.ts";
+export { componentDailyWorst, overlappingDays, type Span } from "./days.ts";

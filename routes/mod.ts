@@ -7,7 +7,9 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { InvalidRequest, NotFound } from "../domain/mod.ts";
 import { createResponseCache } from "./api/cache.ts";
 import type { Env } from "./env.ts";
-import { errorBody, handleError } from "./errors.ts";
+import { errorBody, handleError, wantsHtml } from "./errors.ts";
+import { errorPageResponse } from "./web/error_page.tsx";
+import { registerFavicon } from "./web/favicon.ts";
 import { principal } from "./middleware/principal.ts";
 import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
 import { limitBodies } from "./middleware/body_limit.ts";
@@ -71,15 +73,18 @@ const ROUTERS: Register[] = [
   registerMaintenances,
   registerFeeds,
   registerDocs,
+  registerFavicon,
 ];
 
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
   const addressOf = clientAddressReader(deps.trustedProxies ?? []);
+  const responseCache = deps.responseCache ?? createResponseCache(deps.app.store.changes);
   api.use("*", async function context(c, next) {
     c.set("app", deps.app);
     c.set("clientAddress", addressOf(c));
+    c.set("responseCache", responseCache);
     await next();
   });
   api.use("*", securityHeaders(deps.app.settings.publicUrl));
@@ -89,9 +94,9 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   api.use("/sign-up", rateLimit(LIMITS.signUp));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
-    const { body } = errorBody(
-      new NotFound("route", `${c.req.method} ${new URL(c.req.url).pathname}`),
-    );
+    const path = new URL(c.req.url).pathname;
+    if (wantsHtml(c)) return errorPageResponse(c, new NotFound("page", path));
+    const { body } = errorBody(new NotFound("route", `${c.req.method} ${path}`));
     return c.json(body, 404);
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
@@ -108,10 +113,6 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
       "access tokens issued by statusd are accepted only by the MCP server at /api/mcp; this " +
       "API answers them with 401.",
   });
-  const routerDeps = {
-    ...deps,
-    responseCache: deps.responseCache ?? createResponseCache(deps.app.store.changes),
-  };
-  for (const register of ROUTERS) register(api, routerDeps);
+  for (const register of ROUTERS) register(api, { ...deps, responseCache });
   return api;
 }

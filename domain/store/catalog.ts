@@ -5,6 +5,7 @@
  * @module
  */
 import type { Category, Component, Platform, Vendor } from "../service.ts";
+import type { ResolvedSpan } from "../resolution.ts";
 import type { Incident } from "../incident.ts";
 import type { PageRequest } from "../page.ts";
 import type { ReadingFacts, ReadingState } from "../reading.ts";
@@ -92,6 +93,8 @@ export interface ServiceDetailRows extends ServiceWithHistory {
   readonly components: readonly Component[];
   /** Open incidents and maintenances, newest first, each with its timeline. */
   readonly incidents: readonly Incident[];
+  /** Its incidents and maintenances resolved (or completed) since the instant asked for. */
+  readonly resolved: readonly ResolvedSpan[];
 }
 
 /** What the home page asks for. */
@@ -144,8 +147,15 @@ export interface CatalogStore {
   byIds(ids: readonly number[], window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
   /** The catalog service with `slug`, or null. */
   service(slug: string): Promise<ServiceRow | null>;
-  /** One service with its components, open incidents and transitions over `window`, or null. */
-  detail(slug: string, window: TimeWindow): Promise<ServiceDetailRows | null>;
+  /**
+   * One service with its components, open incidents, transitions over `window` and the
+   * incidents resolved since `resolvedSince`; or null.
+   */
+  detail(
+    slug: string,
+    window: TimeWindow,
+    resolvedSince: EpochMs,
+  ): Promise<ServiceDetailRows | null>;
   /** Every catalog service's name and slug, by slug ("did you mean", feed titles). */
   names(): Promise<readonly { readonly name: string; readonly slug: string }[]>;
   /** One row per provider, ordered by provider slug, with history over `window`. */
@@ -156,4 +166,10 @@ export interface CatalogStore {
   >;
   /** What the home page shows. */
   overview(query: OverviewQuery): Promise<CatalogOverview>;
+  /**
+   * Catalog services working now (`RECOVERED_LEVELS`) whose level changed at or after `since`
+   * (the candidates for "recovered lately"), most recent change first, each with its
+   * transitions over `window` reaching back to the last recovery before it.
+   */
+  backToWorking(since: EpochMs, window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
 }

@@ -4,8 +4,10 @@
  * @module
  */
 import type { Impact } from "../incident.ts";
+import type { ResolvedSpan } from "../resolution.ts";
+import type { Component } from "../service.ts";
 import type { EpochMs } from "../time.ts";
-import type { TimeWindow } from "../uptime.ts";
+import type { StatusTransition, TimeWindow } from "../uptime.ts";
 import type { ServiceWithHistory } from "./catalog.ts";
 import type { PollOutcome } from "./polls.ts";
 
@@ -44,6 +46,15 @@ export interface FetchRecord {
   readonly latencyMs: number;
 }
 
+/** A service's current components, each with every transition the store keeps of it. */
+export interface ComponentTimelines extends ServiceWithHistory {
+  readonly components: readonly {
+    readonly component: Component;
+    /** Oldest first; at most the newest `STORE_LIMITS.transitionsPerComponent`. */
+    readonly transitions: readonly StatusTransition[];
+  }[];
+}
+
 /** The history noun of the store. */
 export interface HistoryStore {
   /**
@@ -60,6 +71,16 @@ export interface HistoryStore {
    * it, and latencies of the fetches in `latency`; null when no such service.
    */
   slaInputs(slug: string, window: TimeWindow, latency: TimeWindow): Promise<SlaInputs | null>;
+  /**
+   * A catalog service with its transitions over `window` and its current components (in the
+   * vendor's order) each with its stored transitions; null when no such service.
+   */
+  componentTimelines(slug: string, window: TimeWindow): Promise<ComponentTimelines | null>;
+  /**
+   * A catalog service's incidents and maintenances resolved (or completed) at or after `since`;
+   * null when no such service.
+   */
+  resolutions(slug: string, since: EpochMs): Promise<readonly ResolvedSpan[] | null>;
   /** The fetch log of a vendor (catalog or not) since `since`, oldest first; [] when unknown. */
   fetchLog(slug: string, since: EpochMs): Promise<readonly FetchRecord[]>;
 }

@@ -14,6 +14,8 @@ export interface IncidentFilter {
   readonly service?: string;
   /** Only incidents updated at or after this instant. */
   readonly since?: EpochMs;
+  /** Only incidents resolved (or maintenances completed) at or after this instant. */
+  readonly resolvedSince?: EpochMs;
 }
 
 /** Which maintenances to list; the fields combine with AND. */

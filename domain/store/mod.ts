@@ -65,7 +65,14 @@ export type {
 } from "./catalog.ts";
 export type { ChangeListener, ChangeStore } from "./changes.ts";
 export type { HealthFacts, HealthStore, StoreCounts } from "./health.ts";
-export type { FetchRecord, HistoryStore, Lookback, SlaIncidentRow, SlaInputs } from "./history.ts";
+export type {
+  ComponentTimelines,
+  FetchRecord,
+  HistoryStore,
+  Lookback,
+  SlaIncidentRow,
+  SlaInputs,
+} from "./history.ts";
 export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
 export type {

@@ -116,13 +116,15 @@ const getServiceRoute = defineRoute({
   path: "/api/services/{slug}",
   operationId: "getService",
   tags: ["Status"],
-  summary: "Get one service with its components and open incidents",
+  summary: "Get one service with its components, open incidents and time to resolve",
   description:
     "The service's current normalised status (the worst of its page-level indicator and its " +
     "components), its 30-day `uptimePercent`, its `reading` health (can statusd read it; if " +
     "not, the error kind, HTTP status, message and since when; what the latest reading left " +
     "out), its components with their own status, and its open incidents and maintenances with " +
-    "their full timelines (oldest entry first). An unknown slug answers 404 with " +
+    "their full timelines (oldest entry first), and `timeToResolve`: the vendor's typical time " +
+    "to resolve (p50 and p90 minutes of its incidents resolved in the last 90 days, overall " +
+    "and per impact; maintenance left out). An unknown slug answers 404 with " +
     "`suggestions`. No credential needed.",
   request: { params: SlugParam },
   responses: {

@@ -59,7 +59,12 @@ function Hidden(props: { name: string; value: string }) {
 function ConsentPage(props: ConsentProps) {
   const { req } = props;
   return (
-    <Layout title="Connect an application" publicUrl={props.publicUrl} noindex>
+    <Layout
+      title="Connect an application"
+      publicUrl={props.publicUrl}
+      signedIn={{ email: props.email, csrf: props.csrf }}
+      noindex
+    >
       <h1>
         Allow <q>{req.client.name}</q> to use statusd?
       </h1>

@@ -22,7 +22,7 @@ import { InvalidRequest, planAtLeast, type Scope, toIso } from "../../domain/mod
 import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, type WebEnv, webSession } from "./session.ts";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** Path of the page. */
 export const MCP_SETTINGS_PATH = "/settings/mcp";
@@ -44,25 +44,28 @@ function ClientsTable(props: { clients: ConnectedClient[]; csrf: string }) {
     return <p class="muted" id="no-clients">No application is connected.</p>;
   }
   return (
-    <table id="clients">
+    <table id="clients" class="cards">
+      <caption class="sr">Connected applications</caption>
       <thead>
         <tr>
-          <th>Application</th>
-          <th>Returns to</th>
-          <th>Scopes</th>
-          <th>Connected</th>
-          <th>Last used</th>
-          <th></th>
+          <th scope="col">Application</th>
+          <th scope="col">Returns to</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Connected</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="sr">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {props.clients.map((cl) => (
           <tr>
-            <td>{cl.name}</td>
-            <td>{cl.redirectHosts.join(", ")}</td>
-            <td>{cl.scopes.join(" ")}</td>
-            <td>{when(cl.connectedAt)}</td>
-            <td>{when(cl.lastUsedAt)}</td>
+            <td data-label="Application">{cl.name}</td>
+            <td data-label="Returns to" class="labelled">{cl.redirectHosts.join(", ")}</td>
+            <td data-label="Scopes" class="labelled">{cl.scopes.join(" ")}</td>
+            <td data-label="Connected" class="labelled">{when(cl.connectedAt)}</td>
+            <td data-label="Last used" class="labelled">{when(cl.lastUsedAt)}</td>
             <td>
               <form
                 method="post"
@@ -100,7 +103,7 @@ function McpPage(props: PageProps) {
       title="MCP"
       publicUrl={props.publicUrl}
       nav="mcp"
-      signedInAs={who.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Settings › MCP</h1>

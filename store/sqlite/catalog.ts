@@ -16,7 +16,7 @@ import type {
 } from "../../domain/mod.ts";
 import { ALL_STATUS_LEVELS, offsetOf, READING_STATES } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
-import { incidentRows } from "./incidents.ts";
+import { incidentRows, resolvedSince } from "./incidents.ts";
 import { promised } from "./promised.ts";
 import {
   componentsOf,
@@ -29,7 +29,7 @@ import {
   toServiceRow,
   withHistory,
 } from "./services.ts";
-import { jsonList, openSql, READING_STATE_SQL } from "./sql.ts";
+import { jsonList, openSql, READING_STATE_SQL, workingSql } from "./sql.ts";
 
 interface VendorRow {
   id: number;
@@ -213,7 +213,7 @@ export function catalogStore(db: Db): CatalogStore {
       });
     },
     service: (slug) => serviceBySlug(db, slug),
-    detail(slug, window) {
+    detail(slug, window, resolvedAfter) {
       return readTransaction(db, () => {
         const service = serviceBySlug(db, slug);
         if (service === null) return null;
@@ -225,6 +225,7 @@ export function catalogStore(db: Db): CatalogStore {
             page: 0,
             limit: 500,
           }),
+          resolved: resolvedSince(db, service.id, resolvedAfter),
         };
       });
     },
@@ -234,6 +235,17 @@ export function catalogStore(db: Db): CatalogStore {
     },
     providers: (window) => readTransaction(db, () => providerRows(db, window)),
     lastModified: () => lastModifiedBySlug(db),
+    backToWorking(since, window) {
+      return readTransaction(db, () => {
+        const rows = rowsOf(
+          `SELECT ${SERVICE_COLUMNS} FROM vendors v WHERE v.in_catalog = 1
+             AND v.last_changed_at >= ? AND ${workingSql("v")}
+           ORDER BY v.last_changed_at DESC, v.id`,
+          since,
+        );
+        return withHistory(db, rows, window, "recovery");
+      });
+    },
     overview(q) {
       return readTransaction(db, () => {
         const disrupted = q.disrupted.flatMap((status) => {

@@ -8,11 +8,14 @@ import type {
   FetchRecord,
   HistoryStore,
   SlaIncidentRow,
+  StatusLevel,
+  StatusTransition,
   TimeWindow,
 } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
+import { resolvedSince } from "./incidents.ts";
 import { promised } from "./promised.ts";
-import { serviceBySlug, withHistory } from "./services.ts";
+import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
 
 /**
  * Latencies (ms) of the fetches of a vendor's status endpoint in `[start, end)` that got an
@@ -42,6 +45,34 @@ function incidentsBetween(db: Db, vendorId: number, window: TimeWindow): SlaInci
     .map((r) => ({ ...r, id: String(r.id) }));
 }
 
+/**
+ * The stored transitions of each current component (not removed) of a vendor, oldest first,
+ * keyed by component row id. A component with none maps to `[]`.
+ */
+function componentTransitions(db: Db, vendorId: number): Map<number, StatusTransition[]> {
+  const rows = statement(
+    db,
+    `SELECT c.id AS componentId, t.at, t.from_status AS "from", t.to_status AS "to"
+     FROM components c LEFT JOIN transitions t ON t.component_id = c.id
+     WHERE c.vendor_id = ? AND c.removed_at IS NULL
+     ORDER BY c.id, t.at, t.id`,
+  ).all(vendorId) as {
+    componentId: number;
+    at: number | null;
+    from: StatusLevel | null;
+    to: StatusLevel | null;
+  }[];
+  const out = new Map<number, StatusTransition[]>();
+  for (const r of rows) {
+    const list = out.get(r.componentId) ?? [];
+    if (r.at !== null && r.from !== null && r.to !== null) {
+      list.push({ at: r.at, from: r.from, to: r.to });
+    }
+    out.set(r.componentId, list);
+  }
+  return out;
+}
+
 /** The history noun over `db`. */
 export function historyStore(db: Db): HistoryStore {
   return promised<HistoryStore>({
@@ -60,6 +91,26 @@ export function historyStore(db: Db): HistoryStore {
           incidents: incidentsBetween(db, service.id, window),
           latencies: fetchLatencies(db, service.id, latency),
         };
+      });
+    },
+    componentTimelines(slug, window) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        if (service === null) return null;
+        const stored = componentTransitions(db, service.id);
+        return {
+          ...withHistory(db, [service], window)[0]!,
+          components: componentsOf(db, service.id).map((component) => ({
+            component,
+            transitions: stored.get(Number(component.id)) ?? [],
+          })),
+        };
+      });
+    },
+    resolutions(slug, since) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        return service === null ? null : resolvedSince(db, service.id, since);
       });
     },
     fetchLog(slug: string, since: EpochMs) {

@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  EpochMs,
   Impact,
   Incident,
   IncidentFilter,
@@ -11,11 +12,12 @@ import type {
   IncidentStore,
   MaintenanceFilter,
   PageRequest,
+  ResolvedSpan,
 } from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
 import { promised } from "./promised.ts";
-import { jsonList, maintenanceSql, openSql } from "./sql.ts";
+import { closedSql, jsonList, maintenanceSql, openSql } from "./sql.ts";
 
 /** The feed's filter, plus the one-vendor filter one-service reads use. */
 export interface IncidentQuery extends IncidentFilter {
@@ -38,6 +40,10 @@ function incidentWhere(filter: IncidentQuery): { sql: string; params: (string | 
   if (filter.since !== undefined) {
     clauses.push("i.updated_at >= ?");
     params.push(filter.since);
+  }
+  if (filter.resolvedSince !== undefined) {
+    clauses.push(`${closedSql("i")} AND i.resolved_at >= ?`);
+    params.push(filter.resolvedSince);
   }
   return { sql: clauses.join(" AND "), params };
 }
@@ -102,6 +108,15 @@ function incidentsOf(db: Db, rows: readonly IncidentSqlRow[]): Incident[] {
     scheduledStartAt: r.scheduledStartAt,
     scheduledEndAt: r.scheduledEndAt,
   }));
+}
+
+/** A vendor's incidents and maintenances resolved (or completed) at or after `since`. */
+export function resolvedSince(db: Db, vendorId: number, since: EpochMs): ResolvedSpan[] {
+  return statement(
+    db,
+    `SELECT status, impact, started_at AS startedAt, resolved_at AS resolvedAt FROM incidents
+     WHERE vendor_id = ? AND ${closedSql()} AND resolved_at >= ?`,
+  ).all(vendorId, since).map((r) => ({ ...r }) as unknown as ResolvedSpan);
 }
 
 /** Number of incidents matching `filter`. */

@@ -33,6 +33,11 @@ export function maintenanceSql(alias: string): string {
   }))`;
 }
 
+/** `true` for a vendor row whose level is a working one (`RECOVERED_LEVELS`). */
+export function workingSql(alias: string): string {
+  return `${alias}.current_status IN (${literals(RECOVERED_LEVELS)})`;
+}
+
 /** `true` for a transition row ending a disruption (domain/uptime.ts `RECOVERED_LEVELS`). */
 export function recoveredSql(alias: string): string {
   return `${alias}.to_status IN (${literals(RECOVERED_LEVELS)})`;

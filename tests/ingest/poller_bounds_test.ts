@@ -90,7 +90,7 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
   try {
     const report = await poller.runOnce();
     deepStrictEqual([report.polled, report.failed], [1, 0]);
-    const detail = (await db.catalog.detail(vendor!.slug, { start: T0, end: T0 + 1 }))!;
+    const detail = (await db.catalog.detail(vendor!.slug, { start: T0, end: T0 + 1 }, 0))!;
     equal(detail.components.length, READING_LIMITS.components);
     const incidents = (await db.incidents.page({}, { page: 0, limit: 10 }))!.items;
     deepStrictEqual(

@@ -95,7 +95,7 @@ Deno.test("a status.io vendor without a page id: the page is read once, its API 
     equal(stored.endpoint_url, `${sim.origins[0]}/v/gl${API_PATH}`);
     equal(sim.requests("gl"), 2, "the page, then the API, in the same round");
     ok(published.some((c) => c.kind === "status" && c.slug === "gl" && c.to === "MAJOR_OUTAGE"));
-    ok((await db.catalog.detail("gl", { start: T0, end: T0 + 1 }))!.components.length > 0);
+    ok((await db.catalog.detail("gl", { start: T0, end: T0 + 1 }, 0))!.components.length > 0);
 
     clock.set(stored.next_poll_at);
     await p.runOnce();

@@ -71,7 +71,7 @@ Deno.test("a poll cycle against the simulator stores status, components and tran
     deepStrictEqual(await serviceTransitions(r.store, "sim-00002"), [
       { from: "UNKNOWN", to: "PARTIAL_OUTAGE", at: T0 },
     ]);
-    const detail = (await r.store.catalog.detail("sim-00002", { start: T0, end: T0 + 1 }))!;
+    const detail = (await r.store.catalog.detail("sim-00002", { start: T0, end: T0 + 1 }, 0))!;
     ok(detail.components.length > 0);
     equal(detail.incidents.length, 1);
     ok(
@@ -99,7 +99,7 @@ Deno.test("a scenario flip is stored within one moving interval; an unchanged pa
     await r.poller.runOnce(); // conditional GET: 304
     const stored = async () => ({
       transitions: (await serviceTransitions(r.store, "sim-00001")).length,
-      components: (await r.store.catalog.detail("sim-00001", { start: T0, end: T0 + 1 }))!
+      components: (await r.store.catalog.detail("sim-00001", { start: T0, end: T0 + 1 }, 0))!
         .components.length,
       changes: await r.store.changes.latestId(),
     });

@@ -36,7 +36,7 @@ export async function everythingStored(store: Store): Promise<string> {
   const all = { start: -8_640_000_000_000_000, end: 8_640_000_000_000_000 };
   const details = [];
   for (const { slug } of await store.catalog.names()) {
-    details.push(await store.catalog.detail(slug, all), await store.history.fetchLog(slug, 0));
+    details.push(await store.catalog.detail(slug, all, 0), await store.history.fetchLog(slug, 0));
   }
   return JSON.stringify([
     details,

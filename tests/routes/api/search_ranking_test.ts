@@ -50,7 +50,7 @@ Deno.test("MCP list_services and the /services page use the same ranking", async
     deepStrictEqual(result.services.map((s) => s.slug), ["github", "gitlab", "gitbook"]);
 
     const page = await (await r.get("/services?q=aws")).text();
-    const first = /<tbody>\s*<tr>\s*<td>\s*<a href="\/services\/([^"]+)"/.exec(page);
+    const first = /<tbody>\s*<tr>\s*<td[^>]*>\s*<a href="\/services\/([^"]+)"/.exec(page);
     equal(first?.[1], "amazon-web-services");
   } finally {
     await r.close();

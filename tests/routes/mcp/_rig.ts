@@ -176,7 +176,9 @@ export async function mcpRig(): Promise<McpRig> {
 /** The hidden inputs of the first form on an HTML page. */
 export function formFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+  // The consent form (the header's sign-out form comes first on a signed-in page).
+  const start = html.indexOf('<form method="post" action="/oauth/authorize"');
+  const form = html.slice(start, html.indexOf("</form>", start));
   for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
     out[m[1]!] = m[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'")
       .replaceAll("&lt;", "<").replaceAll("&gt;", ">");

@@ -270,7 +270,7 @@ export const catalogCases: Case[] = [
         ]),
         T + MIN,
       );
-      const d = await store.catalog.detail("acme", { start: T - DAY, end: T + 2 * MIN });
+      const d = await store.catalog.detail("acme", { start: T - DAY, end: T + 2 * MIN }, 0);
       ok(d !== null);
       equal(d.service.name, "Acme");
       equal(d.service.currentStatus, "DEGRADED_PERFORMANCE");
@@ -284,7 +284,13 @@ export const catalogCases: Case[] = [
       ]);
       deepStrictEqual(d.incidents[0]!.updates.map((u) => u.body), ["Looking", "Found it"]);
       deepStrictEqual(d.transitions, [{ at: T, from: "UNKNOWN", to: "DEGRADED_PERFORMANCE" }]);
-      equal(await store.catalog.detail("nope", ALL_TIME), null);
+      equal(await store.catalog.detail("nope", ALL_TIME, 0), null);
+      deepStrictEqual(
+        (await store.catalog.detail("acme", ALL_TIME, 0))!.resolved,
+        [{ status: "RESOLVED", impact: "MINOR", startedAt: T - DAY, resolvedAt: T - DAY + MIN }],
+        "resolved since the instant asked for",
+      );
+      deepStrictEqual((await store.catalog.detail("acme", ALL_TIME, T))!.resolved, []);
     },
   },
   {

@@ -4,9 +4,98 @@
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
 import type { Case } from "./_support.ts";
-import { DAY, incident, MIN, read, snapshot, success, T, vendor, withVendors } from "./_support.ts";
+import {
+  component,
+  DAY,
+  incident,
+  MIN,
+  read,
+  snapshot,
+  success,
+  T,
+  vendor,
+  withVendors,
+} from "./_support.ts";
 
 export const historyCases: Case[] = [
+  {
+    name:
+      "history.componentTimelines: current components in page order, each with its stored transitions",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      await read(
+        store,
+        a!,
+        snapshot("OPERATIONAL", [component("web"), component("api"), component("old")]),
+        T - 2 * DAY,
+      );
+      await read(
+        store,
+        a!,
+        snapshot("OPERATIONAL", [component("web", "MAJOR_OUTAGE"), component("api")]),
+        T - DAY,
+      );
+      const got = (await store.history.componentTimelines("a", { start: T - 3 * DAY, end: T }))!;
+      equal(got.service.slug, "a");
+      deepStrictEqual(got.transitions.map((t) => t.to), ["OPERATIONAL", "MAJOR_OUTAGE"]);
+      deepStrictEqual(
+        got.components.map((c) => [c.component.name, c.transitions.map((t) => [t.at, t.to])]),
+        [
+          ["WEB", [[T - 2 * DAY, "OPERATIONAL"], [T - DAY, "MAJOR_OUTAGE"]]],
+          ["API", [[T - 2 * DAY, "OPERATIONAL"]]],
+        ],
+      );
+      equal(await store.history.componentTimelines("nope", { start: 0, end: T }), null);
+    },
+  },
+  {
+    name: "history.resolutions: incidents and maintenances resolved since an instant",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      await read(
+        store,
+        a!,
+        snapshot("OPERATIONAL", [], [
+          incident("old", T - 10 * DAY, { status: "RESOLVED", resolvedAt: T - 9 * DAY }),
+          incident("new", T - 2 * DAY, {
+            status: "RESOLVED",
+            resolvedAt: T - DAY,
+            impact: "MAJOR",
+          }),
+          incident("work", T - 2 * DAY, {
+            status: "COMPLETED",
+            resolvedAt: T - DAY,
+            impact: "MAINTENANCE",
+          }),
+          incident("open", T - DAY),
+        ]),
+        T,
+      );
+      deepStrictEqual(
+        [...(await store.history.resolutions("a", T - 3 * DAY))!].sort((x, y) =>
+          x.impact.localeCompare(y.impact)
+        ),
+        [
+          {
+            status: "COMPLETED",
+            impact: "MAINTENANCE",
+            startedAt: T - 2 * DAY,
+            resolvedAt: T - DAY,
+          },
+          { status: "RESOLVED", impact: "MAJOR", startedAt: T - 2 * DAY, resolvedAt: T - DAY },
+        ],
+      );
+      equal(await store.history.resolutions("nope", 0), null);
+      deepStrictEqual(
+        (await store.incidents.page({ service: "a", resolvedSince: T - 3 * DAY }, {
+          page: 0,
+          limit: 10,
+        }))!
+          .items.map((i) => i.title).sort(),
+        ["Incident new", "Incident work"],
+      );
+    },
+  },
   {
     name: "history.timeline reaches back to the last transition, or to the last recovery",
     async run(store) {

@@ -43,7 +43,7 @@ export const readingCases: Case[] = [
         T,
         null,
       ]);
-      const d = (await store.catalog.detail("acme", ALL_TIME))!;
+      const d = (await store.catalog.detail("acme", ALL_TIME, 0))!;
       deepStrictEqual(d.components.map((c) => c.name), ["API", "WEB"]);
       deepStrictEqual(d.transitions, [{ at: T, from: "UNKNOWN", to: "OPERATIONAL" }]);
     },
@@ -121,7 +121,7 @@ export const readingCases: Case[] = [
       deepStrictEqual(stored!.components, ["API"]);
       const s = (await store.catalog.service("acme"))!;
       deepStrictEqual([s.currentStatus, s.lastChangedAt], ["DEGRADED_PERFORMANCE", T + MIN]);
-      const c = (await store.catalog.detail("acme", ALL_TIME))!.components[0]!;
+      const c = (await store.catalog.detail("acme", ALL_TIME, 0))!.components[0]!;
       deepStrictEqual([c.status, c.updatedAt], ["DEGRADED_PERFORMANCE", T + MIN]);
     },
   },
@@ -164,13 +164,13 @@ export const readingCases: Case[] = [
         [],
       );
       deepStrictEqual(
-        (await store.catalog.detail("acme", ALL_TIME))!.components.map((c) => c.name),
+        (await store.catalog.detail("acme", ALL_TIME, 0))!.components.map((c) => c.name),
         ["API"],
       );
       deepStrictEqual(await read(store, acme!, calm, T + 2 * MIN), [
         { kind: "status", slug: "acme", component: "WEB", from: "UNKNOWN", to: "OPERATIONAL" },
       ]);
-      const web = (await store.catalog.detail("acme", ALL_TIME))!.components[1]!;
+      const web = (await store.catalog.detail("acme", ALL_TIME, 0))!.components[1]!;
       deepStrictEqual([web.name, web.updatedAt], ["WEB", T + 2 * MIN]);
     },
   },
@@ -187,7 +187,7 @@ export const readingCases: Case[] = [
         ], [incident("x", T, { title: "First" }), incident("x", T, { title: "Second" })]),
         T,
       );
-      const d = (await store.catalog.detail("acme", ALL_TIME))!;
+      const d = (await store.catalog.detail("acme", ALL_TIME, 0))!;
       deepStrictEqual(d.components.map((c) => [c.name, c.status]), [["First", "OPERATIONAL"]]);
       deepStrictEqual((await incidentsOf(store)).map((i) => i.title), ["First"]);
     },

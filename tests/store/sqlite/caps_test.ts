@@ -108,7 +108,7 @@ Deno.test("component ids churning every reading keep at most the cap of removed 
       count(db, "SELECT COUNT(*) AS n FROM transitions WHERE component_id IS NOT NULL") <=
         2 * (per + STORE_LIMITS.removedComponentsPerVendor),
     );
-    const live = (await store.catalog.detail("churn", { start: 0, end: T }))!.components;
+    const live = (await store.catalog.detail("churn", { start: 0, end: T }, 0))!.components;
     equal(live.length, per);
     ok(live.every((c) => c.name.startsWith("Component")));
     equal(
