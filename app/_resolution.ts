@@ -3,18 +3,26 @@
  * track-record verbs).
  * @module
  */
-import { DAY_MS, REPORT_DAYS, type TimeToResolve, timeToResolve } from "../domain/mod.ts";
-import { resolvedSince } from "../store/mod.ts";
-import type { AppContext } from "./context.ts";
+import {
+  DAY_MS,
+  type EpochMs,
+  REPORT_DAYS,
+  type ResolvedSpan,
+  type TimeToResolve,
+  timeToResolve,
+} from "../domain/mod.ts";
 
-/** p50/p90 time to resolve of the vendor's incidents resolved in the last 90 days. */
-export function timeToResolveOf(ctx: AppContext, vendorId: number): TimeToResolve {
-  const now = ctx.clock.now();
-  const start = now - REPORT_DAYS * DAY_MS;
+/** Incidents resolved at or after this instant count toward the figures at `now`. */
+export function resolutionWindowStart(now: EpochMs): EpochMs {
+  return now - REPORT_DAYS * DAY_MS;
+}
+
+/** p50/p90 time to resolve of `resolved` (the incidents resolved in the last 90 days at `now`). */
+export function timeToResolveOf(resolved: readonly ResolvedSpan[], now: EpochMs): TimeToResolve {
   return timeToResolve(
-    resolvedSince(ctx.db, vendorId, start),
+    resolved,
     // Up to any time: a resolution the vendor dated a little ahead of our clock still counts.
-    { start, end: Number.POSITIVE_INFINITY },
+    { start: resolutionWindowStart(now), end: Number.POSITIVE_INFINITY },
     REPORT_DAYS,
   );
 }

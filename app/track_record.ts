@@ -18,17 +18,10 @@ import {
   type TimeToResolve,
   worst,
 } from "../domain/mod.ts";
-import {
-  changedToWorkingSince,
-  componentsOf,
-  componentTransitions,
-  listIncidentRows,
-  serviceTransitions,
-} from "../store/mod.ts";
-import { requireService } from "./catalog.ts";
+import { serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 import { HISTORY_MAX_DAYS } from "./reports.ts";
-import { timeToResolveOf } from "./_resolution.ts";
+import { resolutionWindowStart, timeToResolveOf } from "./_resolution.ts";
 
 /** One component's worst level per UTC day. */
 export interface ComponentHistory {
@@ -48,34 +41,30 @@ export interface ComponentHistory {
  * has dropped a component's oldest changes (it keeps the newest 50), the time before the
  * oldest kept change reads UNKNOWN rather than a guess.
  */
-export function componentHistory(
+export async function componentHistory(
   ctx: AppContext,
   slug: string,
   days = HISTORY_MAX_DAYS,
-): ComponentHistory[] {
-  const row = requireService(ctx, slug);
+): Promise<ComponentHistory[]> {
   const now = ctx.clock.now();
-  const start = now - days * DAY_MS;
-  const service = {
-    transitions: serviceTransitions(ctx.db, [row.id], start, now).get(row.id) ?? [],
-    now: row.currentStatus,
-  };
-  const stored = componentTransitions(ctx.db, row.id);
-  return componentsOf(ctx.db, row.id).map((c) => {
-    const ts = stored.get(c.id) ?? [];
-    return {
-      id: c.id,
-      name: c.name,
-      group: c.group,
-      status: c.status,
-      entries: componentDailyWorst(
-        { transitions: trimmedAsUnknown(ts), now: c.status },
-        service,
-        now,
-        days,
-      ),
-    };
+  const found = await ctx.store.history.componentTimelines(slug, {
+    start: now - days * DAY_MS,
+    end: now,
   });
+  if (found === null) throw await serviceNotFound(ctx, slug);
+  const service = { transitions: found.transitions, now: found.service.currentStatus };
+  return found.components.map(({ component: c, transitions }) => ({
+    id: c.id,
+    name: c.name,
+    group: c.group,
+    status: c.status,
+    entries: componentDailyWorst(
+      { transitions: trimmedAsUnknown(transitions), now: c.status },
+      service,
+      now,
+      days,
+    ),
+  }));
 }
 
 /** When the store may have dropped older changes, nothing before the oldest kept one is known. */
@@ -91,18 +80,28 @@ export const PAST_INCIDENTS_MAX = 500;
  * The service's incidents resolved, and maintenances completed, in the last `days` days
  * (1..90), newest first (by start), each with its timeline.
  */
-export function pastIncidents(ctx: AppContext, slug: string, days = HISTORY_MAX_DAYS): Incident[] {
-  const row = requireService(ctx, slug);
-  return listIncidentRows(
-    ctx.db,
-    { vendorId: row.id, resolvedSince: ctx.clock.now() - days * DAY_MS },
+export async function pastIncidents(
+  ctx: AppContext,
+  slug: string,
+  days = HISTORY_MAX_DAYS,
+): Promise<Incident[]> {
+  const found = await ctx.store.incidents.page(
+    { service: slug, resolvedSince: ctx.clock.now() - days * DAY_MS },
     { page: 0, limit: PAST_INCIDENTS_MAX },
   );
+  if (found === null) throw await serviceNotFound(ctx, slug);
+  return [...found.items];
 }
 
 /** How long the service's incidents resolved in the last 90 days took (p50/p90, per impact). */
-export function serviceTimeToResolve(ctx: AppContext, slug: string): TimeToResolve {
-  return timeToResolveOf(ctx, requireService(ctx, slug).id);
+export async function serviceTimeToResolve(
+  ctx: AppContext,
+  slug: string,
+): Promise<TimeToResolve> {
+  const now = ctx.clock.now();
+  const resolved = await ctx.store.history.resolutions(slug, resolutionWindowStart(now));
+  if (resolved === null) throw await serviceNotFound(ctx, slug);
+  return timeToResolveOf(resolved, now);
 }
 
 /** A service that was disrupted and is working again. */
@@ -123,20 +122,16 @@ export interface Recovery {
  * Services working again whose last disruption ended within `withinMs` before now, most
  * recent recovery first, at most `limit`.
  */
-export function recentRecoveries(ctx: AppContext, withinMs = DAY_MS, limit = 20): Recovery[] {
+export async function recentRecoveries(
+  ctx: AppContext,
+  withinMs = DAY_MS,
+  limit = 20,
+): Promise<Recovery[]> {
   const now = ctx.clock.now();
   const since = now - withinMs;
-  const candidates = changedToWorkingSince(ctx.db, since);
-  const transitions = serviceTransitions(
-    ctx.db,
-    candidates.map((c) => c.id),
-    since,
-    now,
-    "recovery",
-  );
+  const candidates = await ctx.store.catalog.backToWorking(since, { start: since, end: now });
   const out: Recovery[] = [];
-  for (const c of candidates) {
-    const ts = transitions.get(c.id) ?? [];
+  for (const { service: c, transitions: ts } of candidates) {
     const last = episodes(ts).filter((e) => e.end !== null && e.end >= since && e.end <= now)
       .at(-1);
     if (!last) continue;

@@ -10,7 +10,7 @@ import { systemClock } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { statuspage } from "../ingest/adapters/statuspage.ts";
 import { silentLogger } from "../log.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../store/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
 import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 
@@ -88,13 +88,12 @@ async function bareFetchLoop(urls: string[], requests: number, concurrency: numb
 export async function runPollerBench(options: PollerBenchOptions): Promise<void> {
   const sim = await startSimulatorProcess(options.listeners);
   const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
-  const db = openStore(`${dir}/bench.db`);
+  const db = openSqliteStore(`${dir}/bench.db`);
   const catalog = simulatedCatalog(sim.origins, options.vendors, "bench");
-  syncCatalog(db, catalog, systemClock.now());
-  const changes = createChangeFeed();
+  await db.catalog.sync(catalog, systemClock.now());
   const flips = new Map<string, number>();
   const delays: number[] = [];
-  changes.subscribe((committed) => {
+  db.changes.subscribe((committed) => {
     for (const c of committed) {
       if (c.kind !== "status" || c.component !== null) continue;
       const at = flips.get(c.slug);
@@ -112,8 +111,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes,
+      store: db.polls,
       clock: systemClock,
       log: silentLogger,
       adapters: { statuspage },
@@ -152,7 +150,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const urls = catalog.map((v) => `${v.statusPageUrl}/api/v2/summary.json`);
   const baseline = await bareFetchLoop(urls, stats.polls, options.concurrency);
   sim.stop();
-  db.close();
+  await db.close();
   Deno.removeSync(dir, { recursive: true });
 
   const required = options.vendors / 60;

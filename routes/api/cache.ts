@@ -1,15 +1,16 @@
 /**
  * An in-memory cache of serialized responses for public reads (JSON, and the badges, feeds
- * and calendar). Entries are dropped on every committed change (the change feed) and after
- * `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a few
- * seconds behind a poll's `lastCheckedAt`.
+ * and calendar). Entries are dropped on every committed change (the store's change feed) and
+ * after `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a
+ * few seconds behind a poll's `lastCheckedAt`. A body computed while a change arrived is served
+ * but not kept. Built once in main.ts (`createResponseCache`) and passed to the routers.
  * @module
  */
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
-import type { AppContext } from "../../app/mod.ts";
+import type { ChangeListener } from "../../domain/mod.ts";
 
 /** Cache entries are served for at most this long (ms). */
 export const RESPONSE_MAX_AGE_MS = 5000;
@@ -39,18 +40,12 @@ export type JsonResponse<T> = Response & TypedResponse<JSONParsed<T>, 200, "json
 /** Cache of response bodies keyed by request path and query. */
 export interface ResponseCache {
   /** The JSON response for `c`'s URL: cached bytes, or `compute()` serialized and kept. */
-  json<T>(c: Context, compute: () => T): JsonResponse<T>;
+  json<T>(c: Context, compute: () => Promise<T>): Promise<JsonResponse<T>>;
   /**
    * The representation for `c`'s URL, from cache or `compute()`, with a strong `ETag`; answers
    * 304 without a body when `If-None-Match` names it. Errors thrown by `compute` are not cached.
    */
-  send(c: Context, compute: () => CachedBody, headers?: ExtraHeaders): Response;
-  /**
-   * {@link send} for a representation computed asynchronously (the web pages). A body whose
-   * computation overlapped a committed change is served but not kept, so the cache never holds
-   * a page older than the change feed.
-   */
-  sendAsync(
+  send(
     c: Context,
     compute: () => Promise<CachedBody>,
     headers?: ExtraHeaders,
@@ -59,7 +54,6 @@ export interface ResponseCache {
   clear(): void;
 }
 
-const caches = new WeakMap<AppContext, ResponseCache>();
 const encoder = new TextEncoder();
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 
@@ -85,61 +79,44 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
     ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }
 
-type TypedEntry = Entry & { type?: string; status?: number };
-
-function entryOf(out: CachedBody, at: number): TypedEntry {
-  const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
-  return { body, at, type: out.contentType, status: out.status ?? 200 };
-}
-
-/** The entry as a response: 304 when `If-None-Match` names its ETag, else its bytes. */
-function reply(c: Context, entry: TypedEntry, headers: ExtraHeaders): Response {
-  entry.etag ??= `"${fingerprint(entry.body)}"`;
-  const common = { ...headers, ETag: entry.etag };
-  if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
-    return new Response(null, { status: 304, headers: common });
-  }
-  return new Response(entry.body, {
-    status: entry.status,
-    headers: { ...common, "content-type": entry.type! },
-  });
-}
-
-function createCache(app: AppContext): ResponseCache {
-  const entries = new Map<string, TypedEntry>();
-  /** Bumped on every clear: a body computed across a bump may predate a change. */
+/** A new, empty cache, cleared by every change `changes` tells of. */
+export function createResponseCache(
+  changes: { subscribe(listener: ChangeListener): () => void },
+): ResponseCache {
+  const entries = new Map<string, Entry & { type?: string; status?: number }>();
+  // Bumped by every clear: a body computed across a change is not kept (it may predate it).
   let generation = 0;
   const clear = () => {
-    entries.clear();
     generation++;
+    entries.clear();
   };
-  app.changes.subscribe(clear);
+  changes.subscribe(clear);
   const lookup = (key: string, now: number) => {
     const hit = entries.get(key);
     return hit && now - hit.at < RESPONSE_MAX_AGE_MS ? hit : undefined;
   };
-  const keep = (key: string, entry: TypedEntry) => {
+  const keep = (
+    key: string,
+    entry: Entry & { type?: string; status?: number },
+    startedIn: number,
+  ) => {
+    if (startedIn !== generation) return entry;
     if (entries.size >= MAX_ENTRIES) entries.clear();
     entries.set(key, entry);
     return entry;
   };
   return {
-    json<T>(c: Context, compute: () => T): JsonResponse<T> {
+    async json<T>(c: Context, compute: () => Promise<T>): Promise<JsonResponse<T>> {
       const key = keyOf(c);
       const now = Date.now();
       const hit = lookup(key, now);
       if (hit) return respond<T>(hit.body);
-      const body = encoder.encode(JSON.stringify(compute()));
-      keep(key, { body, at: now });
+      const startedIn = generation;
+      const body = encoder.encode(JSON.stringify(await compute()));
+      keep(key, { body, at: now }, startedIn);
       return respond<T>(body);
     },
-    send(c: Context, compute: () => CachedBody, headers: ExtraHeaders = {}): Response {
-      const key = keyOf(c);
-      const now = Date.now();
-      const entry = lookup(key, now) ?? keep(key, entryOf(compute(), now));
-      return reply(c, entry, headers);
-    },
-    async sendAsync(
+    async send(
       c: Context,
       compute: () => Promise<CachedBody>,
       headers: ExtraHeaders = {},
@@ -148,22 +125,25 @@ function createCache(app: AppContext): ResponseCache {
       const now = Date.now();
       let entry = lookup(key, now);
       if (!entry) {
-        const before = generation;
-        entry = entryOf(await compute(), now);
-        if (generation === before) keep(key, entry);
+        const startedIn = generation;
+        const out = await compute();
+        const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
+        entry = keep(
+          key,
+          { body, at: now, type: out.contentType, status: out.status ?? 200 },
+          startedIn,
+        );
       }
-      return reply(c, entry, headers);
+      entry.etag ??= `"${fingerprint(entry.body)}"`;
+      const common = { ...headers, ETag: entry.etag };
+      if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
+        return new Response(null, { status: 304, headers: common });
+      }
+      return new Response(entry.body, {
+        status: entry.status,
+        headers: { ...common, "content-type": entry.type! },
+      });
     },
     clear,
   };
-}
-
-/** The cache of `app` (one per app context, cleared by its change feed). */
-export function responseCache(app: AppContext): ResponseCache {
-  let cache = caches.get(app);
-  if (!cache) {
-    cache = createCache(app);
-    caches.set(app, cache);
-  }
-  return cache;
 }

@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 
 /**
  * The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). The `body.light-mode`

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { gunzipSync } from "node:zlib";
 import { decodeBase64 } from "@oslojs/encoding";
 import type { Env } from "../env.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { DOCS_CSP } from "../middleware/security_headers.ts";
 import { ASSET_PATHS } from "./assets.ts";
 import { Layout } from "./layout.tsx";

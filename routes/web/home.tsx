@@ -5,15 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
-import {
-  listIncidents,
-  listMaintenances,
-  listServices,
-  readingCounts,
-  recentRecoveries,
-  type Recovery,
-  serviceStatusOf,
-} from "../../app/mod.ts";
+import { homeOverview, type Recovery } from "../../app/mod.ts";
 import {
   DAY_MS,
   formatMinutes,
@@ -22,7 +14,6 @@ import {
   maintenanceWindow,
   type ReadingState,
   type Service,
-  type StatusLevel,
 } from "../../domain/mod.ts";
 import { homeLinkHeader } from "../discovery.ts";
 import type { Env } from "../env.ts";
@@ -30,7 +21,6 @@ import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
 import { IncidentList, levelWords, Section, serviceHref, ServiceTable, when } from "./_parts.tsx";
 
-const DISRUPTED: StatusLevel[] = ["MAJOR_OUTAGE", "PARTIAL_OUTAGE", "DEGRADED_PERFORMANCE"];
 /** Most rows of each list on the home page. */
 const HOME_LIST = 100;
 /** "Recovered recently" looks back this far. */
@@ -181,27 +171,26 @@ function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn
 
 async function homeData(c: Context<Env>): Promise<HomeData> {
   const app = c.get("app");
-  const first = { page: 0, limit: HOME_LIST };
-  const down: Service[] = [];
-  for (const status of DISRUPTED) {
-    down.push(...(await listServices(app, { status }, first)).content);
-  }
-  const active = (await listIncidents(app, { active: true }, first)).content;
-  const incidents = active.filter((i) => !isMaintenance(i));
-  const maintenance = (await listMaintenances(app, {}, { page: 0, limit: 20 })).content;
-  const named = [...incidents, ...maintenance].map((i) => i.serviceSlug);
+  // The counts, the disrupted services and the open incidents in one consistent read.
+  const o = await homeOverview(app, {
+    perLevel: HOME_LIST,
+    incidents: HOME_LIST,
+    maintenances: 20,
+    recoveredWithinMs: RECOVERED_WITHIN_MS,
+  });
+  const incidents = o.activeIncidents.filter((i) => !isMaintenance(i));
   const names = new Map<string, string>();
-  for (const slug of new Set(named)) {
-    names.set(slug, (await serviceStatusOf(app, slug))?.name ?? slug);
+  for (const i of [...incidents, ...o.maintenances]) {
+    names.set(i.serviceSlug, o.names.get(i.serviceSlug) ?? i.serviceSlug);
   }
   return {
-    total: (await listServices(app, {}, { page: 0, limit: 1 })).totalElements,
-    down,
-    unknown: (await listServices(app, { status: "UNKNOWN" }, { page: 0, limit: 1 })).totalElements,
-    readings: await readingCounts(app),
-    recovered: await recentRecoveries(app, RECOVERED_WITHIN_MS),
+    total: o.total,
+    down: [...o.disrupted],
+    unknown: o.byStatus.UNKNOWN,
+    readings: o.readings,
+    recovered: [...o.recovered],
     incidents,
-    maintenance,
+    maintenance: [...o.maintenances],
     names,
     now: app.clock.now(),
   };

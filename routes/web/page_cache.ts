@@ -9,7 +9,6 @@ import type { Context } from "hono";
 import { HtmlEscapedCallbackPhase, type HtmlEscapedString, resolveCallback } from "hono/utils/html";
 import type { Env } from "../env.ts";
 import { AppError } from "../../domain/mod.ts";
-import { responseCache } from "../api/cache.ts";
 import { wantsJson } from "../errors.ts";
 import { errorPageResponse } from "./error_page.tsx";
 import type { SignedIn } from "./layout.tsx";
@@ -69,7 +68,7 @@ async function renderPage(
       headers: { ...headers, ...PRIVATE, "Content-Type": "text/html; charset=UTF-8" },
     });
   }
-  return await responseCache(c.get("app")).sendAsync(c, async () => {
+  return await c.get("responseCache").send(c, async () => {
     const page = await render(null);
     return {
       body: await toText(page.html),

@@ -17,6 +17,7 @@ import {
   serviceUptime,
 } from "../../app/mod.ts";
 import {
+  ANONYMOUS,
   DAY_MS,
   formatMinutes,
   type Incident,
@@ -322,8 +323,8 @@ export async function servicePage(c: Context<Env>): Promise<Response> {
     const s = await getService(app, slug);
     const data: PageData = {
       s,
-      uptime: await serviceUptime(app, slug),
-      history: await serviceHistory(app, slug, 90),
+      uptime: await serviceUptime(app, ANONYMOUS, slug),
+      history: await serviceHistory(app, ANONYMOUS, slug, 90),
       components: await componentHistory(app, slug, 90),
       past: await pastIncidents(app, slug, 90),
     };

@@ -24,7 +24,7 @@ export interface WebEnv {
 
 /** Sets `c.get("session")` from the session cookie (null when absent, unknown or expired). */
 export const webSession: MiddlewareHandler<WebEnv> = async function webSession(c, next) {
-  c.set("session", resolveSession(c.get("app"), getCookie(c, SESSION_COOKIE)));
+  c.set("session", await resolveSession(c.get("app"), getCookie(c, SESSION_COOKIE)));
   c.header("Cache-Control", "no-store");
   await next();
 };

@@ -17,7 +17,7 @@ import {
   type WebSession,
 } from "../../app/mod.ts";
 import { ALL_SCOPES, InvalidRequest, SCOPES, toIso } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
 import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
@@ -241,7 +241,7 @@ export function keysPages(): Hono<WebEnv> {
   web.onError(pageError);
   const publicUrl = (c: Context<WebEnv>) => c.get("app").settings.publicUrl;
 
-  web.get(KEYS_PATH, webSession, (c) => {
+  web.get(KEYS_PATH, webSession, async (c) => {
     const session = signedIn(c);
     if (!session) return toSignIn(c);
     const revoked = c.req.query("revoked") === "1";
@@ -249,7 +249,7 @@ export function keysPages(): Hono<WebEnv> {
       <KeysPage
         publicUrl={publicUrl(c)}
         session={session}
-        keys={listKeys(c.get("app"), session.principal)}
+        keys={await listKeys(c.get("app"), session.principal)}
         notice={revoked ? "Key revoked. Requests using it now get 401." : undefined}
       />,
     );
@@ -263,12 +263,12 @@ export function keysPages(): Hono<WebEnv> {
     const scopes = form.scopes === undefined ? [] : [form.scopes].flat();
     const name = field(form, "name");
     try {
-      const created = createKey(app, session.principal, { name, scopes });
+      const created = await createKey(app, session.principal, { name, scopes });
       return c.html(
         <KeysPage
           publicUrl={publicUrl(c)}
           session={session}
-          keys={listKeys(app, session.principal)}
+          keys={await listKeys(app, session.principal)}
           created={created}
         />,
         201,
@@ -279,7 +279,7 @@ export function keysPages(): Hono<WebEnv> {
         <KeysPage
           publicUrl={publicUrl(c)}
           session={session}
-          keys={listKeys(app, session.principal)}
+          keys={await listKeys(app, session.principal)}
           error={err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ")}
           name={name}
         />,
@@ -288,10 +288,11 @@ export function keysPages(): Hono<WebEnv> {
     }
   });
 
-  web.get(`${KEYS_PATH}/:id/revoke`, webSession, (c) => {
+  web.get(`${KEYS_PATH}/:id/revoke`, webSession, async (c) => {
     const session = signedIn(c);
     if (!session) return toSignIn(c);
-    const k = listKeys(c.get("app"), session.principal).find((x) => x.id === c.req.param("id"));
+    const keys = await listKeys(c.get("app"), session.principal);
+    const k = keys.find((x) => x.id === c.req.param("id"));
     if (!k) return c.redirect(KEYS_PATH, 303);
     return c.html(<ConfirmRevokePage publicUrl={publicUrl(c)} session={session} k={k} />);
   });
@@ -304,7 +305,7 @@ export function keysPages(): Hono<WebEnv> {
     if (field(form, "confirm") !== "yes") {
       return c.redirect(`${KEYS_PATH}/${encodeURIComponent(id)}/revoke`, 303);
     }
-    revokeKey(c.get("app"), session.principal, id);
+    await revokeKey(c.get("app"), session.principal, id);
     return c.redirect(`${KEYS_PATH}?revoked=1`, 303);
   });
 

@@ -19,7 +19,7 @@ import {
   type WebSession,
 } from "../../app/mod.ts";
 import { InvalidRequest, planAtLeast, type Scope, toIso } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
 import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
@@ -173,24 +173,28 @@ function toSignIn(c: Context<WebEnv>): Response {
 export function mcpSettingsPages(): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
   web.onError(pageError);
-  const page = (c: Context<WebEnv>, session: WebSession, extra: Partial<PageProps> = {}) => {
+  const page = async (
+    c: Context<WebEnv>,
+    session: WebSession,
+    extra: Partial<PageProps> = {},
+  ) => {
     const ctx = c.get("app");
     return (
       <McpPage
         publicUrl={ctx.settings.publicUrl}
         mcpUrl={mcpResource(ctx)}
         session={session}
-        clients={listConnectedClients(ctx, session.principal)}
+        clients={await listConnectedClients(ctx, session.principal)}
         {...extra}
       />
     );
   };
 
-  web.get(MCP_SETTINGS_PATH, webSession, (c) => {
+  web.get(MCP_SETTINGS_PATH, webSession, async (c) => {
     const session = c.get("session");
     if (!session) return toSignIn(c);
     const done = c.req.query("disconnected") === "1";
-    return c.html(page(c, session, done ? { notice: "Application disconnected." } : {}));
+    return c.html(await page(c, session, done ? { notice: "Application disconnected." } : {}));
   });
 
   web.post(`${MCP_SETTINGS_PATH}/keys`, webSession, async (c) => {
@@ -198,15 +202,15 @@ export function mcpSettingsPages(): Hono<WebEnv> {
     if (!session) return toSignIn(c);
     const form = await readForm(c);
     try {
-      const created = createKey(c.get("app"), session.principal, {
+      const created = await createKey(c.get("app"), session.principal, {
         name: field(form, "name"),
         scopes: MCP_KEY_SCOPES,
       });
-      return c.html(page(c, session, { created }), 201);
+      return c.html(await page(c, session, { created }), 201);
     } catch (err) {
       if (!(err instanceof InvalidRequest)) throw err;
       const error = err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
-      return c.html(page(c, session, { error }), 400);
+      return c.html(await page(c, session, { error }), 400);
     }
   });
 
@@ -214,7 +218,7 @@ export function mcpSettingsPages(): Hono<WebEnv> {
     const session = c.get("session");
     if (!session) return toSignIn(c);
     await readForm(c);
-    revokeClient(c.get("app"), session.principal, c.req.param("id"));
+    await revokeClient(c.get("app"), session.principal, c.req.param("id"));
     return c.redirect(`${MCP_SETTINGS_PATH}?disconnected=1`, 303);
   });
 

@@ -27,7 +27,7 @@ async function status(api: string, args: string[]) {
 
 Deno.test("status acme: 'usually resolves' per impact, and timeToResolve in --json", async () => {
   const r = apiRig();
-  addAcme(r.db);
+  await addAcme(r.store);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, r.app.fetch);
   const api = `http://127.0.0.1:${server.addr.port}`;
   try {

@@ -21,7 +21,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const r = apiRig();
-    addVendor(r.db, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "github", name: "GitHub" });
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       (req) => r.app.fetch(req),

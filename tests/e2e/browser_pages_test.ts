@@ -153,11 +153,11 @@ Deno.test({
   async fn() {
     mkdirSync(SHOTS, { recursive: true });
     const r = apiRig();
-    fillPagesStore(r.db, 60);
+    await fillPagesStore(r.store, 60);
     const owner = await account(r.ctx, "owner@example.com");
     key(r.ctx, owner, "CI pipeline", ["status:read", "incidents:read"]);
     const broken = apiRig();
-    broken.db.close(); // its every read fails: the 500 page
+    await broken.store.close(); // its every read fails: the 500 page
     const serve = (app: typeof r.app) =>
       Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => app.fetch(req));
     const server = serve(r.app);
@@ -324,7 +324,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const r = apiRig();
-    fillPagesStore(r.db, 60);
+    await fillPagesStore(r.store, 60);
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       (req) => r.app.fetch(req),

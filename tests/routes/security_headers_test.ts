@@ -20,7 +20,7 @@ function inlineCode(html: string): string[] {
 
 Deno.test("every HTML page forbids framing, sends a strict CSP and links its assets instead of inlining them", async () => {
   const ctx = testContext({ publicUrl: "https://status.example.com" });
-  addVendor(ctx.db, { slug: "acme" });
+  await addVendor(ctx.store, { slug: "acme" });
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const anonymous = formBrowser(app);

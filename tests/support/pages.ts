@@ -6,37 +6,32 @@
  * (2026-11-20T12:00Z).
  * @module
  */
-import { DAY_MS, type EpochMs, HOUR_MS, MINUTE_MS, type StatusLevel } from "../../domain/mod.ts";
-import type { Db } from "../../store/mod.ts";
-import { addComponent, addIncident, addTransitions, addVendor, T0 } from "./api.ts";
+import {
+  type ComponentSnapshot,
+  DAY_MS,
+  type EpochMs,
+  HOUR_MS,
+  type IncidentSnapshot,
+  MINUTE_MS,
+  type StatusLevel,
+  type Store,
+} from "../../domain/mod.ts";
+import { addIncident, addTransitions, addVendor, setStatus, T0 } from "./api.ts";
+import { recordReading, syncVendors, vendorId, vendorOf } from "./seed.ts";
 
 /** `2026-11-DD` at `hour`:`minute` UTC. */
 export function nov(day: number, hour = 0, minute = 0): EpochMs {
   return Date.UTC(2026, 10, day, hour, minute);
 }
 
-/** Component-level transitions `[at, to]`, each starting from the previous level. */
-export function addComponentTransitions(
-  db: Db,
-  vendorId: number,
-  componentId: number,
-  steps: [EpochMs, StatusLevel][],
-  first: StatusLevel = "UNKNOWN",
-): void {
-  let from = first;
-  const insert = db.prepare(
-    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, ?, ?, ?, ?)",
-  );
-  for (const [at, to] of steps) {
-    insert.run(vendorId, componentId, from, to, at);
-    from = to;
-  }
-}
-
-/** Marks a vendor as read successfully at `at` (its reading is fresh). */
-export function markRead(db: Db, vendorId: number, at: EpochMs = T0 - MINUTE_MS): void {
-  db.prepare("UPDATE vendors SET last_checked_at = ?, last_success_at = ? WHERE id = ?")
-    .run(at, at, vendorId);
+/** Reads the vendor's page again at `at` (a minute before T0 by default): its reading is fresh. */
+export async function markRead(
+  store: Store,
+  slug: string,
+  at: EpochMs = T0 - MINUTE_MS,
+): Promise<void> {
+  const row = (await store.catalog.service(slug))!;
+  await setStatus(store, slug, row.currentStatus, at);
 }
 
 /** What `acme`'s page must show (the known answers). */
@@ -78,35 +73,8 @@ export const ACME = {
   },
 } as const;
 
-/** Adds `acme` with the history {@link ACME} describes; returns its vendor id. */
-export function addAcme(db: Db): number {
-  const id = addVendor(db, { slug: "acme", name: "Acme Cloud", category: "cloud" });
-  markRead(db, id);
-  addTransitions(db, id, [
-    [nov(15, 6), "OPERATIONAL"],
-    [nov(17, 10), "PARTIAL_OUTAGE"],
-    [nov(17, 11), "OPERATIONAL"],
-    [nov(18), "UNKNOWN"],
-    [nov(19), "DEGRADED_PERFORMANCE"],
-    [nov(19, 3), "OPERATIONAL"],
-  ]);
-  const api = addComponent(db, id, { externalId: "api", name: "API", status: "OPERATIONAL" });
-  addComponentTransitions(db, id, api, [
-    [nov(15, 6), "OPERATIONAL"],
-    [nov(17, 10), "PARTIAL_OUTAGE"],
-    [nov(17, 11), "OPERATIONAL"],
-  ]);
-  const dash = addComponent(db, id, {
-    externalId: "dash",
-    name: "Dashboard",
-    status: "OPERATIONAL",
-    group: "Web",
-  });
-  addComponentTransitions(db, id, dash, [
-    [nov(15, 6), "OPERATIONAL"],
-    [nov(19), "DEGRADED_PERFORMANCE"],
-    [nov(19, 3), "OPERATIONAL"],
-  ]);
+/** The incidents on acme's page: four resolved in the window, one older, one open. */
+function acmeIncidents(): IncidentSnapshot[] {
   const resolved = (
     externalId: string,
     title: string,
@@ -114,101 +82,137 @@ export function addAcme(db: Db): number {
     start: EpochMs,
     minutes: number,
     components: string[] = [],
-  ) =>
-    addIncident(db, id, {
-      externalId,
-      title,
-      status: "RESOLVED",
-      impact,
-      startedAt: start,
-      updatedAt: start + minutes * MINUTE_MS,
-      resolvedAt: start + minutes * MINUTE_MS,
-      componentIds: components,
-      updates: [
-        { at: start, status: "INVESTIGATING", body: `We are looking into: ${title}.` },
-        { at: start + minutes * MINUTE_MS, status: "RESOLVED", body: "This is resolved." },
-      ],
-    });
-  resolved("inc-api", "Elevated API errors", "MAJOR", nov(17, 10), 38, ["api"]);
-  resolved("inc-hooks", "Webhooks delayed", "MAJOR", nov(16, 8), 130);
-  resolved("inc-dash", "Slow dashboard", "MINOR", nov(19), 180, ["dash"]);
-  resolved("inc-old", "Old outage", "MAJOR", T0 - 100 * DAY_MS, 10);
-  addIncident(db, id, {
-    externalId: "mnt-db",
-    title: "Database maintenance",
-    status: "COMPLETED",
-    impact: "MAINTENANCE",
-    startedAt: nov(16, 1),
-    resolvedAt: nov(16, 2),
-    updates: [{ at: nov(16, 1), status: "IN_PROGRESS", body: "Maintenance under way." }],
-  });
-  addIncident(db, id, {
-    externalId: "inc-open",
-    title: "Login emails delayed",
-    status: "IDENTIFIED",
-    impact: "MINOR",
-    startedAt: T0 - HOUR_MS,
-    updatedAt: T0 - 30 * MINUTE_MS,
+  ): IncidentSnapshot => ({
+    externalId,
+    title,
+    status: "RESOLVED",
+    impact,
+    startedAt: start,
+    updatedAt: start + minutes * MINUTE_MS,
+    resolvedAt: start + minutes * MINUTE_MS,
+    url: `https://example.test/incidents/${externalId}`,
+    componentIds: components,
     updates: [
-      { at: T0 - HOUR_MS, status: "INVESTIGATING", body: "Some login emails arrive late." },
-      { at: T0 - 30 * MINUTE_MS, status: "IDENTIFIED", body: "A mail queue is backed up." },
+      { at: start, status: "INVESTIGATING", body: `We are looking into: ${title}.` },
+      { at: start + minutes * MINUTE_MS, status: "RESOLVED", body: "This is resolved." },
     ],
   });
-  return id;
+  return [
+    resolved("inc-api", "Elevated API errors", "MAJOR", nov(17, 10), 38, ["api"]),
+    resolved("inc-hooks", "Webhooks delayed", "MAJOR", nov(16, 8), 130),
+    resolved("inc-dash", "Slow dashboard", "MINOR", nov(19), 180, ["dash"]),
+    resolved("inc-old", "Old outage", "MAJOR", T0 - 100 * DAY_MS, 10),
+    {
+      externalId: "mnt-db",
+      title: "Database maintenance",
+      status: "COMPLETED",
+      impact: "MAINTENANCE",
+      startedAt: nov(16, 1),
+      updatedAt: nov(16, 1),
+      resolvedAt: nov(16, 2),
+      url: "https://example.test/incidents/mnt-db",
+      componentIds: [],
+      updates: [{ at: nov(16, 1), status: "IN_PROGRESS", body: "Maintenance under way." }],
+    },
+    {
+      externalId: "inc-open",
+      title: "Login emails delayed",
+      status: "IDENTIFIED",
+      impact: "MINOR",
+      startedAt: T0 - HOUR_MS,
+      updatedAt: T0 - 30 * MINUTE_MS,
+      resolvedAt: null,
+      url: "https://example.test/incidents/inc-open",
+      componentIds: [],
+      updates: [
+        { at: T0 - HOUR_MS, status: "INVESTIGATING", body: "Some login emails arrive late." },
+        { at: T0 - 30 * MINUTE_MS, status: "IDENTIFIED", body: "A mail queue is backed up." },
+      ],
+    },
+  ];
+}
+
+/**
+ * Adds `acme` with the history {@link ACME} describes, read by the store's port as the poller
+ * would have: its page read at each change, unreadable (stale) through 18 November, and read a
+ * minute ago with its incidents.
+ */
+export async function addAcme(store: Store): Promise<void> {
+  await syncVendors(store, [vendorOf({ slug: "acme", name: "Acme Cloud", category: "cloud" })], T0);
+  const id = await vendorId(store, "acme");
+  const page = (api: StatusLevel, dash: StatusLevel): ComponentSnapshot[] => [
+    { externalId: "api", name: "API", group: null, status: api },
+    { externalId: "dash", name: "Dashboard", group: "Web", status: dash },
+  ];
+  const read = (indicator: StatusLevel, api: StatusLevel, dash: StatusLevel, at: EpochMs) =>
+    recordReading(store, "acme", { indicator, components: page(api, dash), incidents: [] }, at);
+  await read("OPERATIONAL", "OPERATIONAL", "OPERATIONAL", nov(15, 6));
+  await read("OPERATIONAL", "PARTIAL_OUTAGE", "OPERATIONAL", nov(17, 10));
+  await read("OPERATIONAL", "OPERATIONAL", "OPERATIONAL", nov(17, 11));
+  // No answer for too long: the service reads UNKNOWN (its components keep their last level).
+  await store.polls.recordFailure(id, {
+    at: nov(18),
+    latencyMs: 10_000,
+    httpStatus: null,
+    nextPollAt: nov(18, 1),
+    deadlineAt: nov(18, 1),
+    outcome: "timeout",
+    detail: "no answer",
+    stale: true,
+    platformMiss: false,
+  });
+  await read("DEGRADED_PERFORMANCE", "OPERATIONAL", "DEGRADED_PERFORMANCE", nov(19));
+  await read("OPERATIONAL", "OPERATIONAL", "OPERATIONAL", nov(19, 3));
+  await recordReading(store, "acme", {
+    indicator: "OPERATIONAL",
+    components: page("OPERATIONAL", "OPERATIONAL"),
+    incidents: acmeIncidents(),
+  }, T0 - MINUTE_MS);
 }
 
 /** The whole day: acme, an outage, a recovery, a maintenance, and `fillers` calm vendors. */
-export function fillPagesStore(db: Db, fillers = 60): void {
-  addAcme(db);
-  const down = addVendor(db, {
-    slug: "stripe",
-    name: "Stripe",
-    category: "payments",
-    status: "MAJOR_OUTAGE",
-    lastChangedAt: T0 - 20 * MINUTE_MS,
-  });
-  markRead(db, down);
-  addTransitions(db, down, [[T0 - 10 * DAY_MS, "OPERATIONAL"], [
-    T0 - 20 * MINUTE_MS,
-    "MAJOR_OUTAGE",
-  ]]);
-  addIncident(db, down, {
+export async function fillPagesStore(store: Store, fillers = 60): Promise<void> {
+  await addAcme(store);
+  await addVendor(store, { slug: "stripe", name: "Stripe", category: "payments" });
+  await addTransitions(store, "stripe", [
+    [T0 - 10 * DAY_MS, "OPERATIONAL"],
+    [T0 - 20 * MINUTE_MS, "MAJOR_OUTAGE"],
+  ]);
+  await addIncident(store, "stripe", {
     externalId: "stripe-1",
     title: "Payments failing in EU",
     status: "INVESTIGATING",
     impact: "CRITICAL",
     startedAt: T0 - 20 * MINUTE_MS,
     updates: [{ at: T0 - 20 * MINUTE_MS, status: "INVESTIGATING", body: "Card payments fail." }],
-  });
-  const back = addVendor(db, {
+  }, T0 - MINUTE_MS);
+  await addVendor(store, {
     slug: "aws",
     name: "Amazon Web Services",
     category: "cloud",
     provider: "amazon",
-    lastChangedAt: T0 - 2 * HOUR_MS,
   });
-  markRead(db, back);
-  addTransitions(db, back, [
+  await addTransitions(store, "aws", [
     [T0 - 10 * DAY_MS, "OPERATIONAL"],
     [T0 - 3 * HOUR_MS - 10 * MINUTE_MS, "PARTIAL_OUTAGE"],
     [T0 - 2 * HOUR_MS, "OPERATIONAL"],
   ]);
-  const planned = addVendor(db, { slug: "slack", name: "Slack", category: "communication" });
-  markRead(db, planned);
-  addTransitions(db, planned, [[T0 - 10 * DAY_MS, "OPERATIONAL"]]);
-  const m = addIncident(db, planned, {
+  await markRead(store, "aws");
+  await addVendor(store, { slug: "slack", name: "Slack", category: "communication" });
+  await addTransitions(store, "slack", [[T0 - 10 * DAY_MS, "OPERATIONAL"]]);
+  await addIncident(store, "slack", {
     externalId: "slack-m1",
     title: "Scheduled database upgrade",
     status: "SCHEDULED",
     impact: "MAINTENANCE",
     startedAt: T0 - DAY_MS,
-  });
-  db.prepare("UPDATE incidents SET scheduled_start_at = ?, scheduled_end_at = ? WHERE id = ?")
-    .run(T0 + DAY_MS, T0 + DAY_MS + 2 * HOUR_MS, m);
+    scheduledStartAt: T0 + DAY_MS,
+    scheduledEndAt: T0 + DAY_MS + 2 * HOUR_MS,
+  }, T0 - MINUTE_MS);
   for (let k = 1; k <= fillers; k++) {
     const n = String(k).padStart(2, "0");
-    const v = addVendor(db, { slug: `vendor-${n}`, name: `Vendor ${n}`, provider: "fillers" });
-    markRead(db, v);
-    addTransitions(db, v, [[T0 - 40 * DAY_MS, "OPERATIONAL"]]);
+    await addVendor(store, { slug: `vendor-${n}`, name: `Vendor ${n}`, provider: "fillers" });
+    await addTransitions(store, `vendor-${n}`, [[T0 - 40 * DAY_MS, "OPERATIONAL"]]);
+    await markRead(store, `vendor-${n}`);
   }
 }

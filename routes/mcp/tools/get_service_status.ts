@@ -46,8 +46,8 @@ export const getServiceStatusTool = defineTool({
     ),
     timeToResolve: TimeToResolveShape,
   }),
-  run(ctx, caller, { slug }) {
-    const s = getService(ctx, slug);
+  async run(ctx, caller, { slug }) {
+    const s = await getService(ctx, slug);
     return {
       ...serviceSummary(s),
       lastCheckedAt: toIso(s.lastCheckedAt),

@@ -8,7 +8,7 @@ import { Client, mcpRig, StreamableHTTPClientTransport } from "./_rig.ts";
 
 Deno.test("get_service_status: timeToResolve with known answers", async () => {
   const rig = await mcpRig();
-  addAcme(rig.ctx.db);
+  await addAcme(rig.ctx.store);
   const client = new Client({ name: "ttr-test", version: "1.0.0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(rig.mcpUrl), {

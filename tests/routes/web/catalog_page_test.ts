@@ -18,7 +18,7 @@ function listed(html: string): string[] {
 
 Deno.test("every filter is a labelled control of a plain GET form", async () => {
   const r = apiRig();
-  fillPagesStore(r.db, 3);
+  await fillPagesStore(r.store, 3);
   try {
     const html = await (await r.get("/services", { accept: "text/html" })).text();
     const form = html.slice(html.indexOf('<form id="service-filters"'), html.indexOf("</form>"));
@@ -47,7 +47,7 @@ Deno.test("every filter is a labelled control of a plain GET form", async () => 
 
 Deno.test("filters combine; unknown values are ignored; pages keep the filters", async () => {
   const r = apiRig();
-  fillPagesStore(r.db, 60);
+  await fillPagesStore(r.store, 60);
   const page = async (q: string) =>
     await (await r.get(`/services${q}`, { accept: "text/html" })).text();
   try {
@@ -75,7 +75,7 @@ Deno.test("filters combine; unknown values are ignored; pages keep the filters",
 
 Deno.test("search on the page ranks exactly as the API", async () => {
   const r = apiRig();
-  fillPagesStore(r.db, 12);
+  await fillPagesStore(r.store, 12);
   try {
     for (const q of ["vendor 1", "a", "slack", "am"]) {
       const html = await (await r.get(`/services?q=${encodeURIComponent(q)}`, {

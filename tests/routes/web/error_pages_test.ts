@@ -73,7 +73,7 @@ Deno.test("429: the sign-in limit is an HTML page with Retry-After for a browser
 
 Deno.test("500: a page with a request id for a browser, JSON for a script, no detail either way", async () => {
   const r = apiRig();
-  r.db.close(); // every read now fails inside statusd
+  await r.store.close(); // every read now fails inside statusd
   const page = await r.get("/services", BROWSER);
   equal(page.status, 500);
   match(page.headers.get("content-type")!, /^text\/html/);

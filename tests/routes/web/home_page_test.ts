@@ -10,14 +10,14 @@ import { section, visibleText } from "../../support/html.ts";
 
 Deno.test("home: disrupted now, recovered lately, open incidents, upcoming maintenance", async () => {
   const r = apiRig();
-  fillPagesStore(r.db, 3);
-  const old = addVendor(r.db, { slug: "old-co", name: "Old Co", lastChangedAt: T0 - 2 * DAY_MS });
-  markRead(r.db, old);
-  addTransitions(r.db, old, [
+  await fillPagesStore(r.store, 3);
+  await addVendor(r.store, { slug: "old-co", name: "Old Co" });
+  await addTransitions(r.store, "old-co", [
     [T0 - 5 * DAY_MS, "OPERATIONAL"],
     [T0 - 2 * DAY_MS - HOUR_MS, "MAJOR_OUTAGE"],
     [T0 - 2 * DAY_MS, "OPERATIONAL"],
   ]);
+  await markRead(r.store, "old-co");
   try {
     const res = await r.get("/", { accept: "text/html" });
     equal(res.status, 200);
@@ -64,9 +64,9 @@ Deno.test("home: disrupted now, recovered lately, open incidents, upcoming maint
 
 Deno.test("home: nothing to report is said as such", async () => {
   const r = apiRig();
-  const id = addVendor(r.db, { slug: "calm", name: "Calm" });
-  markRead(r.db, id);
-  addTransitions(r.db, id, [[T0 - DAY_MS, "OPERATIONAL"]]);
+  await addVendor(r.store, { slug: "calm", name: "Calm" });
+  await addTransitions(r.store, "calm", [[T0 - DAY_MS, "OPERATIONAL"]]);
+  await markRead(r.store, "calm");
   try {
     const text = visibleText(await (await r.get("/", { accept: "text/html" })).text());
     ok(text.includes("No service recovered from a disruption in the last 24 hours."), text);

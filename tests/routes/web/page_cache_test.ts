@@ -5,17 +5,17 @@
  * header), never stored in the shared cache; signing out from the header ends the session.
  */
 import { equal, match, ok } from "node:assert/strict";
-import { applySnapshot } from "../../../store/mod.ts";
 import { account, PASSWORD } from "../../support/accounts.ts";
 import { apiRig, T0 } from "../../support/api.ts";
 import { addAcme } from "../../support/pages.ts";
+import { recordReading, syncVendors, vendorOf } from "../../support/seed.ts";
 import { csrfOf, formBrowser } from "../../support/web.ts";
 
 const HTML = { accept: "text/html" };
 
 Deno.test("a page comes from the cache until a change is committed", async () => {
   const r = apiRig();
-  const id = addAcme(r.db);
+  await addAcme(r.store);
   try {
     const first = await r.get("/services/acme", HTML);
     equal(first.status, 200);
@@ -26,8 +26,12 @@ Deno.test("a page comes from the cache until a change is committed", async () =>
     const html = await first.text();
     ok(html.includes('<span class="badge s-OPERATIONAL">OPERATIONAL</span>'));
 
-    // Written behind statusd's back (no change published): the cached page is served.
-    r.db.prepare("UPDATE vendors SET name = 'Renamed' WHERE id = ?").run(id);
+    // A write that publishes no change (a catalog rename): the cached page is served.
+    await syncVendors(
+      r.store,
+      [vendorOf({ slug: "acme", name: "Renamed", category: "cloud" })],
+      T0,
+    );
     const again = await r.get("/services/acme", HTML);
     equal(again.headers.get("etag"), etag);
     equal(await again.text(), html);
@@ -36,9 +40,11 @@ Deno.test("a page comes from the cache until a change is committed", async () =>
     equal(await revalidated.text(), "");
 
     // A reading that changes the status, as the poller stores and publishes it.
-    r.ctx.changes.publish(
-      applySnapshot(r.db, id, { indicator: "MAJOR_OUTAGE", components: [], incidents: [] }, T0),
-    );
+    await recordReading(r.store, "acme", {
+      indicator: "MAJOR_OUTAGE",
+      components: [],
+      incidents: [],
+    }, T0);
     const after = await r.get("/services/acme", { ...HTML, "if-none-match": etag });
     equal(after.status, 200);
     const fresh = await after.text();
@@ -51,7 +57,7 @@ Deno.test("a page comes from the cache until a change is committed", async () =>
 
 Deno.test("signed in: your own page with a sign-out in the header, never shared", async () => {
   const r = apiRig();
-  addAcme(r.db);
+  await addAcme(r.store);
   await account(r.ctx, "owner@example.com");
   const anonymous = formBrowser(r.app);
   const person = formBrowser(r.app);

@@ -14,7 +14,7 @@ const HTML = { accept: "text/html" };
 
 async function acmePage() {
   const r = apiRig();
-  addAcme(r.db);
+  await addAcme(r.store);
   const res = await r.get("/services/acme", HTML);
   equal(res.status, 200);
   return { r, html: await res.text() };
@@ -141,7 +141,7 @@ Deno.test("uptime over what was observed, MTTR and the typical time to resolve",
 
 Deno.test("getService carries timeToResolve, and the OpenAPI document describes it", async () => {
   const r = apiRig();
-  addAcme(r.db);
+  await addAcme(r.store);
   try {
     const res = await r.get("/api/services/acme");
     const t = (await res.json()).timeToResolve;
@@ -169,7 +169,7 @@ Deno.test("getService carries timeToResolve, and the OpenAPI document describes 
 
 Deno.test("an unknown slug: an HTML 404 with close matches for a browser, JSON when asked", async () => {
   const r = apiRig();
-  addAcme(r.db);
+  await addAcme(r.store);
   try {
     const page = await r.get("/services/acmee", HTML);
     equal(page.status, 404);
