@@ -35,10 +35,37 @@ const addressList = z.string().trim().transform((text, ctx) => {
   return items;
 });
 
+/** Parses a PostgreSQL connection URL; null when it is not one. */
+function postgresUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== ""
+      ? url
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A value as an error message may show it: a database URL without its password (a URL that
+ * cannot be read is not shown at all, since it may hold one).
+ */
+function shown(name: string, value: string | undefined): string {
+  if (name !== "STATUSD_DATABASE_URL" || value === undefined) return JSON.stringify(value);
+  const url = postgresUrl(value.trim());
+  if (url === null) return "(not shown: it may hold a password)";
+  if (url.password) url.password = "***";
+  return JSON.stringify(url.href);
+}
+
 const schema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   STATUSD_DB: z.string().min(1).default("./data/statusd.db"),
+  STATUSD_DATABASE_URL: z.string().trim().refine((v) => postgresUrl(v) !== null, {
+    error: "expected a PostgreSQL URL like postgres://user:password@host:5432/statusd",
+  }).optional(),
   STATUSD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
   STATUSD_CATALOG: z.string().min(1).optional(),
   STATUSD_POLL_STABLE_SECONDS: int(1, 86400).default(300),
@@ -88,7 +115,10 @@ export interface PollConfig {
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** The SQLite file (`STATUSD_DB`), used when {@link databaseUrl} is null. */
   readonly dbPath: string;
+  /** `STATUSD_DATABASE_URL`: the PostgreSQL database to use instead of SQLite, or null. */
+  readonly databaseUrl: string | null;
   /** `{host_url}` without a trailing slash. */
   readonly publicUrl: string;
   /** Path of a catalog file replacing the built-in one, or null. */
@@ -111,7 +141,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0]);
-      return `Cannot use ${name} ${JSON.stringify(env[name])}: ${i.message}`;
+      return `Cannot use ${name} ${shown(name, env[name])}: ${i.message}`;
     });
     throw new ConfigError(lines.join("\n"));
   }
@@ -121,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     dbPath: e.STATUSD_DB,
+    databaseUrl: e.STATUSD_DATABASE_URL ?? null,
     publicUrl,
     catalogPath: e.STATUSD_CATALOG ?? null,
     poll: Object.freeze({

@@ -4,14 +4,13 @@
  * {@link SHUTDOWN_BOUND_SECONDS} whatever clients do.
  * @module
  */
-import { startRetention } from "./app/mod.ts";
+import { createAppContext, startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { systemClock } from "./domain/mod.ts";
+import { InvalidRequest, systemClock } from "./domain/mod.ts";
 import { createPoller, isParseWorker, loadCatalog } from "./ingest/mod.ts";
-import { InvalidRequest } from "./domain/mod.ts";
 import { createLogger } from "./log.ts";
-import { createServer } from "./routes/mod.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "./store/mod.ts";
+import { createResponseCache, createServer } from "./routes/mod.ts";
+import { openStore, StoreOpenError } from "./store/mod.ts";
 
 /**
  * After SIGTERM/SIGINT, open requests (a slow upload, a stalled reader) and the poller's
@@ -47,33 +46,27 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const vendors = catalogOf(config.catalogPath);
-  const db = openStore(config.dbPath);
-  const synced = syncCatalog(db, vendors, systemClock.now());
-  log.info("catalog loaded", { vendors: vendors.length, ...synced });
-  const changes = createChangeFeed((err) =>
-    log.error("change listener failed", { err: String(err) })
-  );
-  const stopping = new AbortController();
-  const poller = createPoller(config.poll, {
-    store: pollStore(db),
-    changes,
-    clock: systemClock,
-    log,
+  const store = await openStore(config, {
+    onListenerError: (err) => log.error("change listener failed", { err: String(err) }),
   });
-  const ctx = {
-    db,
+  const synced = await store.catalog.sync(vendors, systemClock.now());
+  log.info("catalog loaded", { vendors: vendors.length, engine: store.engine, ...synced });
+  const stopping = new AbortController();
+  const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
+  const ctx = createAppContext({
+    store,
     clock: systemClock,
-    changes,
     log,
     settings: {
       publicUrl: config.publicUrl,
       pollStableSeconds: config.poll.stableSeconds,
       pollMovingSeconds: config.poll.movingSeconds,
     },
-  };
+  });
   const app = createServer({
     app: ctx,
     pollerStats: () => poller.stats(),
+    responseCache: createResponseCache(store.changes),
     shutdown: stopping.signal,
     trustedProxies: config.trustedProxies,
   });
@@ -102,7 +95,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   await Promise.race([server.finished, stopped.promise]);
-  db.close();
+  await ctx.keyUses.flush();
+  await store.close();
 }
 
 // A bundle runs itself as the parse worker too (ingest/parse_worker.ts): nothing to start there.
@@ -121,7 +115,7 @@ if (import.meta.main && !isParseWorker()) {
       Deno.exit(2);
     }
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof StoreOpenError) {
       console.error(err.message);
       Deno.exit(2);
     }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import {
   type Account,
-  AttemptCounter,
+  type AccountSummary,
   type AttemptRule,
   DEFAULT_SLA_TARGET,
   InvalidRequest,
@@ -19,18 +19,6 @@ import {
   ROLES,
   Unauthorized,
 } from "../domain/mod.ts";
-import {
-  accountById,
-  type AccountSummary,
-  type Db,
-  insertAccount,
-  insertMember,
-  listAccountSummaries,
-  memberByEmail,
-  transaction,
-  updateAccountPlan,
-  updateAccountSlaTarget,
-} from "../store/mod.ts";
 import type { AppContext } from "./context.ts";
 import { hashPassword, verifyDecoy, verifyPassword } from "./password.ts";
 
@@ -65,17 +53,16 @@ export interface NewAccount {
   readonly name?: string;
 }
 
+function emailTaken(): InvalidRequest {
+  return new InvalidRequest([{ parameter: "email", message: "an account with this email exists" }]);
+}
+
 /** Creates an account with its first member as OWNER. Email must be new. */
 export async function createAccount(ctx: AppContext, input: NewAccount): Promise<Membership> {
   const email = check("email", EmailSchema, input.email.trim());
   const password = check("password", PasswordSchema, input.password);
   const plan = check("plan", z.enum(PLANS), input.plan);
-  if (memberByEmail(ctx.db, email)) {
-    throw new InvalidRequest([{
-      parameter: "email",
-      message: "an account with this email exists",
-    }]);
-  }
+  if (await ctx.store.accounts.membershipByEmail(email)) throw emailTaken();
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   const account: Account = {
@@ -86,16 +73,9 @@ export async function createAccount(ctx: AppContext, input: NewAccount): Promise
     createdAt: now,
   };
   const member: Member = { id: crypto.randomUUID(), accountId: account.id, email, role: "OWNER" };
-  transaction(ctx.db, () => {
-    if (memberByEmail(ctx.db, email)) {
-      throw new InvalidRequest([{
-        parameter: "email",
-        message: "an account with this email exists",
-      }]);
-    }
-    insertAccount(ctx.db, account);
-    insertMember(ctx.db, { ...member, passwordHash, createdAt: now });
-  });
+  if (!await ctx.store.accounts.create(account, { ...member, passwordHash, createdAt: now })) {
+    throw emailTaken();
+  }
   ctx.log.info("account created", { accountId: account.id, plan });
   return { account, member };
 }
@@ -109,7 +89,7 @@ export async function createAccount(ctx: AppContext, input: NewAccount): Promise
 export async function signUp(ctx: AppContext, email: string, password: string): Promise<void> {
   const address = check("email", EmailSchema, email.trim());
   check("password", PasswordSchema, password);
-  if (memberByEmail(ctx.db, address)) {
+  if (await ctx.store.accounts.membershipByEmail(address)) {
     await hashPassword(password);
     return;
   }
@@ -117,7 +97,9 @@ export async function signUp(ctx: AppContext, email: string, password: string): 
     await createAccount(ctx, { email: address, password, plan: "FREE" });
   } catch (err) {
     // Taken between the check and the insert: the same silent answer.
-    if (!(err instanceof InvalidRequest && memberByEmail(ctx.db, address))) throw err;
+    if (!(err instanceof InvalidRequest && await ctx.store.accounts.membershipByEmail(address))) {
+      throw err;
+    }
   }
 }
 
@@ -126,19 +108,18 @@ export async function addMember(
   ctx: AppContext,
   input: { ownerEmail: string; email: string; password: string; role: Role },
 ): Promise<Membership> {
-  const { account } = membershipOf(ctx, input.ownerEmail);
+  const { account } = await membershipOf(ctx, input.ownerEmail);
   const email = check("email", EmailSchema, input.email.trim());
   const password = check("password", PasswordSchema, input.password);
   const role = check("role", z.enum(ROLES), input.role);
-  if (memberByEmail(ctx.db, email)) {
-    throw new InvalidRequest([{
-      parameter: "email",
-      message: "an account with this email exists",
-    }]);
-  }
+  if (await ctx.store.accounts.membershipByEmail(email)) throw emailTaken();
   const passwordHash = await hashPassword(password);
   const member: Member = { id: crypto.randomUUID(), accountId: account.id, email, role };
-  insertMember(ctx.db, { ...member, passwordHash, createdAt: ctx.clock.now() });
+  if (
+    !await ctx.store.accounts.addMember({ ...member, passwordHash, createdAt: ctx.clock.now() })
+  ) {
+    throw emailTaken();
+  }
   return { account, member };
 }
 
@@ -153,28 +134,18 @@ export const SIGN_IN_ACCOUNT_LIMIT: AttemptRule = {
   maxKeys: 10_000,
 };
 
-/** Failed sign-ins per email, one counter per store (in memory: a restart forgets them). */
-const failedSignIns = new WeakMap<Db, AttemptCounter>();
-
-function failedSignInsOf(ctx: AppContext): AttemptCounter {
-  let counter = failedSignIns.get(ctx.db);
-  if (!counter) failedSignIns.set(ctx.db, counter = new AttemptCounter(SIGN_IN_ACCOUNT_LIMIT));
-  return counter;
-}
-
 async function checkPassword(
   ctx: AppContext,
   email: string,
   password: string,
 ): Promise<Membership | null> {
-  const found = memberByEmail(ctx.db, email);
+  const found = await ctx.store.accounts.membershipByEmail(email);
   const ok = found
-    ? await verifyPassword(password, found.passwordHash)
+    ? await verifyPassword(password, found.member.passwordHash)
     : await verifyDecoy(password);
-  const account = found && ok ? accountById(ctx.db, found.accountId) : null;
-  if (!found || !account) return null;
-  const { passwordHash: _, ...member } = found;
-  return { account, member };
+  if (!found || !ok) return null;
+  const { passwordHash: _, ...member } = found.member;
+  return { account: found.account, member };
 }
 
 /**
@@ -189,7 +160,7 @@ export async function signIn(
   const address = email.trim();
   // No account has an email longer than 254 characters; the cut bounds the counter's memory.
   const key = address.slice(0, 320).toLowerCase();
-  const failures = failedSignInsOf(ctx);
+  const failures = ctx.signInFailures;
   const waitMs = failures.take(key, ctx.clock.now());
   if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
   let who: Membership | null;
@@ -205,35 +176,40 @@ export async function signIn(
 }
 
 /** The member with that email and their account; NotFound when no one has it. */
-export function membershipOf(ctx: AppContext, email: string): Membership {
-  const found = memberByEmail(ctx.db, email.trim());
-  const account = found ? accountById(ctx.db, found.accountId) : null;
-  if (!found || !account) throw new NotFound("account for email", email);
-  const { passwordHash: _, ...member } = found;
-  return { account, member };
+export async function membershipOf(ctx: AppContext, email: string): Promise<Membership> {
+  const found = await ctx.store.accounts.membershipByEmail(email.trim());
+  if (!found) throw new NotFound("account for email", email);
+  const { passwordHash: _, ...member } = found.member;
+  return { account: found.account, member };
 }
 
 /** Changes the plan of the account `email` belongs to; returns the updated account. */
-export function setPlan(ctx: AppContext, email: string, plan: Plan): Account {
-  const { account } = membershipOf(ctx, email);
-  updateAccountPlan(ctx.db, account.id, check("plan", z.enum(PLANS), plan));
-  return accountById(ctx.db, account.id)!;
+export async function setPlan(ctx: AppContext, email: string, plan: Plan): Promise<Account> {
+  const { account } = await membershipOf(ctx, email);
+  const updated = await ctx.store.accounts.setPlan(account.id, check("plan", z.enum(PLANS), plan));
+  if (!updated) throw new NotFound("account for email", email);
+  return updated;
 }
 
 /** Changes the SLA target (percent, above 0 and at most 100) of the account `email` belongs to. */
-export function setSlaTarget(ctx: AppContext, email: string, target: number): Account {
-  const { account } = membershipOf(ctx, email);
+export async function setSlaTarget(
+  ctx: AppContext,
+  email: string,
+  target: number,
+): Promise<Account> {
+  const { account } = await membershipOf(ctx, email);
   const t = check("target", z.number().gt(0).max(100), target);
-  updateAccountSlaTarget(ctx.db, account.id, t);
-  return accountById(ctx.db, account.id)!;
+  const updated = await ctx.store.accounts.setSlaTarget(account.id, t);
+  if (!updated) throw new NotFound("account for email", email);
+  return updated;
 }
 
 /** The account as stored now (plan changes apply to live sessions and keys), or null. */
-export function currentAccount(ctx: AppContext, accountId: string): Account | null {
-  return accountById(ctx.db, accountId);
+export function currentAccount(ctx: AppContext, accountId: string): Promise<Account | null> {
+  return ctx.store.accounts.byId(accountId);
 }
 
 /** Every account with owners, member count and active key count. */
-export function listAccounts(ctx: AppContext): AccountSummary[] {
-  return listAccountSummaries(ctx.db);
+export async function listAccounts(ctx: AppContext): Promise<AccountSummary[]> {
+  return [...await ctx.store.accounts.list()];
 }

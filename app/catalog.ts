@@ -8,47 +8,34 @@ import {
   DAY_MS,
   type EpochMs,
   type Incident,
+  type IncidentFilter,
   NotFound,
   offsetOf,
   type Page,
   pageOf,
   type PageRequest,
+  type PollOutcome,
   rankSearch,
+  type ReadingErrorKind,
   readingOf,
   type ReadingPolicy,
   type ReadingState,
   type Service,
   type ServiceDetail,
+  type ServiceFilter as StoreServiceFilter,
+  type ServiceRow,
+  type ServiceWithHistory,
   staleBefore,
   type StatusLevel,
+  type StoreCounts,
+  type TimeWindow,
   uptimePercent,
   worst,
 } from "../domain/mod.ts";
-import {
-  componentsOf,
-  countIncidents,
-  countServices,
-  getServiceRow,
-  type IncidentFilter,
-  listIncidentRows,
-  listServiceRows,
-  pollOutcomesSince,
-  providerRows,
-  readingStateCounts,
-  serviceCandidates,
-  type ServiceFilter as StoreServiceFilter,
-  serviceLastModified,
-  serviceNames,
-  type ServiceRow,
-  serviceRowsByIds,
-  serviceTransitions,
-  type StoreCounts,
-  storeCounts,
-} from "../store/mod.ts";
-import { changesAfter, lastChangeId } from "../store/mod.ts";
 import type { AppContext } from "./context.ts";
-
-export type { IncidentFilter, StoreCounts } from "../store/mod.ts";
+import { resolutionWindowStart, timeToResolveOf } from "./_resolution.ts";
+import { listMaintenances } from "./maintenances.ts";
+import { recentRecoveries, type Recovery } from "./track_record.ts";
 
 /** Filters of the service catalog; they combine with AND. */
 export interface ServiceFilter extends StoreServiceFilter {
@@ -64,15 +51,10 @@ export function roundPercent(p: number | null): number | null {
   return p === null ? null : Math.round(p * 1000) / 1000;
 }
 
-/** 30-day uptime percent of each row (rounded), by vendor id. */
-function uptimeOf(ctx: AppContext, rows: readonly ServiceRow[]): Map<number, number | null> {
+/** The window of the catalog's `uptimePercent` at the context's clock. */
+function catalogWindow(ctx: AppContext): TimeWindow {
   const now = ctx.clock.now();
-  const window = { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
-  const transitions = serviceTransitions(ctx.db, rows.map((r) => r.id), window.start, window.end);
-  return new Map(rows.map((r) => [
-    r.id,
-    roundPercent(uptimePercent(transitions.get(r.id) ?? [], window, r.currentStatus)),
-  ]));
+  return { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
 }
 
 /** The reading policy of this server (the configured stable interval). */
@@ -80,7 +62,10 @@ function policyOf(ctx: AppContext): ReadingPolicy {
   return { stableSeconds: ctx.settings.pollStableSeconds };
 }
 
-function toService(ctx: AppContext, row: ServiceRow, uptime: number | null): Service {
+/** A service as every surface shows it, with its uptime over `window`. */
+function toService(ctx: AppContext, tracked: ServiceWithHistory, window: TimeWindow): Service {
+  const row = tracked.service;
+  const uptime = roundPercent(uptimePercent(tracked.transitions, window, row.currentStatus));
   return {
     name: row.name,
     slug: row.slug,
@@ -102,28 +87,23 @@ function toService(ctx: AppContext, row: ServiceRow, uptime: number | null): Ser
  * first when `filter.q` is given (exact and prefix matches of name and slug, then word starts,
  * then the rest; see domain/search.ts).
  */
-export function listServices(
+export async function listServices(
   ctx: AppContext,
   filter: Omit<ServiceFilter, "staleBefore">,
   page: PageRequest,
-): Page<Service> {
+): Promise<Page<Service>> {
   const { q, ...rest } = filter;
   const query = { ...rest, staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)) };
+  const window = catalogWindow(ctx);
   if (q !== undefined && q.trim() !== "") {
-    const ranked = rankSearch(q, serviceCandidates(ctx.db, query));
+    const ranked = rankSearch(q, await ctx.store.catalog.candidates(query));
     const start = offsetOf(page);
-    const rows = serviceRowsByIds(ctx.db, ranked.slice(start, start + page.limit).map((c) => c.id));
-    const uptime = uptimeOf(ctx, rows);
-    return pageOf(
-      rows.map((r) => toService(ctx, r, uptime.get(r.id) ?? null)),
-      ranked.length,
-      page,
-    );
+    const ids = ranked.slice(start, start + page.limit).map((c) => c.id);
+    const rows = await ctx.store.catalog.byIds(ids, window);
+    return pageOf(rows.map((r) => toService(ctx, r, window)), ranked.length, page);
   }
-  const total = countServices(ctx.db, query);
-  const rows = listServiceRows(ctx.db, query, page);
-  const uptime = uptimeOf(ctx, rows);
-  return pageOf(rows.map((r) => toService(ctx, r, uptime.get(r.id) ?? null)), total, page);
+  const { rows, total } = await ctx.store.catalog.page(query, page, window);
+  return pageOf(rows.map((r) => toService(ctx, r, window)), total, page);
 }
 
 /** Levenshtein distance, capped: returns `cap + 1` as soon as it exceeds `cap`. */
@@ -152,12 +132,12 @@ function distance(a: string, b: string, cap: number): number {
  * Up to 5 catalog slugs close to `text`: slugs or names containing it (or contained in it),
  * then slugs within a small edit distance; closest first.
  */
-export function suggestSlugs(ctx: AppContext, text: string): string[] {
+export async function suggestSlugs(ctx: AppContext, text: string): Promise<string[]> {
   const needle = text.toLowerCase().trim();
   if (needle.length < 2) return [];
   const cap = needle.length <= 4 ? 1 : 2;
   const scored: { slug: string; score: number }[] = [];
-  for (const { name, slug } of serviceNames(ctx.db)) {
+  for (const { name, slug } of await ctx.store.catalog.names()) {
     const lname = name.toLowerCase();
     let score: number | null = null;
     const d = distance(needle, slug, cap);
@@ -172,10 +152,15 @@ export function suggestSlugs(ctx: AppContext, text: string): string[] {
     .map((s) => s.slug);
 }
 
+/** NotFound for `slug`, with the catalog slugs closest to it as suggestions. */
+export async function serviceNotFound(ctx: AppContext, slug: string): Promise<NotFound> {
+  return new NotFound("service", slug, await suggestSlugs(ctx, slug));
+}
+
 /** The catalog row for `slug`; NotFound (with suggestions) when there is none. */
-export function requireService(ctx: AppContext, slug: string): ServiceRow {
-  const row = getServiceRow(ctx.db, slug);
-  if (row === null) throw new NotFound("service", slug, suggestSlugs(ctx, slug));
+export async function requireService(ctx: AppContext, slug: string): Promise<ServiceRow> {
+  const row = await ctx.store.catalog.service(slug);
+  if (row === null) throw await serviceNotFound(ctx, slug);
   return row;
 }
 
@@ -183,25 +168,28 @@ export function requireService(ctx: AppContext, slug: string): ServiceRow {
  * A catalog service's name and current level, or null when there is none (no suggestions are
  * computed: cheap enough for every badge request).
  */
-export function serviceStatusOf(
+export async function serviceStatusOf(
   ctx: AppContext,
   slug: string,
-): { name: string; currentStatus: StatusLevel } | null {
-  const row = getServiceRow(ctx.db, slug);
+): Promise<{ name: string; currentStatus: StatusLevel } | null> {
+  const row = await ctx.store.catalog.service(slug);
   return row === null ? null : { name: row.name, currentStatus: row.currentStatus };
 }
 
-/** One service with its components and its open incidents (with timelines). */
-export function getService(ctx: AppContext, slug: string): ServiceDetail {
-  const row = requireService(ctx, slug);
-  const incidents = listIncidentRows(ctx.db, { vendorId: row.id, active: true }, {
-    page: 0,
-    limit: 500,
-  });
+/**
+ * One service with its components, its open incidents (with timelines) and its typical time to
+ * resolve, read together so the page never mixes two moments.
+ */
+export async function getService(ctx: AppContext, slug: string): Promise<ServiceDetail> {
+  const window = catalogWindow(ctx);
+  const now = ctx.clock.now();
+  const found = await ctx.store.catalog.detail(slug, window, resolutionWindowStart(now));
+  if (found === null) throw await serviceNotFound(ctx, slug);
   return {
-    ...toService(ctx, row, uptimeOf(ctx, [row]).get(row.id) ?? null),
-    components: componentsOf(ctx.db, row.id),
-    incidents,
+    ...toService(ctx, found, window),
+    components: found.components,
+    incidents: found.incidents,
+    timeToResolve: timeToResolveOf(found.resolved, now),
   };
 }
 
@@ -209,14 +197,14 @@ export function getService(ctx: AppContext, slug: string): ServiceDetail {
  * The cross-vendor incident feed, newest first, filtered by `active`, `service` (slug; an
  * unknown slug is NotFound) and `since` (updated at or after).
  */
-export function listIncidents(
+export async function listIncidents(
   ctx: AppContext,
   filter: IncidentFilter,
   page: PageRequest,
-): Page<Incident> {
-  if (filter.service !== undefined) requireService(ctx, filter.service);
-  const total = countIncidents(ctx.db, filter);
-  return pageOf(listIncidentRows(ctx.db, filter, page), total, page);
+): Promise<Page<Incident>> {
+  const found = await ctx.store.incidents.page(filter, page);
+  if (found === null) throw await serviceNotFound(ctx, filter.service ?? "");
+  return pageOf([...found.items], found.total, page);
 }
 
 /** One row of the provider overview (DESIGN §4). */
@@ -259,21 +247,18 @@ const ZERO_COUNTS: Record<StatusLevel, number> = {
 };
 
 /** One aggregate row per provider, ordered by provider slug. */
-export function providersOverview(ctx: AppContext): ProviderOverview[] {
-  const rows = providerRows(ctx.db);
-  const now: EpochMs = ctx.clock.now();
-  const window = { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
-  const all = rows.flatMap((r) => r.vendorIds);
-  const transitions = serviceTransitions(ctx.db, all, window.start, window.end);
+export async function providersOverview(ctx: AppContext): Promise<ProviderOverview[]> {
+  const window = catalogWindow(ctx);
+  const rows = await ctx.store.catalog.providers(window);
   return rows.map((r) => {
-    const uptimes = r.vendorIds
-      .map((id, i) => uptimePercent(transitions.get(id) ?? [], window, r.statuses[i]))
+    const uptimes = r.services
+      .map((s) => uptimePercent(s.transitions, window, s.currentStatus))
       .filter((u): u is number => u !== null);
     const byStatus = { ...ZERO_COUNTS, ...r.byStatus };
     return {
       provider: r.provider,
       name: providerName(r.provider, r.serviceNames),
-      services: r.vendorIds.length,
+      services: r.services.length,
       byStatus,
       worstStatus: worst(Object.keys(r.byStatus) as StatusLevel[]),
       activeIncidents: r.activeIncidents,
@@ -285,30 +270,89 @@ export function providersOverview(ctx: AppContext): ProviderOverview[] {
 }
 
 /** When each catalog service's page last changed (status change or incident update). */
-export function serviceLastChanges(
+export async function serviceLastChanges(
   ctx: AppContext,
-): { slug: string; lastModified: EpochMs | null }[] {
-  return serviceLastModified(ctx.db);
-}
-
-/** Row counts of the store; throws when the database does not answer. */
-export function catalogCounts(ctx: AppContext): StoreCounts {
-  return storeCounts(ctx.db);
+): Promise<{ slug: string; lastModified: EpochMs | null }[]> {
+  return [...await ctx.store.catalog.lastModified()];
 }
 
 /** Committed changes after `afterId` (oldest first, at most `limit`), for resuming a stream. */
-export function changesSince(ctx: AppContext, afterId: number, limit = 1000): Change[] {
-  return changesAfter(ctx.db, afterId, limit);
+export async function changesSince(
+  ctx: AppContext,
+  afterId: number,
+  limit = 1000,
+): Promise<Change[]> {
+  return [...await ctx.store.changes.after(afterId, limit)];
 }
 
 /** Id of the newest committed change (0 when none). */
-export function latestChangeId(ctx: AppContext): number {
-  return lastChangeId(ctx.db);
+export function latestChangeId(ctx: AppContext): Promise<number> {
+  return ctx.store.changes.latestId();
 }
 
-/** Catalog services per reading state (every state present). */
-export function readingCounts(ctx: AppContext): Record<ReadingState, number> {
-  return readingStateCounts(ctx.db, staleBefore(ctx.clock.now(), policyOf(ctx)));
+/** Levels the home page lists as disrupted, worst first. */
+export const DISRUPTED_LEVELS: readonly StatusLevel[] = [
+  "MAJOR_OUTAGE",
+  "PARTIAL_OUTAGE",
+  "DEGRADED_PERFORMANCE",
+];
+
+/** What the home page shows; the counts, the disrupted services and the open incidents are read together. */
+export interface HomeOverview {
+  /** Catalog services. */
+  readonly total: number;
+  /** Catalog services per current level (every level present). */
+  readonly byStatus: Readonly<Record<StatusLevel, number>>;
+  /** Catalog services per reading state (every state present). */
+  readonly readings: Readonly<Record<ReadingState, number>>;
+  /** Services in {@link DISRUPTED_LEVELS}, worst level first, at most `perLevel` of each. */
+  readonly disrupted: readonly Service[];
+  /** Open incidents and maintenances, newest first. */
+  readonly activeIncidents: readonly Incident[];
+  /** Unfinished maintenances, earliest first. */
+  readonly maintenances: readonly Incident[];
+  /** Services that recovered within `recoveredWithinMs`, most recent first. */
+  readonly recovered: readonly Recovery[];
+  /** Display names of catalog services, by slug. */
+  readonly names: ReadonlyMap<string, string>;
+}
+
+/** The home page's facts: counts, what is disrupted, what is open, planned and recovered. */
+export async function homeOverview(
+  ctx: AppContext,
+  limits: { perLevel: number; incidents: number; maintenances: number; recoveredWithinMs: number },
+): Promise<HomeOverview> {
+  const window = catalogWindow(ctx);
+  const o = await ctx.store.catalog.overview({
+    disrupted: DISRUPTED_LEVELS,
+    perLevel: limits.perLevel,
+    incidents: limits.incidents,
+    window,
+    staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)),
+  });
+  const maintenances = await listMaintenances(ctx, {}, {
+    page: 0,
+    limit: limits.maintenances,
+  });
+  const names = new Map((await ctx.store.catalog.names()).map((n) => [n.slug, n.name]));
+  return {
+    total: Object.values(o.byStatus).reduce((a, b) => a + b, 0),
+    byStatus: o.byStatus,
+    readings: o.readingStates,
+    disrupted: o.disrupted.map((s) => toService(ctx, s, window)),
+    activeIncidents: o.activeIncidents,
+    maintenances: maintenances.content,
+    recovered: await recentRecoveries(ctx, limits.recoveredWithinMs),
+    names,
+  };
+}
+
+/** What `/healthz` says about the data: counts, recent polls, reading states. */
+export interface HealthReport {
+  readonly counts: StoreCounts;
+  readonly polls: PollHealth;
+  /** Catalog services per reading state (every state present). */
+  readonly readings: Readonly<Record<ReadingState, number>>;
 }
 
 /** How the vendors' recent polls went (`/healthz`). */
@@ -320,23 +364,34 @@ export interface PollHealth {
   /** Of which failed. */
   readonly failed: number;
   /** Failed polls per error kind (domain/reading.ts), kinds with none left out. */
-  readonly failuresByKind: Record<string, number>;
+  readonly failuresByKind: Partial<Record<ReadingErrorKind, number>>;
   /** True when more than half of the window's polls failed. */
   readonly mostFailing: boolean;
 }
 
-/** Polls of the last two stable intervals: how many, how many failed and why. */
-export function pollHealth(ctx: AppContext): PollHealth {
+/**
+ * Row counts, the polls of the last two stable intervals (how many, how many failed and why)
+ * and reading states, read together; rejects when the database does not answer.
+ */
+export async function healthReport(ctx: AppContext): Promise<HealthReport> {
   const windowSeconds = 2 * ctx.settings.pollStableSeconds;
-  const outcomes = pollOutcomesSince(ctx.db, ctx.clock.now() - windowSeconds * 1000);
+  const now = ctx.clock.now();
+  const facts = await ctx.store.health.facts(
+    now - windowSeconds * 1000,
+    staleBefore(now, policyOf(ctx)),
+  );
   let polls = 0;
   let failed = 0;
-  const failuresByKind: Record<string, number> = {};
-  for (const [outcome, n] of Object.entries(outcomes)) {
+  const failuresByKind: Partial<Record<ReadingErrorKind, number>> = {};
+  for (const [outcome, n] of Object.entries(facts.outcomes) as [PollOutcome, number][]) {
     polls += n;
     if (outcome === "ok" || outcome === "not_modified") continue;
     failed += n;
     failuresByKind[outcome] = n;
   }
-  return { windowSeconds, polls, failed, failuresByKind, mostFailing: failed * 2 > polls };
+  return {
+    counts: facts.counts,
+    polls: { windowSeconds, polls, failed, failuresByKind, mostFailing: failed * 2 > polls },
+    readings: facts.readingStates,
+  };
 }

@@ -1,10 +1,13 @@
 /**
- * What every verb receives: the store, the clock, the change feed and settings.
+ * What every verb receives: the store port, the clock, settings, the logger and the services
+ * verbs share (built once, in `main.ts`, by {@link createAppContext}: nothing of it is module
+ * state, so two contexts never share a queue or a counter).
  * @module
  */
-import type { Clock } from "../domain/mod.ts";
-import type { ChangeFeed, Db } from "../store/mod.ts";
+import { AttemptCounter, type Clock, type Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
+import { SIGN_IN_ACCOUNT_LIMIT } from "./accounts.ts";
+import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
 
 /** Settings verbs need (a slice of the config). */
 export interface AppSettings {
@@ -18,9 +21,30 @@ export interface AppSettings {
 
 /** The context passed as the first argument to every verb. */
 export interface AppContext {
-  readonly db: Db;
+  /** Everything statusd keeps (domain/store/); the engine is never visible here. */
+  readonly store: Store;
   readonly clock: Clock;
-  readonly changes: ChangeFeed;
   readonly settings: AppSettings;
   readonly log: Logger;
+  /** API-key uses waiting to be written (`lastUsedAt`), off the request's path. */
+  readonly keyUses: KeyUseRecorder;
+  /** Failed sign-ins per email (in memory: a restart forgets them). */
+  readonly signInFailures: AttemptCounter;
+}
+
+/** What {@link createAppContext} needs. */
+export interface AppContextDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly settings: AppSettings;
+  readonly log: Logger;
+}
+
+/** A context over `deps` with fresh services (the key-use queue, the sign-in counter). */
+export function createAppContext(deps: AppContextDeps): AppContext {
+  return {
+    ...deps,
+    keyUses: createKeyUseRecorder(deps.store.keys, deps.log),
+    signInFailures: new AttemptCounter(SIGN_IN_ACCOUNT_LIMIT),
+  };
 }

@@ -6,33 +6,26 @@
  */
 import { z } from "zod";
 import {
-  type Account,
+  ALL_SCOPES,
+  type ApiKeyRecord,
   effectiveScopes,
+  type EpochMs,
   Forbidden,
   InvalidRequest,
   isScope,
+  type KeyStore,
   MINUTE_MS,
   NotFound,
   planAtLeast,
   PlanRequired,
   type Principal,
   type Scope,
+  SCOPES,
   Unauthorized,
 } from "../domain/mod.ts";
-import {
-  accountById,
-  activeApiKeyByName,
-  apiKeyByHash,
-  apiKeyById,
-  type ApiKeyRecord,
-  type Db,
-  insertApiKey,
-  listApiKeys,
-  revokeApiKey,
-  touchApiKeys,
-  transaction,
-} from "../store/mod.ts";
+import type { Logger } from "../log.ts";
 import type { AppContext } from "./context.ts";
+import { type Access, type AdminCaller, authorize } from "./policy.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
 
 /** Every key starts with this. */
@@ -43,10 +36,27 @@ const KEY_SHAPE = /^sd_live_[A-Za-z0-9_-]{43}$/;
 /** The lowest plan that may create and manage keys (SPEC §5). */
 export const KEY_PLAN = "PRO";
 
+/** Who may read the scope list over the API: any valid key or token. */
+export const LIST_SCOPES: Access = { credential: "key", scopes: [] };
+
+/** The nine scopes with what each grants, in the table's order. */
+export function listScopes(who: Principal): { scope: Scope; grants: string }[] {
+  authorize(who, LIST_SCOPES);
+  return ALL_SCOPES.map((scope) => ({ scope, grants: SCOPES[scope] }));
+}
+
 /** Who manages keys: a signed-in person, or the self-hoster at `statusd admin`. */
-export type KeyManager =
-  | Extract<Principal, { kind: "session" }>
-  | { readonly kind: "admin"; readonly account: Account };
+export type KeyManager = Extract<Principal, { kind: "session" }> | AdminCaller;
+
+/**
+ * Who may list an account's keys over the API: a key or token holding `account:read`, on the
+ * Pro plan or above (signed-in people always see their keys, to revoke them).
+ */
+export const LIST_KEYS: Access = {
+  credential: "key",
+  scopes: ["account:read"],
+  plan: { plan: KEY_PLAN, feature: "Managing API keys" },
+};
 
 /** A key's metadata as every surface shows it: never the secret, never its hash. */
 export interface KeyView {
@@ -116,11 +126,11 @@ export interface CreatedKey {
 }
 
 /** Creates a key; an empty scope list grants all nine. Names are unique among active keys. */
-export function createKey(
+export async function createKey(
   ctx: AppContext,
   who: KeyManager,
   input: { name: string; scopes: readonly string[] },
-): CreatedKey {
+): Promise<CreatedKey> {
   const blocker = keyCreationBlocker(who);
   if (blocker) throw blocker;
   const parsed = NameSchema.safeParse(input.name);
@@ -139,15 +149,12 @@ export function createKey(
     scopes,
     createdAt: ctx.clock.now(),
   };
-  transaction(ctx.db, () => {
-    if (activeApiKeyByName(ctx.db, who.account.id, name)) {
-      throw new InvalidRequest([{
-        parameter: "name",
-        message: `an active key is already named "${name}"`,
-      }]);
-    }
-    insertApiKey(ctx.db, { ...record, keyHash: hashToken(secret) });
-  });
+  if (!await ctx.store.keys.create({ ...record, keyHash: hashToken(secret) })) {
+    throw new InvalidRequest([{
+      parameter: "name",
+      message: `an active key is already named "${name}"`,
+    }]);
+  }
   ctx.log.info("api key created", { accountId: who.account.id, keyId: record.id, scopes });
   return { key: view({ ...record, lastUsedAt: null, revokedAt: null }), secret };
 }
@@ -156,14 +163,10 @@ export function createKey(
  * The account's active keys (metadata only), newest first. Keys and tokens calling the API
  * need the account on Pro or above; signed-in people always see their keys (to revoke them).
  */
-export function listKeys(ctx: AppContext, who: Principal | KeyManager): KeyView[] {
+export async function listKeys(ctx: AppContext, who: Principal | KeyManager): Promise<KeyView[]> {
+  authorize(who, LIST_KEYS);
   if (who.kind === "anonymous") throw new Unauthorized();
-  if (
-    (who.kind === "api_key" || who.kind === "oauth") && !planAtLeast(who.account.plan, KEY_PLAN)
-  ) {
-    throw new PlanRequired(KEY_PLAN, "Managing API keys");
-  }
-  return listApiKeys(ctx.db, who.account.id).map(view);
+  return (await ctx.store.keys.list(who.account.id)).map(view);
 }
 
 function assertMayRevoke(who: KeyManager): void {
@@ -176,21 +179,27 @@ function assertMayRevoke(who: KeyManager): void {
  * Revokes one of the account's keys at once and for good. Allowed on any plan, so a
  * downgraded account can still shut its keys off. Revoking a revoked key changes nothing.
  */
-export function revokeKey(ctx: AppContext, who: KeyManager, keyId: string): KeyView {
+export async function revokeKey(
+  ctx: AppContext,
+  who: KeyManager,
+  keyId: string,
+): Promise<KeyView> {
   assertMayRevoke(who);
-  const found = apiKeyById(ctx.db, who.account.id, keyId);
-  if (!found) throw new NotFound("API key", keyId);
-  if (revokeApiKey(ctx.db, who.account.id, keyId, ctx.clock.now())) {
-    ctx.log.info("api key revoked", { accountId: who.account.id, keyId });
-  }
-  return view(apiKeyById(ctx.db, who.account.id, keyId)!);
+  const done = await ctx.store.keys.revoke(who.account.id, keyId, ctx.clock.now());
+  if (!done) throw new NotFound("API key", keyId);
+  if (done.revokedNow) ctx.log.info("api key revoked", { accountId: who.account.id, keyId });
+  return view(done.key);
 }
 
 /** Revokes the account's active key with that name (admin command). */
-export function revokeKeyByName(ctx: AppContext, who: KeyManager, name: string): KeyView {
-  const found = activeApiKeyByName(ctx.db, who.account.id, name);
+export async function revokeKeyByName(
+  ctx: AppContext,
+  who: KeyManager,
+  name: string,
+): Promise<KeyView> {
+  const found = await ctx.store.keys.activeByName(who.account.id, name);
   if (!found) throw new NotFound("active API key named", name);
-  return revokeKey(ctx, who, found.id);
+  return await revokeKey(ctx, who, found.id);
 }
 
 /** True when the text looks like one of our keys (it may still be unknown or revoked). */
@@ -202,41 +211,51 @@ export function looksLikeKey(credential: string): boolean {
  * Verifies a presented key: malformed, unknown or revoked → Unauthorized; otherwise the
  * key's principal with the account as stored now. Records the use off the request's path.
  */
-export function authenticateKey(ctx: AppContext, credential: string): Principal {
+export async function authenticateKey(ctx: AppContext, credential: string): Promise<Principal> {
   if (!KEY_SHAPE.test(credential)) throw new Unauthorized("Malformed API key");
   const hash = hashToken(credential);
-  const found = apiKeyByHash(ctx.db, hash);
+  const found = await ctx.store.keys.byHash(hash);
   if (!found || !sameText(found.keyHash, hash)) throw new Unauthorized("Unknown API key");
-  if (found.revokedAt !== null) throw new Unauthorized("This API key has been revoked");
-  const account = accountById(ctx.db, found.accountId);
-  if (!account) throw new Unauthorized("Unknown API key");
-  noteUse(ctx, found, ctx.clock.now());
-  return { kind: "api_key", account, keyId: found.id, scopes: effectiveScopes(found.scopes) };
+  if (found.key.revokedAt !== null) throw new Unauthorized("This API key has been revoked");
+  ctx.keyUses.note(found.key, ctx.clock.now());
+  return {
+    kind: "api_key",
+    account: found.account,
+    keyId: found.key.id,
+    scopes: effectiveScopes(found.key.scopes),
+  };
 }
 
-/** Key uses waiting to be written, per database. */
-const pending = new WeakMap<Db, Map<string, number>>();
-
-/** Queues a `last used` update, at most once a minute per key, written after the response. */
-function noteUse(ctx: AppContext, key: ApiKeyRecord, now: number): void {
-  if (key.lastUsedAt !== null && now - key.lastUsedAt < MINUTE_MS) return;
-  let batch = pending.get(ctx.db);
-  if (!batch) {
-    batch = new Map();
-    pending.set(ctx.db, batch);
-    setTimeout(() => flushKeyUses(ctx), 0);
-  }
-  if (!batch.has(key.id)) batch.set(key.id, now);
+/** Key uses waiting to be written: `lastUsedAt`, at most once a minute per key. */
+export interface KeyUseRecorder {
+  /** Queues a use of `key` at `now` (nothing when its stored `lastUsedAt` is under a minute old). */
+  note(key: ApiKeyRecord, now: EpochMs): void;
+  /** Writes the queued uses now (also done on its own right after the response). */
+  flush(): Promise<void>;
 }
 
-/** Writes queued key uses in one transaction (runs on its own; exported for shutdown). */
-export function flushKeyUses(ctx: AppContext): void {
-  const batch = pending.get(ctx.db);
-  pending.delete(ctx.db);
-  if (!batch?.size) return;
-  try {
-    transaction(ctx.db, () => touchApiKeys(ctx.db, batch));
-  } catch (err) {
-    ctx.log.warn("could not record API-key use", { error: String(err) });
-  }
+/** A recorder writing through `keys`; a failed write is logged, never thrown at a request. */
+export function createKeyUseRecorder(keys: KeyStore, log: Logger): KeyUseRecorder {
+  let batch: Map<string, EpochMs> | null = null;
+  const flush = async () => {
+    const uses = batch;
+    batch = null;
+    if (!uses?.size) return;
+    try {
+      await keys.touch(uses);
+    } catch (err) {
+      log.warn("could not record API-key use", { error: String(err) });
+    }
+  };
+  return {
+    note(key, now) {
+      if (key.lastUsedAt !== null && now - key.lastUsedAt < MINUTE_MS) return;
+      if (batch === null) {
+        batch = new Map();
+        setTimeout(flush, 0);
+      }
+      if (!batch.has(key.id)) batch.set(key.id, now);
+    },
+    flush,
+  };
 }

@@ -11,8 +11,7 @@ import {
   pageOf,
   type PageRequest,
 } from "../domain/mod.ts";
-import { listIncidentRows, listMaintenanceRows, serviceNames } from "../store/mod.ts";
-import { requireService } from "./catalog.ts";
+import { requireService, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 
 /** Most maintenances one answer considers (there are far fewer open at any time). */
@@ -36,8 +35,8 @@ export interface NamedIncident {
   readonly serviceName: string;
 }
 
-function checkServices(ctx: AppContext, scope: MaintenanceScope): void {
-  for (const slug of scope.services ?? []) requireService(ctx, slug);
+async function checkServices(ctx: AppContext, scope: MaintenanceScope): Promise<void> {
+  for (const slug of scope.services ?? []) await requireService(ctx, slug);
 }
 
 /**
@@ -45,13 +44,13 @@ function checkServices(ctx: AppContext, scope: MaintenanceScope): void {
  * `withinMs`, only the ones due: in progress, or planned to start within that long from now
  * and not past their announced end (a vendor that never closed one does not make it due).
  */
-export function listMaintenances(
+export async function listMaintenances(
   ctx: AppContext,
   scope: MaintenanceScope & { readonly withinMs?: number },
   page: PageRequest,
-): Page<Incident> {
-  checkServices(ctx, scope);
-  const all = listMaintenanceRows(ctx.db, {
+): Promise<Page<Incident>> {
+  await checkServices(ctx, scope);
+  const all = await ctx.store.incidents.maintenances({
     ...scope,
     ...(scope.withinMs !== undefined
       ? { startsBefore: ctx.clock.now() + scope.withinMs, endsAfter: ctx.clock.now() }
@@ -62,8 +61,12 @@ export function listMaintenances(
   return pageOf(all.slice(start, start + page.limit), all.length, page);
 }
 
-function named(ctx: AppContext, incidents: readonly Incident[]): NamedIncident[] {
-  const names = new Map(serviceNames(ctx.db).map((s) => [s.slug, s.name]));
+/** Display names of catalog services, by slug. */
+async function namesOf(ctx: AppContext): Promise<Map<string, string>> {
+  return new Map((await ctx.store.catalog.names()).map((s) => [s.slug, s.name]));
+}
+
+function named(names: Map<string, string>, incidents: readonly Incident[]): NamedIncident[] {
   return incidents.map((incident) => ({
     incident,
     serviceName: names.get(incident.serviceSlug) ?? incident.serviceSlug,
@@ -74,14 +77,17 @@ function named(ctx: AppContext, incidents: readonly Incident[]): NamedIncident[]
  * What the maintenance calendar lists: unfinished maintenances, and those finished in the last
  * {@link CALENDAR_KEEP_FINISHED_DAYS} days; earliest first.
  */
-export function maintenanceCalendar(ctx: AppContext, scope: MaintenanceScope): NamedIncident[] {
-  checkServices(ctx, scope);
-  const rows = listMaintenanceRows(ctx.db, {
+export async function maintenanceCalendar(
+  ctx: AppContext,
+  scope: MaintenanceScope,
+): Promise<NamedIncident[]> {
+  await checkServices(ctx, scope);
+  const rows = await ctx.store.incidents.maintenances({
     ...scope,
     finishedSince: ctx.clock.now() - CALENDAR_KEEP_FINISHED_DAYS * DAY_MS,
     limit: MAINTENANCES_MAX,
   });
-  return named(ctx, rows);
+  return named(await namesOf(ctx), rows);
 }
 
 /** An incident feed: its items (newest first) and when it last changed. */
@@ -94,16 +100,16 @@ export interface IncidentFeed {
 }
 
 /** The latest {@link FEED_ITEMS} incidents and maintenances, of one service or of all. */
-export function incidentFeed(ctx: AppContext, slug?: string): IncidentFeed {
-  const row = slug === undefined ? null : requireService(ctx, slug);
-  const incidents = listIncidentRows(
-    ctx.db,
-    row ? { vendorId: row.id } : {},
+export async function incidentFeed(ctx: AppContext, slug?: string): Promise<IncidentFeed> {
+  const found = await ctx.store.incidents.page(
+    slug === undefined ? {} : { service: slug },
     { page: 0, limit: FEED_ITEMS },
   );
-  const items = named(ctx, incidents);
+  if (found === null) throw await serviceNotFound(ctx, slug ?? "");
+  const names = await namesOf(ctx);
+  const items = named(names, found.items);
   return {
-    service: row ? { slug: row.slug, name: row.name } : null,
+    service: slug === undefined ? null : { slug, name: names.get(slug) ?? slug },
     items,
     updatedAt: items.length ? Math.max(...items.map((i) => i.incident.updatedAt)) : ctx.clock.now(),
   };

@@ -1,35 +1,131 @@
 /**
- * The verbs every surface (REST, MCP, web pages, admin CLI) shares.
+ * The verbs every surface (REST, MCP, web pages, admin CLI) shares, and who may call them
+ * (`policy.ts`). Each verb takes an {@link AppContext}; the store behind it is a port, so no
+ * verb knows the database engine.
  * @module
  */
-export type { AppContext, AppSettings } from "./context.ts";
+export {
+  type AppContext,
+  type AppContextDeps,
+  type AppSettings,
+  createAppContext,
+} from "./context.ts";
+export {
+  type Access,
+  type AdminCaller,
+  authorize,
+  type Caller,
+  type Credential,
+  OPEN,
+} from "./policy.ts";
 export { authenticate } from "./auth.ts";
-export * from "./accounts.ts";
+export {
+  addMember,
+  createAccount,
+  currentAccount,
+  listAccounts,
+  type Membership,
+  membershipOf,
+  MIN_PASSWORD_LENGTH,
+  type NewAccount,
+  setPlan,
+  setSlaTarget,
+  SIGN_IN_ACCOUNT_LIMIT,
+  signIn,
+  signUp,
+} from "./accounts.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
-export * from "./keys.ts";
-export * from "./sessions.ts";
-export * from "./sla.ts";
-export * from "./oauth.ts";
+export {
+  authenticateKey,
+  type CreatedKey,
+  createKey,
+  createKeyUseRecorder,
+  KEY_PLAN,
+  KEY_PREFIX,
+  keyCreationBlocker,
+  type KeyManager,
+  type KeyUseRecorder,
+  type KeyView,
+  LIST_KEYS,
+  LIST_SCOPES,
+  listKeys,
+  listScopes,
+  looksLikeKey,
+  parseScopes,
+  revokeKey,
+  revokeKeyByName,
+} from "./keys.ts";
+export {
+  checkFormToken,
+  endSession,
+  newFormToken,
+  resolveSession,
+  SESSION_TTL_MS,
+  startSession,
+  type WebSession,
+} from "./sessions.ts";
+export { READ_SLA_REPORT, SLA_DAYS, SLA_PLAN, type SlaReport, slaReport } from "./sla.ts";
+export {
+  ACCESS_TOKEN_TTL_MS,
+  approveAuthorization,
+  authenticateClient,
+  type AuthorizationCheck,
+  type AuthorizationRequest,
+  canonicalResource,
+  checkAuthorizationRequest,
+  type ClientCredentials,
+  type ClientRegistration,
+  CODE_TTL_MS,
+  type CodeExchange,
+  type ConnectedClient,
+  exchangeCode,
+  GRANT_MAX_AGE_MS,
+  grantableScopes,
+  isOAuthAccessToken,
+  issuer,
+  listConnectedClients,
+  mcpResource,
+  OAUTH_SCOPES,
+  type OAuthClientInfo,
+  OAuthError,
+  type OAuthErrorCode,
+  redirectUriMatches,
+  redirectUriProblem,
+  redirectWith,
+  refresh,
+  REFRESH_GRACE_MS,
+  REFRESH_TOKEN_TTL_MS,
+  type RefreshRequest,
+  registerClient,
+  revoke,
+  revokeClient,
+  type TokenResponse,
+  verifyAccessToken,
+} from "./oauth/mod.ts";
+export { MCP_PLAN, type McpCaller, mcpCaller, USE_MCP } from "./mcp.ts";
 export {
   CATALOG_UPTIME_DAYS,
-  catalogCounts,
   changesSince,
+  DISRUPTED_LEVELS,
   getService,
+  type HealthReport,
+  healthReport,
+  type HomeOverview,
+  homeOverview,
   latestChangeId,
   listIncidents,
   listServices,
   type PollHealth,
-  pollHealth,
   type ProviderOverview,
   providersOverview,
-  readingCounts,
+  type ServiceFilter,
   serviceLastChanges,
   serviceStatusOf,
   suggestSlugs,
 } from "./catalog.ts";
-export type { IncidentFilter, ServiceFilter, StoreCounts } from "./catalog.ts";
 export {
   HISTORY_MAX_DAYS,
+  READ_SERVICE_HISTORY,
   type ServiceHistory,
   serviceHistory,
   type ServiceUptime,
@@ -53,3 +149,12 @@ export {
   type RetentionReport,
   startRetention,
 } from "./retention.ts";
+export {
+  type ComponentHistory,
+  componentHistory,
+  PAST_INCIDENTS_MAX,
+  pastIncidents,
+  recentRecoveries,
+  type Recovery,
+  serviceTimeToResolve,
+} from "./track_record.ts";

@@ -15,9 +15,15 @@ import {
   observedSince,
   uptimePercent,
 } from "../domain/mod.ts";
-import { serviceTransitions } from "../store/mod.ts";
-import { requireService, roundPercent } from "./catalog.ts";
+import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
+import { type Access, authorize, type Caller } from "./policy.ts";
+
+/**
+ * Who may read a service's history and uptime: anyone; a key or token must hold `status:read`
+ * (SPEC leaves it open; docs/decisions.md "Anonymous access to history and uptime").
+ */
+export const READ_SERVICE_HISTORY: Access = { credential: "optional", scopes: ["status:read"] };
 
 /** Most days `serviceHistory` returns (SPEC §8). */
 export const HISTORY_MAX_DAYS = 90;
@@ -31,22 +37,32 @@ export interface ServiceHistory {
 }
 
 /** Worst status per UTC day over the last `days` days (1..90, today included). */
-export function serviceHistory(
+export async function serviceHistory(
   ctx: AppContext,
+  who: Caller,
   slug: string,
   days = HISTORY_MAX_DAYS,
-): ServiceHistory {
+): Promise<ServiceHistory> {
+  authorize(who, READ_SERVICE_HISTORY);
   if (!Number.isInteger(days) || days < 1 || days > HISTORY_MAX_DAYS) {
     throw new InvalidRequest([{
       parameter: "days",
       message: `expected an integer from 1 to ${HISTORY_MAX_DAYS}`,
     }]);
   }
-  const row = requireService(ctx, slug);
   const now = ctx.clock.now();
-  const start = now - days * DAY_MS;
-  const ts = serviceTransitions(ctx.db, [row.id], start, now).get(row.id) ?? [];
-  return { slug: row.slug, days, entries: dailyWorst(ts, now, days, row.currentStatus) };
+  const found = await ctx.store.history.timeline(
+    slug,
+    { start: now - days * DAY_MS, end: now },
+    "last",
+  );
+  if (found === null) throw await serviceNotFound(ctx, slug);
+  const row = found.service;
+  return {
+    slug: row.slug,
+    days,
+    entries: dailyWorst(found.transitions, now, days, row.currentStatus),
+  };
 }
 
 /** Uptime percentages over the last 7, 30 and 90 days, and MTTR over 90 days. */
@@ -76,11 +92,18 @@ export interface ServiceUptime {
 }
 
 /** 7/30/90-day uptime and 90-day MTTR of one service. */
-export function serviceUptime(ctx: AppContext, slug: string): ServiceUptime {
-  const row = requireService(ctx, slug);
+export async function serviceUptime(
+  ctx: AppContext,
+  who: Caller,
+  slug: string,
+): Promise<ServiceUptime> {
+  authorize(who, READ_SERVICE_HISTORY);
   const now = ctx.clock.now();
   const w90 = { start: now - 90 * DAY_MS, end: now };
-  const ts = serviceTransitions(ctx.db, [row.id], w90.start, now, "recovery").get(row.id) ?? [];
+  const found = await ctx.store.history.timeline(slug, w90, "recovery");
+  if (found === null) throw await serviceNotFound(ctx, slug);
+  const row = found.service;
+  const ts = found.transitions;
   const windowOf = (days: number) => ({ start: now - days * DAY_MS, end: now });
   const pct = (days: number) => roundPercent(uptimePercent(ts, windowOf(days), row.currentStatus));
   const seen = (days: number) => observedPercent(ts, windowOf(days), row.currentStatus);

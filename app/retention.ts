@@ -6,15 +6,6 @@
  */
 import { Cron } from "croner";
 import { RETENTION, retentionCutoffs } from "../domain/mod.ts";
-import {
-  allVendorIds,
-  pruneChangeFeed,
-  pruneClosedIncidents,
-  pruneComponentTransitions,
-  pruneFetchLog,
-  pruneRemovedComponents,
-  pruneServiceTransitions,
-} from "../store/mod.ts";
 import type { AppContext } from "./context.ts";
 
 /** Rows deleted by one run, by kind. */
@@ -32,10 +23,10 @@ export const RETENTION_SCHEDULE = "*/15 * * * *";
 const yieldToRequests = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Calls `step` until it deletes nothing (or `signal` aborts), yielding between calls. */
-async function drain(step: () => number, signal?: AbortSignal): Promise<number> {
+async function drain(step: () => Promise<number>, signal?: AbortSignal): Promise<number> {
   let total = 0;
   while (!signal?.aborted) {
-    const n = step();
+    const n = await step();
     total += n;
     if (n === 0) break;
     await yieldToRequests();
@@ -49,19 +40,19 @@ export async function pruneExpired(
   signal?: AbortSignal,
 ): Promise<RetentionReport> {
   const cut = retentionCutoffs(ctx.clock.now());
-  const db = ctx.db;
-  const fetches = await drain(() => pruneFetchLog(db, cut.fetchLog), signal);
+  const store = ctx.store.retention;
+  const fetches = await drain(() => store.pruneFetchLog(cut.fetchLog), signal);
   const changes = await drain(
-    () => pruneChangeFeed(db, cut.changeFeed, RETENTION.changeFeedRows),
+    () => store.pruneChangeFeed(cut.changeFeed, RETENTION.changeFeedRows),
     signal,
   );
-  const incidents = await drain(() => pruneClosedIncidents(db, cut.history), signal);
-  const components = await drain(() => pruneRemovedComponents(db, cut.history), signal);
-  let transitions = await drain(() => pruneComponentTransitions(db, cut.history), signal);
-  for (const [n, id] of allVendorIds(db).entries()) {
+  const incidents = await drain(() => store.pruneClosedIncidents(cut.history), signal);
+  const components = await drain(() => store.pruneRemovedComponents(cut.history), signal);
+  let transitions = await drain(() => store.pruneComponentTransitions(cut.history), signal);
+  for (const [n, id] of (await store.vendorIds()).entries()) {
     if (signal?.aborted) break;
     transitions += await drain(
-      () => pruneServiceTransitions(db, id, cut.history, cut.maxHistory),
+      () => store.pruneServiceTransitions(id, cut.history, cut.maxHistory),
       signal,
     );
     if (n % 100 === 99) await yieldToRequests();

@@ -4,14 +4,6 @@
  * @module
  */
 import { DAY_MS, Forbidden, type Principal } from "../domain/mod.ts";
-import {
-  accountById,
-  deleteExpiredSessions,
-  deleteSession,
-  insertSession,
-  liveSessionByHash,
-  memberById,
-} from "../store/mod.ts";
 import type { Membership } from "./accounts.ts";
 import type { AppContext } from "./context.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
@@ -30,41 +22,42 @@ export interface WebSession {
 }
 
 /** Starts a session for a signed-in member; returns the id for the cookie (shown only here). */
-export function startSession(
+export async function startSession(
   ctx: AppContext,
   who: Membership,
-): { sessionId: string; expiresAt: number } {
+): Promise<{ sessionId: string; expiresAt: number }> {
   const now = ctx.clock.now();
   const sessionId = randomToken();
-  deleteExpiredSessions(ctx.db, now);
-  insertSession(ctx.db, {
+  await ctx.store.sessions.start({
     idHash: hashToken(sessionId),
     memberId: who.member.id,
     csrfToken: randomToken(),
     createdAt: now,
     expiresAt: now + SESSION_TTL_MS,
-  });
+  }, now);
   return { sessionId, expiresAt: now + SESSION_TTL_MS };
 }
 
 /** The live session for a cookie value, or null (unknown, malformed or expired). */
-export function resolveSession(ctx: AppContext, sessionId: string | undefined): WebSession | null {
+export async function resolveSession(
+  ctx: AppContext,
+  sessionId: string | undefined,
+): Promise<WebSession | null> {
   if (!sessionId || !SESSION_ID.test(sessionId)) return null;
-  const s = liveSessionByHash(ctx.db, hashToken(sessionId), ctx.clock.now());
-  const found = s ? memberById(ctx.db, s.memberId) : null;
-  const account = found ? accountById(ctx.db, found.accountId) : null;
-  if (!s || !found || !account) return null;
-  const { passwordHash: _, ...member } = found;
+  const found = await ctx.store.sessions.resolve(hashToken(sessionId), ctx.clock.now());
+  if (!found) return null;
   return {
-    principal: { kind: "session", account, member },
-    csrfToken: s.csrfToken,
-    expiresAt: s.expiresAt,
+    principal: { kind: "session", account: found.account, member: found.member },
+    csrfToken: found.session.csrfToken,
+    expiresAt: found.session.expiresAt,
   };
 }
 
 /** Ends a session (sign-out); unknown ids are ignored. */
-export function endSession(ctx: AppContext, sessionId: string | undefined): void {
-  if (sessionId && SESSION_ID.test(sessionId)) deleteSession(ctx.db, hashToken(sessionId));
+export async function endSession(ctx: AppContext, sessionId: string | undefined): Promise<void> {
+  if (sessionId && SESSION_ID.test(sessionId)) {
+    await ctx.store.sessions.end(hashToken(sessionId));
+  }
 }
 
 /** A fresh random token for forms shown before sign-in (double-submit cookie). */

@@ -13,27 +13,27 @@ import {
   type LatencySummary,
   latencySummary,
   mttrMinutes,
-  planAtLeast,
-  PlanRequired,
   type Principal,
   SLA_ROLLING_DAYS,
-  Unauthorized,
+  type SlaIncidentRow,
   uptimePercent,
 } from "../domain/mod.ts";
-import {
-  fetchLatencies,
-  incidentsBetween,
-  serviceTransitions,
-  type SlaIncidentRow,
-} from "../store/mod.ts";
-import { requireService, roundPercent } from "./catalog.ts";
+import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
+import { type Access, authorize } from "./policy.ts";
 
 /** Bounds and default of the report window, in days. */
 export const SLA_DAYS = { min: 1, max: 90, default: 30 } as const;
 
 /** The plan SLA reports need (they are account data behind an API key). */
 export const SLA_PLAN = "PRO";
+
+/** Who may read SLA reports: a key or token holding `sla:read`, on the Pro plan or above. */
+export const READ_SLA_REPORT: Access = {
+  credential: "key",
+  scopes: ["sla:read"],
+  plan: { plan: SLA_PLAN, feature: "SLA reports" },
+};
 
 /** One service's SLA report. */
 export interface SlaReport {
@@ -52,31 +52,32 @@ export interface SlaReport {
   readonly mttrMinutes: number | null;
   readonly latency: LatencySummary;
   readonly rollingDays: number;
-  readonly breaches: readonly (Omit<Breach, "incidentIds"> & { incidents: SlaIncidentRow[] })[];
+  readonly breaches: readonly (Omit<Breach, "incidentIds"> & {
+    incidents: readonly SlaIncidentRow[];
+  })[];
 }
 
 /** Builds the SLA report of `slug` over the last `days` days for the caller's account. */
-export function slaReport(
+export async function slaReport(
   ctx: AppContext,
   who: Principal,
   slug: string,
   days: number = SLA_DAYS.default,
-): SlaReport {
-  if (who.kind === "anonymous") throw new Unauthorized();
-  if (!planAtLeast(who.account.plan, SLA_PLAN)) throw new PlanRequired(SLA_PLAN, "SLA reports");
+): Promise<SlaReport> {
+  authorize(who, READ_SLA_REPORT);
+  if (who.kind === "anonymous") throw new Error("unreachable: authorize refuses anonymous callers");
   if (!Number.isInteger(days) || days < SLA_DAYS.min || days > SLA_DAYS.max) {
     throw new InvalidRequest([{
       parameter: "days",
       message: `expected an integer from ${SLA_DAYS.min} to ${SLA_DAYS.max}`,
     }]);
   }
-  const service = requireService(ctx, slug);
   const end = ctx.clock.now();
   const window = { start: end - days * DAY_MS, end };
   const lookback = window.start - SLA_ROLLING_DAYS * DAY_MS;
-  const ts = serviceTransitions(ctx.db, [service.id], lookback, end, "recovery").get(service.id) ??
-    [];
-  const incidents = incidentsBetween(ctx.db, service.id, lookback, end);
+  const found = await ctx.store.history.slaInputs(slug, { start: lookback, end }, window);
+  if (found === null) throw await serviceNotFound(ctx, slug);
+  const { service, transitions: ts, incidents } = found;
   const target = who.account.slaTarget;
   const uptime = uptimePercent(ts, window, service.currentStatus);
   const mttr = mttrMinutes(ts, window);
@@ -94,7 +95,7 @@ export function slaReport(
     uptimePercent: roundPercent(uptime),
     met: uptime === null ? null : uptime >= target,
     mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
-    latency: latencySummary(fetchLatencies(ctx.db, service.id, window.start, end)),
+    latency: latencySummary(found.latencies),
     rollingDays: SLA_ROLLING_DAYS,
     breaches,
   };

@@ -1,16 +1,17 @@
 /**
- * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}` and the status
- * badge `GET /badge/{slug}.svg` served by the
- * full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
+ * API throughput: `GET /api/services?limit=100`, `GET /api/services/{slug}`, the status
+ * badge `GET /badge/{slug}.svg` and the service page `GET /services/{slug}` (HTML) served by
+ * the full statusd app (Hono, middleware, verbs, response cache) over a store holding the whole
  * built-in catalog (2,463+ services with transitions and incidents), against a bare
  * `Deno.serve` returning the same bytes, in the same run, on loopback, with `wrk`
  * (or, without wrk, an in-process loop of concurrent fetches). Prints req/s, p99 and the ratio.
  * @module
  */
-import { createChangeFeed, openStore, syncCatalog } from "../store/mod.ts";
+import { createAppContext } from "../app/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
 import { loadCatalog } from "../ingest/mod.ts";
-import { createServer } from "../routes/mod.ts";
-import { DAY_MS, HOUR_MS, type StatusLevel, systemClock } from "../domain/mod.ts";
+import { createResponseCache, createServer } from "../routes/mod.ts";
+import { DAY_MS, HOUR_MS, type Snapshot, type StatusLevel, systemClock } from "../domain/mod.ts";
 import { silentLogger } from "../log.ts";
 
 /** Options of {@link runApiBench}. */
@@ -34,38 +35,56 @@ const LEVELS: StatusLevel[] = [
   "MAJOR_OUTAGE",
 ];
 
-/** Fills a store with the built-in catalog plus 30 days of transitions and some incidents. */
-function seededStore() {
-  const db = openStore(":memory:");
+/**
+ * Fills a store with the built-in catalog plus 30 days of readings (six level changes each) and
+ * some open incidents, recorded through the store's port as the poller would.
+ */
+async function seededStore() {
+  const store = openSqliteStore(":memory:");
   const now = systemClock.now();
   const vendors = loadCatalog();
-  syncCatalog(db, vendors, now);
-  const ids = db.prepare("SELECT id FROM vendors ORDER BY id").all() as { id: number }[];
-  const tr = db.prepare(
-    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, NULL, ?, ?, ?)",
-  );
-  const inc = db.prepare(
-    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at)
-     VALUES (?, ?, ?, 'INVESTIGATING', 'MINOR', ?, ?)`,
-  );
-  const setStatus = db.prepare(
-    "UPDATE vendors SET current_status = ?, last_checked_at = ? WHERE id = ?",
-  );
-  db.exec("BEGIN");
-  ids.forEach(({ id }, i) => {
-    let level: StatusLevel = "UNKNOWN";
+  await store.catalog.sync(vendors, now);
+  const page = await store.catalog.page({}, { page: 0, limit: vendors.length }, {
+    start: now,
+    end: now,
+  });
+  const ids = [...page.rows].map((r) => r.service.id).sort((a, b) => a - b);
+  for (const [i, id] of ids.entries()) {
     let at = now - 30 * DAY_MS;
+    let level: StatusLevel = "OPERATIONAL";
+    const read = (snapshot: Snapshot, t: number) =>
+      store.polls.recordSuccess(id, snapshot, {
+        at: t,
+        latencyMs: 50,
+        httpStatus: 200,
+        nextPollAt: now + 60_000,
+        deadlineAt: now + 60_000,
+        etag: null,
+        lastModified: null,
+        notes: [],
+      });
     for (let k = 0; k < 6; k++) {
-      const next: StatusLevel = k % 2 === 0 ? "OPERATIONAL" : LEVELS[(i + k) % LEVELS.length]!;
-      tr.run(id, level, next, at);
-      level = next;
+      level = k % 2 === 0 ? "OPERATIONAL" : LEVELS[(i + k) % LEVELS.length]!;
+      await read({ indicator: level, components: [], incidents: [] }, at);
       at += 4 * DAY_MS + (i % 13) * HOUR_MS;
     }
-    setStatus.run(level, now, id);
-    if (i % 10 === 0) inc.run(id, `bench-${i}`, `Incident ${i}`, now - HOUR_MS, now);
-  });
-  db.exec("COMMIT");
-  return { db, count: ids.length };
+    const incidents = i % 10 === 0
+      ? [{
+        externalId: `bench-${i}`,
+        title: `Incident ${i}`,
+        status: "INVESTIGATING" as const,
+        impact: "MINOR" as const,
+        startedAt: now - HOUR_MS,
+        updatedAt: now,
+        resolvedAt: null,
+        url: null,
+        componentIds: [],
+        updates: [],
+      }]
+      : [];
+    await read({ indicator: level, components: [], incidents }, now);
+  }
+  return { store, count: ids.length };
 }
 
 async function wrk(url: string, o: ApiBenchOptions): Promise<Result> {
@@ -114,24 +133,25 @@ async function hasWrk(): Promise<boolean> {
 
 /** Runs the benchmark and prints one line per endpoint. */
 export async function runApiBench(o: ApiBenchOptions): Promise<void> {
-  const { db, count } = seededStore();
-  const changes = createChangeFeed();
+  const { store, count } = await seededStore();
   const app = createServer({
-    app: {
-      db,
+    app: createAppContext({
+      store,
       clock: systemClock,
-      changes,
       log: silentLogger,
       settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    },
-    pollerStats: () => ({ running: false }),
+    }),
+    responseCache: createResponseCache(store.changes),
   });
   const statusd = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const base = `http://127.0.0.1:${statusd.addr.port}`;
-  const slug = (db.prepare("SELECT slug FROM vendors ORDER BY slug LIMIT 1 OFFSET 1000").get() as {
-    slug: string;
-  }).slug;
-  const paths = ["/api/services?limit=100", `/api/services/${slug}`, `/badge/${slug}.svg`];
+  const slug = (await store.catalog.names())[1000]!.slug;
+  const paths = [
+    "/api/services?limit=100",
+    `/api/services/${slug}`,
+    `/badge/${slug}.svg`,
+    `/services/${slug}`,
+  ];
   const bytes = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>();
   for (const p of paths) {
     const res = await fetch(base + p);
@@ -175,7 +195,7 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
   } finally {
     await statusd.shutdown();
     await bare.shutdown();
-    db.close();
+    await store.close();
   }
 }
 

@@ -12,7 +12,8 @@ import { parseAllowance, systemClock } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
 import { createServer } from "../routes/mod.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../store/mod.ts";
+import { createAppContext } from "../app/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 import { simulatedCatalog } from "../tests/support/simulator.ts";
 import type { Vendor } from "../domain/mod.ts";
@@ -185,9 +186,8 @@ function peakRssMb(): number {
 async function statusdProcess(catalogFile: string, seconds: number, intervalSeconds: number) {
   const catalog = JSON.parse(await Deno.readTextFile(catalogFile)) as Vendor[];
   const dir = await Deno.makeTempDir({ prefix: "statusd-hostile-bench-" });
-  const db = openStore(`${dir}/bench.db`);
-  syncCatalog(db, catalog, systemClock.now());
-  const changes = createChangeFeed();
+  const db = openSqliteStore(`${dir}/bench.db`);
+  await db.catalog.sync(catalog, systemClock.now());
   const loopback = parseAllowance("127.0.0.1");
   const poller = createPoller({
     movingSeconds: intervalSeconds,
@@ -195,19 +195,18 @@ async function statusdProcess(catalogFile: string, seconds: number, intervalSeco
     concurrency: 32,
     timeoutMs: 10_000,
     allowPrivate: loopback.ok ? loopback.allowance : undefined,
-  }, { store: pollStore(db), changes, clock: systemClock, log: silentLogger });
+  }, { store: db.polls, clock: systemClock, log: silentLogger });
   const app = createServer({
-    app: {
-      db,
+    app: createAppContext({
+      store: db,
       clock: systemClock,
-      changes,
       log: silentLogger,
       settings: {
         publicUrl: "http://127.0.0.1",
         pollStableSeconds: intervalSeconds,
         pollMovingSeconds: intervalSeconds,
       },
-    },
+    }),
     pollerStats: () => poller.stats(),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
@@ -216,10 +215,10 @@ async function statusdProcess(catalogFile: string, seconds: number, intervalSeco
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const stats = poller.stats();
   await poller.stop();
-  const gaps = db.prepare(
-    `SELECT v.slug, f.at FROM fetches f JOIN vendors v ON v.id = f.vendor_id
-     WHERE v.slug LIKE '${HEALTHY_PREFIX}-%' ORDER BY v.slug, f.at`,
-  ).all() as { slug: string; at: number }[];
+  const gaps: { slug: string; at: number }[] = [];
+  for (const v of catalog.filter((c) => c.slug.startsWith(`${HEALTHY_PREFIX}-`))) {
+    for (const f of await db.history.fetchLog(v.slug, 0)) gaps.push({ slug: v.slug, at: f.at });
+  }
   let worstGapMs = 0;
   for (let i = 1; i < gaps.length; i++) {
     if (gaps[i]!.slug === gaps[i - 1]!.slug) {
@@ -235,7 +234,7 @@ async function statusdProcess(catalogFile: string, seconds: number, intervalSeco
   };
   console.log(JSON.stringify(report));
   await server.shutdown();
-  db.close();
+  await db.close();
   await Deno.remove(dir, { recursive: true });
 }
 

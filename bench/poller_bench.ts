@@ -14,7 +14,7 @@
 import { systemClock, type Vendor } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../store/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 import {
   SIMULATED_PLATFORM_NAMES,
@@ -175,20 +175,19 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const control = sim.origins[0]!;
   const legacy = await todaysCalmPoll(sim.origins);
   const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
-  const db = openStore(`${dir}/bench.db`);
+  const store = openSqliteStore(`${dir}/bench.db`);
   const catalog = benchCatalog(sim.origins, options);
-  syncCatalog(db, catalog.all, systemClock.now());
+  await store.catalog.sync(catalog.all, systemClock.now());
   const setScenario = async (v: Vendor, scenario: "calm" | "outage") => {
     const origin = new URL(v.statusPageUrl).origin;
     await (await fetch(`${origin}/_control/${v.slug}/${scenario}`, { method: "POST" })).text();
   };
   for (const v of catalog.moving) await setScenario(v, "outage");
 
-  const changes = createChangeFeed();
   const flips = new Map<string, { at: number; kind: "calm" | "moving"; platform: string }>();
   const delays = { calm: [] as number[], moving: [] as number[] };
   const calmByPlatform = new Map<string, number[]>();
-  changes.subscribe((committed) => {
+  store.changes.subscribe((committed) => {
     for (const c of committed) {
       if (c.kind !== "status" || c.component !== null) continue;
       const flip = flips.get(c.slug);
@@ -209,8 +208,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes,
+      store: store.polls,
       clock: systemClock,
       log: silentLogger,
       adapters: simulatedAdapters(),
@@ -264,7 +262,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const urls = catalog.all.map((v) => simulatedAdapters()[v.platform]!.endpoint(v).href);
   const baseline = await bareFetchLoop(urls, requests, options.concurrency);
   sim.stop();
-  db.close();
+  await store.close();
   Deno.removeSync(dir, { recursive: true });
 
   const perRequest = cpu / requests * 1000;

@@ -69,9 +69,15 @@ export interface Incident extends
   readonly scheduledEndAt: EpochMs | null;
 }
 
+/**
+ * The statuses that end an incident or a maintenance. Every other status is open; stores render
+ * their "open" predicate from this list, so the rule is written once.
+ */
+export const CLOSED_INCIDENT_STATUSES: readonly IncidentStatus[] = ["RESOLVED", "COMPLETED"];
+
 /** True while an incident or maintenance is not finished. */
 export function isOpen(status: IncidentStatus): boolean {
-  return status !== "RESOLVED" && status !== "COMPLETED";
+  return !CLOSED_INCIDENT_STATUSES.includes(status);
 }
 
 /**
@@ -86,8 +92,14 @@ export function maintenanceWindow(
   return { start, end: end !== null && end < start ? start : end };
 }
 
+/** Statuses only planned maintenance has. */
+export const MAINTENANCE_STATUSES: readonly IncidentStatus[] = [
+  "SCHEDULED",
+  "IN_PROGRESS",
+  "COMPLETED",
+];
+
 /** True for planned maintenance (by impact or by a maintenance-only status). */
 export function isMaintenance(i: { status: IncidentStatus; impact: Impact }): boolean {
-  return i.impact === "MAINTENANCE" || i.status === "SCHEDULED" || i.status === "IN_PROGRESS" ||
-    i.status === "COMPLETED";
+  return i.impact === "MAINTENANCE" || MAINTENANCE_STATUSES.includes(i.status);
 }

@@ -1,26 +1,286 @@
 /**
  * The words every part of statusd shares: status levels, incidents, services, scopes,
- * plans, errors, pages and time. Pure TypeScript: no I/O, imports nothing else of ours.
+ * plans, errors, pages, time, the store port and the rules over them. Pure TypeScript: no I/O,
+ * imports nothing else of ours. Every name is listed, so this file is the folder's index.
  * @module
  */
-export * from "./status.ts";
-export * from "./incident.ts";
-export * from "./service.ts";
-export * from "./time.ts";
-export * from "./errors.ts";
-export * from "./page.ts";
-export * from "./scope.ts";
-export * from "./account.ts";
-export * from "./principal.ts";
-export * from "./change.ts";
-export * from "./uptime.ts";
-export * from "./sla.ts";
-export * from "./latency.ts";
-export * from "./poll.ts";
-export * from "./reading.ts";
-export * from "./address.ts";
-export * from "./bounds.ts";
-export * from "./retention.ts";
-export * from "./attempts.ts";
-export * from "./search.ts";
-export * from "./duration.ts";
+export {
+  ALL_STATUS_LEVELS,
+  isAtLeast,
+  isStatusLevel,
+  type RankedLevel,
+  severity,
+  STATUS_LEVELS,
+  type StatusLevel,
+  worst,
+} from "./status.ts";
+export {
+  CLOSED_INCIDENT_STATUSES,
+  type Impact,
+  IMPACTS,
+  type Incident,
+  INCIDENT_STATUSES,
+  type IncidentSnapshot,
+  type IncidentStatus,
+  type IncidentUpdate,
+  isMaintenance,
+  isOpen,
+  MAINTENANCE_STATUSES,
+  maintenanceWindow,
+} from "./incident.ts";
+export {
+  CATEGORIES,
+  type Category,
+  type Component,
+  type ComponentSnapshot,
+  type Platform,
+  PLATFORMS,
+  type Service,
+  type ServiceDetail,
+  serviceStatus,
+  type Snapshot,
+  type Vendor,
+} from "./service.ts";
+export {
+  type Clock,
+  DAY_MS,
+  type EpochMs,
+  fixedClock,
+  HOUR_MS,
+  MAX_ISO_MS,
+  MIN_ISO_MS,
+  MINUTE_MS,
+  SECOND_MS,
+  systemClock,
+  toIso,
+  utcDayStart,
+} from "./time.ts";
+export {
+  AppError,
+  Busy,
+  Forbidden,
+  InsufficientScope,
+  InvalidRequest,
+  type Issue,
+  NotFound,
+  PayloadTooLarge,
+  PlanRequired,
+  RateLimited,
+  Unauthorized,
+} from "./errors.ts";
+export {
+  offsetOf,
+  type Page,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  pageOf,
+  type PageRequest,
+} from "./page.ts";
+export { ALL_SCOPES, effectiveScopes, isScope, type Scope, SCOPES } from "./scope.ts";
+export {
+  type Account,
+  DEFAULT_SLA_TARGET,
+  type Member,
+  type Plan,
+  planAtLeast,
+  PLANS,
+  type Role,
+  ROLES,
+} from "./account.ts";
+export { ANONYMOUS, holdsScope, type Principal } from "./principal.ts";
+export { type Change, type IncidentChange, type StatusChange } from "./change.ts";
+export {
+  dailyWorst,
+  type DayWorst,
+  DOWN_SHARE,
+  downtime,
+  type Episode,
+  episodes,
+  mttrMinutes,
+  observedPercent,
+  observedSince,
+  RECOVERED_LEVELS,
+  type Segment,
+  segmentsIn,
+  type StatusTransition,
+  type TimeWindow,
+  uptimePercent,
+} from "./uptime.ts";
+export {
+  type Breach,
+  findBreaches,
+  incidentsDuring,
+  type IncidentSpan,
+  type LatencySummary,
+  latencySummary,
+  percentile,
+  SLA_ROLLING_DAYS,
+} from "./sla.ts";
+export {
+  addLatency,
+  bucketLatencyMs,
+  histogramOf,
+  histogramPercentile,
+  histogramSamples,
+  histogramSummary,
+  LATENCY_BUCKET_FLOORS,
+  LATENCY_BUCKET_GROWTH,
+  LATENCY_BUCKETS,
+  LATENCY_RELATIVE_ERROR,
+  latencyBucket,
+  type LatencyHistogram,
+  mergeHistograms,
+} from "./latency.ts";
+export {
+  type AccountStore,
+  type AccountSummary,
+  type ApiKeyRecord,
+  type CatalogOverview,
+  type CatalogStore,
+  type CatalogSync,
+  type ChangeListener,
+  type ChangeStore,
+  type ClientAuthMethod,
+  type CodeRedemption,
+  type ComponentTimelines,
+  type ConnectedClientRow,
+  type DueVendor,
+  type FailureRecord,
+  type FetchRecord,
+  type HealthFacts,
+  type HealthStore,
+  type HistoryStore,
+  type IncidentFilter,
+  type IncidentStore,
+  type KeyStore,
+  type Lookback,
+  type MaintenanceFilter,
+  type MembershipRecord,
+  type MemberWithSecret,
+  type NewApiKey,
+  type NewMember,
+  type NewOAuthToken,
+  type OAuthClientRecord,
+  type OAuthCodeRecord,
+  type OAuthGrantRecord,
+  type OAuthStore,
+  type OAuthTokenRecord,
+  type OverviewQuery,
+  type PollOutcome,
+  type PollRecord,
+  type PollStore,
+  type ProviderRow,
+  PRUNE_CHUNK,
+  type RetentionStore,
+  type ServiceCandidate,
+  type ServiceDetailRows,
+  type ServiceFilter,
+  type ServiceRow,
+  type ServiceWithHistory,
+  type SessionRecord,
+  type SessionStore,
+  type SlaIncidentRow,
+  type SlaInputs,
+  type Store,
+  type StoreCounts,
+  type StoreEngine,
+  type SuccessRecord,
+  type TokenRotation,
+} from "./store/mod.ts";
+export { type PollerStats } from "./poller.ts";
+export {
+  type CapsToEnforce,
+  type ComponentWrite,
+  diffReading,
+  type IncidentWrite,
+  type ReadingDiff,
+  type ServiceAfterReading,
+  serviceAfterReading,
+  type StaleDiff,
+  staleReading,
+  type StoredComponent,
+  type StoredIncident,
+  type StoredReadingState,
+  type StoredVendor,
+  type TransitionWrite,
+} from "./reading_diff.ts";
+export {
+  boundNotes,
+  errorWords,
+  isMachineReadable,
+  isPlatformMiss,
+  isReadingErrorKind,
+  isReadingState,
+  type Reading,
+  READING_ERROR_KINDS,
+  READING_ERROR_WORDS,
+  READING_MESSAGE_MAX,
+  READING_NOTE_MAX_CHARS,
+  READING_NOTES_MAX,
+  READING_STATES,
+  type ReadingError,
+  type ReadingErrorKind,
+  type ReadingFacts,
+  readingOf,
+  type ReadingPolicy,
+  type ReadingState,
+  readingState,
+  REDETECT_AFTER_MISSES,
+  REDETECT_EVERY_MS,
+  type Redetection,
+  redetectionDue,
+  STALE_INTERVALS,
+  staleBefore,
+  UNREADABLE_PLATFORMS,
+  unsupportedReasonOf,
+} from "./reading.ts";
+export {
+  type AddressAllowance,
+  embeddedV4,
+  formatIp,
+  inRange,
+  type IpAddress,
+  type IpRange,
+  isAddressAllowed,
+  NO_PRIVATE_ADDRESSES,
+  type NonPublicKind,
+  nonPublicKind,
+  parseAllowance,
+  parseIp,
+  parseIpRange,
+} from "./address.ts";
+export {
+  boundSnapshot,
+  cutText,
+  type DropReporter,
+  EARLIEST_TIME,
+  FUTURE_SLACK_MS,
+  MAINTENANCE_HORIZON_MS,
+  READING_LIMITS,
+  type ReadingLimits,
+} from "./bounds.ts";
+export {
+  REPORT_DAYS,
+  RETENTION,
+  type RetentionCutoffs,
+  retentionCutoffs,
+  STORE_LIMITS,
+} from "./retention.ts";
+export { AttemptCounter, type AttemptRule } from "./attempts.ts";
+export {
+  rankSearch,
+  SEARCH_TIERS,
+  type Searchable,
+  type SearchTier,
+  searchTier,
+} from "./search.ts";
+export { formatMinutes, parseDuration, WITHIN_MAX_MS } from "./duration.ts";
+export {
+  RESOLUTION_IMPACTS,
+  type ResolutionFigure,
+  type ResolutionImpact,
+  type ResolvedSpan,
+  type TimeToResolve,
+  timeToResolve,
+} from "./resolution.ts";
+export { componentDailyWorst, overlappingDays, type Span } from "./days.ts";

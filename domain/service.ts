@@ -4,6 +4,7 @@
  */
 import type { Incident, IncidentSnapshot } from "./incident.ts";
 import type { Reading } from "./reading.ts";
+import type { TimeToResolve } from "./resolution.ts";
 import { type StatusLevel, worst } from "./status.ts";
 import type { EpochMs } from "./time.ts";
 
@@ -113,8 +114,10 @@ export interface Service {
   readonly reading: Reading;
 }
 
-/** One service with its components and open incidents. */
+/** One service with its components, open incidents and typical time to resolve. */
 export interface ServiceDetail extends Service {
   readonly components: readonly Component[];
   readonly incidents: readonly Incident[];
+  /** How long its incidents of the last 90 days took to resolve (p50/p90, per impact). */
+  readonly timeToResolve: TimeToResolve;
 }

@@ -48,8 +48,12 @@ const DISRUPTED: ReadonlySet<StatusLevel> = new Set([
   "MAJOR_OUTAGE",
 ]);
 
-/** Levels that end a disruption: the service is working again (or in planned maintenance). */
-const RECOVERED: ReadonlySet<StatusLevel> = new Set(["OPERATIONAL", "UNDER_MAINTENANCE"]);
+/**
+ * Levels that end a disruption: the service is working again (or in planned maintenance).
+ * Stores reach back to the last transition to one of these for MTTR and retention.
+ */
+export const RECOVERED_LEVELS: readonly StatusLevel[] = ["OPERATIONAL", "UNDER_MAINTENANCE"];
+const RECOVERED: ReadonlySet<StatusLevel> = new Set(RECOVERED_LEVELS);
 
 function sorted(transitions: readonly StatusTransition[]): StatusTransition[] {
   return [...transitions].sort((a, b) => a.at - b.at);

@@ -8,11 +8,12 @@
 import { Cron } from "croner";
 import type {
   AddressAllowance,
-  Change,
   Clock,
   DueVendor,
   EpochMs,
   Platform,
+  PollerStats,
+  PollOutcome,
   PollStore,
   ReadingErrorKind,
 } from "../domain/mod.ts";
@@ -22,6 +23,7 @@ import {
   isOpen,
   isPlatformMiss,
   redetectionDue,
+  serviceAfterReading,
   serviceStatus,
   unsupportedReasonOf,
 } from "../domain/mod.ts";
@@ -63,10 +65,12 @@ export interface PollerConfig extends ScheduleConfig {
   readonly caCerts?: readonly string[];
 }
 
-/** What the poller needs; only `store`, `changes`, `clock` and `log` are required. */
+/**
+ * What the poller needs; only `store`, `clock` and `log` are required. (The store publishes
+ * what each poll commits to its change subscribers.)
+ */
 export interface PollerDeps {
   readonly store: PollStore;
-  readonly changes: { publish(changes: readonly Change[]): void };
   readonly clock: Clock;
   readonly log: Logger;
   readonly adapters?: Partial<Record<Platform, Adapter>>;
@@ -87,35 +91,7 @@ export interface RoundReport {
   readonly changes: number;
 }
 
-/** Counters for /healthz and the benchmark (a type alias, so it fits an index signature). */
-export type PollerStats = {
-  readonly running: boolean;
-  readonly rounds: number;
-  readonly polls: number;
-  readonly ok: number;
-  readonly notModified: number;
-  /** Pulse documents fetched (issue #15), and how many of them said the page changed. */
-  readonly pulses: number;
-  readonly pulseChanges: number;
-  /** Body bytes received from vendors (pulses, full documents, discovery and detection). */
-  readonly bytesReceived: number;
-  /** Documents large enough to be parsed off the event loop (ingest/parse_worker.ts). */
-  readonly offThreadParses: number;
-  readonly failures: number;
-  readonly failuresByReason: Readonly<Record<string, number>>;
-  readonly changes: number;
-  /** Polls that started after their deadline. */
-  readonly missedDeadlines: number;
-  readonly inFlight: number;
-  readonly queued: number;
-  /** Vendors due now that are not yet dispatched. */
-  readonly dueBacklog: number;
-  readonly lastRoundAt: EpochMs | null;
-  /** Last poll any vendor answered (over HTTP, even with an error); null before the first. */
-  readonly lastAnswerAt: EpochMs | null;
-  /** Since when no vendor has answered; null while they answer. */
-  readonly silentSince: EpochMs | null;
-};
+export type { PollerStats } from "../domain/mod.ts";
 
 /** The poller. */
 export interface Poller {
@@ -201,15 +177,21 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     queueMicrotask(() => {
       refillQueued = false;
       if (job === null) return;
-      try {
-        dispatch(false);
-      } catch (err) {
-        deps.log.error("poll refill failed", { error: String(err) });
-      }
+      dispatch(false).catch((err) => deps.log.error("poll refill failed", { error: String(err) }));
     });
   };
 
-  const dispatch = (isRound = true): Promise<PollResult>[] => {
+  // One dispatch at a time: each sees the polls the previous one started, so no vendor is
+  // started twice while the store is being asked who is due.
+  let dispatching: Promise<unknown> = Promise.resolve();
+  let dueBacklog = 0;
+  const dispatch = (isRound = true): Promise<Promise<PollResult>[]> => {
+    const run = dispatching.then(() => dispatchNow(isRound));
+    dispatching = run.catch(() => {});
+    return run;
+  };
+
+  const dispatchNow = async (isRound: boolean): Promise<Promise<PollResult>[]> => {
     const now = deps.clock.now();
     if (isRound) {
       lastRoundAt = now;
@@ -217,15 +199,16 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     }
     const room = config.concurrency * 4 - pending.size;
     if (room <= 0) return [];
-    const due = deps.store.dueVendors(now, room + pending.size).filter((v) => !pending.has(v.id));
+    const due = (await deps.store.dueVendors(now, room + pending.size))
+      .filter((v) => !pending.has(v.id));
     saturated = due.length >= room;
-    return due.slice(0, room).map((v) => {
+    const started = due.slice(0, room).map((v) => {
       const p = pollVendor(v, ctx).then((r) => {
         if (abort.signal.aborted) return r;
         counts.polls++;
         if (r.outcome === "ok") counts.ok++;
         else if (r.outcome === "not_modified") counts.notModified++;
-        else if (r.outcome !== "skipped") {
+        else if (isFailure(r.outcome)) {
           counts.failures++;
           byReason[r.outcome] = (byReason[r.outcome] ?? 0) + 1;
         }
@@ -239,15 +222,15 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       pending.set(v.id, p);
       return p;
     });
+    if (isRound) dueBacklog = Math.max(0, await deps.store.countDue(now) - pending.size);
+    return started;
   };
 
   const tick = () => {
-    try {
-      dispatch();
-      silence.check(deps.clock.now());
-    } catch (err) {
-      deps.log.error("poll round failed", { error: String(err) });
-    }
+    dispatch().then(
+      () => silence.check(deps.clock.now()),
+      (err) => deps.log.error("poll round failed", { error: String(err) }),
+    );
   };
 
   return {
@@ -270,26 +253,18 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     async runOnce() {
       const results: PollResult[] = [];
       for (;;) {
-        const batch = dispatch();
+        const batch = await dispatch();
         if (batch.length === 0 && pending.size === 0) break;
         results.push(...await Promise.all(batch.length ? batch : [...pending.values()]));
       }
       silence.check(deps.clock.now());
       return {
         polled: results.filter((r) => r.outcome !== "skipped").length,
-        failed: results.filter((r) => !["ok", "not_modified", "skipped"].includes(r.outcome))
-          .length,
+        failed: results.filter((r) => isFailure(r.outcome)).length,
         changes: results.reduce((n, r) => n + r.changes, 0),
       };
     },
     stats() {
-      const now = deps.clock.now();
-      let dueBacklog = 0;
-      try {
-        dueBacklog = Math.max(0, deps.store.countDue(now) - pending.size);
-      } catch {
-        // A closed store during shutdown: report what is known.
-      }
       return {
         running: job !== null,
         ...counts,
@@ -305,8 +280,19 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   };
 }
 
+/**
+ * How one poll ended: a fetch outcome as the fetch log keeps it, or `skipped` (no adapter),
+ * `aborted` (the poller stopped) or `error` (a bug, logged).
+ */
+type PollResultKind = PollOutcome | "skipped" | "aborted" | "error";
+
+/** True for the outcomes counted as failed polls. */
+function isFailure(kind: PollResultKind): kind is ReadingErrorKind | "error" {
+  return kind !== "ok" && kind !== "not_modified" && kind !== "skipped" && kind !== "aborted";
+}
+
 interface PollResult {
-  readonly outcome: string;
+  readonly outcome: PollResultKind;
   readonly changes: number;
   /** This failure made the vendor due for platform re-detection. */
   readonly redetect?: boolean;
@@ -343,7 +329,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
         `skip|${v.slug}`,
         () => deps.log.warn("vendor not polled", { vendor: v.slug, reason }),
       );
-      deps.store.recordSkipped(v.id, deps.clock.now() + NO_ADAPTER_RETRY_MS, reason);
+      await deps.store.recordSkipped(v.id, deps.clock.now() + NO_ADAPTER_RETRY_MS, reason);
       return { outcome: "skipped", changes: 0 };
     }
     let started = false;
@@ -367,7 +353,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
     if (discovered && outcome.kind === "failed" && GONE.has(outcome.status ?? 0)) {
       // The page may have moved to another id: read the page again next time.
-      deps.store.setEndpoint(v.id, null);
+      await deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
     afterFullRead(v, outcome, at, pulsed.fingerprint, validators, ctx);
@@ -440,7 +426,7 @@ async function pulseFirst(
       const poll = { at, latencyMs: out.latencyMs, httpStatus: out.status ?? null };
       return {
         done: true,
-        result: fail(v, out.reason, out.detail, poll, ctx, out.retryAfterMs, url.host),
+        result: await fail(v, out.reason, out.detail, poll, ctx, out.retryAfterMs, url.host),
       };
     }
     // A passing trouble (no connection, a timeout, a 5xx) is tried again next time; anything
@@ -468,7 +454,12 @@ async function pulseFirst(
   ) {
     const httpStatus = out.kind === "ok" ? out.status : 304;
     const next = nextPollAt({ ...stateOf(v), failures: 0, pulsing: true }, at, config, random(ctx));
-    deps.store.recordNotModified(v.id, { at, latencyMs: out.latencyMs, httpStatus, ...next });
+    await deps.store.recordNotModified(v.id, {
+      at,
+      latencyMs: out.latencyMs,
+      httpStatus,
+      ...next,
+    });
     return { done: true, result: { outcome: "not_modified", changes: 0 } };
   }
   if (s.fingerprint !== null && fingerprint !== s.fingerprint) ctx.counts.pulseChanges++;
@@ -567,7 +558,7 @@ async function endpointOf(
   if (out.kind === "failed") {
     const poll = { at, latencyMs: out.latencyMs, httpStatus: out.status ?? null };
     const detail = `endpoint discovery: the status page did not load (${out.detail})`;
-    return { url: null, result: fail(v, out.reason, detail, poll, ctx) };
+    return { url: null, result: await fail(v, out.reason, detail, poll, ctx) };
   }
   const found = out.kind === "ok" ? discovery.find(out.body, new URL(out.url)) : null;
   if (!found) {
@@ -577,9 +568,9 @@ async function endpointOf(
       httpStatus: out.kind === "ok" ? out.status : null,
     };
     const detail = `endpoint discovery: ${page.href} names no ${platform} data endpoint`;
-    return { url: null, result: fail(v, "bad_payload", detail, poll, ctx) };
+    return { url: null, result: await fail(v, "bad_payload", detail, poll, ctx) };
   }
-  deps.store.setEndpoint(v.id, found.href);
+  await deps.store.setEndpoint(v.id, found.href);
   deps.log.info("endpoint discovered", { vendor: v.slug, endpoint: found.href });
   return { url: found, discovered: true, fresh: true };
 }
@@ -601,7 +592,7 @@ async function platformOf(v: DueVendor, ctx: PollContext): Promise<Platform | nu
   const { platform: detected, answered } = await detectWith(v, ctx);
   // Nothing answered (offline, or shutting down): not a result; try again later.
   if (answered === 0 && detected === "unknown") throw new Unreachable();
-  ctx.deps.store.setDetectedPlatform(v.id, detected);
+  await ctx.deps.store.setDetectedPlatform(v.id, detected);
   ctx.deps.log.info("platform detected", { vendor: v.slug, platform: detected });
   return detected === "unknown" ? null : detected;
 }
@@ -656,7 +647,7 @@ async function redetectIfDue(
     if (!(err instanceof Unreachable)) throw err;
   }
   if (ctx.fetchOptions({}).signal?.aborted) return result;
-  ctx.deps.store.recordRedetection(v.id, { at: ctx.deps.clock.now(), from, to });
+  await ctx.deps.store.recordRedetection(v.id, { at: ctx.deps.clock.now(), from, to });
   ctx.deps.log.info("platform detected again", { vendor: v.slug, from, to });
   return result;
 }
@@ -675,7 +666,7 @@ async function record(
   const pulsing = ctx.pulses.watchable(v.id, adapter, at);
   if (outcome.kind === "not_modified") {
     const state = { ...stateOf(v), failures: 0, pulsing };
-    deps.store.recordNotModified(v.id, {
+    await deps.store.recordNotModified(v.id, {
       at,
       latencyMs: outcome.latencyMs,
       httpStatus: 304,
@@ -688,7 +679,7 @@ async function record(
     // or write, which also spares the event loop a large document read again and again.
     const digest = await digestOf(outcome.body);
     if (ctx.bodies.get(v.id) === digest && v.currentStatus !== "UNKNOWN") {
-      deps.store.recordNotModified(v.id, {
+      await deps.store.recordNotModified(v.id, {
         at,
         latencyMs: outcome.latencyMs,
         httpStatus: outcome.status,
@@ -731,15 +722,17 @@ async function record(
     }
     // A big document took its time to parse: let waiting requests run before the write.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const status = serviceStatus(snapshot);
+    // The same rule the store's diff applies (domain/reading_diff.ts), so the schedule and
+    // the stored history agree on whether the level moved.
+    const after = serviceAfterReading(v, serviceStatus(snapshot), at);
     const state = {
-      status,
+      status: after.status,
       hasOpenIncident: snapshot.incidents.some((i) => isOpen(i.status)),
-      lastChangedAt: status !== v.currentStatus && v.lastSuccessAt !== null ? at : v.lastChangedAt,
+      lastChangedAt: after.lastChangedAt,
       failures: 0,
       pulsing,
     };
-    const changes = deps.store.recordSuccess(v.id, snapshot, {
+    const changes = await deps.store.recordSuccess(v.id, snapshot, {
       at,
       latencyMs: outcome.latencyMs,
       httpStatus: outcome.status,
@@ -749,7 +742,6 @@ async function record(
       ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
     ctx.bodies.set(v.id, digest);
-    deps.changes.publish(changes);
     return { outcome: "ok", changes: changes.length };
   }
   return fail(
@@ -771,7 +763,7 @@ async function record(
  * Records a failed poll. `retryAfterMs` (a vendor's `Retry-After`) also pauses every request to
  * `host` that long, and the next poll of the vendor comes no earlier.
  */
-function fail(
+async function fail(
   v: DueVendor,
   outcome: ReadingErrorKind,
   detail: string,
@@ -779,7 +771,7 @@ function fail(
   ctx: PollContext,
   retryAfterMs?: number,
   host?: string,
-): PollResult {
+): Promise<PollResult> {
   const { deps, config } = ctx;
   ctx.bodies.delete(v.id);
   ctx.pulses.forgetFingerprint(v.id);
@@ -791,7 +783,7 @@ function fail(
   };
   const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
   const platformMiss = isPlatformMiss(outcome, poll.httpStatus);
-  const changes = deps.store.recordFailure(v.id, {
+  const changes = await deps.store.recordFailure(v.id, {
     ...poll,
     outcome,
     detail,
@@ -800,7 +792,6 @@ function fail(
     ...nextPollAt(state, poll.at, config, deps.random ?? Math.random),
   });
   deps.log.debug("poll failed", { vendor: v.slug, outcome, detail });
-  deps.changes.publish(changes);
   const redetect = platformMiss &&
     redetectionDue(v.platformMisses + 1, v.redetectedAt, poll.at);
   return { outcome, changes: changes.length, redetect };

@@ -6,7 +6,7 @@
  */
 import { serviceLastChanges } from "../app/mod.ts";
 import { type EpochMs, toIso } from "../domain/mod.ts";
-import type { Register } from "./mod.ts";
+import type { Register } from "./register.ts";
 
 /** RFC 9727's profile URI for linksets that are API catalogs. */
 export const API_CATALOG_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
@@ -237,8 +237,8 @@ export const registerDiscovery: Register = (api, deps) => {
       }),
   );
 
-  api.get("/llms.txt", (c) => {
-    const services = serviceLastChanges(deps.app);
+  api.get("/llms.txt", async (c) => {
+    const services = await serviceLastChanges(deps.app);
     const example = services.some((s) => s.slug === "github") ? "github" : services[0]?.slug;
     return c.body(llmsTxt(publicUrl, services.length, example ?? null), 200, {
       ...cors,
@@ -247,10 +247,10 @@ export const registerDiscovery: Register = (api, deps) => {
     });
   });
 
-  api.get("/sitemap.xml", (c) => {
+  api.get("/sitemap.xml", async (c) => {
     const { xml, lastModified } = sitemapXml(
       publicUrl,
-      serviceLastChanges(deps.app),
+      await serviceLastChanges(deps.app),
       deps.app.clock.now(),
     );
     const lm = new Date(lastModified).toUTCString();

@@ -15,7 +15,7 @@ import {
 } from "./mcp/server.ts";
 import { READ_ONLY } from "./mcp/tool.ts";
 import { TOOLS } from "./mcp/tools/mod.ts";
-import type { Register } from "./mod.ts";
+import type { Register } from "./register.ts";
 import { PRM_PATH } from "./oauth/metadata.ts";
 
 /** The manifest document for this server. */

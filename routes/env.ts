@@ -4,6 +4,7 @@
  */
 import type { AppContext } from "../app/mod.ts";
 import type { Principal } from "../domain/mod.ts";
+import type { ResponseCache } from "./api/cache.ts";
 
 /** Variables set by middleware (`c.get("principal")`, `c.get("app")`, `c.get("clientAddress")`). */
 export interface Env {
@@ -12,5 +13,7 @@ export interface Env {
     app: AppContext;
     /** The caller's address (the peer, or the client named by a trusted proxy). */
     clientAddress: string;
+    /** The server's cache of public responses (ServerDeps.responseCache). */
+    responseCache: ResponseCache;
   };
 }

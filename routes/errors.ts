@@ -1,19 +1,25 @@
 /**
  * The one mapping from typed errors to HTTP responses (DESIGN §9):
- * `{"error": code, "status": http, "message": text, ...own fields}`. Errors raised before a
- * router is reached (body limits, sign-in limits) give a browser asking for HTML an error
- * page instead, and the OAuth JSON endpoints their RFC 6749 body for an oversized request.
+ * `{"error": code, "status": http, "message": text, ...own fields}`. A browser asking for HTML
+ * outside `/api` gets the same status as an error page instead (404, 429, 500 …), and the
+ * OAuth JSON endpoints their RFC 6749 body for an oversized request.
  * @module
  */
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { AppError, PayloadTooLarge, Unauthorized } from "../domain/mod.ts";
+import {
+  AppError,
+  InvalidRequest,
+  NotFound,
+  PayloadTooLarge,
+  Unauthorized,
+} from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { errorBody, retryHeaders } from "./error_body.ts";
 import type { Env } from "./env.ts";
 import { NO_STORE } from "./oauth/errors.ts";
-import { errorPageResponse } from "./web/error_page.tsx";
+import { errorPageResponse, internalErrorPage } from "./web/error_page.tsx";
 
 export { errorBody } from "./error_body.ts";
 
@@ -49,6 +55,15 @@ export function wantsHtml(c: Context): boolean {
   return /\btext\/html\b/i.test(c.req.header("accept") ?? "");
 }
 
+/**
+ * True when the caller asked for JSON and not for HTML (`Accept: application/json`): a page
+ * URL then answers its errors as JSON; without that, pages answer them as HTML pages.
+ */
+export function wantsJson(c: Context): boolean {
+  const accept = c.req.header("accept") ?? "";
+  return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
+}
+
 /** Hono `onError` handler: typed errors → their JSON, anything else → 500 with a request id. */
 export function handleError(log: Logger) {
   return function onError(err: Error, c: Context<Env>): Response | Promise<Response> {
@@ -70,10 +85,18 @@ export function handleError(log: Logger) {
     }
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 404 ? "not_found" : "invalid_request";
-      return c.json({ error: code, status: err.status, message: err.message || code }, err.status);
+      const message = err.message || code;
+      if (wantsHtml(c)) {
+        const typed = err.status === 404
+          ? new NotFound("page", new URL(c.req.url).pathname)
+          : new InvalidRequest([], message);
+        return errorPageResponse(c, typed);
+      }
+      return c.json({ error: code, status: err.status, message }, err.status);
     }
     const requestId = crypto.randomUUID();
     log.error("unhandled error", { requestId, err: String(err), stack: err.stack });
+    if (wantsHtml(c)) return internalErrorPage(c, requestId);
     return c.json(
       { error: "internal", status: 500, message: "Internal error", requestId },
       500,

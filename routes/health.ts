@@ -3,9 +3,9 @@
  * and how much is stored.
  * @module
  */
-import { catalogCounts, pollHealth, readingCounts } from "../app/mod.ts";
+import { healthReport } from "../app/mod.ts";
 import { toIso } from "../domain/mod.ts";
-import type { Register } from "./mod.ts";
+import type { Register } from "./register.ts";
 
 /**
  * Mounts `/healthz`. `status` is `"ok"`; `"degraded"` (still 200: the process serves what it
@@ -14,13 +14,12 @@ import type { Register } from "./mod.ts";
  * `reading.failuresByKind`; `"down"` with 503 when the database fails.
  */
 export const registerHealth: Register = (api, deps) => {
-  api.get("/healthz", (c) => {
+  api.get("/healthz", async (c) => {
     const poller = deps.pollerStats ? deps.pollerStats() : null;
     const headers = { "Cache-Control": "no-store" };
     try {
       const app = deps.app;
-      const counts = catalogCounts(app);
-      const polls = pollHealth(app);
+      const { counts, polls, readings } = await healthReport(app);
       const running = poller?.running ?? false;
       const reasons: string[] = [];
       if (!running) reasons.push("the poller is not running");
@@ -42,7 +41,7 @@ export const registerHealth: Register = (api, deps) => {
             polls: polls.polls,
             failed: polls.failed,
             failuresByKind: polls.failuresByKind,
-            services: readingCounts(app),
+            services: readings,
           },
           counts: { ...counts, lastCheckedAt: toIso(counts.lastCheckedAt) },
         },

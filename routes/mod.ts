@@ -4,10 +4,12 @@
  * @module
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppContext } from "../app/mod.ts";
 import { InvalidRequest, NotFound } from "../domain/mod.ts";
+import { createResponseCache } from "./api/cache.ts";
 import type { Env } from "./env.ts";
-import { errorBody, handleError } from "./errors.ts";
+import { errorBody, handleError, wantsHtml } from "./errors.ts";
+import { errorPageResponse } from "./web/error_page.tsx";
+import { registerFavicon } from "./web/favicon.ts";
 import { principal } from "./middleware/principal.ts";
 import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
 import { limitBodies } from "./middleware/body_limit.ts";
@@ -32,28 +34,10 @@ import { registerAssets } from "./web/assets.ts";
 import { registerMaintenances } from "./api/maintenances.ts";
 import { registerFeeds } from "./feeds/mod.ts";
 import { registerDocs } from "./web/docs.tsx";
+import type { Register, ServerDeps } from "./register.ts";
 
-/** Poller facts the health endpoint shows (main.ts passes the poller's `stats`). */
-export interface PollerStats {
-  readonly running: boolean;
-  readonly [key: string]: unknown;
-}
-
-/** What the HTTP app needs from main.ts. */
-export interface ServerDeps {
-  readonly app: AppContext;
-  readonly pollerStats?: () => PollerStats;
-  /** Aborted when the server is stopping: long-lived responses (SSE) end at once. */
-  readonly shutdown?: AbortSignal;
-  /**
-   * Addresses/CIDRs of reverse proxies whose forwarded client address is believed
-   * (`STATUSD_TRUSTED_PROXIES`); none by default.
-   */
-  readonly trustedProxies?: readonly string[];
-}
-
-/** A router module adds its operations to the shared OpenAPI app. */
-export type Register = (api: OpenAPIHono<Env>, deps: ServerDeps) => void;
+export type { Register, RouterDeps, ServerDeps } from "./register.ts";
+export { createResponseCache, type ResponseCache } from "./api/cache.ts";
 
 /** Turns zod issues from request validation into an InvalidRequest naming each parameter. */
 function validationHook(
@@ -89,15 +73,18 @@ const ROUTERS: Register[] = [
   registerMaintenances,
   registerFeeds,
   registerDocs,
+  registerFavicon,
 ];
 
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
   const addressOf = clientAddressReader(deps.trustedProxies ?? []);
+  const responseCache = deps.responseCache ?? createResponseCache(deps.app.store.changes);
   api.use("*", async function context(c, next) {
     c.set("app", deps.app);
     c.set("clientAddress", addressOf(c));
+    c.set("responseCache", responseCache);
     await next();
   });
   api.use("*", securityHeaders(deps.app.settings.publicUrl));
@@ -107,9 +94,9 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   api.use("/sign-up", rateLimit(LIMITS.signUp));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
-    const { body } = errorBody(
-      new NotFound("route", `${c.req.method} ${new URL(c.req.url).pathname}`),
-    );
+    const path = new URL(c.req.url).pathname;
+    if (wantsHtml(c)) return errorPageResponse(c, new NotFound("page", path));
+    const { body } = errorBody(new NotFound("route", `${c.req.method} ${path}`));
     return c.json(body, 404);
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
@@ -126,6 +113,6 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
       "access tokens issued by statusd are accepted only by the MCP server at /api/mcp; this " +
       "API answers them with 401.",
   });
-  for (const register of ROUTERS) register(api, deps);
+  for (const register of ROUTERS) register(api, { ...deps, responseCache });
   return api;
 }

@@ -99,3 +99,35 @@ Deno.test("STATUSD_TRUSTED_PROXIES takes addresses and CIDRs; a bad entry stops 
     /Cannot use STATUSD_TRUSTED_PROXIES "10\.0\.0\.0\/8,proxy\.local": "proxy\.local" is not an IP address or CIDR range/,
   );
 });
+
+Deno.test("STATUSD_DATABASE_URL: a PostgreSQL URL or nothing (SQLite); a bad one is refused without its password", () => {
+  equal(loadConfig({}).databaseUrl, null);
+  equal(
+    loadConfig({ STATUSD_DATABASE_URL: "postgres://statusd:pw@db.internal:5432/statusd" })
+      .databaseUrl,
+    "postgres://statusd:pw@db.internal:5432/statusd",
+  );
+  equal(
+    loadConfig({ STATUSD_DATABASE_URL: "postgresql://db.internal/statusd" }).databaseUrl,
+    "postgresql://db.internal/statusd",
+  );
+  for (
+    const [value, shown] of [
+      ["mysql://root:s3cret@db/statusd", "(not shown: it may hold a password)"],
+      ["postgres://:s3cret@/statusd", "(not shown: it may hold a password)"],
+      ["not a url s3cret", "(not shown: it may hold a password)"],
+    ]
+  ) {
+    throws(() => loadConfig({ STATUSD_DATABASE_URL: value }), (err: unknown) => {
+      const msg = (err as Error).message;
+      equal(err instanceof ConfigError, true);
+      equal(
+        msg.startsWith(`Cannot use STATUSD_DATABASE_URL ${shown}: expected a PostgreSQL URL`),
+        true,
+        msg,
+      );
+      equal(msg.includes("s3cret"), false, "the password is never shown");
+      return true;
+    });
+  }
+});

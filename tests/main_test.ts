@@ -1,6 +1,7 @@
 /**
- * `statusd` (main.ts) as a self-hoster starts it: a bad `STATUSD_CATALOG` file stops it with one
- * line naming the variable and the problem, exit 2, no stack trace, and no database created.
+ * `statusd` (main.ts) as a self-hoster starts it: a bad `STATUSD_CATALOG` file, or a store that
+ * cannot be opened, stops it with one line naming the variable and the problem, exit 2, no
+ * stack trace, and no database created.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -45,6 +46,33 @@ Deno.test("a bad STATUSD_CATALOG file ends with one line naming the variable and
       ok(!/\bat .*\.ts:\d+/.test(run.stderr), "no stack trace");
       ok(!(await Deno.stat(db).then(() => true, () => false)), "no database was created");
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a store that cannot be opened ends with one line naming the variable (exit 2)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A SQLite path under a regular file: the folder cannot be made.
+    Deno.writeTextFileSync(join(dir, "file"), "");
+    const sqlite = await start({ STATUSD_DB: join(dir, "file", "statusd.db") });
+    equal(sqlite.code, 2, sqlite.stderr);
+    const line = sqlite.stderr.trimEnd();
+    equal(line.split("\n").length, 1, line);
+    match(line, /^Cannot open the SQLite database in STATUSD_DB \(.*file\/statusd\.db\): /);
+    ok(!/\bat .*\.ts:\d+/.test(sqlite.stderr), "no stack trace");
+
+    const postgres = await start({
+      STATUSD_DATABASE_URL: "postgres://statusd:s3cret@db.invalid:5432/statusd",
+      STATUSD_DB: join(dir, "statusd.db"),
+    });
+    equal(postgres.code, 2, postgres.stderr);
+    const pg = postgres.stderr.trimEnd();
+    equal(pg.split("\n").length, 1, pg);
+    match(pg, /^Cannot use STATUSD_DATABASE_URL \(db\.invalid:5432\): /);
+    ok(!pg.includes("s3cret"), "the password is never shown");
+    ok(!(await Deno.stat(join(dir, "statusd.db")).then(() => true, () => false)), "no SQLite file");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,6 +1,6 @@
 /**
  * `statusd admin …`: the self-hoster's account commands (run from source as
- * `deno task admin …`). They open the same `STATUSD_DB` as the server (WAL + busy_timeout make
+ * `deno task admin …`). They open the same store as the server (for SQLite, WAL + busy_timeout make
  * that safe while it runs) and call the same verbs as the web pages.
  * @module
  */
@@ -10,6 +10,7 @@ import {
   addMember,
   type AppContext,
   createAccount,
+  createAppContext,
   createKey,
   listAccounts,
   membershipOf,
@@ -21,7 +22,7 @@ import { loadConfig } from "../../config.ts";
 import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
 import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
-import { createChangeFeed, openStore } from "../../store/mod.ts";
+import { openStore, StoreOpenError } from "../../store/mod.ts";
 
 /** Exit codes: done, refused (the message says why), bad usage. */
 export const ADMIN_EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -43,7 +44,8 @@ const defaultIo: AdminIo = {
 export const ADMIN_HELP =
   `statusd admin <command> [flags]   (from source: deno task admin <command> …)
 
-Account commands against the database in STATUSD_DB (safe while the server runs).
+Account commands against the database of STATUSD_DATABASE_URL, or else the SQLite file in
+STATUSD_DB (safe while the server runs).
 
   create-account --email E --password-stdin [--plan FREE|PRO|TEAM|ENTERPRISE] [--name N]
       Creates an account with E as its OWNER (plan defaults to FREE). The password is read
@@ -195,18 +197,18 @@ async function execute(
     }
     case "set-plan": {
       const f = SCHEMAS[command].parse(flags);
-      io.out(`Plan of ${f.email}'s account is now ${setPlan(ctx, f.email, f.plan).plan}`);
+      io.out(`Plan of ${f.email}'s account is now ${(await setPlan(ctx, f.email, f.plan)).plan}`);
       return;
     }
     case "set-sla-target": {
       const f = SCHEMAS[command].parse(flags);
-      const a = setSlaTarget(ctx, f.email, f.target);
+      const a = await setSlaTarget(ctx, f.email, f.target);
       io.out(`SLA target of ${f.email}'s account is now ${a.slaTarget}%`);
       return;
     }
     case "list-accounts": {
       const f = SCHEMAS[command].parse(flags);
-      const rows = listAccounts(ctx).map((a) => ({
+      const rows = (await listAccounts(ctx)).map((a) => ({
         id: a.id,
         name: a.name,
         plan: a.plan,
@@ -230,9 +232,12 @@ async function execute(
     }
     case "create-key": {
       const f = SCHEMAS[command].parse(flags);
-      const { account } = membershipOf(ctx, f.email);
+      const { account } = await membershipOf(ctx, f.email);
       const scopes = f.scopes ? f.scopes.split(",").map((s) => s.trim()).filter(Boolean) : [];
-      const { key, secret } = createKey(ctx, { kind: "admin", account }, { name: f.name, scopes });
+      const { key, secret } = await createKey(ctx, { kind: "admin", account }, {
+        name: f.name,
+        scopes,
+      });
       io.err(
         `Created key "${key.name}" with scopes ${key.scopes.join(",")}. ` +
           "It is printed once below; store it now, it cannot be shown again.",
@@ -242,8 +247,8 @@ async function execute(
     }
     case "revoke-key": {
       const f = SCHEMAS[command].parse(flags);
-      const { account } = membershipOf(ctx, f.email);
-      const k = revokeKeyByName(ctx, { kind: "admin", account }, f.name);
+      const { account } = await membershipOf(ctx, f.email);
+      const k = await revokeKeyByName(ctx, { kind: "admin", account }, f.name);
       io.out(`Revoked key "${k.name}" (${k.prefix}…); requests with it now get 401`);
       return;
     }
@@ -284,18 +289,24 @@ export async function runAdmin(
     return ADMIN_EXIT.usage;
   }
   const config = loadConfig(env);
-  const db = openStore(config.dbPath);
-  const ctx: AppContext = {
-    db,
+  let store;
+  try {
+    store = await openStore(config);
+  } catch (err) {
+    if (!(err instanceof StoreOpenError)) throw err;
+    io.err(err.message);
+    return ADMIN_EXIT.refused;
+  }
+  const ctx: AppContext = createAppContext({
+    store,
     clock: systemClock,
-    changes: createChangeFeed(),
     log: createLogger("warn"),
     settings: {
       publicUrl: config.publicUrl,
       pollStableSeconds: config.poll.stableSeconds,
       pollMovingSeconds: config.poll.movingSeconds,
     },
-  };
+  });
   try {
     await execute(ctx, command as Command, parsed.values, io);
     return ADMIN_EXIT.ok;
@@ -306,6 +317,6 @@ export async function runAdmin(
     }
     throw err;
   } finally {
-    db.close();
+    await store.close();
   }
 }

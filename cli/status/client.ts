@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { READING_ERROR_KINDS, READING_STATES } from "../../domain/reading.ts";
 import { STATUS_LEVELS } from "../../domain/status.ts";
+import { RESOLUTION_IMPACTS, type ResolutionImpact } from "../../domain/resolution.ts";
 import { ApiFailure, CliError, exitCodeOf, UnknownVendor } from "./exit.ts";
 
 /** Every status level, ranked ones first. */
@@ -81,10 +82,33 @@ export const IncidentSchema = z.object({
 /** An incident as the API returns it. */
 export type Incident = z.infer<typeof IncidentSchema>;
 
+/** How long a set of incidents took to resolve. */
+const ResolutionFigureSchema = z.object({
+  incidents: z.number().int(),
+  p50Minutes: z.number().nullable(),
+  p90Minutes: z.number().nullable(),
+});
+
+/** Typical time to resolve: p50/p90 minutes over `windowDays`, overall and per impact. */
+export const TimeToResolveSchema = z.object({
+  windowDays: z.number().int(),
+  all: ResolutionFigureSchema,
+  byImpact: z.object(
+    Object.fromEntries(RESOLUTION_IMPACTS.map((i) => [i, ResolutionFigureSchema])) as Record<
+      ResolutionImpact,
+      typeof ResolutionFigureSchema
+    >,
+  ),
+});
+/** Typical time to resolve of one service. */
+export type TimeToResolve = z.infer<typeof TimeToResolveSchema>;
+
 /** One service with its components and open incidents (`/api/services/{slug}`). */
 export const ServiceDetailSchema = ServiceSchema.extend({
   components: z.array(ComponentSchema),
   incidents: z.array(IncidentSchema),
+  /** Absent from servers older than this client (issue #14). */
+  timeToResolve: TimeToResolveSchema.optional(),
 });
 /** One service in full. */
 export type ServiceDetail = z.infer<typeof ServiceDetailSchema>;

@@ -1,15 +1,16 @@
 /**
  * An in-memory cache of serialized responses for public reads (JSON, and the badges, feeds
- * and calendar). Entries are dropped on every committed change (the change feed) and after
- * `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a few
- * seconds behind a poll's `lastCheckedAt`.
+ * and calendar). Entries are dropped on every committed change (the store's change feed) and
+ * after `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a
+ * few seconds behind a poll's `lastCheckedAt`. A body computed while a change arrived is served
+ * but not kept. Built once in main.ts (`createResponseCache`) and passed to the routers.
  * @module
  */
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
-import type { AppContext } from "../../app/mod.ts";
+import type { ChangeListener } from "../../domain/mod.ts";
 
 /** Cache entries are served for at most this long (ms). */
 export const RESPONSE_MAX_AGE_MS = 5000;
@@ -39,17 +40,20 @@ export type JsonResponse<T> = Response & TypedResponse<JSONParsed<T>, 200, "json
 /** Cache of response bodies keyed by request path and query. */
 export interface ResponseCache {
   /** The JSON response for `c`'s URL: cached bytes, or `compute()` serialized and kept. */
-  json<T>(c: Context, compute: () => T): JsonResponse<T>;
+  json<T>(c: Context, compute: () => Promise<T>): Promise<JsonResponse<T>>;
   /**
    * The representation for `c`'s URL, from cache or `compute()`, with a strong `ETag`; answers
    * 304 without a body when `If-None-Match` names it. Errors thrown by `compute` are not cached.
    */
-  send(c: Context, compute: () => CachedBody, headers?: ExtraHeaders): Response;
+  send(
+    c: Context,
+    compute: () => Promise<CachedBody>,
+    headers?: ExtraHeaders,
+  ): Promise<Response>;
   /** Drops every entry. */
   clear(): void;
 }
 
-const caches = new WeakMap<AppContext, ResponseCache>();
 const encoder = new TextEncoder();
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 
@@ -75,36 +79,60 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
     ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }
 
-function createCache(app: AppContext): ResponseCache {
+/** A new, empty cache, cleared by every change `changes` tells of. */
+export function createResponseCache(
+  changes: { subscribe(listener: ChangeListener): () => void },
+): ResponseCache {
   const entries = new Map<string, Entry & { type?: string; status?: number }>();
-  app.changes.subscribe(() => entries.clear());
+  // Bumped by every clear: a body computed across a change is not kept (it may predate it).
+  let generation = 0;
+  const clear = () => {
+    generation++;
+    entries.clear();
+  };
+  changes.subscribe(clear);
   const lookup = (key: string, now: number) => {
     const hit = entries.get(key);
     return hit && now - hit.at < RESPONSE_MAX_AGE_MS ? hit : undefined;
   };
-  const keep = (key: string, entry: Entry & { type?: string; status?: number }) => {
+  const keep = (
+    key: string,
+    entry: Entry & { type?: string; status?: number },
+    startedIn: number,
+  ) => {
+    if (startedIn !== generation) return entry;
     if (entries.size >= MAX_ENTRIES) entries.clear();
     entries.set(key, entry);
     return entry;
   };
   return {
-    json<T>(c: Context, compute: () => T): JsonResponse<T> {
+    async json<T>(c: Context, compute: () => Promise<T>): Promise<JsonResponse<T>> {
       const key = keyOf(c);
       const now = Date.now();
       const hit = lookup(key, now);
       if (hit) return respond<T>(hit.body);
-      const body = encoder.encode(JSON.stringify(compute()));
-      keep(key, { body, at: now });
+      const startedIn = generation;
+      const body = encoder.encode(JSON.stringify(await compute()));
+      keep(key, { body, at: now }, startedIn);
       return respond<T>(body);
     },
-    send(c: Context, compute: () => CachedBody, headers: ExtraHeaders = {}): Response {
+    async send(
+      c: Context,
+      compute: () => Promise<CachedBody>,
+      headers: ExtraHeaders = {},
+    ): Promise<Response> {
       const key = keyOf(c);
       const now = Date.now();
       let entry = lookup(key, now);
       if (!entry) {
-        const out = compute();
+        const startedIn = generation;
+        const out = await compute();
         const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
-        entry = keep(key, { body, at: now, type: out.contentType, status: out.status ?? 200 });
+        entry = keep(
+          key,
+          { body, at: now, type: out.contentType, status: out.status ?? 200 },
+          startedIn,
+        );
       }
       entry.etag ??= `"${fingerprint(entry.body)}"`;
       const common = { ...headers, ETag: entry.etag };
@@ -116,16 +144,6 @@ function createCache(app: AppContext): ResponseCache {
         headers: { ...common, "content-type": entry.type! },
       });
     },
-    clear: () => entries.clear(),
+    clear,
   };
-}
-
-/** The cache of `app` (one per app context, cleared by its change feed). */
-export function responseCache(app: AppContext): ResponseCache {
-  let cache = caches.get(app);
-  if (!cache) {
-    cache = createCache(app);
-    caches.set(app, cache);
-  }
-  return cache;
 }

@@ -1,40 +1,26 @@
 /**
- * `defineRoute` declares an operation once: path, schemas, operationId, description and the
- * scopes it needs. The same `scopes` value feeds `x-required-scopes` in the OpenAPI document
- * and the check run before the handler, so they cannot disagree; and the error responses the
- * shared middleware can give (400, 401, 403, 404, 429, 500) are added to every declaration from
- * the same facts, so the document lists every status an operation can answer.
+ * `defineRoute` declares an operation once: path, schemas, operationId, description, and the
+ * access its verb declares in app/ (credential, scopes, plan). The same declaration feeds
+ * `x-required-scopes` and `security` in the OpenAPI document and the check the verb runs, so
+ * they cannot disagree; and the error responses the shared middleware can give (400, 401, 403,
+ * 404, 429, 500) are added to every declaration from the same facts, so the document lists
+ * every status an operation can answer.
  * @module
  */
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { holdsScope, InsufficientScope, type Scope, Unauthorized } from "../../domain/mod.ts";
+import { type Access, authorize, type Credential } from "../../app/mod.ts";
 import type { Env } from "../env.ts";
 import { ErrorSchema } from "../errors.ts";
 
 /**
- * Who may call: `open` (anyone; a presented key is still checked), `optional` (anonymous
- * callers allowed, a caller with a key must hold the scopes) or `key` (a key is required).
+ * Middleware checking `access` (the verb's own declaration, app/policy.ts) against the caller
+ * before anything else runs, so a cached answer is never served to a caller the verb would
+ * refuse. The verb checks again; the rule is the one `authorize` in app/.
  */
-export type Credential = "open" | "optional" | "key";
-
-/** What an operation requires. */
-export interface Access {
-  readonly credential: Credential;
-  readonly scopes: readonly Scope[];
-}
-
-/** Middleware enforcing `access` against `c.get("principal")`. */
 export function requireAccess(access: Access): MiddlewareHandler<Env> {
   return async function requireAccess(c, next) {
-    const p = c.get("principal");
-    if (p.kind === "anonymous") {
-      if (access.credential === "key") throw new Unauthorized();
-    } else if (access.credential !== "open") {
-      for (const scope of access.scopes) {
-        if (!holdsScope(p, scope)) throw new InsufficientScope(scope);
-      }
-    }
+    authorize(c.get("principal"), access);
     await next();
   };
 }

@@ -12,9 +12,9 @@
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import type { SSEStreamingApi } from "hono/streaming";
-import { type AppContext, changesSince, latestChangeId } from "../../app/mod.ts";
+import { type AppContext, changesSince, latestChangeId, OPEN } from "../../app/mod.ts";
 import type { Change } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { changeJson, queryInteger } from "./schemas.ts";
 
@@ -84,7 +84,7 @@ const eventsRoute = defineRoute({
       description: "The event stream",
     },
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 /** Committed changes waiting for one stream, at most `max`; past it, only a flag. */
 interface LiveBuffer {
@@ -103,7 +103,7 @@ function liveBuffer(app: AppContext, max: number): LiveBuffer {
   let pending: Change[] = [];
   let behind = false;
   let wakeUp: (() => void) | null = null;
-  const unsubscribe = app.changes.subscribe((changes) => {
+  const unsubscribe = app.store.changes.subscribe((changes) => {
     if (behind) return;
     if (pending.length + changes.length > max) {
       behind = true;
@@ -174,7 +174,7 @@ export const registerEvents: Register = (api, deps) => {
       stream.onAbort(close);
       deps.shutdown?.addEventListener("abort", close, { once: true });
       if (deps.shutdown?.aborted) close();
-      const newest = latestChangeId(app);
+      const newest = await latestChangeId(app);
       let lastSent = requested === undefined ? newest : Math.min(requested, newest);
       const send = async (change: Change) => {
         if (change.id <= lastSent || closed) return;
@@ -192,9 +192,9 @@ export const registerEvents: Register = (api, deps) => {
         }
         if (requested !== undefined) {
           for (
-            let batch = changesSince(app, lastSent, REPLAY_CHUNK);
+            let batch = await changesSince(app, lastSent, REPLAY_CHUNK);
             batch.length && !closed;
-            batch = changesSince(app, lastSent, REPLAY_CHUNK)
+            batch = await changesSince(app, lastSent, REPLAY_CHUNK)
           ) {
             for (const change of batch) await send(change);
           }

@@ -3,10 +3,9 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { listIncidents } from "../../app/mod.ts";
+import { listIncidents, OPEN } from "../../app/mod.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
-import { responseCache } from "./cache.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { incidentJson, IncidentPageSchema, pageJson, PageQuery } from "./schemas.ts";
 
@@ -55,11 +54,11 @@ const listIncidentsRoute = defineRoute({
       description: "`not_found`: the `service` slug does not exist",
     },
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 /** Mounts the incident feed. */
 export const registerIncidents: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   api.openapi(listIncidentsRoute, (c) => {
     const { limit, page, active, service, since } = c.req.valid("query");
     const filter = {
@@ -69,7 +68,8 @@ export const registerIncidents: Register = (api, deps) => {
     };
     return cache.json(
       c,
-      () => pageJson(listIncidents(c.get("app"), filter, { limit, page }), incidentJson),
+      async () =>
+        pageJson(await listIncidents(c.get("app"), filter, { limit, page }), incidentJson),
     );
   });
 };

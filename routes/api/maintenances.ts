@@ -4,11 +4,10 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { listMaintenances, MAINTENANCES_MAX } from "../../app/mod.ts";
+import { listMaintenances, MAINTENANCES_MAX, OPEN } from "../../app/mod.ts";
 import { parseDuration } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
-import { responseCache } from "./cache.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { incidentJson, IncidentPageSchema, pageJson, PageQuery } from "./schemas.ts";
 
@@ -103,11 +102,11 @@ const listMaintenancesRoute = defineRoute({
       description: "`not_found`: a `service` slug does not exist",
     },
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 /** Mounts the maintenance list. */
 export const registerMaintenances: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   api.openapi(listMaintenancesRoute, (c) => {
     const { limit, page, service, provider, within } = c.req.valid("query");
     const scope = {
@@ -117,7 +116,8 @@ export const registerMaintenances: Register = (api, deps) => {
     };
     return cache.json(
       c,
-      () => pageJson(listMaintenances(c.get("app"), scope, { limit, page }), incidentJson),
+      async () =>
+        pageJson(await listMaintenances(c.get("app"), scope, { limit, page }), incidentJson),
     );
   });
 };

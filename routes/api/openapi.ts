@@ -6,7 +6,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { stringify } from "yaml";
 import type { Env } from "../env.ts";
-import type { Register, ServerDeps } from "../mod.ts";
+import type { Register, ServerDeps } from "../register.ts";
 
 /** Version of the REST API description (bumped with breaking changes). */
 export const API_VERSION = "1.0.0";

@@ -3,11 +3,10 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { providersOverview } from "../../app/mod.ts";
+import { OPEN, providersOverview } from "../../app/mod.ts";
 import { pageOf } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
-import { responseCache } from "./cache.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { pageJson, PageQuery, providerJson, ProviderPageSchema } from "./schemas.ts";
 
@@ -33,15 +32,15 @@ const providersRoute = defineRoute({
       description: "`invalid_request`: a parameter is malformed or out of range",
     },
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 /** Mounts the provider overview. */
 export const registerProviders: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   api.openapi(providersRoute, (c) => {
     const { limit, page } = c.req.valid("query");
-    return cache.json(c, () => {
-      const rows = providersOverview(c.get("app"));
+    return cache.json(c, async () => {
+      const rows = await providersOverview(c.get("app"));
       const slice = rows.slice(page * limit, page * limit + limit);
       return pageJson(pageOf(slice, rows.length, { limit, page }), providerJson);
     });

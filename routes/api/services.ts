@@ -8,6 +8,8 @@ import {
   getService,
   HISTORY_MAX_DAYS,
   listServices,
+  OPEN,
+  READ_SERVICE_HISTORY,
   serviceHistory,
   serviceUptime,
 } from "../../app/mod.ts";
@@ -18,9 +20,8 @@ import {
   type StatusLevel,
 } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
-import { responseCache } from "./cache.ts";
 import {
   historyJson,
   HistorySchema,
@@ -108,27 +109,29 @@ const listServicesRoute = defineRoute({
     200: json(ServicePageSchema, "A page envelope of services"),
     400: badRequest,
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 const getServiceRoute = defineRoute({
   method: "get",
   path: "/api/services/{slug}",
   operationId: "getService",
   tags: ["Status"],
-  summary: "Get one service with its components and open incidents",
+  summary: "Get one service with its components, open incidents and time to resolve",
   description:
     "The service's current normalised status (the worst of its page-level indicator and its " +
     "components), its 30-day `uptimePercent`, its `reading` health (can statusd read it; if " +
     "not, the error kind, HTTP status, message and since when; what the latest reading left " +
     "out), its components with their own status, and its open incidents and maintenances with " +
-    "their full timelines (oldest entry first). An unknown slug answers 404 with " +
+    "their full timelines (oldest entry first), and `timeToResolve`: the vendor's typical time " +
+    "to resolve (p50 and p90 minutes of its incidents resolved in the last 90 days, overall " +
+    "and per impact; maintenance left out). An unknown slug answers 404 with " +
     "`suggestions`. No credential needed.",
   request: { params: SlugParam },
   responses: {
     200: json(ServiceDetailSchema, "The service"),
     404: notFound,
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 const HistoryQuery = z.object({
   days: queryInteger(1, HISTORY_MAX_DAYS).default(HISTORY_MAX_DAYS).openapi({
@@ -158,7 +161,7 @@ const historyRoute = defineRoute({
     403: forbidden,
     404: notFound,
   },
-}, { credential: "optional", scopes: ["status:read"] });
+}, READ_SERVICE_HISTORY);
 
 const uptimeRoute = defineRoute({
   method: "get",
@@ -184,29 +187,35 @@ const uptimeRoute = defineRoute({
     403: forbidden,
     404: notFound,
   },
-}, { credential: "optional", scopes: ["status:read"] });
+}, READ_SERVICE_HISTORY);
 
 /** Mounts the service operations. */
 export const registerServices: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   api.openapi(listServicesRoute, (c) => {
     const { limit, page, ...filter } = c.req.valid("query");
     return cache.json(
       c,
-      () => pageJson(listServices(c.get("app"), filter, { limit, page }), serviceJson),
+      async () => pageJson(await listServices(c.get("app"), filter, { limit, page }), serviceJson),
     );
   });
   api.openapi(getServiceRoute, (c) => {
     const { slug } = c.req.valid("param");
-    return cache.json(c, () => serviceDetailJson(getService(c.get("app"), slug)));
+    return cache.json(c, async () => serviceDetailJson(await getService(c.get("app"), slug)));
   });
   api.openapi(historyRoute, (c) => {
     const { slug } = c.req.valid("param");
     const { days } = c.req.valid("query");
-    return cache.json(c, () => historyJson(serviceHistory(c.get("app"), slug, days)));
+    return cache.json(
+      c,
+      async () => historyJson(await serviceHistory(c.get("app"), c.get("principal"), slug, days)),
+    );
   });
   api.openapi(uptimeRoute, (c) => {
     const { slug } = c.req.valid("param");
-    return cache.json(c, () => uptimeJson(serviceUptime(c.get("app"), slug)));
+    return cache.json(
+      c,
+      async () => uptimeJson(await serviceUptime(c.get("app"), c.get("principal"), slug)),
+    );
   });
 };

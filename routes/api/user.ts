@@ -4,9 +4,19 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { type KeyView, listKeys, SLA_DAYS, type SlaReport, slaReport } from "../../app/mod.ts";
-import { ALL_SCOPES, SCOPES, toIso } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import {
+  type KeyView,
+  LIST_KEYS,
+  LIST_SCOPES,
+  listKeys,
+  listScopes,
+  READ_SLA_REPORT,
+  SLA_DAYS,
+  type SlaReport,
+  slaReport,
+} from "../../app/mod.ts";
+import { ALL_SCOPES, toIso } from "../../domain/mod.ts";
+import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { ErrorSchema } from "../errors.ts";
 import { queryInteger } from "./schemas.ts";
@@ -75,7 +85,7 @@ export const listApiKeysRoute = defineRoute({
     },
     ...errors(401, 403),
   },
-}, { credential: "key", scopes: ["account:read"] });
+}, LIST_KEYS);
 
 /** `GET /api/user/api-keys/scopes`. */
 export const listScopesRoute = defineRoute({
@@ -94,7 +104,7 @@ export const listScopesRoute = defineRoute({
     },
     ...errors(401),
   },
-}, { credential: "key", scopes: [] });
+}, LIST_SCOPES);
 
 const SlaIncidentSchema = z.object({
   id: z.string(),
@@ -178,7 +188,7 @@ export const slaReportRoute = defineRoute({
     },
     ...errors(400, 401, 403, 404),
   },
-}, { credential: "key", scopes: ["sla:read"] });
+}, READ_SLA_REPORT);
 
 /** An SLA report as the API shows it. */
 export function slaJson(r: SlaReport) {
@@ -214,8 +224,8 @@ export function keyJson(k: KeyView) {
 
 /** Mounts the account API. */
 export const registerUserApi: Register = (api) => {
-  api.openapi(listApiKeysRoute, (c) => {
-    const keys = listKeys(c.get("app"), c.get("principal")).map(keyJson);
+  api.openapi(listApiKeysRoute, async (c) => {
+    const keys = (await listKeys(c.get("app"), c.get("principal"))).map(keyJson);
     return c.json({
       content: keys,
       totalElements: keys.length,
@@ -224,13 +234,13 @@ export const registerUserApi: Register = (api) => {
       totalPages: keys.length ? 1 : 0,
     }, 200);
   });
-  api.openapi(slaReportRoute, (c) => {
+  api.openapi(slaReportRoute, async (c) => {
     const { slug } = c.req.valid("param");
     const { days } = c.req.valid("query");
-    return c.json(slaJson(slaReport(c.get("app"), c.get("principal"), slug, days)), 200);
+    return c.json(slaJson(await slaReport(c.get("app"), c.get("principal"), slug, days)), 200);
   });
   api.openapi(listScopesRoute, (c) => {
-    const content = ALL_SCOPES.map((scope) => ({ scope, grants: SCOPES[scope] }));
+    const content = listScopes(c.get("principal"));
     return c.json({
       content,
       totalElements: content.length,

@@ -9,9 +9,8 @@ import { z } from "@hono/zod-openapi";
 import { makeBadge } from "badge-maker";
 import { serviceStatusOf } from "../../app/mod.ts";
 import { InvalidRequest, type StatusLevel } from "../../domain/mod.ts";
-import { responseCache } from "../api/cache.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 
 /** Seconds a badge may be cached by browsers and image proxies. */
 export const BADGE_MAX_AGE_SECONDS = 60;
@@ -56,7 +55,7 @@ function svgOf(label: string, look: { message: string; color: string }, style: s
 
 /** Mounts the badge (and documents it in the OpenAPI document). */
 export const registerBadges: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   const headers = { "Cache-Control": `public, max-age=${BADGE_MAX_AGE_SECONDS}` };
   api.openAPIRegistry.registerPath({
     method: "get",
@@ -102,8 +101,8 @@ export const registerBadges: Register = (api, deps) => {
     }
     const { label, style } = query.data;
     const slug = c.req.param("file").slice(0, -".svg".length);
-    return cache.send(c, () => {
-      const service = SLUG.test(slug) ? serviceStatusOf(c.get("app"), slug) : null;
+    return cache.send(c, async () => {
+      const service = SLUG.test(slug) ? await serviceStatusOf(c.get("app"), slug) : null;
       return service
         ? {
           body: svgOf(label ?? service.name, BADGE_LOOK[service.currentStatus], style),

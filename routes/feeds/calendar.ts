@@ -11,13 +11,13 @@ import {
   maintenanceCalendar,
   type MaintenanceScope,
   type NamedIncident,
+  OPEN,
 } from "../../app/mod.ts";
 import { maintenanceWindow, toIso } from "../../domain/mod.ts";
-import { responseCache } from "../api/cache.ts";
 import { defineRoute } from "../api/define.ts";
 import { scopeQuery } from "../api/maintenances.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { incidentPageUrl } from "./incidents.ts";
 import { xmlSafe } from "./_text.ts";
 
@@ -115,7 +115,7 @@ const calendarRoute = defineRoute({
       description: "`not_found`: a `service` slug does not exist",
     },
   },
-}, { credential: "open", scopes: [] });
+}, OPEN);
 
 function calendarName(scope: MaintenanceScope): string {
   const parts = [
@@ -127,7 +127,7 @@ function calendarName(scope: MaintenanceScope): string {
 
 /** Mounts `/calendar.ics`. */
 export const registerCalendar: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
   api.openapi(calendarRoute, (c) => {
     const { service, provider } = c.req.valid("query");
@@ -135,10 +135,10 @@ export const registerCalendar: Register = (api, deps) => {
       ...(service !== undefined ? { services: service } : {}),
       ...(provider !== undefined ? { provider } : {}),
     };
-    return cache.send(c, () => ({
+    return cache.send(c, async () => ({
       body: renderCalendar(
         publicUrl,
-        maintenanceCalendar(c.get("app"), scope),
+        await maintenanceCalendar(c.get("app"), scope),
         calendarName(scope),
       ),
       contentType: CALENDAR_TYPE,

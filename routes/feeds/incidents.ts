@@ -7,13 +7,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import { Feed } from "feed";
-import { type IncidentFeed, incidentFeed, type NamedIncident } from "../../app/mod.ts";
+import { type IncidentFeed, incidentFeed, type NamedIncident, OPEN } from "../../app/mod.ts";
 import { toIso } from "../../domain/mod.ts";
-import { responseCache } from "../api/cache.ts";
 import { defineRoute } from "../api/define.ts";
 import { SlugParam } from "../api/schemas.ts";
 import { ErrorSchema } from "../errors.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { xmlSafe } from "./_text.ts";
 
 /** Timeline entries shown per item, newest first. */
@@ -141,7 +140,7 @@ function allRoute(format: FeedFormat) {
       "the statusd service page and to the vendor's own incident page; its date is the last " +
       "update. Cached; `ETag` and `If-None-Match` give 304. No credential needed.",
     responses: feedResponse(format, "every vendor's incidents"),
-  }, { credential: "open", scopes: [] });
+  }, OPEN);
 }
 
 function serviceRoute(format: FeedFormat) {
@@ -162,23 +161,23 @@ function serviceRoute(format: FeedFormat) {
         description: "`not_found`: no service has this slug",
       },
     },
-  }, { credential: "open", scopes: [] });
+  }, OPEN);
 }
 
 /** Mounts the four feeds. */
 export const registerIncidentFeeds: Register = (api, deps) => {
-  const cache = responseCache(deps.app);
+  const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
   for (const format of ["rss", "atom"] as const) {
     api.openapi(allRoute(format), (c) =>
-      cache.send(c, () => ({
-        body: renderFeed(publicUrl, incidentFeed(c.get("app")), format),
+      cache.send(c, async () => ({
+        body: renderFeed(publicUrl, await incidentFeed(c.get("app")), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never);
     api.openapi(serviceRoute(format), (c) => {
       const { slug } = c.req.valid("param");
-      return cache.send(c, () => ({
-        body: renderFeed(publicUrl, incidentFeed(c.get("app"), slug), format),
+      return cache.send(c, async () => ({
+        body: renderFeed(publicUrl, await incidentFeed(c.get("app"), slug), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never;
     });

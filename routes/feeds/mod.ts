@@ -4,7 +4,7 @@
  * @module
  */
 import { principal } from "../middleware/principal.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { registerBadges } from "./badge.ts";
 import { registerCalendar } from "./calendar.ts";
 import { registerIncidentFeeds } from "./incidents.ts";

@@ -14,18 +14,11 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { authenticate, MCP_PLAN } from "../../app/mod.ts";
-import {
-  Forbidden,
-  holdsScope,
-  InsufficientScope,
-  planAtLeast,
-  PlanRequired,
-  Unauthorized,
-} from "../../domain/mod.ts";
+import { mcpCaller } from "../../app/mod.ts";
+import { Forbidden, InsufficientScope, Unauthorized } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 import { credentialOf } from "../middleware/principal.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { PRM_PATH } from "../oauth/metadata.ts";
 import { admit } from "./jsonrpc.ts";
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
@@ -62,37 +55,33 @@ function checkOrigin(c: Context<Env>): void {
   if (origin !== own) throw new Forbidden(`Origin ${origin} may not call this MCP server`);
 }
 
-/** The caller, or an HTTP error with the right challenge. */
-function callerOf(c: Context<Env>): ToolCaller {
+/**
+ * The caller (app `mcpCaller` decides who may use MCP), or its refusal with the Bearer
+ * challenge that starts an SDK client's OAuth flow. A plan refusal carries no challenge: it is
+ * not an OAuth scope matter, and SDK clients would loop into re-consent.
+ */
+async function callerOf(c: Context<Env>): Promise<ToolCaller> {
   const ctx = c.get("app");
   const credential = credentialOf(c.req.raw);
-  if (credential === null || credential === "") {
-    c.header("WWW-Authenticate", mcpChallenge(ctx.settings.publicUrl));
-    throw new Unauthorized("Send an API key with the mcp:invoke scope or an OAuth access token");
-  }
-  let p;
   try {
-    p = authenticate(ctx, credential);
+    return await mcpCaller(ctx, credential);
   } catch (err) {
+    const publicUrl = ctx.settings.publicUrl;
     if (err instanceof Unauthorized) {
       c.header(
         "WWW-Authenticate",
-        mcpChallenge(ctx.settings.publicUrl, { code: "invalid_token", description: err.message }),
+        credential === null || credential === ""
+          ? mcpChallenge(publicUrl)
+          : mcpChallenge(publicUrl, { code: "invalid_token", description: err.message }),
+      );
+    } else if (err instanceof InsufficientScope) {
+      c.header(
+        "WWW-Authenticate",
+        mcpChallenge(publicUrl, { code: "insufficient_scope", scope: err.requiredScope }),
       );
     }
     throw err;
   }
-  if (p.kind !== "api_key" && p.kind !== "oauth") throw new Unauthorized();
-  if (!holdsScope(p, "mcp:invoke")) {
-    c.header(
-      "WWW-Authenticate",
-      mcpChallenge(ctx.settings.publicUrl, { code: "insufficient_scope", scope: "mcp:invoke" }),
-    );
-    throw new InsufficientScope("mcp:invoke");
-  }
-  // Not an OAuth scope matter: no challenge, or SDK clients would loop into re-consent.
-  if (!planAtLeast(p.account.plan, MCP_PLAN)) throw new PlanRequired(MCP_PLAN, "MCP access");
-  return p;
 }
 
 /**
@@ -120,7 +109,7 @@ function transportError(message: string) {
 
 async function handlePost(c: Context<Env>): Promise<Response> {
   const ctx = c.get("app");
-  const caller = callerOf(c);
+  const caller = await callerOf(c);
   c.set("principal", caller);
   const raw = c.req.raw;
   // Transport-level refusals come before the body is looked at, as the SDK orders them.

@@ -9,8 +9,8 @@
  * @module
  */
 import { z } from "zod";
-import type { AppContext } from "../../app/mod.ts";
-import { holdsScope, InsufficientScope, InvalidRequest } from "../../domain/mod.ts";
+import { type AppContext, authorize } from "../../app/mod.ts";
+import { InvalidRequest } from "../../domain/mod.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -83,17 +83,18 @@ export class RpcError extends Error {
   }
 }
 
-/** Runs one tool for `caller`: a result with `structuredContent`, or a tool error. */
-function callTool(
+/**
+ * Runs one tool for `caller`: a result with `structuredContent`, or a tool error. The tool's
+ * scopes are checked by app's `authorize` (the one policy function), then by the verbs it runs.
+ */
+async function callTool(
   ctx: AppContext,
   caller: ToolCaller,
   tool: McpTool,
   args: unknown,
-): CallToolResult {
+): Promise<CallToolResult> {
   try {
-    for (const scope of tool.scopes) {
-      if (!holdsScope(caller, scope)) throw new InsufficientScope(scope);
-    }
+    authorize(caller, { credential: "key", scopes: tool.scopes });
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
       throw new InvalidRequest(
@@ -104,7 +105,7 @@ function callTool(
         undefined,
       );
     }
-    const data = tool.output.parse(tool.run(ctx, caller, input.data));
+    const data = tool.output.parse(await tool.run(ctx, caller, input.data));
     return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
   } catch (err) {
     return toolError(ctx, tool.name, err);

@@ -5,11 +5,11 @@
  * @module
  */
 import type { z } from "zod";
-import type { AppContext } from "../../app/mod.ts";
-import type { Principal, Scope } from "../../domain/mod.ts";
+import type { AppContext, McpCaller } from "../../app/mod.ts";
+import type { Scope } from "../../domain/mod.ts";
 
 /** Who may call tools: an API key or an OAuth access token (sessions never reach /api/mcp). */
-export type ToolCaller = Extract<Principal, { kind: "api_key" } | { kind: "oauth" }>;
+export type ToolCaller = McpCaller;
 
 /** One MCP tool. Every statusd tool reads stored data only (`readOnlyHint`). */
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -22,8 +22,8 @@ export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   readonly scopes: readonly Scope[];
   readonly input: I;
   readonly output: O;
-  /** Computes the structured result; throws typed errors (domain/errors.ts). */
-  run(ctx: AppContext, caller: ToolCaller, args: z.output<I>): z.input<O>;
+  /** Computes the structured result; rejects with typed errors (domain/errors.ts). */
+  run(ctx: AppContext, caller: ToolCaller, args: z.output<I>): Promise<z.input<O>>;
 }
 
 /** Identity helper that keeps each tool file's types precise. */

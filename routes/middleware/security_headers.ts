@@ -1,7 +1,8 @@
 /**
  * Security headers on every response: `X-Content-Type-Options: nosniff`, a `Referrer-Policy`,
  * HSTS when the public URL is https; and on HTML pages a Content-Security-Policy that allows
- * only statusd's own stylesheet and script (no inline code) and forbids framing, plus
+ * only statusd's own stylesheet and script (no inline code; `/docs` also inline styles, for its
+ * viewer) and forbids framing, plus
  * `X-Frame-Options: DENY` for older browsers.
  * @module
  */
@@ -22,6 +23,14 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/**
+ * The policy of `/docs`: the API reference viewer (Scalar) injects its stylesheet and sets
+ * style attributes, so that page alone also allows inline styles (never inline scripts) and
+ * fonts from statusd itself.
+ */
+export const DOCS_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+  .replace("img-src", "font-src 'self'; img-src");
+
 /** Sent with every response. */
 export const REFERRER_POLICY = "same-origin";
 
@@ -39,7 +48,12 @@ export function securityHeaders(publicUrl: string): MiddlewareHandler<Env> {
     ];
     if (https) headers.push(["Strict-Transport-Security", HSTS]);
     if ((c.res.headers.get("content-type") ?? "").startsWith("text/html")) {
-      headers.push(["Content-Security-Policy", PAGE_CSP], ["X-Frame-Options", "DENY"]);
+      // A page may declare a policy of its own (only `/docs` does: DOCS_CSP); else PAGE_CSP.
+      const own = c.res.headers.get("Content-Security-Policy") === DOCS_CSP;
+      headers.push(["Content-Security-Policy", own ? DOCS_CSP : PAGE_CSP], [
+        "X-Frame-Options",
+        "DENY",
+      ]);
     }
     try {
       for (const [name, value] of headers) c.res.headers.set(name, value);

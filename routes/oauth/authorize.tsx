@@ -59,7 +59,12 @@ function Hidden(props: { name: string; value: string }) {
 function ConsentPage(props: ConsentProps) {
   const { req } = props;
   return (
-    <Layout title="Connect an application" publicUrl={props.publicUrl} noindex>
+    <Layout
+      title="Connect an application"
+      publicUrl={props.publicUrl}
+      signedIn={{ email: props.email, csrf: props.csrf }}
+      noindex
+    >
       <h1>
         Allow <q>{req.client.name}</q> to use statusd?
       </h1>
@@ -114,10 +119,10 @@ export function authorizePages(): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
   web.onError(pageError);
 
-  web.get("/oauth/authorize", webSession, (c) => {
+  web.get("/oauth/authorize", webSession, async (c) => {
     const ctx = c.get("app");
     const query = c.req.query();
-    const check = checkAuthorizationRequest(ctx, query);
+    const check = await checkAuthorizationRequest(ctx, query);
     if (check.kind === "page_error") return errorPage(c, check.message);
     if (check.kind === "redirect_error") {
       return c.redirect(
@@ -168,7 +173,7 @@ export function authorizePages(): Hono<WebEnv> {
       const v = field(form, k);
       if (v !== "") params[k] = v;
     }
-    const check = checkAuthorizationRequest(ctx, params);
+    const check = await checkAuthorizationRequest(ctx, params);
     if (check.kind === "page_error") return errorPage(c, check.message);
     const back = (values: Record<string, string | null>) =>
       c.redirect(
@@ -185,7 +190,7 @@ export function authorizePages(): Hono<WebEnv> {
       return back({ error: "access_denied", error_description: "The user denied access" });
     }
     try {
-      return back({ code: approveAuthorization(ctx, session.principal, check.request) });
+      return back({ code: await approveAuthorization(ctx, session.principal, check.request) });
     } catch (err) {
       if (err instanceof OAuthError) {
         return back({ error: err.code, error_description: err.description });

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import type { Env } from "../env.ts";
 import { LIMITS, rateLimit } from "../middleware/rate_limit.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { authorizePages } from "./authorize.tsx";
 import { oauthOnError } from "./errors.ts";
 import { metadataRoutes } from "./metadata.ts";

@@ -18,6 +18,6 @@ export function registerRoutes(app: Hono<Env>): void {
     } catch {
       throw new OAuthError("invalid_client_metadata", "The body must be a JSON object");
     }
-    return c.json(registerClient(c.get("app"), body), 201, NO_STORE);
+    return c.json(await registerClient(c.get("app"), body), 201, NO_STORE);
   });
 }

@@ -69,9 +69,9 @@ export function tokenRoutes(app: Hono<Env>): void {
         grantType ? `grant_type "${grantType}" is not supported` : "grant_type is required",
       );
     }
-    const client = authenticateClient(ctx, credentialsOf(c, form));
+    const client = await authenticateClient(ctx, credentialsOf(c, form));
     const tokens = grantType === "authorization_code"
-      ? exchangeCode(ctx, client, {
+      ? await exchangeCode(ctx, client, {
         code: form.code,
         redirectUri: form.redirect_uri,
         codeVerifier: form.code_verifier,
@@ -88,9 +88,9 @@ export function tokenRoutes(app: Hono<Env>): void {
   app.post("/oauth/revoke", async (c) => {
     const ctx = c.get("app");
     const form = await formOf(c);
-    const client = authenticateClient(ctx, credentialsOf(c, form));
+    const client = await authenticateClient(ctx, credentialsOf(c, form));
     if (!form.token) throw new OAuthError("invalid_request", "token is required");
-    revoke(ctx, client, form.token);
+    await revoke(ctx, client, form.token);
     return c.body(null, 200, NO_STORE);
   });
 }

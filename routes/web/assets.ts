@@ -6,49 +6,95 @@
  */
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 
-/** The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). */
+/**
+ * The one stylesheet every page uses (served at {@link ASSET_PATHS}`.css`). The `body.light-mode`
+ * and `body.dark-mode` rules darken the API reference viewer's muted and method colours on
+ * `/docs` to meet WCAG AA contrast (the viewer's own greys and blues fall short).
+ */
 export const CSS = `
-:root{--fg:#1b1f24;--muted:#5b6570;--bg:#fff;--line:#e3e6ea;--accent:#0b5fff;
+:root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0a58d0;
 --ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781}
 *{box-sizing:border-box}
-body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
-a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
-header.site{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
+a{color:var(--accent);text-decoration:underline;text-underline-offset:.15em}
+header.site a,footer.site a,table a{text-decoration:none}a:hover{text-decoration:underline}
+:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.skip{position:absolute;left:.5rem;top:-3rem;background:var(--bg);padding:.4rem .8rem;border:2px solid var(--accent);border-radius:.3rem;z-index:10}
+.skip:focus{top:.5rem}
+header.site{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header.site .brand{font-weight:700;color:var(--fg)}
 header.site .who{margin-left:auto}
-header.site nav{display:flex;gap:1rem;flex-wrap:wrap}
-header.site nav a[aria-current=page]{font-weight:600;color:var(--fg)}
+header.site nav{display:flex;gap:.25rem 1rem;flex-wrap:wrap}
+header.site nav a[aria-current=page]{font-weight:600;color:var(--fg);text-decoration:underline}
+form.sign-out{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:0}
 body>main{max-width:72rem;margin:0 auto;padding:1.5rem}body>main.wide{max-width:none;padding:0}
+#main:focus{outline:none}
 footer.site{max-width:72rem;margin:2rem auto;padding:0 1.5rem;color:var(--muted);font-size:.85rem}
-h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
+h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.75rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-weight:600;color:var(--muted);font-size:.85rem}
+.scroll{overflow-x:auto;max-width:100%}
 .muted{color:var(--muted)}
-.badge{display:inline-block;padding:0 .5rem;border-radius:1rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}
+.badge{display:inline-block;padding:0 .5rem;border-radius:1rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap;vertical-align:middle}
 .s-OPERATIONAL{background:var(--ok)}.s-UNDER_MAINTENANCE{background:var(--maint)}
 .s-DEGRADED_PERFORMANCE{background:var(--deg)}.s-PARTIAL_OUTAGE{background:var(--part)}
 .s-MAJOR_OUTAGE{background:var(--major)}.s-UNKNOWN{background:var(--unk)}
 form.inline{display:flex;gap:.5rem;flex-wrap:wrap;margin:0 0 1rem}
-input,select,button{font:inherit;padding:.3rem .5rem;border:1px solid var(--line);border-radius:.3rem}
+form.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.6rem 1rem;align-items:end;margin:0 0 1rem}
+form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;color:var(--muted);min-width:0}
+form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
+form.filters .actions{display:flex;gap:1rem;align-items:center}
+input,select,button{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
 button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
-.pager{display:flex;gap:1rem;margin-top:1rem}
-.notice{padding:.75rem 1rem;border:1px solid var(--line);border-radius:.4rem;background:#f6f8fa}
+button.secondary{background:var(--bg);color:var(--accent)}
+button.link{background:none;border:0;padding:0;color:var(--accent);text-decoration:underline}
+.pager{display:flex;flex-wrap:wrap;gap:1rem;margin-top:1rem;align-items:center}
+.notice{padding:.75rem 1rem;border:1px solid var(--line);border-radius:.4rem;background:var(--soft)}
 .error{border-color:var(--major);background:#fff5f5}
+.warn{border-color:var(--deg);background:#fff8e5}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
-pre{background:#f6f8fa;padding:.75rem;border-radius:.4rem;overflow:auto}
-ol.timeline{padding-left:1.2rem}ol.timeline li{margin-bottom:.5rem}
-ol.days{display:flex;flex-wrap:wrap;gap:2px;list-style:none;padding:0;margin:.5rem 0}
-ol.days li{width:.55rem;height:1.6rem;border-radius:2px}
-ol.days li.s-UNKNOWN{background:repeating-linear-gradient(45deg,#d0d7de 0 3px,#f6f8fa 3px 6px)}
+code{overflow-wrap:anywhere}
+pre{background:var(--soft);padding:.75rem;border-radius:.4rem;white-space:pre-wrap;overflow-wrap:anywhere}
+ol.timeline{list-style:none;padding:0 0 0 .75rem;margin:.25rem 0 .75rem;border-left:3px solid var(--line)}ol.timeline li{margin-bottom:.4rem}
+ol.timeline .what{white-space:pre-line}
+ul.incidents{list-style:none;padding:0}ul.incidents>li{border-top:1px solid var(--line);padding:.25rem 0 .5rem}
+ul.incidents p{margin:.25rem 0}
+ul.plain{padding-left:1.2rem}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.75rem;margin:.5rem 0}
+.figure{border:1px solid var(--line);border-radius:.4rem;padding:.6rem .8rem}
+.figure .label{display:block;font-size:.85rem;color:var(--muted)}
+.figure .value{display:block;font-size:1.15rem;font-weight:600}
+ol.days{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:2px;list-style:none;padding:0;margin:.4rem 0}
+ol.days li{height:2rem;border-radius:2px;min-width:0}
+ol.days.small li{height:1.1rem}
+ol.days li.s-UNKNOWN,.swatch.s-UNKNOWN{background:repeating-linear-gradient(45deg,#afb8c1 0 2px,#f6f8fa 2px 5px);box-shadow:inset 0 0 0 1px #afb8c1}
+.bar-ends{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted)}
+ul.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0 1rem;font-size:.85rem}
+.swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;vertical-align:-.1rem;margin-right:.3rem}
+.component{margin:.75rem 0}.component h3{display:flex;flex-wrap:wrap;gap:.25rem .6rem;align-items:center;font-weight:600}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .r-fresh{background:var(--ok)}.r-stale{background:var(--deg)}.r-failing{background:var(--major)}
 .r-unsupported{background:var(--unk)}.r-never_read{background:var(--unk)}
-.warn{border-color:var(--deg);background:#fff8e5}
 form.stack{display:grid;gap:.6rem;max-width:36rem;margin:0 0 1rem}form.stack label{display:grid;gap:.2rem}
-form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem}
+form.stack label.check{display:block}fieldset{border:1px solid var(--line);border-radius:.4rem;min-width:0}
+body.light-mode{--scalar-color-2:#595959;--scalar-color-3:#666;--scalar-color-blue:#0a58d0;--scalar-color-green:#1a7f37;
+--scalar-color-orange:#bc4c00;--scalar-color-red:#cf222e;--scalar-color-purple:#8250df;--scalar-color-yellow:#9a6700}
+body.dark-mode{--scalar-color-2:#b4b4b4;--scalar-color-3:#a0a0a0}
+@media (max-width:40rem){
+header.site{padding:.6rem 1rem}body>main{padding:1rem}footer.site{padding:0 1rem}
+header.site .who{margin-left:0;width:100%}
+ol.days{gap:1px}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.cards,table.cards tbody{display:block;width:100%}
+table.cards tr{display:flex;flex-wrap:wrap;align-items:center;gap:.15rem .8rem;border-bottom:1px solid var(--line);padding:.5rem 0}
+table.cards td{display:block;border:0;padding:0;font-size:.9rem}
+table.cards td:first-child{flex:1 0 100%;font-size:1rem;font-weight:600}
+table.cards td.labelled::before{content:attr(data-label) ": ";color:var(--muted)}
+}
 `;
 
 /** Copies the text of `data-copy` targets to the clipboard (secrets shown once, snippets). */
@@ -59,6 +105,43 @@ navigator.clipboard.writeText(t.textContent.trim()).then(function(){var o=b.text
 setTimeout(function(){b.textContent=o},1500)})});
 `;
 
+/**
+ * Search as you type on `/services` (progressive enhancement: the form works without it). On
+ * input (debounced) or a filter change it fetches the same page with the form's query, swaps in
+ * its result list and pager, updates the live result count, and keeps the URL in step, so the
+ * ranking is the server's own (domain/search.ts) and a reload shows the same list.
+ */
+export const SEARCH_SCRIPT = `
+(function(){var form=document.getElementById("service-filters");
+if(!form||!window.fetch||!window.DOMParser||!window.URLSearchParams)return;
+var q=form.querySelector("input[name=q]"),timer=0,seq=0;
+function query(){var p=new URLSearchParams(new FormData(form)),out=new URLSearchParams();
+p.forEach(function(v,k){if(v!==""&&k!=="page")out.append(k,v)});var t=out.toString();return t?"?"+t:""}
+function swap(doc,id){var now=document.getElementById(id),next=doc.getElementById(id);
+if(now&&next)now.replaceWith(document.importNode(next,true))}
+function update(){var url="/services"+query(),my=++seq;form.setAttribute("aria-busy","true");
+fetch(url,{headers:{Accept:"text/html"},credentials:"same-origin"}).then(function(r){return r.text()})
+.then(function(html){if(my!==seq)return;var doc=new DOMParser().parseFromString(html,"text/html");
+swap(doc,"results");var c=document.getElementById("result-count"),n=doc.getElementById("result-count");
+if(c&&n)c.textContent=n.textContent;history.replaceState(null,"",url)})
+.catch(function(){}).then(function(){if(my===seq)form.removeAttribute("aria-busy")})}
+if(q)q.addEventListener("input",function(){clearTimeout(timer);timer=setTimeout(update,150)});
+form.addEventListener("change",function(e){if(e.target===q)return;clearTimeout(timer);update()});
+form.setAttribute("data-live","on")})();
+`;
+
+/**
+ * Names the API reference viewer's copy buttons on `/docs` ("Copy code"): the viewer draws them
+ * with an icon and no accessible name, which screen readers announce as just "button".
+ */
+export const DOCS_SCRIPT = `
+(function(){var queued=false;function label(){queued=false;
+document.querySelectorAll("button.scalar-code-copy:not([aria-label])").forEach(function(b){
+b.setAttribute("aria-label","Copy code")})}
+new MutationObserver(function(){if(!queued){queued=true;requestAnimationFrame(label)}})
+.observe(document.documentElement,{childList:true,subtree:true});label()})();
+`;
+
 function versioned(path: string, text: string): string {
   return `${path}?v=${encodeHexLowerCase(sha256(new TextEncoder().encode(text))).slice(0, 12)}`;
 }
@@ -67,18 +150,27 @@ function versioned(path: string, text: string): string {
 export const ASSET_PATHS = {
   css: versioned("/assets/site.css", CSS),
   script: versioned("/assets/copy.js", COPY_SCRIPT),
+  search: versioned("/assets/search.js", SEARCH_SCRIPT),
+  docs: versioned("/assets/docs.js", DOCS_SCRIPT),
 } as const;
 
-/** Serves the stylesheet and the script (cacheable for a day; the links change with them). */
+/** Serves the stylesheet and the scripts (cacheable for a day; the links change with them). */
 export const registerAssets: Register = (api) => {
   const cache = "public, max-age=86400";
   api.get(
     "/assets/site.css",
     (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": cache }),
   );
-  api.get("/assets/copy.js", (c) =>
-    c.body(COPY_SCRIPT, 200, {
-      "Content-Type": "text/javascript; charset=utf-8",
-      "Cache-Control": cache,
-    }));
+  const scripts: [string, string][] = [
+    ["/assets/copy.js", COPY_SCRIPT],
+    ["/assets/search.js", SEARCH_SCRIPT],
+    ["/assets/docs.js", DOCS_SCRIPT],
+  ];
+  for (const [path, script] of scripts) {
+    api.get(path, (c) =>
+      c.body(script, 200, {
+        "Content-Type": "text/javascript; charset=utf-8",
+        "Cache-Control": cache,
+      }));
+  }
 };

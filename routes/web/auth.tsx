@@ -16,7 +16,7 @@ import {
 } from "../../app/mod.ts";
 import { Busy, InvalidRequest, RateLimited, Unauthorized } from "../../domain/mod.ts";
 import { retryHeaders } from "../error_body.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { Layout } from "./layout.tsx";
 import {
   clearSessionCookie,
@@ -157,8 +157,12 @@ function SignUpPage(props: FormProps) {
 export const AFTER_SIGN_UP_NOTICE =
   "If this email was new, its account is ready: sign in with the password you chose.";
 
-function beginSession(c: Context<WebEnv>, who: Membership, next: string): Response {
-  const { sessionId, expiresAt } = startSession(c.get("app"), who);
+async function beginSession(
+  c: Context<WebEnv>,
+  who: Membership,
+  next: string,
+): Promise<Response> {
+  const { sessionId, expiresAt } = await startSession(c.get("app"), who);
   setSessionCookie(c, sessionId, expiresAt);
   return c.redirect(next, 303);
 }
@@ -183,7 +187,11 @@ export function authPages(): Hono<WebEnv> {
     const next = safeNext(field(form, "next"), HOME_AFTER_SIGN_IN);
     const email = field(form, "email");
     try {
-      return beginSession(c, await signIn(c.get("app"), email, field(form, "password")), next);
+      return await beginSession(
+        c,
+        await signIn(c.get("app"), email, field(form, "password")),
+        next,
+      );
     } catch (err) {
       const failure = failureOf(err);
       if (failure === null) throw err;
@@ -234,7 +242,7 @@ export function authPages(): Hono<WebEnv> {
 
   web.post("/sign-out", webSession, async (c) => {
     if (c.get("session")) await readForm(c);
-    endSession(c.get("app"), getCookie(c, SESSION_COOKIE));
+    await endSession(c.get("app"), getCookie(c, SESSION_COOKIE));
     clearSessionCookie(c);
     return c.redirect("/sign-in", 303);
   });

@@ -8,7 +8,9 @@ import type { Context } from "hono";
 import { gunzipSync } from "node:zlib";
 import { decodeBase64 } from "@oslojs/encoding";
 import type { Env } from "../env.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
+import { DOCS_CSP } from "../middleware/security_headers.ts";
+import { ASSET_PATHS } from "./assets.ts";
 import { Layout } from "./layout.tsx";
 import {
   API_REFERENCE_GZIP_BASE64,
@@ -32,6 +34,8 @@ export const VIEWER_CONFIGURATION = {
   hideDarkModeToggle: false,
   showOperationId: true,
   defaultOpenAllTags: true,
+  // No "Generate MCP" promotion (it links to a hosted service; statusd has its own MCP server).
+  mcp: { disabled: true },
 };
 
 let gzipped: Uint8Array<ArrayBuffer> | null = null;
@@ -76,6 +80,7 @@ function script(c: Context<Env>): Response {
 
 function docsPage(c: Context<Env>) {
   const app = c.get("app");
+  c.header("Content-Security-Policy", DOCS_CSP);
   return c.html(
     <Layout
       title="API reference"
@@ -84,6 +89,8 @@ function docsPage(c: Context<Env>) {
       canonicalPath="/docs"
       nav="api"
       wide
+      ownMain
+      scripts={[ASSET_PATHS.docs]}
     >
       <noscript>
         <p class="notice">

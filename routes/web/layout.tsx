@@ -6,6 +6,8 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { ASSET_PATHS } from "./assets.ts";
+import { FAVICON_PATHS } from "./favicon.ts";
+import { CSRF_FIELD } from "./session.ts";
 
 /** Navigation entries, in header order; `key` marks the current one. */
 export const NAV = [
@@ -31,15 +33,32 @@ export interface LayoutProps {
   readonly canonicalPath?: string;
   /** Highlighted nav entry. */
   readonly nav?: NavKey;
-  /** Who is signed in (email), shown in the header; null/undefined → a sign-in link. */
-  readonly signedInAs?: string | null;
+  /**
+   * Who is signed in, shown in the header with a sign-out button (a POST carrying the session's
+   * CSRF token); null/undefined → a sign-in link.
+   */
+  readonly signedIn?: SignedIn | null;
   /** Feeds about this page's subject, advertised as `<link rel="alternate">` (besides the all-vendor ones). */
   readonly feeds?: readonly FeedLink[];
   /** Lets the content use the whole width (the API reference viewer lays out its own columns). */
   readonly wide?: boolean;
+  /**
+   * The content draws its own `<main>` landmark (the API reference viewer does): the frame then
+   * wraps it in a full-width `<div id="main">` instead, so the page has exactly one.
+   */
+  readonly ownMain?: boolean;
   /** Adds `<meta name="robots" content="noindex">` (sign-in, settings, consent pages). */
   readonly noindex?: boolean;
+  /** Extra scripts (served assets, loaded deferred after the site script). */
+  readonly scripts?: readonly string[];
   readonly children?: Child;
+}
+
+/** The signed-in person as the header shows them. */
+export interface SignedIn {
+  readonly email: string;
+  /** The session's CSRF token, for the sign-out form. */
+  readonly csrf: string;
 }
 
 /** A feed a page advertises. */
@@ -54,6 +73,11 @@ export const SITE_FEEDS: readonly FeedLink[] = [
   { href: "/feed.atom", type: "application/atom+xml", title: "Vendor incidents (Atom)" },
   { href: "/feed.rss", type: "application/rss+xml", title: "Vendor incidents (RSS)" },
 ];
+
+/** A served script, run after the page is parsed. */
+function deferredScript(src: string) {
+  return <script src={src} defer></script>;
+}
 
 /** The page frame. Render with `c.html(<Layout …>…</Layout>)`. */
 export function Layout(props: LayoutProps) {
@@ -75,30 +99,54 @@ export function Layout(props: LayoutProps) {
           <link rel="service-desc" href={`${base}/openapi.json`} type="application/json" />
           <link rel="describedby" href={`${base}/llms.txt`} type="text/plain" />
           <link rel="stylesheet" href={ASSET_PATHS.css} />
+          <link rel="icon" href={FAVICON_PATHS.svg} type="image/svg+xml" />
+          <link rel="icon" href={FAVICON_PATHS.ico} sizes="32x32" />
           {[...(props.feeds ?? []), ...SITE_FEEDS].map((f) => (
             <link rel="alternate" type={f.type} title={f.title} href={`${base}${f.href}`} />
           ))}
         </head>
         <body>
+          <a class="skip" href="#main">Skip to content</a>
           <header class="site">
             <a class="brand" href="/">statusd</a>
-            <nav>
+            <nav aria-label="Main">
               {NAV.map((n) => (
                 <a href={n.href} aria-current={props.nav === n.key ? "page" : undefined}>
                   {n.label}
                 </a>
               ))}
             </nav>
-            <span class="who muted">
-              {props.signedInAs ? props.signedInAs : <a href="/sign-in">Sign in</a>}
-            </span>
+            <div class="who">
+              {props.signedIn
+                ? (
+                  <form method="post" action="/sign-out" class="sign-out">
+                    <span class="muted">{props.signedIn.email}</span>
+                    <input type="hidden" name={CSRF_FIELD} value={props.signedIn.csrf} />
+                    <button type="submit" class="link">Sign out</button>
+                  </form>
+                )
+                : <a href="/sign-in">Sign in</a>}
+            </div>
           </header>
-          <main class={props.wide ? "wide" : undefined}>{props.children}</main>
+          {props.ownMain
+            ? (
+              <div id="main" tabindex={-1} class="wide">
+                {props.children}
+              </div>
+            )
+            : (
+              <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
+                {props.children}
+              </main>
+            )}
           <footer class="site">
-            statusd · <a href="/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> ·{" "}
-            <a href="/api/mcp">MCP</a> · <a href="/healthz">health</a>
+            statusd · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> ·{" "}
+            <a href="/llms.txt">llms.txt</a> · <a href="/api/mcp">MCP</a> ·{" "}
+            <a href="/feed.atom">Atom</a> · <a href="/calendar.ics">Maintenance calendar</a> ·{" "}
+            <a href="/healthz">health</a>
           </footer>
           <script src={ASSET_PATHS.script} defer></script>
+          {(props.scripts ?? []).map(deferredScript)}
         </body>
       </html>
     </>
@@ -108,4 +156,16 @@ export function Layout(props: LayoutProps) {
 /** A coloured badge for a status level. */
 export function StatusBadge(props: { status: string }) {
   return <span class={`badge s-${props.status}`}>{props.status.replaceAll("_", " ")}</span>;
+}
+
+/**
+ * A labelled region that scrolls sideways when its content (a wide table, code) is wider than
+ * a phone, so the page itself never does; focusable so keyboard users can scroll it.
+ */
+export function Scroll(props: { label: string; children?: Child }) {
+  return (
+    <div class="scroll" role="region" aria-label={props.label} tabindex={0}>
+      {props.children}
+    </div>
+  );
 }

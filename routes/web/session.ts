@@ -8,6 +8,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { checkFormToken, newFormToken, resolveSession, type WebSession } from "../../app/mod.ts";
 import { Forbidden, InvalidRequest } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
+import type { SignedIn } from "./layout.tsx";
 
 /** Cookie holding the session id. */
 export const SESSION_COOKIE = "sd_session";
@@ -23,10 +24,24 @@ export interface WebEnv {
 
 /** Sets `c.get("session")` from the session cookie (null when absent, unknown or expired). */
 export const webSession: MiddlewareHandler<WebEnv> = async function webSession(c, next) {
-  c.set("session", resolveSession(c.get("app"), getCookie(c, SESSION_COOKIE)));
+  c.set("session", await resolveSession(c.get("app"), getCookie(c, SESSION_COOKIE)));
   c.header("Cache-Control", "no-store");
   await next();
 };
+
+/** The header's view of a session (email and sign-out token), or null when signed out. */
+export function signedInOf(session: WebSession | null): SignedIn | null {
+  return session ? { email: session.principal.member.email, csrf: session.csrfToken } : null;
+}
+
+/**
+ * The session of a public page's caller, or null: looked up only when the session cookie is
+ * sent, so anonymous requests cost nothing (and their pages can be shared-cached).
+ */
+export async function optionalSession<E extends Env>(c: Context<E>): Promise<WebSession | null> {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  return cookie ? await resolveSession(c.get("app"), cookie) : null;
+}
 
 function secure(c: Context<WebEnv>): boolean {
   return c.get("app").settings.publicUrl.startsWith("https:");

@@ -17,10 +17,10 @@ import {
   type WebSession,
 } from "../../app/mod.ts";
 import { ALL_SCOPES, InvalidRequest, SCOPES, toIso } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, type WebEnv, webSession } from "./session.ts";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** Path of the page. */
 export const KEYS_PATH = "/settings/api-keys";
@@ -53,29 +53,32 @@ function ScopeList(props: { k: KeyView }) {
 function KeysTable(props: { keys: KeyView[]; canRevoke: boolean }) {
   if (props.keys.length === 0) return <p class="muted">No active keys.</p>;
   return (
-    <table>
+    <table class="cards">
+      <caption class="sr">Active keys</caption>
       <thead>
         <tr>
-          <th>Name</th>
-          <th>Key</th>
-          <th>Scopes</th>
-          <th>Created</th>
-          <th>Last used</th>
-          <th></th>
+          <th scope="col">Name</th>
+          <th scope="col">Key</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="sr">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {props.keys.map((k) => (
           <tr>
-            <td>{k.name}</td>
-            <td>
+            <td data-label="Name">{k.name}</td>
+            <td data-label="Key" class="labelled">
               <code>{k.prefix}…</code>
             </td>
-            <td>
+            <td data-label="Scopes" class="labelled">
               <ScopeList k={k} />
             </td>
-            <td>{when(k.createdAt)}</td>
-            <td>{when(k.lastUsedAt)}</td>
+            <td data-label="Created" class="labelled">{when(k.createdAt)}</td>
+            <td data-label="Last used" class="labelled">{when(k.lastUsedAt)}</td>
             <td>
               {props.canRevoke && (
                 <a
@@ -160,7 +163,7 @@ function KeysPage(props: PageProps) {
       title="API keys"
       publicUrl={props.publicUrl}
       nav="settings"
-      signedInAs={who.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Settings › API Keys</h1>
@@ -192,11 +195,6 @@ function KeysPage(props: PageProps) {
         Keys do not expire; a revoked key stays revoked. “Last used” is updated at most once a
         minute.
       </p>
-
-      <form method="post" action="/sign-out" class="inline">
-        <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />
-        <button type="submit">Sign out</button>
-      </form>
     </Layout>
   );
 }
@@ -207,7 +205,7 @@ function ConfirmRevokePage(props: { publicUrl: string; session: WebSession; k: K
       title="Revoke key"
       publicUrl={props.publicUrl}
       nav="settings"
-      signedInAs={props.session.principal.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Revoke “{props.k.name}”?</h1>
@@ -243,7 +241,7 @@ export function keysPages(): Hono<WebEnv> {
   web.onError(pageError);
   const publicUrl = (c: Context<WebEnv>) => c.get("app").settings.publicUrl;
 
-  web.get(KEYS_PATH, webSession, (c) => {
+  web.get(KEYS_PATH, webSession, async (c) => {
     const session = signedIn(c);
     if (!session) return toSignIn(c);
     const revoked = c.req.query("revoked") === "1";
@@ -251,7 +249,7 @@ export function keysPages(): Hono<WebEnv> {
       <KeysPage
         publicUrl={publicUrl(c)}
         session={session}
-        keys={listKeys(c.get("app"), session.principal)}
+        keys={await listKeys(c.get("app"), session.principal)}
         notice={revoked ? "Key revoked. Requests using it now get 401." : undefined}
       />,
     );
@@ -265,12 +263,12 @@ export function keysPages(): Hono<WebEnv> {
     const scopes = form.scopes === undefined ? [] : [form.scopes].flat();
     const name = field(form, "name");
     try {
-      const created = createKey(app, session.principal, { name, scopes });
+      const created = await createKey(app, session.principal, { name, scopes });
       return c.html(
         <KeysPage
           publicUrl={publicUrl(c)}
           session={session}
-          keys={listKeys(app, session.principal)}
+          keys={await listKeys(app, session.principal)}
           created={created}
         />,
         201,
@@ -281,7 +279,7 @@ export function keysPages(): Hono<WebEnv> {
         <KeysPage
           publicUrl={publicUrl(c)}
           session={session}
-          keys={listKeys(app, session.principal)}
+          keys={await listKeys(app, session.principal)}
           error={err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ")}
           name={name}
         />,
@@ -290,10 +288,11 @@ export function keysPages(): Hono<WebEnv> {
     }
   });
 
-  web.get(`${KEYS_PATH}/:id/revoke`, webSession, (c) => {
+  web.get(`${KEYS_PATH}/:id/revoke`, webSession, async (c) => {
     const session = signedIn(c);
     if (!session) return toSignIn(c);
-    const k = listKeys(c.get("app"), session.principal).find((x) => x.id === c.req.param("id"));
+    const keys = await listKeys(c.get("app"), session.principal);
+    const k = keys.find((x) => x.id === c.req.param("id"));
     if (!k) return c.redirect(KEYS_PATH, 303);
     return c.html(<ConfirmRevokePage publicUrl={publicUrl(c)} session={session} k={k} />);
   });
@@ -306,7 +305,7 @@ export function keysPages(): Hono<WebEnv> {
     if (field(form, "confirm") !== "yes") {
       return c.redirect(`${KEYS_PATH}/${encodeURIComponent(id)}/revoke`, 303);
     }
-    revokeKey(c.get("app"), session.principal, id);
+    await revokeKey(c.get("app"), session.principal, id);
     return c.redirect(`${KEYS_PATH}?revoked=1`, 303);
   });
 

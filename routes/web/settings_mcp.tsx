@@ -19,10 +19,10 @@ import {
   type WebSession,
 } from "../../app/mod.ts";
 import { InvalidRequest, planAtLeast, type Scope, toIso } from "../../domain/mod.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, type WebEnv, webSession } from "./session.ts";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** Path of the page. */
 export const MCP_SETTINGS_PATH = "/settings/mcp";
@@ -44,25 +44,28 @@ function ClientsTable(props: { clients: ConnectedClient[]; csrf: string }) {
     return <p class="muted" id="no-clients">No application is connected.</p>;
   }
   return (
-    <table id="clients">
+    <table id="clients" class="cards">
+      <caption class="sr">Connected applications</caption>
       <thead>
         <tr>
-          <th>Application</th>
-          <th>Returns to</th>
-          <th>Scopes</th>
-          <th>Connected</th>
-          <th>Last used</th>
-          <th></th>
+          <th scope="col">Application</th>
+          <th scope="col">Returns to</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Connected</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="sr">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {props.clients.map((cl) => (
           <tr>
-            <td>{cl.name}</td>
-            <td>{cl.redirectHosts.join(", ")}</td>
-            <td>{cl.scopes.join(" ")}</td>
-            <td>{when(cl.connectedAt)}</td>
-            <td>{when(cl.lastUsedAt)}</td>
+            <td data-label="Application">{cl.name}</td>
+            <td data-label="Returns to" class="labelled">{cl.redirectHosts.join(", ")}</td>
+            <td data-label="Scopes" class="labelled">{cl.scopes.join(" ")}</td>
+            <td data-label="Connected" class="labelled">{when(cl.connectedAt)}</td>
+            <td data-label="Last used" class="labelled">{when(cl.lastUsedAt)}</td>
             <td>
               <form
                 method="post"
@@ -100,7 +103,7 @@ function McpPage(props: PageProps) {
       title="MCP"
       publicUrl={props.publicUrl}
       nav="mcp"
-      signedInAs={who.member.email}
+      signedIn={signedInOf(props.session)}
       noindex
     >
       <h1>Settings › MCP</h1>
@@ -170,24 +173,28 @@ function toSignIn(c: Context<WebEnv>): Response {
 export function mcpSettingsPages(): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
   web.onError(pageError);
-  const page = (c: Context<WebEnv>, session: WebSession, extra: Partial<PageProps> = {}) => {
+  const page = async (
+    c: Context<WebEnv>,
+    session: WebSession,
+    extra: Partial<PageProps> = {},
+  ) => {
     const ctx = c.get("app");
     return (
       <McpPage
         publicUrl={ctx.settings.publicUrl}
         mcpUrl={mcpResource(ctx)}
         session={session}
-        clients={listConnectedClients(ctx, session.principal)}
+        clients={await listConnectedClients(ctx, session.principal)}
         {...extra}
       />
     );
   };
 
-  web.get(MCP_SETTINGS_PATH, webSession, (c) => {
+  web.get(MCP_SETTINGS_PATH, webSession, async (c) => {
     const session = c.get("session");
     if (!session) return toSignIn(c);
     const done = c.req.query("disconnected") === "1";
-    return c.html(page(c, session, done ? { notice: "Application disconnected." } : {}));
+    return c.html(await page(c, session, done ? { notice: "Application disconnected." } : {}));
   });
 
   web.post(`${MCP_SETTINGS_PATH}/keys`, webSession, async (c) => {
@@ -195,15 +202,15 @@ export function mcpSettingsPages(): Hono<WebEnv> {
     if (!session) return toSignIn(c);
     const form = await readForm(c);
     try {
-      const created = createKey(c.get("app"), session.principal, {
+      const created = await createKey(c.get("app"), session.principal, {
         name: field(form, "name"),
         scopes: MCP_KEY_SCOPES,
       });
-      return c.html(page(c, session, { created }), 201);
+      return c.html(await page(c, session, { created }), 201);
     } catch (err) {
       if (!(err instanceof InvalidRequest)) throw err;
       const error = err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
-      return c.html(page(c, session, { error }), 400);
+      return c.html(await page(c, session, { error }), 400);
     }
   });
 
@@ -211,7 +218,7 @@ export function mcpSettingsPages(): Hono<WebEnv> {
     const session = c.get("session");
     if (!session) return toSignIn(c);
     await readForm(c);
-    revokeClient(c.get("app"), session.principal, c.req.param("id"));
+    await revokeClient(c.get("app"), session.principal, c.req.param("id"));
     return c.redirect(`${MCP_SETTINGS_PATH}?disconnected=1`, 303);
   });
 

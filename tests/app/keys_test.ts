@@ -1,12 +1,5 @@
-import { deepStrictEqual, equal, match, ok, throws } from "node:assert/strict";
-import {
-  authenticate,
-  createKey,
-  flushKeyUses,
-  listKeys,
-  revokeKey,
-  revokeKeyByName,
-} from "../../app/mod.ts";
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
+import { authenticate, createKey, listKeys, revokeKey, revokeKeyByName } from "../../app/mod.ts";
 import {
   ALL_SCOPES,
   fixedClock,
@@ -23,12 +16,12 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 Deno.test("a created key is sd_live_ + 256 random bits and only its hash is stored", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const secret = key(ctx, who, "ci", ["sla:read"]);
+  const secret = await await key(ctx, who, "ci", ["sla:read"]);
   match(secret, /^sd_live_[A-Za-z0-9_-]{43}$/);
-  const row = ctx.db.prepare("SELECT * FROM api_keys").get() as Record<string, unknown>;
-  ok(!Object.values(row).some((v) => typeof v === "string" && v.includes(secret.slice(8))));
-  equal(row.prefix, secret.slice(0, 12));
-  equal(row.key_hash, await sha256Hex(secret));
+  const stored = (await ctx.store.keys.byHash(await sha256Hex(secret)))!;
+  ok(!JSON.stringify(stored).includes(secret.slice(8)), "nothing stored holds the secret");
+  equal(stored.key.prefix, secret.slice(0, 12));
+  equal(stored.keyHash, await sha256Hex(secret));
 });
 
 async function sha256Hex(text: string): Promise<string> {
@@ -39,7 +32,7 @@ async function sha256Hex(text: string): Promise<string> {
 Deno.test("a key authenticates as its account with exactly its scopes", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const p = authenticate(ctx, key(ctx, who, "ci", ["sla:read", "account:read"]));
+  const p = await authenticate(ctx, await key(ctx, who, "ci", ["sla:read", "account:read"]));
   equal(p.kind, "api_key");
   if (p.kind !== "api_key") return;
   equal(p.account.id, who.account.id);
@@ -49,17 +42,17 @@ Deno.test("a key authenticates as its account with exactly its scopes", async ()
 Deno.test("a key created with no scope selected holds all nine", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const p = authenticate(ctx, key(ctx, who, "all"));
+  const p = await authenticate(ctx, await key(ctx, who, "all"));
   deepStrictEqual(p.kind === "api_key" ? p.scopes : null, ALL_SCOPES);
 });
 
 Deno.test("a legacy key stored without a scope list holds all nine", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const secret = storeRawKey(ctx, who.account.id, "old integration", null);
-  const p = authenticate(ctx, secret);
+  const secret = await storeRawKey(ctx, who.account.id, "old integration", null);
+  const p = await authenticate(ctx, secret);
   deepStrictEqual(p.kind === "api_key" ? p.scopes : null, ALL_SCOPES);
-  deepStrictEqual(listKeys(ctx, p).map((k) => [k.name, k.legacy, k.scopes.length]), [
+  deepStrictEqual((await listKeys(ctx, p)).map((k) => [k.name, k.legacy, k.scopes.length]), [
     ["old integration", true, 9],
   ]);
 });
@@ -67,28 +60,31 @@ Deno.test("a legacy key stored without a scope list holds all nine", async () =>
 Deno.test("unknown, malformed and revoked keys are refused", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const secret = key(ctx, who, "ci");
-  throws(() => authenticate(ctx, "sd_live_" + "A".repeat(43)), /Unknown API key/);
-  throws(() => authenticate(ctx, "sd_live_short"), /Malformed API key/);
-  throws(() => authenticate(ctx, "not-a-key"), Unauthorized);
-  throws(() => authenticate(ctx, ""), Unauthorized);
-  const id = listKeys(ctx, { kind: "admin", account: who.account })[0]!.id;
-  revokeKey(ctx, { kind: "admin", account: who.account }, id);
-  throws(() => authenticate(ctx, secret), /revoked/);
+  const secret = await key(ctx, who, "ci");
+  await rejects(() => authenticate(ctx, "sd_live_" + "A".repeat(43)), /Unknown API key/);
+  await rejects(() => authenticate(ctx, "sd_live_short"), /Malformed API key/);
+  await rejects(() => authenticate(ctx, "not-a-key"), Unauthorized);
+  await rejects(() => authenticate(ctx, ""), Unauthorized);
+  const id = (await listKeys(ctx, { kind: "admin", account: who.account }))[0]!.id;
+  await revokeKey(ctx, { kind: "admin", account: who.account }, id);
+  await rejects(() => authenticate(ctx, secret), /revoked/);
   // A revoked key stays revoked; it also leaves the list.
-  revokeKey(ctx, { kind: "admin", account: who.account }, id);
-  throws(() => authenticate(ctx, secret), /revoked/);
-  deepStrictEqual(listKeys(ctx, { kind: "admin", account: who.account }), []);
+  await revokeKey(ctx, { kind: "admin", account: who.account }, id);
+  await rejects(() => authenticate(ctx, secret), /revoked/);
+  deepStrictEqual(await listKeys(ctx, { kind: "admin", account: who.account }), []);
 });
 
 Deno.test("FREE accounts cannot create keys; PRO, TEAM and ENTERPRISE can", async () => {
   const ctx = testContext();
   const free = await account(ctx, "free@example.com", "FREE");
-  throws(() => key(ctx, free, "x"), (e) => e instanceof PlanRequired && e.requiredPlan === "PRO");
+  await rejects(
+    () => key(ctx, free, "x"),
+    (e) => e instanceof PlanRequired && e.requiredPlan === "PRO",
+  );
   for (const plan of ["TEAM", "ENTERPRISE"] as const) {
-    setPlanInStore(ctx, free.account.id, plan);
-    const secret = key(ctx, { ...free, account: { ...free.account, plan } }, `k-${plan}`);
-    equal(authenticate(ctx, secret).kind, "api_key");
+    await setPlanInStore(ctx, free.account.id, plan);
+    const secret = await key(ctx, { ...free, account: { ...free.account, plan } }, `k-${plan}`);
+    equal((await authenticate(ctx, secret)).kind, "api_key");
   }
 });
 
@@ -97,12 +93,12 @@ Deno.test("only owners may create keys from a session; members may not revoke", 
   const who = await account(ctx, "owner@example.com");
   const member = { ...who.member, role: "MEMBER" as const };
   const admin = { ...who.member, role: "ADMIN" as const };
-  throws(
+  await rejects(
     () =>
       createKey(ctx, { kind: "session", account: who.account, member }, { name: "x", scopes: [] }),
     Forbidden,
   );
-  throws(
+  await rejects(
     () =>
       createKey(ctx, { kind: "session", account: who.account, member: admin }, {
         name: "x",
@@ -111,13 +107,14 @@ Deno.test("only owners may create keys from a session; members may not revoke", 
     Forbidden,
   );
   const owner = { kind: "session" as const, account: who.account, member: who.member };
-  const created = createKey(ctx, owner, { name: "x", scopes: [] });
-  throws(
+  const created = await createKey(ctx, owner, { name: "x", scopes: [] });
+  await rejects(
     () => revokeKey(ctx, { kind: "session", account: who.account, member }, created.key.id),
     Forbidden,
   );
   equal(
-    revokeKey(ctx, { kind: "session", account: who.account, member: admin }, created.key.id).name,
+    (await revokeKey(ctx, { kind: "session", account: who.account, member: admin }, created.key.id))
+      .name,
     "x",
   );
 });
@@ -125,70 +122,69 @@ Deno.test("only owners may create keys from a session; members may not revoke", 
 Deno.test("names are required, unique among active keys, and scopes must be real", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  key(ctx, who, "ci");
-  throws(() => key(ctx, who, "ci"), /already named "ci"/);
-  throws(() => key(ctx, who, "   "), InvalidRequest);
-  throws(
+  await key(ctx, who, "ci");
+  await rejects(() => key(ctx, who, "ci"), /already named "ci"/);
+  await rejects(() => key(ctx, who, "   "), InvalidRequest);
+  await rejects(
     () =>
       createKey(ctx, { kind: "admin", account: who.account }, { name: "y", scopes: ["sla:write"] }),
     /unknown scope "sla:write"/,
   );
-  revokeKeyByName(ctx, { kind: "admin", account: who.account }, "ci");
-  key(ctx, who, "ci"); // the name is free again once the old key is revoked
+  await revokeKeyByName(ctx, { kind: "admin", account: who.account }, "ci");
+  await key(ctx, who, "ci"); // the name is free again once the old key is revoked
 });
 
 Deno.test("keys of one account are invisible to another", async () => {
   const ctx = testContext();
   const a = await account(ctx, "a@example.com");
   const b = await account(ctx, "b@example.com");
-  key(ctx, a, "a-key");
-  deepStrictEqual(listKeys(ctx, { kind: "admin", account: b.account }), []);
-  const aKey = listKeys(ctx, { kind: "admin", account: a.account })[0]!;
-  throws(() => revokeKey(ctx, { kind: "admin", account: b.account }, aKey.id), /No API key/);
+  await key(ctx, a, "a-key");
+  deepStrictEqual(await listKeys(ctx, { kind: "admin", account: b.account }), []);
+  const aKey = (await listKeys(ctx, { kind: "admin", account: a.account }))[0]!;
+  await rejects(() => revokeKey(ctx, { kind: "admin", account: b.account }, aKey.id), /No API key/);
 });
 
 Deno.test("last used is recorded after the request, at most once a minute per key", async () => {
   const clock = fixedClock(T0);
   const ctx = testContext({ clock });
   const who = await account(ctx, "owner@example.com");
-  const secret = key(ctx, who, "ci");
-  const lastUsed = () => listKeys(ctx, { kind: "admin", account: who.account })[0]!.lastUsedAt;
-  authenticate(ctx, secret);
-  equal(lastUsed(), null); // not written on the request's path
+  const secret = await key(ctx, who, "ci");
+  const lastUsed = async () =>
+    (await listKeys(ctx, { kind: "admin", account: who.account }))[0]!.lastUsedAt;
+  await authenticate(ctx, secret);
+  equal(await lastUsed(), null); // not written on the request's path
   await tick();
-  equal(lastUsed(), T0);
+  equal(await lastUsed(), T0);
   clock.advance(30_000);
-  authenticate(ctx, secret);
+  await authenticate(ctx, secret);
   await tick();
-  equal(lastUsed(), T0); // within the minute: unchanged
+  equal(await lastUsed(), T0); // within the minute: unchanged
   clock.advance(MINUTE_MS);
-  authenticate(ctx, secret);
-  authenticate(ctx, secret);
-  flushKeyUses(ctx);
-  equal(lastUsed(), T0 + 30_000 + MINUTE_MS);
+  await authenticate(ctx, secret);
+  await authenticate(ctx, secret);
+  await ctx.keyUses.flush();
+  equal(await lastUsed(), T0 + 30_000 + MINUTE_MS);
 });
 
 Deno.test("the secret never appears in a log line or a listing", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const secret = key(ctx, who, "ci");
-  authenticate(ctx, secret);
-  revokeKeyByName(ctx, { kind: "admin", account: who.account }, "ci");
-  try {
-    authenticate(ctx, secret);
-  } catch { /* revoked */ }
+  const secret = await key(ctx, who, "ci");
+  await authenticate(ctx, secret);
+  await revokeKeyByName(ctx, { kind: "admin", account: who.account }, "ci");
+  await rejects(() => authenticate(ctx, secret), /revoked/);
   await tick();
   ok(ctx.lines.length >= 2);
   const tail = secret.slice(12);
   ok(!ctx.lines.some((l) => l.includes(tail)), ctx.lines.join("\n"));
-  ok(!JSON.stringify(listKeys(ctx, { kind: "admin", account: who.account })).includes(tail));
+  ok(!JSON.stringify(await listKeys(ctx, { kind: "admin", account: who.account })).includes(tail));
 });
 
 Deno.test("a plan below Pro refuses key-authenticated key management", async () => {
   const ctx = testContext();
   const who = await account(ctx, "owner@example.com");
-  const secret = key(ctx, who, "ci");
-  setPlanInStore(ctx, who.account.id, "FREE");
-  const p = authenticate(ctx, secret);
-  throws(() => listKeys(ctx, p), PlanRequired);
+  const secret = await key(ctx, who, "ci");
+  await setPlanInStore(ctx, who.account.id, "FREE");
+  const p = await authenticate(ctx, secret);
+  await rejects(() => listKeys(ctx, p), PlanRequired);
 });

@@ -1,9 +1,9 @@
 /**
- * Retention on a fake clock over rows written directly: what is older than the reported
- * windows goes, what a report can still read stays, and the reports read the same before and
- * after a run.
+ * Retention on a fake clock over a history recorded through the store's port (readings at past
+ * times): what is older than the reported windows goes, what a report can still read stays, and
+ * the reports read the same before and after a run.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import {
   type AppContext,
   pruneExpired,
@@ -12,28 +12,17 @@ import {
   slaReport,
   startRetention,
 } from "../../app/mod.ts";
-import { DAY_MS, type Principal, RETENTION, type StatusLevel } from "../../domain/mod.ts";
-import { type Db, pruneChangeFeed, serviceTransitions } from "../../store/mod.ts";
-import {
-  addComponent,
-  addIncident,
-  addTransitions,
-  addVendor,
-  apiRig,
-  T0,
-} from "../support/api.ts";
+import { ANONYMOUS, DAY_MS, type Principal, RETENTION, type Store } from "../../domain/mod.ts";
+import { addIncident, addTransitions, addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
+import { addComponent, recordReading, removeComponent } from "../support/seed.ts";
 
 const ago = (days: number) => T0 - days * DAY_MS;
-const count = (db: Db, sql: string) => (db.prepare(sql).get() as { n: number }).n;
-const ats = (db: Db, sql: string) =>
-  db.prepare(sql).all().map((r) => Math.round((T0 - (r as { at: number }).at) / DAY_MS));
+const ALL = { start: ago(1000), end: T0 + DAY_MS };
 
-function seed(db: Db) {
-  const a = addVendor(db, { slug: "a" });
-  const b = addVendor(db, { slug: "b" });
-  const c = addVendor(db, { slug: "c" });
+async function seed(store: Store) {
+  for (const slug of ["a", "b", "c", "d"]) await addVendor(store, { slug });
   // a: recovered 120 days ago, an outage spanning the 97-day cutoff, recovered 50 days ago.
-  addTransitions(db, a, [
+  await addTransitions(store, "a", [
     [ago(200), "OPERATIONAL"],
     [ago(150), "MAJOR_OUTAGE"],
     [ago(120), "OPERATIONAL"],
@@ -41,80 +30,47 @@ function seed(db: Db) {
     [ago(50), "OPERATIONAL"],
   ]);
   // b: down since first seen 300 days ago, recovered 10 days ago (no recovery before the cutoff).
-  addTransitions(db, b, [[ago(300), "MAJOR_OUTAGE"], [ago(200), "PARTIAL_OUTAGE"], [
-    ago(10),
-    "OPERATIONAL",
-  ]]);
+  await addTransitions(store, "b", [
+    [ago(300), "MAJOR_OUTAGE"],
+    [ago(200), "PARTIAL_OUTAGE"],
+    [ago(10), "OPERATIONAL"],
+  ]);
   // c: its last recovery before the cutoff is older than a year.
-  addTransitions(db, c, [
+  await addTransitions(store, "c", [
     [ago(500), "OPERATIONAL"],
     [ago(450), "MAJOR_OUTAGE"],
     [ago(400), "OPERATIONAL"],
     [ago(380), "MAJOR_OUTAGE"],
     [ago(10), "OPERATIONAL"],
   ]);
-  for (const [id, days] of [[a, 91], [a, 89], [b, 1]] as const) {
-    db.prepare(
-      "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, 12, 'ok', 200)",
-    ).run(id, ago(days));
-  }
-  for (const days of [8, 6, 0]) {
-    db.prepare("INSERT INTO changes (at, kind, vendor_slug, data) VALUES (?, 'status', 'a', '{}')")
-      .run(ago(days));
-  }
-  const closed = (externalId: string, days: number, status = "RESOLVED" as const) =>
-    addIncident(db, a, {
+  // a's incidents, on its page as read 50 days ago: two closed around the cutoff, one open.
+  const closed = (externalId: string, days: number) =>
+    addIncident(store, "a", {
       externalId,
       title: externalId,
-      status,
+      status: "RESOLVED",
       impact: "MINOR",
       startedAt: ago(days + 1),
       resolvedAt: ago(days),
       updates: [{ at: ago(days + 1), status: "INVESTIGATING", body: "x" }],
-    });
-  closed("closed-98", 98);
-  closed("closed-96", 96);
-  addIncident(db, a, {
+    }, ago(50));
+  await closed("closed-98", 98);
+  await closed("closed-96", 96);
+  await addIncident(store, "a", {
     externalId: "open-200",
     title: "still open",
     status: "INVESTIGATING",
     impact: "MINOR",
     startedAt: ago(200),
     updates: [{ at: ago(200), status: "INVESTIGATING", body: "y" }],
-  });
-  const removed = (externalId: string, days: number | null) => {
-    const id = addComponent(db, a, { externalId, name: externalId, status: "OPERATIONAL" });
-    db.prepare("UPDATE components SET removed_at = ? WHERE id = ?").run(
-      days === null ? null : ago(days),
-      id,
-    );
-    db.prepare(
-      "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, ?, 'UNKNOWN', 'OPERATIONAL', ?)",
-    ).run(a, id, ago(days === null ? 99 : days + 1));
-    db.prepare(
-      "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, ?, 'OPERATIONAL', 'UNKNOWN', ?)",
-    ).run(a, id, ago(days ?? 5));
-    return id;
-  };
-  removed("gone-98", 98);
-  removed("gone-10", 10);
-  removed("live", null);
-  return [a, b, c];
-}
-
-/** The transitions each report reads for `ids` (7/30/90-day windows; SLA lookbacks). */
-function reportInputs(db: Db, ids: number[]) {
-  const out: Record<string, [number, StatusLevel, StatusLevel][]> = {};
-  for (const days of [7, 30, 90]) {
-    for (const [id, ts] of serviceTransitions(db, ids, T0 - days * DAY_MS, T0)) {
-      out[`last ${days} ${id}`] = ts.map((t) => [t.at, t.from, t.to]);
-    }
-    const start = T0 - (days + 7) * DAY_MS;
-    for (const [id, ts] of serviceTransitions(db, ids, start, T0, "recovery")) {
-      out[`recovery ${days} ${id}`] = ts.map((t) => [t.at, t.from, t.to]);
-    }
+  }, ago(50));
+  // d: three components read 120 days ago; one left the page 98 days ago, one 10 days ago.
+  await setStatus(store, "d", "OPERATIONAL", ago(120));
+  for (const c of ["gone-98", "gone-10", "live"]) {
+    await addComponent(store, "d", { externalId: c, name: c, status: "OPERATIONAL" }, ago(120));
   }
-  return out;
+  await removeComponent(store, "d", "gone-98", ago(98));
+  await removeComponent(store, "d", "gone-10", ago(10));
 }
 
 const PRO: Principal = {
@@ -124,61 +80,86 @@ const PRO: Principal = {
 };
 
 /** What users read: uptime and MTTR, 90-day history, SLA reports over 1, 30 and 90 days. */
-function reports(ctx: AppContext) {
-  return ["a", "b", "c"].map((slug) => ({
-    uptime: serviceUptime(ctx, slug),
-    history: serviceHistory(ctx, slug, 90),
-    sla: [1, 30, 90].map((days) => slaReport(ctx, PRO, slug, days)),
-  }));
+async function reports(ctx: AppContext) {
+  const out = [];
+  for (const slug of ["a", "b", "c", "d"]) {
+    out.push({
+      uptime: await serviceUptime(ctx, ANONYMOUS, slug),
+      history: await serviceHistory(ctx, ANONYMOUS, slug, 90),
+      sla: await Promise.all([1, 30, 90].map((days) => slaReport(ctx, PRO, slug, days))),
+    });
+  }
+  return out;
+}
+
+/** Days ago of each service-level transition of `slug`. */
+async function serviceDays(store: Store, slug: string) {
+  return (await store.history.timeline(slug, ALL, "last"))!.transitions.map((t) =>
+    Math.round((T0 - t.at) / DAY_MS)
+  );
 }
 
 Deno.test("retention deletes what no report reads and keeps what they do", async () => {
   const rig = apiRig();
   try {
-    const [a, b] = seed(rig.db);
-    const inputs = reportInputs(rig.db, [a!, b!]);
-    const read = reports(rig.ctx);
+    await seed(rig.store);
+    const read = await reports(rig.ctx);
+    const fetchesBefore = await Promise.all(
+      ["a", "b", "c", "d"].map((s) => rig.store.history.fetchLog(s, 0)),
+    );
+    const changesBefore = await rig.store.changes.after(0, 10_000);
 
     const report = await pruneExpired(rig.ctx);
 
-    deepStrictEqual(reports(rig.ctx), read, "every report reads the same");
+    deepStrictEqual(await reports(rig.ctx), read, "every report reads the same");
     // a and b lose nothing a report reads; c loses its recovery of 400 days ago, older than
     // the one-year bound, and its reports are still the same (the level held then is kept).
-    deepStrictEqual(reportInputs(rig.db, [a!, b!]), inputs);
-    const service = (slug: string) =>
-      ats(
-        rig.db,
-        `SELECT t.at FROM transitions t JOIN vendors v ON v.id = t.vendor_id
-         WHERE v.slug = '${slug}' AND t.component_id IS NULL ORDER BY t.at`,
-      );
-    deepStrictEqual(service("a"), [120, 100, 50]);
-    deepStrictEqual(service("b"), [300, 200, 10]);
-    deepStrictEqual(service("c"), [380, 10]);
-    deepStrictEqual(ats(rig.db, "SELECT at FROM fetches ORDER BY at"), [89, 1]);
-    deepStrictEqual(ats(rig.db, "SELECT at FROM changes ORDER BY at"), [6, 0]);
-    deepStrictEqual(
-      rig.db.prepare("SELECT external_id FROM incidents ORDER BY external_id").all().map((r) =>
-        r.external_id
-      ),
-      ["closed-96", "open-200"],
+    deepStrictEqual(await serviceDays(rig.store, "a"), [120, 100, 50]);
+    deepStrictEqual(await serviceDays(rig.store, "b"), [300, 200, 10]);
+    deepStrictEqual(await serviceDays(rig.store, "c"), [380, 10]);
+    deepStrictEqual(await serviceDays(rig.store, "d"), [120]);
+    // The fetch log keeps 90 days, the change feed 7.
+    const fetchesAfter = await Promise.all(
+      ["a", "b", "c", "d"].map((s) => rig.store.history.fetchLog(s, 0)),
     );
-    equal(count(rig.db, "SELECT COUNT(*) AS n FROM incident_updates"), 2);
     deepStrictEqual(
-      rig.db.prepare("SELECT external_id FROM components ORDER BY external_id").all().map((r) =>
-        r.external_id
-      ),
-      ["gone-10", "live"],
+      fetchesAfter,
+      fetchesBefore.map((log) => log.filter((f) => f.at >= ago(RETENTION.fetchLogDays))),
     );
-    // The live component's change of 99 days ago is older than the cutoff: component history
-    // is not reported, so it goes too; the removed one's 5 and 11-day-old changes stay.
-    equal(count(rig.db, "SELECT COUNT(*) AS n FROM transitions WHERE component_id IS NOT NULL"), 3);
+    const gone = fetchesBefore.flat().length - fetchesAfter.flat().length;
+    ok(gone > 0);
+    deepStrictEqual(
+      await rig.store.changes.after(0, 10_000),
+      changesBefore.filter((c) => c.at >= ago(RETENTION.changeFeedDays)),
+    );
+    // Closed incidents live 97 days after closing; open ones always.
+    deepStrictEqual(
+      (await rig.store.incidents.page({}, { page: 0, limit: 10 }))!.items.map((i) => i.title)
+        .sort(),
+      ["closed-96", "still open"],
+    );
     deepStrictEqual(report, {
-      fetches: 1,
-      changes: 1,
-      transitions: 6,
+      fetches: gone,
+      changes: changesBefore.length - changesBefore.filter((c) => c.at >= ago(7)).length,
+      // a 2, c 3 service transitions; the component history of d older than 97 days: live and
+      // gone-10 read 120 days ago (gone-98 left with its two).
+      transitions: 7,
       incidents: 1,
       components: 1,
     });
+    // The component removed 98 days ago is forgotten: back on the page it is new (no change);
+    // the one removed 10 days ago comes back from UNKNOWN (a change).
+    const back = await recordReading(rig.store, "d", {
+      indicator: "OPERATIONAL",
+      components: ["gone-98", "gone-10", "live"].map((c) => ({
+        externalId: c,
+        name: c,
+        group: null,
+        status: "OPERATIONAL" as const,
+      })),
+      incidents: [],
+    }, T0);
+    deepStrictEqual(back.map((c) => c.kind === "status" && c.component), ["gone-10"]);
 
     deepStrictEqual(await pruneExpired(rig.ctx), {
       fetches: 0,
@@ -192,40 +173,19 @@ Deno.test("retention deletes what no report reads and keeps what they do", async
   }
 });
 
-Deno.test("the change feed keeps at most its row cap, the newest", () => {
-  const rig = apiRig();
-  try {
-    for (let i = 0; i < 30; i++) {
-      rig.db.prepare(
-        "INSERT INTO changes (at, kind, vendor_slug, data) VALUES (?, 'status', 'a', '{}')",
-      ).run(T0);
-    }
-    let removed = 0;
-    for (let n; (n = pruneChangeFeed(rig.db, ago(RETENTION.changeFeedDays), 10, 7)) > 0;) {
-      removed += n;
-    }
-    equal(removed, 20);
-    deepStrictEqual(
-      { ...rig.db.prepare("SELECT MIN(id) AS lo, MAX(id) AS hi FROM changes").get() },
-      { lo: 21, hi: 30 },
-    );
-  } finally {
-    rig.close();
-  }
-});
-
 Deno.test("the retention job runs at start and stops cleanly", async () => {
   const rig = apiRig();
   try {
-    const a = addVendor(rig.db, { slug: "a" });
-    rig.db.prepare(
-      "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, 12, 'ok', 200)",
-    ).run(a, ago(RETENTION.fetchLogDays + 1));
+    await addVendor(rig.store, {
+      slug: "a",
+      status: "OPERATIONAL",
+      at: ago(RETENTION.fetchLogDays + 1),
+    });
     const job = startRetention(rig.ctx);
     const report = await job.runNow();
     equal(report?.fetches, 1);
     await job.stop();
-    equal(count(rig.db, "SELECT COUNT(*) AS n FROM fetches"), 0);
+    deepStrictEqual(await rig.store.history.fetchLog("a", 0), []);
   } finally {
     await rig.close();
   }

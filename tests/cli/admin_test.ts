@@ -1,10 +1,10 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
-import { authenticate } from "../../app/mod.ts";
+import { authenticate, createAppContext } from "../../app/mod.ts";
 import { Unauthorized } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createChangeFeed, openStore } from "../../store/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
 import { systemClock } from "../../domain/mod.ts";
 import { PASSWORD } from "../support/accounts.ts";
 
@@ -19,14 +19,13 @@ function io(stdin = "") {
   return { io: value, out, err };
 }
 
-function ctxFor(db: string) {
-  return {
-    db: openStore(db),
+function ctxFor(path: string) {
+  return createAppContext({
+    store: openSqliteStore(path),
     clock: systemClock,
-    changes: createChangeFeed(),
     log: silentLogger,
     settings: { publicUrl: "http://localhost", pollStableSeconds: 300, pollMovingSeconds: 60 },
-  };
+  });
 }
 
 Deno.test("the self-hoster's path: create an account, refused key on Free, set-plan, create and revoke a key", async () => {
@@ -79,7 +78,7 @@ Deno.test("the self-hoster's path: create an account, refused key on Free, set-p
     match(made.err.join("\n"), /printed once/);
 
     const ctx = ctxFor(env.STATUSD_DB);
-    const p = authenticate(ctx, secret);
+    const p = await authenticate(ctx, secret);
     deepStrictEqual(p.kind === "api_key" ? [...p.scopes].sort() : null, [
       "sla:read",
       "status:read",
@@ -102,12 +101,12 @@ Deno.test("the self-hoster's path: create an account, refused key on Free, set-p
     match(revoked.out[0]!, /Revoked key "ci"/);
     let refusedAfter = false;
     try {
-      authenticate(ctx, secret);
+      await authenticate(ctx, secret);
     } catch (err) {
       refusedAfter = err instanceof Unauthorized;
     }
     ok(refusedAfter);
-    ctx.db.close();
+    await ctx.store.close();
     equal(
       await runAdmin(["revoke-key", "--email", "ops@example.com", "--name", "ci"], env, io().io),
       1,

@@ -14,7 +14,8 @@ import { DAY_MS, fixedClock, HOUR_MS, MINUTE_MS, type Vendor } from "../../domai
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
+import { createAppContext } from "../../app/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
 import { summaryWithMaintenances } from "../support/maintenance.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 
@@ -70,9 +71,8 @@ async function startStatusd() {
     }])),
   );
   const clock = fixedClock(T0);
-  const db = openStore(":memory:");
-  syncCatalog(db, slugs.map(vendor), clock.now());
-  const changes = createChangeFeed();
+  const store = openSqliteStore(":memory:");
+  await store.catalog.sync(slugs.map(vendor), clock.now());
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -81,17 +81,16 @@ async function startStatusd() {
       timeoutMs: 5000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    { store: pollStore(db), changes, clock, log: silentLogger, hostSpacingMs: 0 },
+    { store: store.polls, clock, log: silentLogger, hostSpacingMs: 0 },
   );
   await poller.runOnce();
   const app = createServer({
-    app: {
-      db,
+    app: createAppContext({
+      store,
       clock,
-      changes,
       log: silentLogger,
       settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    },
+    }),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   return {
@@ -100,7 +99,7 @@ async function startStatusd() {
       await poller.stop();
       await server.shutdown();
       await sim.close();
-      db.close();
+      await store.close();
     },
   };
 }

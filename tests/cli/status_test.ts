@@ -17,7 +17,8 @@ import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, openStore, pollStore, syncCatalog } from "../../store/mod.ts";
+import { createAppContext } from "../../app/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -47,9 +48,8 @@ async function startStatusd() {
   sim.setScenario("dark-vendor", "status_500");
 
   const clock = fixedClock(Date.UTC(2026, 10, 20, 12, 0));
-  const db = openStore(":memory:");
-  syncCatalog(db, vendors, clock.now());
-  const changes = createChangeFeed();
+  const store = openSqliteStore(":memory:");
+  await store.catalog.sync(vendors, clock.now());
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -58,7 +58,7 @@ async function startStatusd() {
       timeoutMs: 5000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    { store: pollStore(db), changes, clock, log: silentLogger, hostSpacingMs: 0 },
+    { store: store.polls, clock, log: silentLogger, hostSpacingMs: 0 },
   );
   await poller.runOnce();
   clock.advance(30 * MINUTE_MS);
@@ -68,13 +68,12 @@ async function startStatusd() {
   await poller.runOnce();
 
   const app = createServer({
-    app: {
-      db,
+    app: createAppContext({
+      store,
       clock,
-      changes,
       log: silentLogger,
       settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    },
+    }),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const api = `http://127.0.0.1:${server.addr.port}`;
@@ -84,7 +83,7 @@ async function startStatusd() {
       await poller.stop();
       await server.shutdown();
       await sim.close();
-      db.close();
+      await store.close();
     },
   };
 }

@@ -110,7 +110,7 @@ Deno.test("SDK 1.x client: discovery → registration → PKCE consent → token
     assert.equal(signIn.searchParams.get("next"), authUrl.pathname + authUrl.search);
 
     // 3. Signed in: the consent page names the client, where it returns to, and the scopes.
-    const { page, location } = await consent(authUrl, rig.sessionCookie(rig.pro));
+    const { page, location } = await consent(authUrl, await rig.sessionCookie(rig.pro));
     assert.match(page, /E2E agent/);
     assert.match(page, /localhost:43123/);
     for (const s of ["mcp:invoke", "status:read", "incidents:read", "sla:read"]) {
@@ -151,7 +151,7 @@ Deno.test("SDK 2.x client (@modelcontextprotocol/client): the same flow, with is
       authProvider: provider as unknown as ProviderV2,
     });
     await assert.rejects(first.connect(t1), (err: Error) => err.name === "UnauthorizedError");
-    const { location } = await consent(provider.authUrl!, rig.sessionCookie(rig.pro));
+    const { location } = await consent(provider.authUrl!, await rig.sessionCookie(rig.pro));
     await t1.finishAuth(location.searchParams);
     const client = new ClientV2({ name: "e2e-v2", version: "2.0.0" });
     await client.connect(
@@ -223,7 +223,7 @@ async function token(rig: McpRig, form: Record<string, string>) {
 async function codeFor(rig: McpRig, clientId: string, challenge: string, redirect = REDIRECT) {
   const { location } = await consent(
     authorizeUrl(rig, clientId, challenge, redirect),
-    rig.sessionCookie(rig.pro),
+    await rig.sessionCookie(rig.pro),
   );
   return location.searchParams.get("code")!;
 }
@@ -306,7 +306,7 @@ Deno.test("a mismatched redirect URI is refused at authorize (no redirect) and a
   try {
     const clientId = await register(rig);
     const { verifier, challenge } = pkce();
-    const cookie = rig.sessionCookie(rig.pro);
+    const cookie = await rig.sessionCookie(rig.pro);
     for (
       const bad of [
         "http://localhost:43123/callback/x",

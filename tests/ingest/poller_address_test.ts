@@ -11,7 +11,9 @@ import { statusio } from "../../ingest/adapters/statusio.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
+import type { Store } from "../../domain/mod.ts";
+import { everythingStored, fetchOutcomes, lastError, vendorState } from "../support/inspect.ts";
+import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
@@ -25,7 +27,7 @@ const INTERNAL_DOC = JSON.stringify({
 });
 
 interface Rig {
-  db: Db;
+  store: Store;
   sim: Simulator;
   internal: { url: string; hits: string[] };
   published: Change[];
@@ -33,8 +35,8 @@ interface Rig {
   close(): Promise<void>;
 }
 
-function rig(vendors: (sim: Simulator) => Vendor[]): Rig {
-  const db = memoryStore();
+async function rig(vendors: (sim: Simulator) => Vendor[]): Promise<Rig> {
+  const store = memoryStore();
   const sim = startSimulator();
   const hits: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.2", port: 0, onListen: () => {} }, (req) => {
@@ -42,10 +44,9 @@ function rig(vendors: (sim: Simulator) => Vendor[]): Rig {
     return new Response(INTERNAL_DOC, { headers: { "content-type": "application/json" } });
   });
   const clock = fixedClock(T0);
-  syncCatalog(db, vendors(sim), clock.now());
-  const changes = createChangeFeed();
+  await syncVendors(store, vendors(sim), clock.now());
   const published: Change[] = [];
-  changes.subscribe((c) => published.push(...c));
+  store.changes.subscribe((c) => published.push(...c));
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -55,8 +56,7 @@ function rig(vendors: (sim: Simulator) => Vendor[]): Rig {
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes,
+      store: store.polls,
       clock,
       log: silentLogger,
       adapters: { statuspage, statusio },
@@ -65,7 +65,7 @@ function rig(vendors: (sim: Simulator) => Vendor[]): Rig {
     },
   );
   return {
-    db,
+    store,
     sim,
     internal: { url: `http://127.0.0.2:${server.addr.port}/internal`, hits },
     published,
@@ -74,24 +74,17 @@ function rig(vendors: (sim: Simulator) => Vendor[]): Rig {
       await poller.stop();
       await sim.close();
       await server.shutdown();
-      db.close();
+      await store.close();
     },
   };
 }
 
-function reading(db: Db, slug: string) {
-  const v = db.prepare("SELECT id, last_error FROM vendors WHERE slug = ?").get(slug) as {
-    id: number;
-    last_error: string | null;
+async function reading(store: Store, slug: string) {
+  return {
+    lastError: await lastError(store, slug),
+    outcomes: await fetchOutcomes(store, slug),
+    stored: await everythingStored(store),
   };
-  const outcomes = db.prepare("SELECT outcome FROM fetches WHERE vendor_id = ? ORDER BY id")
-    .all(v.id).map((r) => r.outcome);
-  const stored = JSON.stringify([
-    db.prepare("SELECT * FROM components").all(),
-    db.prepare("SELECT * FROM incidents").all(),
-    db.prepare("SELECT * FROM changes").all(),
-  ]);
-  return { lastError: v.last_error, outcomes, stored };
 }
 
 const redirectTo = (location: string) => ({
@@ -102,11 +95,11 @@ const redirectTo = (location: string) => ({
 });
 
 Deno.test("a vendor's 302 to another loopback address is refused; nothing internal is stored", async () => {
-  const r = rig((sim) => sim.catalog(1, "redir"));
+  const r = await rig((sim) => sim.catalog(1, "redir"));
   try {
     r.sim.setDocument("redir-00001", "/api/v2/summary.json", redirectTo(r.internal.url));
     await r.poll();
-    const got = reading(r.db, "redir-00001");
+    const got = await reading(r.store, "redir-00001");
     deepStrictEqual(got.outcomes, ["refused_address"]);
     ok(got.lastError?.startsWith("refused_address: 127.0.0.2 is not a public address"));
     ok(!got.stored.includes(SECRET));
@@ -118,7 +111,7 @@ Deno.test("a vendor's 302 to another loopback address is refused; nothing intern
 });
 
 Deno.test("platform detection never probes a non-public address it is led to", async () => {
-  const r = rig((sim) => [
+  const r = await rig((sim) => [
     { ...sim.catalog(1, "detect")[0]!, platform: "unknown" },
     { ...sim.catalog(1, "feedlink")[0]!, platform: "unknown" },
   ]);
@@ -138,12 +131,10 @@ Deno.test("platform detection never probes a non-public address it is led to", a
       });
     }
     await r.poll();
-    const detect = reading(r.db, "detect-00001");
+    const detect = await reading(r.store, "detect-00001");
     deepStrictEqual(detect.outcomes, ["refused_address"]);
     ok(detect.lastError?.startsWith("refused_address: platform detection: 127.0.0.2"));
-    const linked = r.db.prepare("SELECT detected_platform FROM vendors WHERE slug = ?")
-      .get("feedlink-00001") as { detected_platform: string };
-    equal(linked.detected_platform, "unknown");
+    equal((await vendorState(r.store, "feedlink-00001")).detectedPlatform, "unknown");
     ok(!detect.stored.includes(SECRET));
     deepStrictEqual(r.internal.hits, []);
   } finally {
@@ -158,7 +149,7 @@ Deno.test("endpoint discovery never reads a page or an endpoint at a non-public 
     statusPageUrl: `${sim.origins[0]}/v/${slug}`,
     platform: "statusio",
   });
-  const r = rig((sim) => [statusioAt(sim, "page-moved"), statusioAt(sim, "api-moved")]);
+  const r = await rig((sim) => [statusioAt(sim, "page-moved"), statusioAt(sim, "api-moved")]);
   try {
     r.sim.setDocument("page-moved", "", redirectTo(r.internal.url));
     const api = "/1.0/status/566925105401bb333d000014";
@@ -166,10 +157,10 @@ Deno.test("endpoint discovery never reads a page or an endpoint at a non-public 
     r.sim.setDocument("api-moved", "", { body: page, contentType: "text/html" });
     r.sim.setDocument("api-moved", api, redirectTo(r.internal.url));
     await r.poll();
-    const moved = reading(r.db, "page-moved");
+    const moved = await reading(r.store, "page-moved");
     deepStrictEqual(moved.outcomes, ["refused_address"]);
     ok(moved.lastError?.includes("endpoint discovery: the status page did not load (127.0.0.2"));
-    const discovered = reading(r.db, "api-moved");
+    const discovered = await reading(r.store, "api-moved");
     deepStrictEqual(discovered.outcomes, ["refused_address"]);
     ok(!discovered.stored.includes(SECRET));
     deepStrictEqual(r.internal.hits, []);

@@ -8,11 +8,12 @@ import { fixedClock, READING_LIMITS } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
+import { createAppContext } from "../../app/mod.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
 import { PUBLIC_URL } from "../support/api.ts";
+import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
-import { memoryStore } from "../support/store.ts";
+import { memoryStore, pollerStats } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const iso = (t: number) => new Date(t).toISOString();
@@ -55,12 +56,12 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
   const sim = startSimulator();
   const clock = fixedClock(T0);
   const [vendor] = sim.catalog(1, "big");
-  syncCatalog(db, [vendor!], clock.now());
+  await syncVendors(db, [vendor!], clock.now());
   sim.setDocument(vendor!.slug, "/api/v2/summary.json", {
     body: hostileSummary(),
     contentType: "application/json",
   });
-  const store = pollStore(db);
+  const store = db.polls;
   const notes: string[][] = [];
   const poller = createPoller(
     {
@@ -79,7 +80,6 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
           return store.recordSuccess(id, snapshot, poll);
         },
       },
-      changes: createChangeFeed(),
       clock,
       log: silentLogger,
       adapters: { statuspage },
@@ -90,13 +90,13 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
   try {
     const report = await poller.runOnce();
     deepStrictEqual([report.polled, report.failed], [1, 0]);
-    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    equal(count("SELECT COUNT(*) AS n FROM components"), READING_LIMITS.components);
+    const detail = (await db.catalog.detail(vendor!.slug, { start: T0, end: T0 + 1 }, 0))!;
+    equal(detail.components.length, READING_LIMITS.components);
+    const incidents = (await db.incidents.page({}, { page: 0, limit: 10 }))!.items;
     deepStrictEqual(
-      db.prepare("SELECT external_id, started_at FROM incidents").all().map((r) => ({ ...r })),
-      [{ external_id: "partly", started_at: T0 - 3_600_000 }],
+      incidents.map((i) => [i.title, i.startedAt, i.updates.length]),
+      [["One bad update", T0 - 3_600_000, 1]],
     );
-    equal(count("SELECT COUNT(*) AS n FROM incident_updates"), 1);
     equal(notes.length, 1);
     const [n] = notes;
     ok(n!.some((x) => x.startsWith("components: 7 of 2007 left out")), n!.join("\n"));
@@ -104,14 +104,13 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
     ok(n!.some((x) => x.startsWith("incidents[1].updates[1]: 9000000000000000 is out of range")));
 
     const app = createServer({
-      app: {
-        db,
+      app: createAppContext({
+        store: db,
         clock,
-        changes: createChangeFeed(),
         log: silentLogger,
         settings: { publicUrl: PUBLIC_URL, pollStableSeconds: 300, pollMovingSeconds: 60 },
-      },
-      pollerStats: () => ({ running: true }),
+      }),
+      pollerStats: () => pollerStats(true),
     });
     for (const path of ["/api/incidents", `/api/services/${vendor!.slug}`, "/sitemap.xml"]) {
       const res = await app.request(`${PUBLIC_URL}${path}`);
@@ -121,6 +120,6 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
   } finally {
     await poller.stop();
     await sim.close();
-    db.close();
+    await db.close();
   }
 });

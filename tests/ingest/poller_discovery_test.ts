@@ -11,13 +11,13 @@
  * the simulator; any other host would only lend its id to api.status.io.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { type Change, fixedClock, type Vendor } from "../../domain/mod.ts";
+import { type Change, fixedClock, type Store, type Vendor } from "../../domain/mod.ts";
 import { statusio } from "../../ingest/adapters/statusio.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
 import { fixture } from "../support/adapters.ts";
+import { fetchOutcomes, lastError, vendorState } from "../support/inspect.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore, tempStore } from "../support/store.ts";
 
@@ -41,12 +41,10 @@ const page = (apiUrl: string) =>
 const html = (body: string) => ({ body, contentType: "text/html; charset=utf-8" });
 const json = (body: string) => ({ body, contentType: "application/json" });
 
-function poller(db: Db, clock: ReturnType<typeof fixedClock>, published: Change[] = []) {
-  const changes = createChangeFeed();
-  changes.subscribe((c) => published.push(...c));
+function poller(db: Store, clock: ReturnType<typeof fixedClock>, published: Change[] = []) {
+  db.changes.subscribe((c) => published.push(...c));
   return createPoller(CONFIG, {
-    store: pollStore(db),
-    changes,
+    store: db.polls,
     clock,
     log: silentLogger,
     adapters: { statusio, statuspage },
@@ -67,24 +65,19 @@ function serveStatusio(sim: Simulator, slug: string) {
   sim.setDocument(slug, API_PATH, json(DISRUPTION));
 }
 
-function row(db: Db, slug: string) {
+/** What the store holds of a vendor, as the old columns named it. */
+async function row(db: Store, slug: string) {
+  const v = await vendorState(db, slug);
   return {
-    ...db.prepare(
-      "SELECT current_status, endpoint_url, failures, last_error, next_poll_at FROM vendors WHERE slug = ?",
-    ).get(slug),
-  } as {
-    current_status: string;
-    endpoint_url: string | null;
-    failures: number;
-    last_error: string | null;
-    next_poll_at: number;
+    current_status: v.currentStatus,
+    endpoint_url: v.endpointUrl,
+    failures: v.failures,
+    last_error: await lastError(db, slug),
+    next_poll_at: v.nextPollAt,
   };
 }
 
-const outcomes = (db: Db, slug: string) =>
-  db.prepare(
-    "SELECT f.outcome FROM fetches f JOIN vendors v ON v.id = f.vendor_id WHERE v.slug = ? ORDER BY f.id",
-  ).all(slug).map((r) => r.outcome);
+const outcomes = fetchOutcomes;
 
 Deno.test("a status.io vendor without a page id: the page is read once, its API stored and polled", async () => {
   const db = memoryStore();
@@ -93,28 +86,25 @@ Deno.test("a status.io vendor without a page id: the page is read once, its API 
   const published: Change[] = [];
   const p = poller(db, clock, published);
   try {
-    syncCatalog(db, [statusioVendor(sim, "gl")], clock.now());
+    await db.catalog.sync([statusioVendor(sim, "gl")], clock.now());
     serveStatusio(sim, "gl");
     const report = await p.runOnce();
     deepStrictEqual(report, { polled: 1, failed: 0, changes: report.changes });
-    const stored = row(db, "gl");
+    const stored = await row(db, "gl");
     equal(stored.current_status, "MAJOR_OUTAGE", "the data came from the discovered API");
     equal(stored.endpoint_url, `${sim.origins[0]}/v/gl${API_PATH}`);
     equal(sim.requests("gl"), 2, "the page, then the API, in the same round");
     ok(published.some((c) => c.kind === "status" && c.slug === "gl" && c.to === "MAJOR_OUTAGE"));
-    const components = db.prepare(
-      "SELECT COUNT(*) AS n FROM components c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'gl'",
-    ).get() as { n: number };
-    ok(components.n > 0);
+    ok((await db.catalog.detail("gl", { start: T0, end: T0 + 1 }, 0))!.components.length > 0);
 
     clock.set(stored.next_poll_at);
     await p.runOnce();
     equal(sim.requests("gl"), 3, "later polls go straight to the stored API");
-    deepStrictEqual(outcomes(db, "gl"), ["ok", "not_modified"]);
+    deepStrictEqual(await outcomes(db, "gl"), ["ok", "not_modified"]);
   } finally {
     await p.stop();
     await sim.close();
-    db.close();
+    await db.close();
   }
 });
 
@@ -125,8 +115,7 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
   const p = poller(db, clock);
   try {
     const healthy = sim.catalog(1, "healthy");
-    syncCatalog(
-      db,
+    await db.catalog.sync(
       [...healthy, statusioVendor(sim, "noid"), statusioVendor(sim, "down")],
       clock.now(),
     );
@@ -134,9 +123,13 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
     sim.setScenario("down", "status_500");
     const report = await p.runOnce();
     equal(report.failed, 2);
-    equal(row(db, healthy[0]!.slug).current_status, "OPERATIONAL", "the others are unaffected");
+    equal(
+      (await row(db, healthy[0]!.slug)).current_status,
+      "OPERATIONAL",
+      "the others are unaffected",
+    );
 
-    const noid = row(db, "noid");
+    const noid = await row(db, "noid");
     equal(noid.failures, 1);
     equal(
       noid.last_error,
@@ -145,26 +138,26 @@ Deno.test("a page that names no endpoint, or does not load, fails with a clear r
     equal(noid.endpoint_url, null);
     equal(noid.current_status, "UNKNOWN");
     ok(noid.next_poll_at > T0);
-    const down = row(db, "down");
+    const down = await row(db, "down");
     ok(
       down.last_error?.startsWith("http_status: endpoint discovery: the status page did not load"),
     );
-    deepStrictEqual(outcomes(db, "down"), ["http_status"]);
+    deepStrictEqual(await outcomes(db, "down"), ["http_status"]);
 
     // A second failure waits longer; once the page names its API, the vendor is read.
     const firstWait = noid.next_poll_at - T0;
     clock.set(noid.next_poll_at);
     await p.runOnce();
-    ok(row(db, "noid").next_poll_at - clock.now() > firstWait, "backoff grows");
+    ok((await row(db, "noid")).next_poll_at - clock.now() > firstWait, "backoff grows");
     serveStatusio(sim, "noid");
-    clock.set(row(db, "noid").next_poll_at);
+    clock.set((await row(db, "noid")).next_poll_at);
     await p.runOnce();
-    equal(row(db, "noid").current_status, "MAJOR_OUTAGE");
-    equal(row(db, "noid").failures, 0);
+    equal((await row(db, "noid")).current_status, "MAJOR_OUTAGE");
+    equal((await row(db, "noid")).failures, 0);
   } finally {
     await p.stop();
     await sim.close();
-    db.close();
+    await db.close();
   }
 });
 
@@ -174,7 +167,7 @@ Deno.test("a discovered API that is gone (404) is discovered again from the page
   const clock = fixedClock(T0);
   const p = poller(db, clock);
   try {
-    syncCatalog(db, [statusioVendor(sim, "moved")], clock.now());
+    await db.catalog.sync([statusioVendor(sim, "moved")], clock.now());
     serveStatusio(sim, "moved");
     await p.runOnce();
     const movedId = "5f0c9a3b2e1d4c5b6a798877";
@@ -183,57 +176,56 @@ Deno.test("a discovered API that is gone (404) is discovered again from the page
     sim.setDocument("moved", "", html(page(newApi)));
     sim.setDocument("moved", `/1.0/status/${movedId}`, json(DISRUPTION));
 
-    clock.set(row(db, "moved").next_poll_at);
+    clock.set((await row(db, "moved")).next_poll_at);
     await p.runOnce();
-    equal(row(db, "moved").endpoint_url, null, "forgotten after the 404");
-    ok(row(db, "moved").last_error?.startsWith("http_status:"));
-    clock.set(row(db, "moved").next_poll_at);
+    equal((await row(db, "moved")).endpoint_url, null, "forgotten after the 404");
+    ok((await row(db, "moved")).last_error?.startsWith("http_status:"));
+    clock.set((await row(db, "moved")).next_poll_at);
     await p.runOnce();
-    equal(row(db, "moved").endpoint_url, newApi);
-    equal(row(db, "moved").failures, 0);
+    equal((await row(db, "moved")).endpoint_url, newApi);
+    equal((await row(db, "moved")).failures, 0);
   } finally {
     await p.stop();
     await sim.close();
-    db.close();
+    await db.close();
   }
 });
 
 Deno.test("the discovered endpoint survives a restart; a catalog change of the page URL clears it", async () => {
-  const store = tempStore();
+  const file = tempStore();
   const sim = startSimulator();
   const clock = fixedClock(T0);
-  let db = store.db;
+  let db = file.store;
   try {
     const vendor = statusioVendor(sim, "kept");
-    syncCatalog(db, [vendor], clock.now());
+    await db.catalog.sync([vendor], clock.now());
     serveStatusio(sim, "kept");
     const first = poller(db, clock);
     await first.runOnce();
     await first.stop();
-    const endpoint = row(db, "kept").endpoint_url;
+    const endpoint = (await row(db, "kept")).endpoint_url;
     ok(endpoint);
-    db.close();
+    await db.close();
 
-    db = store.reopen();
-    syncCatalog(db, [vendor], clock.now());
-    equal(row(db, "kept").endpoint_url, endpoint, "same catalog entry: kept");
+    db = file.reopen();
+    await db.catalog.sync([vendor], clock.now());
+    equal((await row(db, "kept")).endpoint_url, endpoint, "same catalog entry: kept");
     const before = sim.requests("kept");
     const second = poller(db, clock);
-    clock.set(row(db, "kept").next_poll_at);
+    clock.set((await row(db, "kept")).next_poll_at);
     await second.runOnce();
     await second.stop();
     equal(sim.requests("kept"), before + 1, "no second read of the page");
 
-    syncCatalog(db, [{ ...vendor, statusPageUrl: `${vendor.statusPageUrl}/` }], clock.now());
-    equal(row(db, "kept").endpoint_url, null, "a new page URL is discovered again");
-    syncCatalog(db, [vendor], clock.now());
-    db.prepare("UPDATE vendors SET endpoint_url = 'https://api.status.io/x' WHERE slug = 'kept'")
-      .run();
-    syncCatalog(db, [{ ...vendor, platform: "statuspage" }], clock.now());
-    equal(row(db, "kept").endpoint_url, null, "a new platform too");
+    await db.catalog.sync([{ ...vendor, statusPageUrl: `${vendor.statusPageUrl}/` }], clock.now());
+    equal((await row(db, "kept")).endpoint_url, null, "a new page URL is discovered again");
+    await db.catalog.sync([vendor], clock.now());
+    await db.polls.setEndpoint((await vendorState(db, "kept")).id, "https://api.status.io/x");
+    await db.catalog.sync([{ ...vendor, platform: "statuspage" }], clock.now());
+    equal((await row(db, "kept")).endpoint_url, null, "a new platform too");
   } finally {
-    db.close();
+    await db.close();
     await sim.close();
-    store.remove();
+    file.remove();
   }
 });

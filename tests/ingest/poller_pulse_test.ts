@@ -3,10 +3,11 @@
  * full reads, against the simulator with a fake clock.
  */
 import { equal, notEqual, ok } from "node:assert/strict";
-import { type Change, fixedClock, SECOND_MS } from "../../domain/mod.ts";
+import { type Change, fixedClock, SECOND_MS, type Store } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
+import { vendorState } from "../support/inspect.ts";
+import { syncVendors } from "../support/seed.ts";
 import {
   SIMULATED_PLATFORM_NAMES,
   SIMULATED_PLATFORMS,
@@ -32,7 +33,7 @@ const CONFIG = {
 };
 
 interface Rig {
-  db: Db;
+  store: Store;
   sim: Simulator;
   clock: ReturnType<typeof fixedClock>;
   published: Change[];
@@ -43,24 +44,22 @@ interface Rig {
   close(): Promise<void>;
 }
 
-function rig(
+async function rig(
   platforms: SimulatedPlatformName[],
   options: { listeners?: number; pulseSeconds?: number } = {},
-): Rig {
-  const db = memoryStore();
+): Promise<Rig> {
+  const store = memoryStore();
   const sim = startSimulator({ listeners: options.listeners ?? 1 });
   const clock = fixedClock(T0);
   // One vendor per platform, named after it, spread over the listeners.
   const vendors = platforms.map((p, i) => sim.catalog(platforms.length, p, p)[i]!);
-  syncCatalog(db, vendors, clock.now());
-  const changes = createChangeFeed();
+  await syncVendors(store, vendors, clock.now());
   const published: Change[] = [];
-  changes.subscribe((c) => published.push(...c));
+  store.changes.subscribe((c) => published.push(...c));
   const poller = createPoller(
     { ...CONFIG, pulseSeconds: options.pulseSeconds ?? CONFIG.pulseSeconds },
     {
-      store: pollStore(db),
-      changes,
+      store: store.polls,
       clock,
       log: silentLogger,
       adapters: simulatedAdapters(),
@@ -69,7 +68,7 @@ function rig(
     },
   );
   return {
-    db,
+    store,
     sim,
     clock,
     published,
@@ -82,23 +81,21 @@ function rig(
     close: async () => {
       await poller.stop();
       await sim.close();
-      db.close();
+      await store.close();
     },
   };
 }
 
-function vendor(db: Db, slug: string) {
-  return db.prepare(
-    `SELECT current_status, failures, error_kind, error_http_status, error_message,
-       last_checked_at, next_poll_at FROM vendors WHERE slug = ?`,
-  ).get(slug) as {
-    current_status: string;
-    failures: number;
-    error_kind: string | null;
-    error_http_status: number | null;
-    error_message: string | null;
-    last_checked_at: number;
-    next_poll_at: number;
+async function vendor(store: Store, slug: string) {
+  const v = await vendorState(store, slug);
+  return {
+    current_status: v.currentStatus,
+    failures: v.failures,
+    error_kind: v.reading.error?.kind ?? null,
+    error_http_status: v.reading.error?.httpStatus ?? null,
+    error_message: v.reading.error?.message ?? null,
+    last_checked_at: v.reading.lastAttemptAt!,
+    next_poll_at: v.nextPollAt,
   };
 }
 
@@ -106,11 +103,11 @@ const STATUS = "/api/v2/status.json";
 const SUMMARY = "/api/v2/summary.json";
 
 Deno.test("a pulse that changes triggers a full read at once; an unchanged one is all that is read", async () => {
-  const r = rig(["statuspage"]);
+  const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
-    equal(vendor(r.db, slug).current_status, "OPERATIONAL");
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
     equal(r.sim.requestsTo(slug, STATUS), 1, "the first poll reads the pulse too");
     equal(r.sim.requestsTo(slug, SUMMARY), 1);
 
@@ -124,7 +121,7 @@ Deno.test("a pulse that changes triggers a full read at once; an unchanged one i
     await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 3);
     equal(r.sim.requestsTo(slug, SUMMARY), 2, "the changed pulse is followed by the full read");
-    equal(vendor(r.db, slug).current_status, "PARTIAL_OUTAGE");
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
     ok(r.published.some((c) => c.kind === "status" && c.to === "PARTIAL_OUTAGE"));
     equal(r.poller.stats().pulseChanges, 1);
   } finally {
@@ -133,7 +130,7 @@ Deno.test("a pulse that changes triggers a full read at once; an unchanged one i
 });
 
 Deno.test("a change behind an unchanged pulse is caught by the full read within the stable interval", async () => {
-  const r = rig(["statuspage"]);
+  const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     // The pulse document is pinned to the calm page: it will not show what follows.
@@ -145,46 +142,55 @@ Deno.test("a change behind an unchanged pulse is caught by the full read within 
     r.sim.setScenario(slug, "outage");
     for (const at of [60, 120, 180]) {
       await r.step(60);
-      equal(vendor(r.db, slug).current_status, "OPERATIONAL", `pulses alone at +${at} s`);
+      equal(
+        (await vendor(r.store, slug)).current_status,
+        "OPERATIONAL",
+        `pulses alone at +${at} s`,
+      );
     }
     equal(r.sim.requestsTo(slug, SUMMARY), 1);
     await r.step(60); // +240 s: the next pulse would pass the 300 s stable interval
     equal(r.sim.requestsTo(slug, SUMMARY), 2, "the scheduled full read");
-    equal(vendor(r.db, slug).current_status, "PARTIAL_OUTAGE");
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
   } finally {
     await r.close();
   }
 });
 
 Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too", async () => {
-  const r = rig(["statuspage"]);
+  const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
     for (let i = 0; i < 4; i++) await r.step(60);
-    const codes = r.db.prepare("SELECT http_status FROM fetches ORDER BY id").all()
-      .map((row) => row.http_status);
+    const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
     // First read (200), three pulses answered 304, then the full read due at +240 s: 304.
     equal(codes.join(","), "200,304,304,304,304");
     equal(r.sim.requestsTo(slug, SUMMARY), 2);
-    equal(vendor(r.db, slug).current_status, "OPERATIONAL");
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
   } finally {
     await r.close();
   }
 });
 
 Deno.test("every platform: calm reads OPERATIONAL and trouble is seen within one pulse interval", async () => {
-  const r = rig(SIMULATED_PLATFORM_NAMES);
+  const r = await rig(SIMULATED_PLATFORM_NAMES);
   try {
     await r.poller.runOnce();
-    for (const slug of r.slugs) equal(vendor(r.db, slug).current_status, "OPERATIONAL", slug);
+    for (const slug of r.slugs) {
+      equal((await vendor(r.store, slug)).current_status, "OPERATIONAL", slug);
+    }
     // One stable interval: every vendor has had a conditional full read answered (304 where
     // the platform honours validators), so every one is watched between full reads.
     await r.step(300);
     for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
     await r.step(60);
     for (const slug of r.slugs) {
-      notEqual(vendor(r.db, slug).current_status, "OPERATIONAL", `${slug} seen within 60 s`);
+      notEqual(
+        (await vendor(r.store, slug)).current_status,
+        "OPERATIONAL",
+        `${slug} seen within 60 s`,
+      );
     }
   } finally {
     await r.close();
@@ -192,7 +198,7 @@ Deno.test("every platform: calm reads OPERATIONAL and trouble is seen within one
 });
 
 Deno.test("incident.io (no validators): the small widget is the pulse, the full summary is read rarely", async () => {
-  const r = rig(["incidentio"]);
+  const r = await rig(["incidentio"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
@@ -202,20 +208,24 @@ Deno.test("incident.io (no validators): the small widget is the pulse, the full 
     r.sim.setScenario(slug, "outage");
     await r.step(60);
     equal(r.sim.requestsTo(slug, SUMMARY), 2);
-    equal(vendor(r.db, slug).current_status, "PARTIAL_OUTAGE");
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
   } finally {
     await r.close();
   }
 });
 
 Deno.test("a missing pulse document is left alone for a day; the vendor is read in full instead", async () => {
-  const r = rig(["statuspage"]);
+  const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     r.sim.setDocument(slug, STATUS, { body: "gone", contentType: "text/plain", status: 404 });
     await r.poller.runOnce();
-    equal(vendor(r.db, slug).current_status, "OPERATIONAL", "the pulse's 404 is not a failure");
-    equal(vendor(r.db, slug).failures, 0);
+    equal(
+      (await vendor(r.store, slug)).current_status,
+      "OPERATIONAL",
+      "the pulse's 404 is not a failure",
+    );
+    equal((await vendor(r.store, slug)).failures, 0);
     for (let i = 0; i < 3; i++) await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 1, "not asked again");
     // The full document is small: a conditional read of it is the signal every pulse interval.
@@ -226,11 +236,11 @@ Deno.test("a missing pulse document is left alone for a day; the vendor is read 
 });
 
 Deno.test("pulses off: a calm vendor is read every stable interval, nothing in between", async () => {
-  const r = rig(["statuspage"], { pulseSeconds: 0 });
+  const r = await rig(["statuspage"], { pulseSeconds: 0 });
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
-    const v = vendor(r.db, slug);
+    const v = await vendor(r.store, slug);
     ok(v.next_poll_at - v.last_checked_at > 140 * SECOND_MS, "spread over the stable interval");
     for (let i = 0; i < 2; i++) await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 0);
@@ -241,17 +251,21 @@ Deno.test("pulses off: a calm vendor is read every stable interval, nothing in b
 });
 
 Deno.test("a vendor answering 429 with Retry-After is left alone as long as it asks, and says so", async () => {
-  const r = rig(["statuspage", "statuspage"], { listeners: 2 });
+  const r = await rig(["statuspage", "statuspage"], { listeners: 2 });
   const [limited, other] = r.slugs as [string, string];
   try {
     r.sim.setScenario(limited, "rate_limited");
     await r.poller.runOnce();
-    const v = vendor(r.db, limited);
+    const v = await vendor(r.store, limited);
     equal(v.error_kind, "http_status");
     equal(v.error_http_status, 429);
     ok(v.error_message?.includes(`asked to wait ${RATE_LIMIT_RETRY_AFTER_S} s`), v.error_message!);
     equal(v.next_poll_at - v.last_checked_at, RATE_LIMIT_RETRY_AFTER_S * SECOND_MS);
-    equal(vendor(r.db, other).current_status, "OPERATIONAL", "another host is not held back");
+    equal(
+      (await vendor(r.store, other)).current_status,
+      "OPERATIONAL",
+      "another host is not held back",
+    );
     const asked = r.sim.requests(limited);
     await r.step(60);
     await r.step(55);
@@ -259,14 +273,14 @@ Deno.test("a vendor answering 429 with Retry-After is left alone as long as it a
     r.sim.setScenario(limited, "calm");
     await r.step(10);
     equal(r.sim.requests(limited), asked + 1, "then a full read (a failing vendor has no pulse)");
-    equal(vendor(r.db, limited).failures, 0);
+    equal((await vendor(r.store, limited)).failures, 0);
   } finally {
     await r.close();
   }
 });
 
 Deno.test("a pulse answered 429 ends the poll: no full read is sent to a vendor asking for fewer", async () => {
-  const r = rig(["statuspage"]);
+  const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
@@ -274,7 +288,7 @@ Deno.test("a pulse answered 429 ends the poll: no full read is sent to a vendor 
     await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 2);
     equal(r.sim.requestsTo(slug, SUMMARY), 1);
-    equal(vendor(r.db, slug).error_http_status, 429);
+    equal((await vendor(r.store, slug)).error_http_status, 429);
   } finally {
     await r.close();
   }

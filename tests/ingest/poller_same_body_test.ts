@@ -8,7 +8,6 @@ import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
 import { ALLOW_SIMULATOR } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
@@ -38,7 +37,7 @@ Deno.test("the same bytes without validators are not parsed or written again", a
     provider: "plain",
     domains: [],
   };
-  syncCatalog(db, [vendor], clock.now());
+  await db.catalog.sync([vendor], clock.now());
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -48,8 +47,7 @@ Deno.test("the same bytes without validators are not parsed or written again", a
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes: createChangeFeed(),
+      store: db.polls,
       clock,
       log: silentLogger,
       adapters: { statuspage },
@@ -72,9 +70,7 @@ Deno.test("the same bytes without validators are not parsed or written again", a
     code = 200;
     await round();
     deepStrictEqual(
-      db.prepare("SELECT outcome, http_status FROM fetches ORDER BY id").all().map((r) =>
-        `${r.outcome} ${r.http_status}`
-      ),
+      (await db.history.fetchLog("plain", 0)).map((f) => `${f.outcome} ${f.httpStatus}`),
       [
         "ok 200",
         "not_modified 200",
@@ -84,13 +80,10 @@ Deno.test("the same bytes without validators are not parsed or written again", a
         "ok 200",
       ],
     );
-    deepStrictEqual(
-      { ...db.prepare("SELECT current_status FROM vendors").get() },
-      { current_status: "MAJOR_OUTAGE" },
-    );
+    deepStrictEqual((await db.catalog.service("plain"))?.currentStatus, "MAJOR_OUTAGE");
   } finally {
     await poller.stop();
     await server.shutdown();
-    db.close();
+    await db.close();
   }
 });

@@ -3,7 +3,9 @@ import { type Change, fixedClock, MINUTE_MS, SECOND_MS } from "../../domain/mod.
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller, type PollerDeps } from "../../ingest/mod.ts";
 import { createLogger, silentLogger } from "../../log.ts";
-import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
+import type { Store } from "../../domain/mod.ts";
+import { fetchOutcomes, serviceTransitions, vendorState } from "../support/inspect.ts";
+import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
@@ -18,7 +20,7 @@ const CONFIG = {
 };
 
 interface Rig {
-  db: Db;
+  store: Store;
   sim: Simulator;
   clock: ReturnType<typeof fixedClock>;
   published: Change[];
@@ -26,17 +28,15 @@ interface Rig {
   close(): Promise<void>;
 }
 
-function rig(count: number, deps: Partial<PollerDeps> = {}): Rig {
-  const db = memoryStore();
+async function rig(count: number, deps: Partial<PollerDeps> = {}): Promise<Rig> {
+  const store = memoryStore();
   const sim = startSimulator();
   const clock = fixedClock(T0);
-  syncCatalog(db, sim.catalog(count), clock.now());
-  const changes = createChangeFeed();
+  await syncVendors(store, sim.catalog(count), clock.now());
   const published: Change[] = [];
-  changes.subscribe((c) => published.push(...c));
+  store.changes.subscribe((c) => published.push(...c));
   const poller = createPoller(CONFIG, {
-    store: pollStore(db),
-    changes,
+    store: store.polls,
     clock,
     log: silentLogger,
     adapters: { statuspage },
@@ -45,7 +45,7 @@ function rig(count: number, deps: Partial<PollerDeps> = {}): Rig {
     ...deps,
   });
   return {
-    db,
+    store,
     sim,
     clock,
     published,
@@ -53,98 +53,78 @@ function rig(count: number, deps: Partial<PollerDeps> = {}): Rig {
     close: async () => {
       await poller.stop();
       await sim.close();
-      db.close();
+      await store.close();
     },
   };
 }
 
-function vendor(db: Db, slug: string) {
-  return db.prepare(
-    "SELECT id, current_status, failures, last_error, last_success_at, next_poll_at FROM vendors WHERE slug = ?",
-  ).get(slug) as {
-    id: number;
-    current_status: string;
-    failures: number;
-    last_error: string | null;
-    last_success_at: number | null;
-    next_poll_at: number;
-  };
-}
-
-function serviceTransitions(db: Db, slug: string) {
-  return db.prepare(
-    `SELECT t.from_status AS "from", t.to_status AS "to", t.at FROM transitions t
-     JOIN vendors v ON v.id = t.vendor_id WHERE v.slug = ? AND t.component_id IS NULL ORDER BY t.id`,
-  ).all(slug).map((r) => ({ ...r }) as { from: string; to: string; at: number });
-}
+const vendor = vendorState;
 
 Deno.test("a poll cycle against the simulator stores status, components and transitions", async () => {
-  const r = rig(2);
+  const r = await rig(2);
   try {
     r.sim.setScenario("sim-00002", "outage");
     const report = await r.poller.runOnce();
     deepStrictEqual(report.polled, 2);
-    equal(vendor(r.db, "sim-00001").current_status, "OPERATIONAL");
-    equal(vendor(r.db, "sim-00002").current_status, "PARTIAL_OUTAGE");
-    deepStrictEqual(serviceTransitions(r.db, "sim-00002"), [
+    equal((await vendor(r.store, "sim-00001")).currentStatus, "OPERATIONAL");
+    equal((await vendor(r.store, "sim-00002")).currentStatus, "PARTIAL_OUTAGE");
+    deepStrictEqual(await serviceTransitions(r.store, "sim-00002"), [
       { from: "UNKNOWN", to: "PARTIAL_OUTAGE", at: T0 },
     ]);
-    const components = r.db.prepare(
-      "SELECT COUNT(*) AS n FROM components c JOIN vendors v ON v.id = c.vendor_id WHERE v.slug = 'sim-00002'",
-    ).get() as { n: number };
-    ok(components.n > 0);
-    const open = r.db.prepare(
-      "SELECT title, status FROM incidents i JOIN vendors v ON v.id = i.vendor_id WHERE v.slug = 'sim-00002'",
-    ).all();
-    equal(open.length, 1);
+    const detail = (await r.store.catalog.detail("sim-00002", { start: T0, end: T0 + 1 }, 0))!;
+    ok(detail.components.length > 0);
+    equal(detail.incidents.length, 1);
     ok(
       r.published.some((c) =>
         c.kind === "status" && c.slug === "sim-00002" && c.to === "PARTIAL_OUTAGE"
       ),
     );
     ok(r.published.some((c) => c.kind === "incident" && c.slug === "sim-00002"));
-    const fetches = r.db.prepare("SELECT outcome, http_status FROM fetches ORDER BY id").all()
-      .map((f) => ({ ...f }));
-    deepStrictEqual(fetches, [
-      { outcome: "ok", http_status: 200 },
-      { outcome: "ok", http_status: 200 },
-    ]);
+    for (const slug of ["sim-00001", "sim-00002"]) {
+      deepStrictEqual(
+        (await r.store.history.fetchLog(slug, 0)).map((f) => [f.outcome, f.httpStatus]),
+        [["ok", 200]],
+      );
+    }
   } finally {
     await r.close();
   }
 });
 
 Deno.test("a scenario flip is stored within one moving interval; an unchanged page writes only the check", async () => {
-  const r = rig(1);
+  const r = await rig(1);
   try {
     await r.poller.runOnce(); // calm: next poll within the stable interval
     r.clock.advance(5 * MINUTE_MS);
     await r.poller.runOnce(); // conditional GET: 304
-    const countRows = () =>
-      (r.db.prepare(
-        "SELECT (SELECT COUNT(*) FROM transitions) + (SELECT COUNT(*) FROM components) + (SELECT COUNT(*) FROM changes) AS n",
-      ).get() as { n: number }).n;
-    const before = countRows();
-    deepStrictEqual(
-      r.db.prepare("SELECT outcome FROM fetches ORDER BY id").all().map((f) => f.outcome),
-      ["ok", "not_modified"],
-    );
+    const stored = async () => ({
+      transitions: (await serviceTransitions(r.store, "sim-00001")).length,
+      components: (await r.store.catalog.detail("sim-00001", { start: T0, end: T0 + 1 }, 0))!
+        .components.length,
+      changes: await r.store.changes.latestId(),
+    });
+    const before = await stored();
+    deepStrictEqual(await fetchOutcomes(r.store, "sim-00001"), ["ok", "not_modified"]);
     r.clock.advance(5 * MINUTE_MS);
     await r.poller.runOnce();
-    equal(countRows(), before, "a poll that changes nothing adds no rows but the fetch");
+    deepStrictEqual(
+      await stored(),
+      before,
+      "a poll that changes nothing stores nothing but the fetch",
+    );
 
     // Vendor now becomes moving after the outage is seen; the recovery is seen within 60 s.
     r.sim.setScenario("sim-00001", "outage");
     r.clock.advance(5 * MINUTE_MS);
     await r.poller.runOnce();
-    equal(vendor(r.db, "sim-00001").current_status, "PARTIAL_OUTAGE");
+    equal((await vendor(r.store, "sim-00001")).currentStatus, "PARTIAL_OUTAGE");
     const flippedAt = r.clock.now();
     r.sim.setScenario("sim-00001", "calm");
     for (let t = 0; t < CONFIG.movingSeconds; t++) {
       r.clock.advance(SECOND_MS);
       await r.poller.runOnce();
     }
-    const last = serviceTransitions(r.db, "sim-00001").at(-1)!;
+    const last = (await serviceTransitions(r.store, "sim-00001")).at(-1)!;
     deepStrictEqual({ from: last.from, to: last.to }, {
       from: "PARTIAL_OUTAGE",
       to: "OPERATIONAL",
@@ -166,7 +146,7 @@ const FAILURES = [
 ] as const;
 
 Deno.test("each broken vendor is recorded with its reason and the others are unaffected", async () => {
-  const r = rig(FAILURES.length + 2);
+  const r = await rig(FAILURES.length + 2);
   try {
     FAILURES.forEach(([scenario], i) =>
       r.sim.setScenario(`sim-${String(i + 1).padStart(5, "0")}`, scenario)
@@ -175,21 +155,19 @@ Deno.test("each broken vendor is recorded with its reason and the others are una
     r.sim.setScenario(healthyOutage, "outage");
     const report = await r.poller.runOnce();
     equal(report.failed, FAILURES.length);
-    FAILURES.forEach(([, reason], i) => {
-      const v = vendor(r.db, `sim-${String(i + 1).padStart(5, "0")}`);
+    for (const [i, [, reason]] of FAILURES.entries()) {
+      const slug = `sim-${String(i + 1).padStart(5, "0")}`;
+      const v = await vendor(r.store, slug);
       equal(v.failures, 1);
-      ok(v.last_error?.startsWith(`${reason}:`), `${v.last_error} should start with ${reason}`);
-      equal(v.current_status, "UNKNOWN");
-      const row = r.db.prepare("SELECT outcome FROM fetches WHERE vendor_id = ?").get(v.id) as {
-        outcome: string;
-      };
-      equal(row.outcome, reason);
-    });
+      equal(v.reading.error?.kind, reason);
+      equal(v.currentStatus, "UNKNOWN");
+      deepStrictEqual(await fetchOutcomes(r.store, slug), [reason]);
+    }
     equal(
-      vendor(r.db, `sim-${String(FAILURES.length + 1).padStart(5, "0")}`).current_status,
+      (await vendor(r.store, `sim-${String(FAILURES.length + 1).padStart(5, "0")}`)).currentStatus,
       "OPERATIONAL",
     );
-    equal(vendor(r.db, healthyOutage).current_status, "PARTIAL_OUTAGE");
+    equal((await vendor(r.store, healthyOutage)).currentStatus, "PARTIAL_OUTAGE");
     deepStrictEqual(r.poller.stats().failuresByReason, {
       timeout: 1,
       not_machine_readable: 1,
@@ -205,20 +183,20 @@ Deno.test("each broken vendor is recorded with its reason and the others are una
 });
 
 Deno.test("failures back off, and the service reads UNKNOWN once data is older than three intervals", async () => {
-  const r = rig(1);
+  const r = await rig(1);
   try {
     await r.poller.runOnce();
-    equal(vendor(r.db, "sim-00001").current_status, "OPERATIONAL");
+    equal((await vendor(r.store, "sim-00001")).currentStatus, "OPERATIONAL");
     r.sim.setScenario("sim-00001", "status_500");
     const waits: number[] = [];
     for (let i = 0; i < 6; i++) {
-      r.clock.set(vendor(r.db, "sim-00001").next_poll_at);
+      r.clock.set((await vendor(r.store, "sim-00001")).nextPollAt);
       await r.poller.runOnce();
-      waits.push(vendor(r.db, "sim-00001").next_poll_at - r.clock.now());
+      waits.push((await vendor(r.store, "sim-00001")).nextPollAt - r.clock.now());
     }
     ok(waits[1]! > waits[0]! && waits[2]! > waits[1]!, `backoff grows: ${waits}`);
     ok(waits.every((w) => w <= CONFIG.stableSeconds * SECOND_MS), "capped at the stable interval");
-    const transitions = serviceTransitions(r.db, "sim-00001");
+    const transitions = await serviceTransitions(r.store, "sim-00001");
     deepStrictEqual(transitions.map((t) => t.to), ["OPERATIONAL", "UNKNOWN"]);
     // Calm (read once, never changed): the stable interval applies, so 3 × 300 s.
     ok(transitions[1]!.at - T0 > 3 * CONFIG.stableSeconds * SECOND_MS);
@@ -226,10 +204,10 @@ Deno.test("failures back off, and the service reads UNKNOWN once data is older t
     ok(r.published.some((c) => c.kind === "status" && c.to === "UNKNOWN"));
 
     r.sim.setScenario("sim-00001", "calm");
-    r.clock.set(vendor(r.db, "sim-00001").next_poll_at);
+    r.clock.set((await vendor(r.store, "sim-00001")).nextPollAt);
     await r.poller.runOnce();
-    equal(vendor(r.db, "sim-00001").current_status, "OPERATIONAL");
-    equal(vendor(r.db, "sim-00001").failures, 0);
+    equal((await vendor(r.store, "sim-00001")).currentStatus, "OPERATIONAL");
+    equal((await vendor(r.store, "sim-00001")).failures, 0);
   } finally {
     await r.close();
   }
@@ -237,7 +215,7 @@ Deno.test("failures back off, and the service reads UNKNOWN once data is older t
 
 Deno.test("an unmapped platform value is logged once per platform, field and value", async () => {
   const lines: string[] = [];
-  const r = rig(3, {
+  const r = await rig(3, {
     log: createLogger("warn", (l) => lines.push(l)),
     adapters: {
       statuspage: {
@@ -260,13 +238,12 @@ Deno.test("an unmapped platform value is logged once per platform, field and val
 });
 
 Deno.test("the started poller polls on its own tick and stops cleanly", async () => {
-  const db = memoryStore();
+  const store = memoryStore();
   const sim = startSimulator();
   const { systemClock } = await import("../../domain/mod.ts");
-  syncCatalog(db, sim.catalog(3), systemClock.now());
+  await syncVendors(store, sim.catalog(3), systemClock.now());
   const poller = createPoller({ ...CONFIG, movingSeconds: 1, stableSeconds: 2 }, {
-    store: pollStore(db),
-    changes: createChangeFeed(),
+    store: store.polls,
     clock: systemClock,
     log: silentLogger,
     adapters: { statuspage },
@@ -278,28 +255,30 @@ Deno.test("the started poller polls on its own tick and stops cleanly", async ()
     while (sim.totalRequests < 6) await new Promise((res) => setTimeout(res, 50));
     await poller.stop();
     equal(poller.stats().running, false);
-    const known = db.prepare(
-      "SELECT COUNT(*) AS n FROM vendors WHERE current_status = 'OPERATIONAL'",
-    )
-      .get() as { n: number };
-    equal(known.n, 3);
+    const known = await store.catalog.page(
+      { status: "OPERATIONAL" },
+      { page: 0, limit: 10 },
+      { start: 0, end: 1 },
+    );
+    equal(known.total, 3);
   } finally {
     await poller.stop();
     await sim.close();
-    db.close();
+    await store.close();
   }
 });
 
 Deno.test("a vendor of unknown platform is detected once, the result stored, then polled", async () => {
-  const r = rig(0);
+  const r = await rig(0);
   try {
     const [entry] = r.sim.catalog(1, "mystery");
-    syncCatalog(r.db, [{ ...entry!, platform: "unknown" }], r.clock.now());
+    await syncVendors(r.store, [{ ...entry!, platform: "unknown" }], r.clock.now());
     await r.poller.runOnce();
-    const row = r.db.prepare(
-      "SELECT detected_platform, current_status FROM vendors WHERE slug = ?",
-    ).get(entry!.slug) as { detected_platform: string; current_status: string };
-    deepStrictEqual({ ...row }, { detected_platform: "statuspage", current_status: "OPERATIONAL" });
+    const row = await vendor(r.store, entry!.slug);
+    deepStrictEqual(
+      { detectedPlatform: row.detectedPlatform, currentStatus: row.currentStatus },
+      { detectedPlatform: "statuspage", currentStatus: "OPERATIONAL" },
+    );
     const afterDetection = r.sim.requests(entry!.slug);
     r.clock.advance(10 * MINUTE_MS);
     await r.poller.runOnce();

@@ -9,12 +9,14 @@ import {
   fixedClock,
   REDETECT_AFTER_MISSES,
   REDETECT_EVERY_MS,
+  type Store,
   type Vendor,
 } from "../../domain/mod.ts";
 import { ADAPTERS, createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
+import { createAppContext } from "../../app/mod.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, type Db, pollStore, syncCatalog } from "../../store/mod.ts";
+import { vendorState } from "../support/inspect.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
@@ -23,7 +25,7 @@ const INSTATUS = Deno.readTextFileSync(
   new URL("../fixtures/instatus/recraft-summary-up-compact.json", import.meta.url),
 );
 
-function setup(slug: string) {
+async function setup(slug: string) {
   const sim = startSimulator();
   const db = memoryStore();
   const clock = fixedClock(T0);
@@ -36,8 +38,7 @@ function setup(slug: string) {
     provider: slug,
     domains: [],
   };
-  syncCatalog(db, [vendor], T0);
-  const changes = createChangeFeed();
+  await db.catalog.sync([vendor], T0);
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -47,8 +48,7 @@ function setup(slug: string) {
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes,
+      store: db.polls,
       clock,
       log: silentLogger,
       adapters: ADAPTERS,
@@ -58,19 +58,18 @@ function setup(slug: string) {
   );
   /** Polls once when the vendor is next due (or now, if that is later). */
   const pollWhenDue = async () => {
-    clock.set(Math.max(clock.now(), row(db, slug).next_poll_at));
+    clock.set(Math.max(clock.now(), (await row(db, slug)).next_poll_at));
     await poller.runOnce();
   };
   /** `GET /api/services/{slug}` (a new app each time: no response cache between polls). */
   const service = async () => {
     const app = createServer({
-      app: {
-        db,
+      app: createAppContext({
+        store: db,
         clock,
-        changes,
         log: silentLogger,
         settings: { publicUrl: "http://localhost", pollStableSeconds: 300, pollMovingSeconds: 60 },
-      },
+      }),
     });
     return await (await app.request(`http://localhost/api/services/${slug}`)).json();
   };
@@ -83,22 +82,22 @@ function setup(slug: string) {
     async close() {
       await poller.stop();
       await sim.close();
-      db.close();
+      await db.close();
     },
   };
 }
 
-function row(db: Db, slug: string) {
-  return db.prepare(
-    `SELECT next_poll_at, detected_platform, platform_misses, redetected_at, redetected_from,
-       redetected_to FROM vendors WHERE slug = ?`,
-  ).get(slug) as {
-    next_poll_at: number;
-    detected_platform: string | null;
-    platform_misses: number;
-    redetected_at: number | null;
-    redetected_from: string | null;
-    redetected_to: string | null;
+/** What the store holds of a vendor's re-detection, as the old columns named it. */
+async function row(db: Store, slug: string) {
+  const v = await vendorState(db, slug);
+  const r = v.reading.redetection;
+  return {
+    next_poll_at: v.nextPollAt,
+    detected_platform: v.detectedPlatform,
+    platform_misses: v.platformMisses,
+    redetected_at: v.redetectedAt,
+    redetected_from: r?.from ?? null,
+    redetected_to: r?.to ?? null,
   };
 }
 
@@ -114,18 +113,18 @@ function movedToInstatus(sim: Simulator, slug: string) {
 }
 
 Deno.test("a vendor whose listed platform keeps answering 404 is detected again and read", async () => {
-  const r = setup("mover");
+  const r = await setup("mover");
   try {
     movedToInstatus(r.sim, "mover");
     for (let i = 1; i < REDETECT_AFTER_MISSES; i++) {
       await r.pollWhenDue();
-      equal(row(r.db, "mover").platform_misses, i);
+      equal((await row(r.db, "mover")).platform_misses, i);
     }
-    equal(row(r.db, "mover").detected_platform, null, "not before the fifth miss");
+    equal((await row(r.db, "mover")).detected_platform, null, "not before the fifth miss");
     equal((await r.service()).reading.redetection, null);
 
     await r.pollWhenDue();
-    const after = row(r.db, "mover");
+    const after = await row(r.db, "mover");
     equal(after.detected_platform, "instatus");
     equal(after.redetected_from, "statuspage");
     equal(after.redetected_to, "instatus");
@@ -151,11 +150,11 @@ Deno.test("a vendor whose listed platform keeps answering 404 is detected again 
 });
 
 Deno.test("re-detection happens at most once a day", async () => {
-  const r = setup("gone");
+  const r = await setup("gone");
   try {
     r.sim.setScenario("gone", "not_found"); // the page and every endpoint: 404
     for (let i = 0; i < REDETECT_AFTER_MISSES; i++) await r.pollWhenDue();
-    const first = row(r.db, "gone");
+    const first = await row(r.db, "gone");
     ok(first.redetected_at !== null, "detected again after five misses");
     equal(first.redetected_to, "unknown", "nothing found");
     equal(first.detected_platform, null, "still read as its listed platform");
@@ -170,12 +169,12 @@ Deno.test("re-detection happens at most once a day", async () => {
     }
     ok(polls > 4 * REDETECT_AFTER_MISSES, `${polls} polls`);
     equal(r.sim.requests("gone"), requests + polls, "no detection probes within the day");
-    equal(row(r.db, "gone").redetected_at, first.redetected_at);
+    equal((await row(r.db, "gone")).redetected_at, first.redetected_at);
 
     // A day later, the next miss detects again.
     r.clock.set(first.redetected_at! + REDETECT_EVERY_MS);
     await r.pollWhenDue();
-    const second = row(r.db, "gone");
+    const second = await row(r.db, "gone");
     ok(second.redetected_at! >= first.redetected_at! + REDETECT_EVERY_MS, "detected again");
     ok(r.sim.requests("gone") > requests + polls + 1, "probes sent");
     equal(
@@ -188,18 +187,18 @@ Deno.test("re-detection happens at most once a day", async () => {
 });
 
 Deno.test("other failures do not count toward re-detection", async () => {
-  const r = setup("flaky");
+  const r = await setup("flaky");
   try {
     r.sim.setScenario("flaky", "status_500");
     for (let i = 0; i < 2 * REDETECT_AFTER_MISSES; i++) await r.pollWhenDue();
-    equal(row(r.db, "flaky").platform_misses, 0);
-    equal(row(r.db, "flaky").redetected_at, null);
+    equal((await row(r.db, "flaky")).platform_misses, 0);
+    equal((await row(r.db, "flaky")).redetected_at, null);
     r.sim.setScenario("flaky", "wrong_shape"); // a document of another shape: a miss
     await r.pollWhenDue();
-    equal(row(r.db, "flaky").platform_misses, 1);
+    equal((await row(r.db, "flaky")).platform_misses, 1);
     r.sim.setScenario("flaky", "calm");
     await r.pollWhenDue();
-    equal(row(r.db, "flaky").platform_misses, 0, "a success resets the count");
+    equal((await row(r.db, "flaky")).platform_misses, 0, "a success resets the count");
   } finally {
     await r.close();
   }

@@ -1,7 +1,15 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { XMLParser } from "fast-xml-parser";
 import { HOUR_MS } from "../../domain/mod.ts";
-import { addIncident, addVendor, apiRig, body, PUBLIC_URL, T0 } from "../support/api.ts";
+import {
+  addIncident,
+  addTransitions,
+  addVendor,
+  apiRig,
+  body,
+  PUBLIC_URL,
+  T0,
+} from "../support/api.ts";
 
 Deno.test("the api-catalog is an RFC 9727 linkset built from the public URL", async () => {
   const r = apiRig();
@@ -41,7 +49,7 @@ Deno.test("the api-catalog is an RFC 9727 linkset built from the public URL", as
 Deno.test("the homepage sends RFC 8288 Link headers for the discovery files", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme", name: "Acme", status: "MAJOR_OUTAGE" });
+    await addVendor(r.store, { slug: "acme", name: "Acme", status: "MAJOR_OUTAGE" });
     const res = await r.get("/");
     equal(res.status, 200);
     ok(res.headers.get("content-type")!.startsWith("text/html"));
@@ -68,9 +76,18 @@ Deno.test("the homepage sends RFC 8288 Link headers for the discovery files", as
 Deno.test("the sitemap lists home, catalog and every service page with its last change", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme", lastChangedAt: T0 - 5 * HOUR_MS });
-    const b = addVendor(r.db, { slug: "b&q", lastChangedAt: T0 - 9 * HOUR_MS });
-    addIncident(r.db, b, {
+    // Each changed level an hour after its first reading.
+    await addVendor(r.store, { slug: "acme" });
+    await addTransitions(r.store, "acme", [
+      [T0 - 6 * HOUR_MS, "OPERATIONAL"],
+      [T0 - 5 * HOUR_MS, "MAJOR_OUTAGE"],
+    ]);
+    await addVendor(r.store, { slug: "b&q" });
+    await addTransitions(r.store, "b&q", [
+      [T0 - 10 * HOUR_MS, "OPERATIONAL"],
+      [T0 - 9 * HOUR_MS, "MAJOR_OUTAGE"],
+    ]);
+    await addIncident(r.store, "b&q", {
       externalId: "1",
       title: "t",
       status: "RESOLVED",
@@ -105,7 +122,7 @@ Deno.test("the sitemap lists home, catalog and every service page with its last 
 Deno.test("llms.txt is a plain-text map with the API base, operations, MCP and OpenAPI URLs", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "acme" });
     const res = await r.get("/llms.txt");
     equal(res.headers.get("content-type"), "text/plain; charset=utf-8");
     const text = await res.text();
@@ -134,14 +151,14 @@ Deno.test("llms.txt is a plain-text map with the API base, operations, MCP and O
 
 Deno.test("healthz reports the database, the poller and counts", async () => {
   const r = apiRig({ running: false });
-  addVendor(r.db, { slug: "acme" });
+  await addVendor(r.store, { slug: "acme" });
   const res = await body(await r.get("/healthz"));
   equal(res.status, 200);
   equal(res.json.status, "degraded");
   deepStrictEqual(res.json.poller, { running: false });
   deepStrictEqual(res.json.database, { ok: true });
   equal((res.json.counts as { services: number }).services, 1);
-  r.db.close();
+  await r.store.close();
   const down = await body(await r.app.request(`${PUBLIC_URL}/healthz`));
   equal(down.status, 503);
   equal(down.json.status, "down");
@@ -150,7 +167,7 @@ Deno.test("healthz reports the database, the poller and counts", async () => {
 Deno.test("service pages render, and an unknown slug gets an HTML 404 with suggestions", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "github", name: "GitHub" });
     const page = await r.get("/services/github");
     equal(page.status, 200);
     ok((await page.text()).includes("GitHub"));
@@ -167,10 +184,10 @@ Deno.test("service pages render, and an unknown slug gets an HTML 404 with sugge
 Deno.test("the home page lists disrupted services and says how many have no fresh data", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub", status: "MAJOR_OUTAGE" });
-    addVendor(r.db, { slug: "stripe", name: "Stripe", status: "OPERATIONAL" });
-    addVendor(r.db, { slug: "acme", name: "Acme", status: "UNKNOWN" });
-    addVendor(r.db, { slug: "zeta", name: "Zeta", status: "UNKNOWN" });
+    await addVendor(r.store, { slug: "github", name: "GitHub", status: "MAJOR_OUTAGE" });
+    await addVendor(r.store, { slug: "stripe", name: "Stripe", status: "OPERATIONAL" });
+    await addVendor(r.store, { slug: "acme", name: "Acme", status: "UNKNOWN" });
+    await addVendor(r.store, { slug: "zeta", name: "Zeta", status: "UNKNOWN" });
     const html = await (await r.get("/")).text();
     ok(html.includes("Disrupted right now (1)"), html);
     ok(html.includes('href="/services/github"'));
@@ -218,7 +235,7 @@ const REGISTERED = new Set(["api-catalog", "service-desc", "service-doc", "statu
 Deno.test("homepage Link relations are registered names or URIs, and each target serves the type it advertises", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "acme" });
     for (const method of ["GET", "HEAD"]) {
       const res = await r.app.request(`${PUBLIC_URL}/`, { method });
       await res.body?.cancel();
@@ -273,8 +290,8 @@ Deno.test("homepage Link relations are registered names or URIs, and each target
 Deno.test("llms.txt follows llmstxt.org, names the CLI's real variable and links only to things that exist", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub" });
-    addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "acme" });
     const text = await (await r.get("/llms.txt")).text();
     const lines = text.split("\n");
     equal(lines[0], "# statusd");

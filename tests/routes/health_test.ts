@@ -9,8 +9,9 @@ import { fixedClock, MINUTE_MS } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { createLogger } from "../../log.ts";
+import { createAppContext } from "../../app/mod.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
+import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 
@@ -31,14 +32,13 @@ type Health = {
 
 Deno.test("every vendor failing: /healthz degraded with counts by kind, one warning, one recovery line", async () => {
   const sim = startSimulator();
-  const db = memoryStore();
+  const store = memoryStore();
   const clock = fixedClock(T0);
   const vendors = sim.catalog(3, "dark");
-  syncCatalog(db, vendors, T0);
+  await syncVendors(store, vendors, T0);
   for (const v of vendors) sim.setScenario(v.slug, "hang");
   const lines: { level: string; msg: string; [k: string]: unknown }[] = [];
   const log = createLogger("info", (l) => lines.push(JSON.parse(l)));
-  const changes = createChangeFeed();
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -48,8 +48,7 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(db),
-      changes,
+      store: store.polls,
       clock,
       log,
       adapters: { statuspage },
@@ -58,13 +57,12 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
     },
   );
   const app = createServer({
-    app: {
-      db,
+    app: createAppContext({
+      store,
       clock,
-      changes,
       log,
       settings: { publicUrl: "http://localhost", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    },
+    }),
     // As a started poller reports itself (these tests drive rounds with runOnce).
     pollerStats: () => ({ ...poller.stats(), running: true }),
   });
@@ -121,6 +119,6 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
   } finally {
     await poller.stop();
     await sim.close();
-    db.close();
+    await store.close();
   }
 });

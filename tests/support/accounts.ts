@@ -1,12 +1,18 @@
 /**
  * Test helpers for the account side: an in-memory store with a verb context, accounts, keys.
  */
-import { type AppContext, createAccount, createKey, type Membership } from "../../app/mod.ts";
+import {
+  type AppContext,
+  createAccount,
+  createAppContext,
+  createKey,
+  type Membership,
+} from "../../app/mod.ts";
 import { type Clock, fixedClock, type Plan, type Scope } from "../../domain/mod.ts";
 import { createLogger, type Logger } from "../../log.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { createChangeFeed, insertApiKey, openStore, updateAccountPlan } from "../../store/mod.ts";
+import { memoryStore } from "./store.ts";
 
 /** 2026-03-01T12:00:00Z. */
 export const T0 = Date.UTC(2026, 2, 1, 12);
@@ -20,18 +26,17 @@ export function testContext(
 ): AppContext & { lines: string[] } {
   const lines: string[] = [];
   const log: Logger = createLogger("debug", (l) => lines.push(l));
-  return {
-    db: openStore(":memory:"),
+  const ctx = createAppContext({
+    store: memoryStore(),
     clock: opts.clock ?? fixedClock(T0),
-    changes: createChangeFeed(),
     log,
-    lines,
     settings: {
       publicUrl: opts.publicUrl ?? "http://localhost:8080",
       pollStableSeconds: 300,
       pollMovingSeconds: 60,
     },
-  };
+  });
+  return Object.assign(ctx, { lines });
 }
 
 /** An account with one OWNER. */
@@ -40,22 +45,27 @@ export function account(ctx: AppContext, email: string, plan: Plan = "PRO"): Pro
 }
 
 /** Creates a key as the self-hoster would (admin); returns the secret. */
-export function key(ctx: AppContext, who: Membership, name: string, scopes: Scope[] = []): string {
-  return createKey(ctx, { kind: "admin", account: who.account }, { name, scopes }).secret;
+export async function key(
+  ctx: AppContext,
+  who: Membership,
+  name: string,
+  scopes: Scope[] = [],
+): Promise<string> {
+  return (await createKey(ctx, { kind: "admin", account: who.account }, { name, scopes })).secret;
 }
 
 /**
- * Stores a key straight into the store, as a key made before scopes existed looks
- * (`scopes` null); returns its secret.
+ * Stores a key through the store's port as a key made before scopes existed looks (`scopes`
+ * null: no verb creates one any more); returns its secret.
  */
-export function storeRawKey(
+export async function storeRawKey(
   ctx: AppContext,
   accountId: string,
   name: string,
   scopes: Scope[] | null,
-): string {
+): Promise<string> {
   const secret = "sd_live_" + encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
-  insertApiKey(ctx.db, {
+  await ctx.store.keys.create({
     id: crypto.randomUUID(),
     accountId,
     name,
@@ -68,6 +78,10 @@ export function storeRawKey(
 }
 
 /** Changes an account's plan in the store. */
-export function setPlanInStore(ctx: AppContext, accountId: string, plan: Plan): void {
-  updateAccountPlan(ctx.db, accountId, plan);
+export async function setPlanInStore(
+  ctx: AppContext,
+  accountId: string,
+  plan: Plan,
+): Promise<void> {
+  await ctx.store.accounts.setPlan(accountId, plan);
 }

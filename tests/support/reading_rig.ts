@@ -9,15 +9,21 @@
  * T0 + 2 min. Every failing vendor has therefore failed twice in a row since T0.
  * @module
  */
-import { type AppContext, createAccount, createKey, type Membership } from "../../app/mod.ts";
+import {
+  type AppContext,
+  createAccount,
+  createAppContext,
+  createKey,
+  type Membership,
+} from "../../app/mod.ts";
 import { fixedClock, MINUTE_MS, type ReadingErrorKind, type Vendor } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
-import { createChangeFeed, pollStore, syncCatalog } from "../../store/mod.ts";
+import { syncVendors } from "./seed.ts";
 import { ALLOW_SIMULATOR, type Scenario, startSimulator } from "./simulator.ts";
-import { memoryStore } from "./store.ts";
+import { memoryStore, pollerStats } from "./store.ts";
 
 /** The rig's first poll: 2026-11-20T12:00:00Z. */
 export const T0 = Date.UTC(2026, 10, 20, 12);
@@ -28,7 +34,10 @@ export const NOW = T0 + 2 * MINUTE_MS;
 export interface FailingCase {
   readonly slug: string;
   readonly kind: ReadingErrorKind;
-  /** Simulator scenario; absent for `network` (a closed port) and `refused_address`. */
+  /**
+   * Simulator scenario; absent for `network` (a closed port) and `refused_address` (a loopback
+   * address the poller is not allowed to fetch).
+   */
   readonly scenario?: Scenario;
   readonly httpStatus: number | null;
   /** A piece of the stored message. */
@@ -151,38 +160,16 @@ export async function readingRig(): Promise<ReadingRig> {
     ...FAILING.map((f) =>
       f.kind === "network"
         ? vendor(f.slug, { statusPageUrl: `http://127.0.0.1:${closedPort()}/v/${f.slug}` })
+        : f.kind === "refused_address"
+        ? vendor(f.slug, { statusPageUrl: `http://127.0.0.2:${closedPort()}/v/${f.slug}` })
         : vendor(f.slug)
     ),
   ];
   for (const f of FAILING) if (f.scenario) sim.setScenario(f.slug, f.scenario);
 
   const clock = fixedClock(T0);
-  const db = memoryStore();
-  syncCatalog(db, vendors, clock.now());
-  const store = pollStore(db);
-  // refused_address: the poller's private-address guard is configured elsewhere; record what
-  // it records, through the same port.
-  const refused = db.prepare("SELECT id FROM vendors WHERE slug = 'private-co'").get() as {
-    id: number;
-  };
-  db.prepare("UPDATE vendors SET next_poll_at = ? WHERE id = ?").run(
-    T0 + 1000 * MINUTE_MS,
-    refused.id,
-  );
-  const refuse = (at: number) =>
-    store.recordFailure(refused.id, {
-      at,
-      latencyMs: 1,
-      httpStatus: null,
-      nextPollAt: T0 + 1000 * MINUTE_MS,
-      deadlineAt: T0 + 1000 * MINUTE_MS,
-      outcome: "refused_address",
-      detail: "127.0.0.1 is not a public address",
-      stale: true,
-      platformMiss: false,
-    });
-
-  const changes = createChangeFeed();
+  const store = memoryStore();
+  await syncVendors(store, vendors, clock.now());
   const poller = createPoller(
     {
       movingSeconds: 60,
@@ -192,8 +179,7 @@ export async function readingRig(): Promise<ReadingRig> {
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store,
-      changes,
+      store: store.polls,
       clock,
       log: silentLogger,
       hostSpacingMs: 0,
@@ -213,12 +199,10 @@ export async function readingRig(): Promise<ReadingRig> {
     },
   );
   await poller.runOnce();
-  refuse(T0);
   clock.set(NOW);
   await poller.runOnce();
-  refuse(NOW);
   // Added after the polls: never read.
-  syncCatalog(db, [...vendors, vendor("new-co")], NOW);
+  await syncVendors(store, [vendor("new-co")], NOW);
 
   let handler: (req: Request) => Response | Promise<Response> = () => new Response(null);
   const server = Deno.serve(
@@ -226,24 +210,23 @@ export async function readingRig(): Promise<ReadingRig> {
     (req) => handler(req),
   );
   const url = `http://127.0.0.1:${server.addr.port}`;
-  const ctx: AppContext = {
-    db,
+  const ctx: AppContext = createAppContext({
+    store,
     clock,
-    changes,
     log: silentLogger,
     settings: { publicUrl: url, pollStableSeconds: 300, pollMovingSeconds: 60 },
-  };
-  const app = createServer({ app: ctx, pollerStats: () => ({ running: true }) });
+  });
+  const app = createServer({ app: ctx, pollerStats: () => pollerStats(true) });
   handler = (req) => app.fetch(req);
   const owner = await createAccount(ctx, {
     email: "owner@reading.test",
     password: "correct horse battery",
     plan: "PRO",
   });
-  const key = createKey(ctx, { kind: "admin", account: owner.account }, {
+  const key = (await createKey(ctx, { kind: "admin", account: owner.account }, {
     name: "reading",
     scopes: [],
-  }).secret;
+  })).secret;
   return {
     url,
     ctx,
@@ -253,7 +236,7 @@ export async function readingRig(): Promise<ReadingRig> {
       await poller.stop();
       await server.shutdown();
       await sim.close();
-      db.close();
+      await store.close();
     },
   };
 }

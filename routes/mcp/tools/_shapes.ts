@@ -11,8 +11,11 @@ import {
   type Reading,
   READING_ERROR_KINDS,
   READING_STATES,
+  RESOLUTION_IMPACTS,
+  type ResolutionImpact,
   type Service,
   type StatusLevel,
+  type TimeToResolve,
   toIso,
 } from "../../../domain/mod.ts";
 
@@ -138,5 +141,38 @@ export function incidentSummary(i: Incident): z.input<typeof IncidentSummary> {
     latestUpdate: latest
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
+  };
+}
+
+const ResolutionFigure = z.object({
+  incidents: z.number().int().describe("Incidents counted"),
+  p50Minutes: z.number().nullable().describe("Median minutes to resolve; null when none"),
+  p90Minutes: z.number().nullable().describe("90th percentile minutes; null when none"),
+});
+
+/** Typical time to resolve (the REST `TimeToResolve` object). */
+export const TimeToResolveShape = z.object({
+  windowDays: z.number().int().describe("Incidents resolved within this many days count"),
+  all: ResolutionFigure,
+  byImpact: z.object(
+    Object.fromEntries(RESOLUTION_IMPACTS.map((i) => [i, ResolutionFigure])) as Record<
+      ResolutionImpact,
+      typeof ResolutionFigure
+    >,
+  ),
+}).describe(
+  "How long the vendor's incidents took to resolve (start to resolution; maintenance left out)",
+);
+
+/** Maps typical time to resolve. */
+export function timeToResolveShape(t: TimeToResolve): z.input<typeof TimeToResolveShape> {
+  return {
+    windowDays: t.windowDays,
+    all: { ...t.all },
+    byImpact: Object.fromEntries(
+      RESOLUTION_IMPACTS.map((i) => [i, { ...t.byImpact[i] }]),
+    ) as z.input<
+      typeof TimeToResolveShape
+    >["byImpact"],
   };
 }

@@ -33,13 +33,13 @@ export const checkServicesTool = defineTool({
       failed: z.boolean(),
     })),
   }),
-  run(ctx, _caller, args) {
+  async run(ctx, _caller, args) {
     const failOn = args.failOn as (typeof STATUS_LEVELS)[number];
     const unknown: NotFound[] = [];
     const services = [];
     for (const slug of [...new Set(args.slugs)]) {
       try {
-        const s = getService(ctx, slug);
+        const s = await getService(ctx, slug);
         const failed = s.currentStatus === "UNKNOWN"
           ? !args.allowUnknown
           : isAtLeast(s.currentStatus, failOn);

@@ -34,8 +34,8 @@ export const getComponentStatusTool = defineTool({
       updatedAt: z.string(),
     })),
   }),
-  run(ctx, _caller, args) {
-    const s = getService(ctx, args.slug);
+  async run(ctx, _caller, args) {
+    const s = await getService(ctx, args.slug);
     const needle = args.component?.toLowerCase();
     const named = needle === undefined
       ? s.components

@@ -22,8 +22,8 @@ export const getServiceHistoryTool = defineTool({
     days: z.number().int(),
     entries: z.array(z.object({ date: z.string(), worstStatus: Status })),
   }),
-  run(ctx, _caller, { slug, days }) {
-    const h = serviceHistory(ctx, slug, days);
+  async run(ctx, caller, { slug, days }) {
+    const h = await serviceHistory(ctx, caller, slug, days);
     return {
       slug: h.slug,
       days: h.days,

@@ -55,13 +55,13 @@ export const getUptimeReportTool = defineTool({
       disruptions90d: z.number().int(),
     }),
   }),
-  run(ctx, caller, args) {
+  async run(ctx, caller, args) {
     if (args.range !== undefined && args.days !== undefined && RANGES[args.range] !== args.days) {
       throw new InvalidRequest([{ parameter: "days", message: "give either range or days" }]);
     }
     const days = args.days ?? (args.range ? RANGES[args.range] : SLA_DAYS.default);
-    const r = slaReport(ctx, caller, args.slug, days);
-    const u = serviceUptime(ctx, r.slug);
+    const r = await slaReport(ctx, caller, args.slug, days);
+    const u = await serviceUptime(ctx, caller, r.slug);
     return {
       slug: r.slug,
       name: r.name,

@@ -24,8 +24,8 @@ export const listIncidentsTool = defineTool({
     incidents: z.array(IncidentSummary),
     total: z.number().int(),
   }),
-  run(ctx, _caller, args) {
-    const page = listIncidents(ctx, {
+  async run(ctx, _caller, args) {
+    const page = await listIncidents(ctx, {
       active: args.which === "active" ? true : undefined,
       service: args.service,
       since: args.which === "recent" ? ctx.clock.now() - args.days * DAY_MS : undefined,

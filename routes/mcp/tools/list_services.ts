@@ -33,8 +33,8 @@ export const listServicesTool = defineTool({
     page: z.number().int(),
     totalPages: z.number().int(),
   }),
-  run(ctx, _caller, args) {
-    const result = listServices(
+  async run(ctx, _caller, args) {
+    const result = await listServices(
       ctx,
       { category: args.category, status: args.status, q: args.q, reading: args.reading },
       { page: args.page, limit: args.limit },

@@ -1,8 +1,8 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { type Change, MINUTE_MS, type StatusChange } from "../../../domain/mod.ts";
+import { type ComponentSnapshot, MINUTE_MS, type StatusLevel } from "../../../domain/mod.ts";
 import { LIVE_BUFFER_MAX } from "../../../routes/api/events.ts";
-import { recordChanges, transaction } from "../../../store/mod.ts";
-import { apiRig, polledRig } from "../../support/api.ts";
+import { addVendor, apiRig, polledRig, T0 } from "../../support/api.ts";
+import { recordReading } from "../../support/seed.ts";
 
 interface SseEvent {
   id: string;
@@ -157,16 +157,39 @@ function sseReader(res: Response) {
   };
 }
 
-/** `count` committed status changes of one vendor (ids from the log), not yet published. */
-function commitChanges(r: ReturnType<typeof apiRig>, count: number): Change[] {
-  const items: StatusChange[] = Array.from({ length: count }, (_, i) => ({
-    kind: "status",
-    slug: "acme",
-    component: `c${i}`,
-    from: "OPERATIONAL",
-    to: "MAJOR_OUTAGE",
-  }));
-  return transaction(r.db, () => recordChanges(r.db, r.clock.now(), items));
+/**
+ * A vendor whose page lists `size` components beside one in a major outage (so the service's
+ * level never moves): `commit(count)` records one reading in which `count` components change
+ * level, i.e. exactly `count` committed changes, published by the store. `base` is the id of the
+ * newest change after the setup reading.
+ */
+async function flipper(r: ReturnType<typeof apiRig>, size: number) {
+  await addVendor(r.store, { slug: "acme" });
+  const levels: StatusLevel[] = Array(size).fill("OPERATIONAL");
+  let at = T0;
+  const page = (): ComponentSnapshot[] => [
+    { externalId: "anchor", name: "anchor", group: null, status: "MAJOR_OUTAGE" },
+    ...levels.map((status, i) => ({ externalId: `c${i}`, name: `c${i}`, group: null, status })),
+  ];
+  const read = () =>
+    recordReading(
+      r.store,
+      "acme",
+      { indicator: "OPERATIONAL", components: page(), incidents: [] },
+      at++,
+    );
+  await read();
+  return {
+    base: await r.store.changes.latestId(),
+    async commit(count: number) {
+      for (let i = 0; i < count; i++) {
+        levels[i] = levels[i] === "OPERATIONAL" ? "DEGRADED_PERFORMANCE" : "OPERATIONAL";
+      }
+      const committed = await read();
+      equal(committed.length, count);
+      return committed;
+    },
+  };
 }
 
 /** Asserts `events` are change events with consecutive ids `from`..`to`. */
@@ -178,23 +201,29 @@ function assertConsecutive(events: SseEvent[], from: number, to: number): void {
   });
 }
 
-Deno.test("one poll committing 130,000 changes: the live client is told to resume, and the replay delivers every one", async () => {
+Deno.test("one poll committing more changes than a stream buffers: the live client is told to resume, and the replay delivers every one", async () => {
   const r = apiRig();
+  const count = 3 * LIVE_BUFFER_MAX;
   try {
+    const flips = await flipper(r, count);
     const live = sseReader(await r.get("/api/events"));
     await live.until((e) => e.some((x) => x.event === "connected"));
-    r.ctx.changes.publish(commitChanges(r, 130_000));
+    await flips.commit(count);
     const got = await live.until((e) => e.some((x) => x.event === "resume"));
     const resume = got.find((x) => x.event === "resume")!;
-    deepStrictEqual(resume.data, { lastEventId: 0, reason: "behind" });
-    equal(resume.id, "0");
+    deepStrictEqual(resume.data, { lastEventId: flips.base, reason: "behind" });
+    equal(resume.id, String(flips.base));
     await live.until(() => false); // the server ends the stream after `resume`
     ok(live.ended);
     ok(got.filter((x) => x.event === "status").length < LIVE_BUFFER_MAX);
 
     const again = sseReader(await r.get("/api/events", { "Last-Event-ID": resume.id }));
-    const replayed = await again.until((e) => e.length >= 130_001);
-    assertConsecutive(replayed.filter((x) => x.event !== "connected"), 1, 130_000);
+    const replayed = await again.until((e) => e.length >= count + 1);
+    assertConsecutive(
+      replayed.filter((x) => x.event !== "connected"),
+      flips.base + 1,
+      flips.base + count,
+    );
     await again.cancel();
   } finally {
     await r.close();
@@ -204,20 +233,23 @@ Deno.test("one poll committing 130,000 changes: the live client is told to resum
 Deno.test("a client that stops reading falls behind the bounded buffer: resume, then nothing is missing", async () => {
   const r = apiRig();
   try {
+    const flips = await flipper(r, 1000);
+    const base = flips.base;
     const slow = sseReader(await r.get("/api/events"));
     await slow.until((e) => e.some((x) => x.event === "connected"));
-    const batches = Math.ceil(LIVE_BUFFER_MAX / 1000) + 1;
-    for (let i = 0; i < batches; i++) r.ctx.changes.publish(commitChanges(r, 1000));
+    // The stream takes the first batch and then blocks on the client; the rest overflow.
+    const batches = Math.ceil(LIVE_BUFFER_MAX / 1000) + 2;
+    for (let i = 0; i < batches; i++) await flips.commit(1000);
     const got = await slow.until(() => false);
     const resume = got.at(-1)!;
     equal(resume.event, "resume");
     const delivered = got.filter((x) => x.event === "status");
-    assertConsecutive(delivered, 1, delivered.length);
-    equal(resume.data.lastEventId, delivered.length);
+    assertConsecutive(delivered, base + 1, base + delivered.length);
+    equal(resume.data.lastEventId, base + delivered.length);
 
     const again = sseReader(await r.get(`/api/events?lastEventId=${resume.id}`));
     const rest = await again.until((e) => e.length >= batches * 1000 - delivered.length + 1);
-    assertConsecutive(rest.slice(1), delivered.length + 1, batches * 1000);
+    assertConsecutive(rest.slice(1), base + delivered.length + 1, base + batches * 1000);
     await again.cancel();
   } finally {
     await r.close();
@@ -227,15 +259,17 @@ Deno.test("a client that stops reading falls behind the bounded buffer: resume, 
 Deno.test("a Last-Event-ID beyond the newest change is clamped with a reset event, and new changes arrive", async () => {
   const r = apiRig();
   try {
-    commitChanges(r, 3);
+    const flips = await flipper(r, 3);
+    await flips.commit(3);
+    const newest = flips.base + 3;
     const stream = sseReader(await r.get("/api/events", { "Last-Event-ID": "999" }));
     const first = await stream.until((e) => e.some((x) => x.event === "reset"));
     const reset = first.find((x) => x.event === "reset")!;
-    equal(reset.id, "3");
-    deepStrictEqual(reset.data, { lastEventId: 3, reason: "unknown_id", requested: 999 });
-    r.ctx.changes.publish(commitChanges(r, 1));
+    equal(reset.id, String(newest));
+    deepStrictEqual(reset.data, { lastEventId: newest, reason: "unknown_id", requested: 999 });
+    await flips.commit(1);
     const got = await stream.until((e) => e.some((x) => x.event === "status"));
-    equal(got.find((x) => x.event === "status")!.id, "4");
+    equal(got.find((x) => x.event === "status")!.id, String(newest + 1));
     await stream.cancel();
   } finally {
     await r.close();

@@ -20,9 +20,9 @@ Deno.test("listIncidents serves the poller's incidents with their timelines", as
 Deno.test("the incident feed is newest first and filters by active, service and since", async () => {
   const r = apiRig();
   try {
-    const a = addVendor(r.db, { slug: "alpha" });
-    const b = addVendor(r.db, { slug: "beta" });
-    addIncident(r.db, a, {
+    await addVendor(r.store, { slug: "alpha" });
+    await addVendor(r.store, { slug: "beta" });
+    await addIncident(r.store, "alpha", {
       externalId: "1",
       title: "old resolved",
       status: "RESOLVED",
@@ -31,7 +31,7 @@ Deno.test("the incident feed is newest first and filters by active, service and 
       updatedAt: T0 - 3 * DAY_MS + HOUR_MS,
       resolvedAt: T0 - 3 * DAY_MS + HOUR_MS,
     });
-    addIncident(r.db, b, {
+    await addIncident(r.store, "beta", {
       externalId: "2",
       title: "beta open",
       status: "IDENTIFIED",
@@ -39,7 +39,7 @@ Deno.test("the incident feed is newest first and filters by active, service and 
       startedAt: T0 - 2 * DAY_MS,
       updatedAt: T0 - HOUR_MS,
     });
-    addIncident(r.db, a, {
+    await addIncident(r.store, "alpha", {
       externalId: "3",
       title: "alpha maintenance",
       status: "SCHEDULED",
@@ -74,19 +74,23 @@ Deno.test("the incident feed is newest first and filters by active, service and 
 Deno.test("the provider overview has one row per provider with counts and mean uptime", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, {
+    // Both read since before the 30-day window: each held its level all along.
+    await addVendor(r.store, {
       slug: "google-cloud",
       name: "Google Cloud",
       provider: "google",
       status: "MAJOR_OUTAGE",
+      at: T0 - 40 * DAY_MS,
     });
-    const ws = addVendor(r.db, {
+    await addVendor(r.store, {
       slug: "google-workspace",
       name: "Google Workspace",
       provider: "google",
+      status: "OPERATIONAL",
+      at: T0 - 40 * DAY_MS,
     });
-    addVendor(r.db, { slug: "aws", name: "AWS", provider: "amazon" });
-    addIncident(r.db, ws, {
+    await addVendor(r.store, { slug: "aws", name: "AWS", provider: "amazon" });
+    await addIncident(r.store, "google-workspace", {
       externalId: "x",
       title: "t",
       status: "INVESTIGATING",
@@ -111,7 +115,7 @@ Deno.test("the provider overview has one row per provider with counts and mean u
       },
       worstStatus: "MAJOR_OUTAGE",
       activeIncidents: 1,
-      uptimePercent: 50, // no transitions: each holds its current level (0 % and 100 %)
+      uptimePercent: 50, // one down, one up over the whole window (0 % and 100 %)
     });
     equal(page.content[0]!.provider, "amazon");
     equal((await r.get("/api/status/providers-overview?limit=0")).status, 400);

@@ -59,22 +59,19 @@ const NOT_PRODUCIBLE = (op: string, status: number) =>
 
 async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   const r = apiRig();
-  const gh = addVendor(r.db, {
-    slug: "github",
-    name: "GitHub",
-    category: "devtools",
-    status: "PARTIAL_OUTAGE",
-    lastChangedAt: T0 - HOUR_MS,
-    lastCheckedAt: T0,
-  });
-  addTransitions(r.db, gh, [
+  await addVendor(r.store, { slug: "github", name: "GitHub", category: "devtools" });
+  await addTransitions(r.store, "github", [
     [T0 - 20 * DAY_MS, "OPERATIONAL"],
     [T0 - 3 * DAY_MS, "MAJOR_OUTAGE"],
     [T0 - 3 * DAY_MS + 2 * HOUR_MS, "OPERATIONAL"],
     [T0 - HOUR_MS, "PARTIAL_OUTAGE"],
   ]);
-  addComponent(r.db, gh, { externalId: "api", name: "API", status: "PARTIAL_OUTAGE" });
-  addIncident(r.db, gh, {
+  await addComponent(r.store, "github", {
+    externalId: "api",
+    name: "API",
+    status: "PARTIAL_OUTAGE",
+  });
+  await addIncident(r.store, "github", {
     externalId: "1",
     title: "Degraded API",
     status: "INVESTIGATING",
@@ -83,16 +80,16 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
     componentIds: ["api"],
     updates: [{ at: T0 - HOUR_MS, status: "INVESTIGATING", body: "Looking into it." }],
   });
-  addVendor(r.db, { slug: "stripe", name: "Stripe", category: "payments" });
+  await addVendor(r.store, { slug: "stripe", name: "Stripe", category: "payments" });
   const pro = await account(r.ctx, "owner@pro.test", "PRO");
   const free = await account(r.ctx, "owner@free.test", "FREE");
   return {
     r,
     keys: {
-      all: key(r.ctx, pro, "all"),
-      none: key(r.ctx, pro, "mcp only", ["mcp:invoke"]),
+      all: await key(r.ctx, pro, "all"),
+      none: await key(r.ctx, pro, "mcp only", ["mcp:invoke"]),
       // A Free account cannot create keys; one stored before a downgrade still authenticates.
-      free: storeRawKey(r.ctx, free.account.id, "old", null),
+      free: await storeRawKey(r.ctx, free.account.id, "old", null),
     },
   };
 }
@@ -278,7 +275,7 @@ Deno.test("every live answer of every operation is declared in the OpenAPI docum
     }
     for (const c of cases(keys)) await check(c);
     // The store fails (here: closed) under every operation.
-    r.db.close();
+    await r.store.close();
     for (const c of failureCases(keys)) await check(c);
 
     const missing: string[] = [];

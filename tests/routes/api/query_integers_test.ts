@@ -12,9 +12,9 @@ const NOT_DECIMAL = ["0x10", "0b1", "0o7", "1e1", "+5", "-0", "5.0", " 5", "5 ",
 Deno.test("every integer query parameter refuses hex, exponents, signs and spaces with 400", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "acme" });
     const owner = await account(r.ctx, "owner@example.com");
-    const secret = key(r.ctx, owner, "sla", ["sla:read"]);
+    const secret = await key(r.ctx, owner, "sla", ["sla:read"]);
     const cases: [string, string, Record<string, string>?][] = [
       ["/api/services", "limit"],
       ["/api/services", "page"],
@@ -43,7 +43,9 @@ Deno.test("every integer query parameter refuses hex, exponents, signs and space
 Deno.test("decimal digits still work, leading zeros included", async () => {
   const r = apiRig();
   try {
-    for (let i = 0; i < 20; i++) addVendor(r.db, { slug: `v${String(i).padStart(2, "0")}` });
+    for (let i = 0; i < 20; i++) {
+      await addVendor(r.store, { slug: `v${String(i).padStart(2, "0")}` });
+    }
     const page = await body(await r.get("/api/services?limit=16&page=001"));
     equal(page.status, 200);
     equal(page.json.size, 16);

@@ -8,10 +8,10 @@ const DAY0 = Date.UTC(2026, 10, 20); // the rig's "today" (T0 is noon)
 Deno.test("uptime over 7/30/90 days: partial outage 30 % down, UNKNOWN left out, maintenance up", async () => {
   const r = apiRig();
   try {
-    const id = addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "acme" });
     // First seen 10 days ago. 10 h partial outage 5 days ago, 24 h UNKNOWN 3 days ago,
     // 6 h maintenance 2 days ago, 2 h major outage 1 day ago.
-    addTransitions(r.db, id, [
+    await addTransitions(r.store, "acme", [
       [T0 - 10 * DAY_MS, "OPERATIONAL"],
       [T0 - 5 * DAY_MS, "PARTIAL_OUTAGE"],
       [T0 - 5 * DAY_MS + 10 * HOUR_MS, "OPERATIONAL"],
@@ -48,9 +48,12 @@ Deno.test("uptime over 7/30/90 days: partial outage 30 % down, UNKNOWN left out,
 Deno.test("uptime of a service never observed is null, and MTTR needs an ended disruption", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "never", status: "UNKNOWN" });
-    const id = addVendor(r.db, { slug: "down" });
-    addTransitions(r.db, id, [[T0 - DAY_MS, "OPERATIONAL"], [T0 - HOUR_MS, "MAJOR_OUTAGE"]]);
+    await addVendor(r.store, { slug: "never" });
+    await addVendor(r.store, { slug: "down" });
+    await addTransitions(r.store, "down", [
+      [T0 - DAY_MS, "OPERATIONAL"],
+      [T0 - HOUR_MS, "MAJOR_OUTAGE"],
+    ]);
     deepStrictEqual(
       UptimeSchema.parse((await body(await r.get("/api/services/never/uptime"))).json),
       {
@@ -76,8 +79,8 @@ Deno.test("uptime of a service never observed is null, and MTTR needs an ended d
 Deno.test("history gives the worst status per UTC day, oldest first, UNKNOWN before first sight", async () => {
   const r = apiRig();
   try {
-    const id = addVendor(r.db, { slug: "acme" });
-    addTransitions(r.db, id, [
+    await addVendor(r.store, { slug: "acme" });
+    await addTransitions(r.store, "acme", [
       [DAY0 - 3 * DAY_MS + 20 * HOUR_MS, "OPERATIONAL"], // first seen 3 days ago, 20:00
       [DAY0 - 2 * DAY_MS + 5 * HOUR_MS, "DEGRADED_PERFORMANCE"],
       [DAY0 - 2 * DAY_MS + 6 * HOUR_MS, "MAJOR_OUTAGE"],
@@ -110,7 +113,7 @@ Deno.test("history gives the worst status per UTC day, oldest first, UNKNOWN bef
 Deno.test("history days outside 1..90 answer 400 naming days", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "acme" });
+    await addVendor(r.store, { slug: "acme" });
     for (const days of ["0", "91", "x"]) {
       const res = await body(await r.get(`/api/services/acme/history?days=${days}`));
       equal(res.status, 400);

@@ -5,12 +5,11 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { loadCatalog } from "../../../ingest/mod.ts";
 import { listServicesTool } from "../../../routes/mcp/tools/list_services.ts";
-import { syncCatalog } from "../../../store/mod.ts";
 import { apiRig, T0 } from "../../support/api.ts";
 
-function builtInCatalogRig() {
+async function builtInCatalogRig() {
   const r = apiRig();
-  syncCatalog(r.db, loadCatalog(), T0);
+  await r.store.catalog.sync(loadCatalog(), T0);
   return r;
 }
 
@@ -21,7 +20,7 @@ async function restSlugs(r: ReturnType<typeof apiRig>, q: string): Promise<strin
 }
 
 Deno.test("REST search ranks GitHub first for git, AWS for aws, Stripe for stripe", async () => {
-  const r = builtInCatalogRig();
+  const r = await builtInCatalogRig();
   try {
     const git = await restSlugs(r, "git");
     equal(git[0], "github");
@@ -36,9 +35,9 @@ Deno.test("REST search ranks GitHub first for git, AWS for aws, Stripe for strip
 });
 
 Deno.test("MCP list_services and the /services page use the same ranking", async () => {
-  const r = builtInCatalogRig();
+  const r = await builtInCatalogRig();
   try {
-    const result = listServicesTool.run(
+    const result = await listServicesTool.run(
       r.ctx,
       {
         kind: "api_key",
@@ -51,7 +50,7 @@ Deno.test("MCP list_services and the /services page use the same ranking", async
     deepStrictEqual(result.services.map((s) => s.slug), ["github", "gitlab", "gitbook"]);
 
     const page = await (await r.get("/services?q=aws")).text();
-    const first = /<tbody>\s*<tr>\s*<td>\s*<a href="\/services\/([^"]+)"/.exec(page);
+    const first = /<tbody>\s*<tr>\s*<td[^>]*>\s*<a href="\/services\/([^"]+)"/.exec(page);
     equal(first?.[1], "amazon-web-services");
   } finally {
     await r.close();

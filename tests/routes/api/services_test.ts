@@ -52,27 +52,27 @@ Deno.test("listServices and getService serve what the poller stored from the sim
 Deno.test("filters combine and the list is ordered by name and pages correctly", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, {
+    await addVendor(r.store, {
       slug: "google-cloud",
       name: "Google Cloud",
       category: "cloud",
       provider: "google",
     });
-    addVendor(r.db, {
+    await addVendor(r.store, {
       slug: "google-workspace",
       name: "Google Workspace",
       category: "productivity",
       provider: "google",
       status: "MAJOR_OUTAGE",
     });
-    addVendor(r.db, {
+    await addVendor(r.store, {
       slug: "aws",
       name: "AWS",
       category: "cloud",
       provider: "amazon",
       status: "MAJOR_OUTAGE",
     });
-    addVendor(r.db, { slug: "zeta", name: "zeta 100%_off", category: "other" });
+    await addVendor(r.store, { slug: "zeta", name: "zeta 100%_off", category: "other" });
     const slugs = async (q: string) =>
       ServicePageSchema.parse((await body(await r.get(`/api/services${q}`))).json).content
         .map((s) => s.slug);
@@ -135,9 +135,9 @@ Deno.test("bad list parameters answer 400 invalid_request naming each parameter"
 Deno.test("an unknown slug answers 404 not_found with close suggestions", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub" });
-    addVendor(r.db, { slug: "gitlab", name: "GitLab" });
-    addVendor(r.db, { slug: "stripe", name: "Stripe" });
+    await addVendor(r.store, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "gitlab", name: "GitLab" });
+    await addVendor(r.store, { slug: "stripe", name: "Stripe" });
     for (
       const path of [
         "/api/services/githb",
@@ -160,14 +160,14 @@ Deno.test("an unknown slug answers 404 not_found with close suggestions", async 
 Deno.test("getService lists current components and only open incidents, with timelines", async () => {
   const r = apiRig();
   try {
-    const id = addVendor(r.db, { slug: "acme", name: "Acme", status: "DEGRADED_PERFORMANCE" });
-    addComponent(r.db, id, {
+    await addVendor(r.store, { slug: "acme", name: "Acme", status: "DEGRADED_PERFORMANCE" });
+    await addComponent(r.store, "acme", {
       externalId: "c1",
       name: "API",
       status: "DEGRADED_PERFORMANCE",
       group: "Core",
     });
-    addIncident(r.db, id, {
+    await addIncident(r.store, "acme", {
       externalId: "i1",
       title: "Slow API",
       status: "MONITORING",
@@ -179,7 +179,7 @@ Deno.test("getService lists current components and only open incidents, with tim
         { at: T0 - 10 * 60_000, status: "MONITORING", body: "Fix deployed" },
       ],
     });
-    addIncident(r.db, id, {
+    await addIncident(r.store, "acme", {
       externalId: "i0",
       title: "Old",
       status: "RESOLVED",
@@ -222,8 +222,11 @@ Deno.test("a cached list follows a status change at once (cache cleared by the c
 Deno.test("a service first observed inside the window counts only observed time", async () => {
   const r = apiRig();
   try {
-    const id = addVendor(r.db, { slug: "acme", status: "OPERATIONAL" });
-    addTransitions(r.db, id, [[T0 - 2 * DAY_MS, "MAJOR_OUTAGE"], [T0 - DAY_MS, "OPERATIONAL"]]);
+    await addVendor(r.store, { slug: "acme" });
+    await addTransitions(r.store, "acme", [
+      [T0 - 2 * DAY_MS, "MAJOR_OUTAGE"],
+      [T0 - DAY_MS, "OPERATIONAL"],
+    ]);
     const s = ServiceDetailSchema.parse((await body(await r.get("/api/services/acme"))).json);
     equal(s.uptimePercent, 50);
   } finally {

@@ -1,6 +1,14 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { flushKeyUses, revokeKeyByName, setSlaTarget } from "../../../app/mod.ts";
-import { ALL_SCOPES, DAY_MS, HOUR_MS, MINUTE_MS, type Scope } from "../../../domain/mod.ts";
+import { revokeKeyByName, setSlaTarget } from "../../../app/mod.ts";
+import {
+  ALL_SCOPES,
+  DAY_MS,
+  HOUR_MS,
+  type IncidentSnapshot,
+  MINUTE_MS,
+  type Scope,
+  type Snapshot,
+} from "../../../domain/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import {
   account,
@@ -10,6 +18,7 @@ import {
   T0,
   testContext,
 } from "../../support/accounts.ts";
+import { syncVendors, vendorOf } from "../../support/seed.ts";
 
 async function setup() {
   const ctx = testContext();
@@ -23,7 +32,7 @@ const get = (app: ReturnType<typeof createServer>, path: string, headers: Header
 
 Deno.test("both header forms are accepted: X-API-Key and Authorization: Bearer", async () => {
   const { ctx, app, who } = await setup();
-  const secret = key(ctx, who, "ci", ["account:read"]);
+  const secret = await key(ctx, who, "ci", ["account:read"]);
   const forms: HeadersInit[] = [{ "X-API-Key": secret }, { Authorization: `Bearer ${secret}` }];
   for (const headers of forms) {
     const res = await get(app, "/api/user/api-keys", headers);
@@ -34,10 +43,10 @@ Deno.test("both header forms are accepted: X-API-Key and Authorization: Bearer",
 
 Deno.test("unknown, malformed, missing and revoked keys get 401 with WWW-Authenticate", async () => {
   const { ctx, app, who } = await setup();
-  const secret = key(ctx, who, "ci", ["account:read"]);
-  const revoked = key(ctx, who, "old", ["account:read"]);
+  const secret = await key(ctx, who, "ci", ["account:read"]);
+  const revoked = await key(ctx, who, "old", ["account:read"]);
   await app.request("/api/user/api-keys", { headers: { "X-API-Key": secret } });
-  revokeKeyByName(ctx, { kind: "admin", account: who.account }, "old");
+  await revokeKeyByName(ctx, { kind: "admin", account: who.account }, "old");
   const cases: [string, HeadersInit][] = [
     ["unknown", { "X-API-Key": "sd_live_" + "Z".repeat(43) }],
     ["malformed", { "X-API-Key": "sd_live_oops" }],
@@ -60,7 +69,7 @@ Deno.test("unknown, malformed, missing and revoked keys get 401 with WWW-Authent
 
 Deno.test("a key without the scope gets exactly the insufficient_scope body", async () => {
   const { ctx, app, who } = await setup();
-  const secret = key(ctx, who, "sla only", ["sla:read"]);
+  const secret = await key(ctx, who, "sla only", ["sla:read"]);
   const res = await get(app, "/api/user/api-keys", { "X-API-Key": secret });
   equal(res.status, 403);
   const body = await res.json();
@@ -74,37 +83,71 @@ Deno.test("a key without the scope gets exactly the insufficient_scope body", as
   match(body.message, /account:read/);
 });
 
-/** A vendor with one outage, fetch latencies and an incident (for the SLA report). */
-function seedVendor(ctx: ReturnType<typeof testContext>) {
+/**
+ * A vendor with one outage and its incident, and 20 hourly fetches answered in 10..200 ms (for
+ * the SLA report), recorded through the store's port as the poller would.
+ */
+async function seedVendor(ctx: ReturnType<typeof testContext>) {
   const now = ctx.clock.now();
-  const { lastInsertRowid } = ctx.db.prepare(
-    `INSERT INTO vendors (slug, name, status_page_url, platform, category, provider, current_status)
-     VALUES ('acme', 'Acme', 'https://status.acme.test', 'statuspage', 'Cloud', 'Acme', 'OPERATIONAL')`,
-  ).run();
-  const id = Number(lastInsertRowid);
-  const t = ctx.db.prepare(
-    "INSERT INTO transitions (vendor_id, component_id, from_status, to_status, at) VALUES (?, NULL, ?, ?, ?)",
-  );
+  await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme" })], now - 41 * DAY_MS);
+  const id = (await ctx.store.catalog.service("acme"))!.id;
   const outage = now - 2 * DAY_MS;
-  t.run(id, "UNKNOWN", "OPERATIONAL", now - 40 * DAY_MS);
-  t.run(id, "OPERATIONAL", "MAJOR_OUTAGE", outage);
-  t.run(id, "MAJOR_OUTAGE", "OPERATIONAL", outage + 90 * MINUTE_MS);
-  const f = ctx.db.prepare(
-    "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, ?, ?, ?)",
-  );
-  for (let i = 1; i <= 20; i++) f.run(id, now - i * HOUR_MS, i * 10, "ok", 200);
-  f.run(id, now - 3 * HOUR_MS, 10_000, "failed", null); // a timeout is not a measured answer
-  f.run(id, now - 40 * DAY_MS, 5, "ok", 200); // outside a 30-day window
-  ctx.db.prepare(
-    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at, resolved_at)
-     VALUES (?, 'inc-1', 'API unavailable', 'RESOLVED', 'MAJOR', ?, ?, ?)`,
-  ).run(id, outage, outage + 90 * MINUTE_MS, outage + 90 * MINUTE_MS);
+  const inc: IncidentSnapshot = {
+    externalId: "inc-1",
+    title: "API unavailable",
+    status: "INVESTIGATING",
+    impact: "MAJOR",
+    startedAt: outage,
+    updatedAt: outage,
+    resolvedAt: null,
+    url: null,
+    componentIds: [],
+    updates: [],
+  };
+  const resolved = { ...inc, status: "RESOLVED" as const, resolvedAt: outage + 90 * MINUTE_MS };
+  const page = (indicator: Snapshot["indicator"], incidents: IncidentSnapshot[]): Snapshot => ({
+    indicator,
+    components: [],
+    incidents,
+  });
+  const read = (snapshot: Snapshot, at: number, latencyMs: number) =>
+    ctx.store.polls.recordSuccess(id, snapshot, {
+      at,
+      latencyMs,
+      httpStatus: 200,
+      nextPollAt: at + HOUR_MS,
+      deadlineAt: at + HOUR_MS,
+      etag: null,
+      lastModified: null,
+      notes: [],
+    });
+  await read(page("OPERATIONAL", []), now - 40 * DAY_MS, 5); // outside a 30-day window
+  // The outage's two readings are measured answers too (100 ms each).
+  await read(page("MAJOR_OUTAGE", [inc]), outage, 100);
+  await read(page("OPERATIONAL", [resolved]), outage + 90 * MINUTE_MS, 100);
+  for (let i = 20; i >= 1; i--) {
+    if (i === 3) {
+      // A timeout is not a measured answer.
+      await ctx.store.polls.recordFailure(id, {
+        at: now - 3 * HOUR_MS - MINUTE_MS,
+        latencyMs: 10_000,
+        httpStatus: null,
+        nextPollAt: now,
+        deadlineAt: now,
+        outcome: "timeout",
+        detail: "no answer",
+        stale: false,
+        platformMiss: false,
+      });
+    }
+    await read(page("OPERATIONAL", [resolved]), now - i * HOUR_MS, i * 10);
+  }
 }
 
 Deno.test("the SLA report: uptime against the account target, MTTR, fetch percentiles, breaches", async () => {
   const { ctx, app, who } = await setup();
-  seedVendor(ctx);
-  const secret = key(ctx, who, "sla", ["sla:read"]);
+  await seedVendor(ctx);
+  const secret = await key(ctx, who, "sla", ["sla:read"]);
   const res = await get(app, "/api/user/services/acme/sla?days=30", { "X-API-Key": secret });
   equal(res.status, 200);
   const r = await res.json();
@@ -113,7 +156,7 @@ Deno.test("the SLA report: uptime against the account target, MTTR, fetch percen
   equal(r.uptimePercent, 99.792); // 1.5 h of 720 h down
   equal(r.met, false);
   equal(r.mttrMinutes, 90);
-  deepStrictEqual(r.latency, { samples: 20, p50: 100, p95: 190, p99: 200 });
+  deepStrictEqual(r.latency, { samples: 22, p50: 100, p95: 190, p99: 200 });
   deepStrictEqual(
     r.breaches.map((b: { kind: string; incidents: { title: string }[] }) => [
       b.kind,
@@ -124,7 +167,7 @@ Deno.test("the SLA report: uptime against the account target, MTTR, fetch percen
     ]], ["rolling", ["API unavailable"]]],
   );
   // A lower target set by the self-hoster: met, no breaches of a whole week.
-  setSlaTarget(ctx, "owner@example.com", 99);
+  await setSlaTarget(ctx, "owner@example.com", 99);
   const low = await (await get(app, "/api/user/services/acme/sla?days=7", { "X-API-Key": secret }))
     .json();
   deepStrictEqual([low.targetPercent, low.met, low.breaches.map((b: { kind: string }) => b.kind)], [
@@ -136,8 +179,8 @@ Deno.test("the SLA report: uptime against the account target, MTTR, fetch percen
 
 Deno.test("the SLA report checks days, the slug and the plan", async () => {
   const { ctx, app, who } = await setup();
-  seedVendor(ctx);
-  const secret = key(ctx, who, "sla", ["sla:read"]);
+  await seedVendor(ctx);
+  const secret = await key(ctx, who, "sla", ["sla:read"]);
   const h = { "X-API-Key": secret };
   for (const days of ["0", "91", "abc", "1.5"]) {
     const res = await get(app, `/api/user/services/acme/sla?days=${days}`, h);
@@ -148,7 +191,7 @@ Deno.test("the SLA report checks days, the slug and the plan", async () => {
   const missing = await get(app, "/api/user/services/acmee/sla", h);
   equal(missing.status, 404);
   deepStrictEqual((await missing.json()).suggestions, ["acme"]);
-  setPlanInStore(ctx, who.account.id, "FREE");
+  await setPlanInStore(ctx, who.account.id, "FREE");
   const free = await get(app, "/api/user/services/acme/sla", h);
   equal(free.status, 403);
   deepStrictEqual(await free.json(), {
@@ -161,7 +204,7 @@ Deno.test("the SLA report checks days, the slug and the plan", async () => {
 
 Deno.test("each of the nine scopes opens exactly the operations that declare it", async () => {
   const { ctx, app, who } = await setup();
-  seedVendor(ctx);
+  await seedVendor(ctx);
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const ops: { path: string; scopes: Scope[] }[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -178,7 +221,7 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
     if (p in declared) deepStrictEqual(declared[p], ["status:read"]);
   }
   for (const scope of ALL_SCOPES) {
-    const secret = key(ctx, who, `only ${scope}`, [scope]);
+    const secret = await key(ctx, who, `only ${scope}`, [scope]);
     for (const op of ops) {
       const res = await get(app, op.path, { "X-API-Key": secret });
       const body = await res.json();
@@ -194,8 +237,8 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
 
 Deno.test("a legacy key (no stored scope list) passes every scope check", async () => {
   const { ctx, app, who } = await setup();
-  seedVendor(ctx);
-  const legacy = storeRawKey(ctx, who.account.id, "from 2023", null);
+  await seedVendor(ctx);
+  const legacy = await storeRawKey(ctx, who.account.id, "from 2023", null);
   for (
     const path of ["/api/user/api-keys", "/api/user/services/acme/sla", "/api/user/api-keys/scopes"]
   ) {
@@ -210,9 +253,9 @@ Deno.test("a legacy key (no stored scope list) passes every scope check", async 
 
 Deno.test("listings show metadata and last use, never the secret or its hash", async () => {
   const { ctx, app, who } = await setup();
-  const secret = key(ctx, who, "ci", ["account:read"]);
+  const secret = await key(ctx, who, "ci", ["account:read"]);
   await get(app, "/api/user/api-keys", { "X-API-Key": secret });
-  flushKeyUses(ctx);
+  await ctx.keyUses.flush();
   const text = await (await get(app, "/api/user/api-keys", { "X-API-Key": secret })).text();
   const [k] = JSON.parse(text).content;
   deepStrictEqual(Object.keys(k).sort(), [
@@ -227,15 +270,16 @@ Deno.test("listings show metadata and last use, never the secret or its hash", a
   equal(k.lastUsedAt, new Date(T0).toISOString());
   equal(k.prefix, secret.slice(0, 12));
   ok(!text.includes(secret.slice(12)));
-  const hash = (ctx.db.prepare("SELECT key_hash FROM api_keys").get() as { key_hash: string })
-    .key_hash;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
+  const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  equal((await ctx.store.keys.byHash(hash))?.keyHash, hash, "the hash the store keeps");
   ok(!text.includes(hash));
   ok(!ctx.lines.some((l) => l.includes(secret.slice(12))));
 });
 
 Deno.test("the scope list is readable by any key and names all nine with what they grant", async () => {
   const { ctx, app, who } = await setup();
-  const secret = key(ctx, who, "narrow", ["mcp:invoke"]);
+  const secret = await key(ctx, who, "narrow", ["mcp:invoke"]);
   const body = await (await get(app, "/api/user/api-keys/scopes", { "X-API-Key": secret })).json();
   equal(body.totalElements, 9);
   deepStrictEqual(body.content.map((s: { scope: string }) => s.scope), ALL_SCOPES);

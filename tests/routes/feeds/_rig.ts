@@ -7,8 +7,8 @@
 import { HOUR_MS, type Vendor } from "../../../domain/mod.ts";
 import { createPoller } from "../../../ingest/mod.ts";
 import { silentLogger } from "../../../log.ts";
-import { pollStore, syncCatalog } from "../../../store/mod.ts";
 import { type ApiRig, apiRig, T0 } from "../../support/api.ts";
+import { syncVendors } from "../../support/seed.ts";
 import { type MaintenanceSpec, summaryWithMaintenances } from "../../support/maintenance.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../../support/simulator.ts";
 
@@ -54,7 +54,7 @@ export async function feedRig(): Promise<FeedRig> {
     provider,
     domains: [],
   });
-  syncCatalog(base.db, [
+  await syncVendors(base.store, [
     vendor("outage-hub", "Outage Hub"),
     vendor("calm-cloud", "Calm Cloud"),
     vendor("db-host", "DB Host", "dbco"),
@@ -75,8 +75,7 @@ export async function feedRig(): Promise<FeedRig> {
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: pollStore(base.db),
-      changes: base.ctx.changes,
+      store: base.store.polls,
       clock: base.clock,
       log: silentLogger,
       hostSpacingMs: 0,
@@ -95,7 +94,7 @@ export async function feedRig(): Promise<FeedRig> {
     close: async () => {
       await poller.stop();
       await sim.close();
-      base.db.close();
+      await base.store.close();
     },
   };
 }

@@ -44,7 +44,7 @@ Deno.test("a badge says the service's name and status in words, coloured by leve
     const fills = new Map<StatusLevel, string>();
     for (const [status, words] of levels) {
       const slug = status.toLowerCase().replaceAll("_", "-");
-      addVendor(r.db, { slug, name: `Vendor ${slug}`, status });
+      await addVendor(r.store, { slug, name: `Vendor ${slug}`, status });
       const res = await r.get(`/badge/${slug}.svg`);
       equal(res.status, 200);
       const badge = await read(res);
@@ -66,7 +66,7 @@ Deno.test("a badge says the service's name and status in words, coloured by leve
 Deno.test("badge options: label override (bounded), every style, bad style 400", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "github", name: "GitHub", status: "OPERATIONAL" });
     const labelled = await read(await r.get("/badge/github.svg?label=Our%20Git%20host"));
     equal(labelled.label, "Our Git host: operational");
     for (const style of BADGE_STYLES) {

@@ -5,7 +5,6 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import ICAL from "ical.js";
 import { HOUR_MS } from "../../../domain/mod.ts";
-import { responseCache } from "../../../routes/api/cache.ts";
 import { DB_MAINTENANCES, feedRig, T0 } from "./_rig.ts";
 
 interface Event {
@@ -113,7 +112,7 @@ Deno.test("a rescheduled maintenance keeps its UID; a finished one stays a week,
     r.clock.advance(8 * 24 * HOUR_MS);
     await r.poll();
     // Nothing was stored, so only the cache's few seconds of age (real time) would refresh it.
-    responseCache(r.ctx).clear();
+    r.cache.clear();
     const later = parseCalendar(await (await r.get("/calendar.ics")).text()).events;
     deepStrictEqual(later.map((e) => e.summary), ["DB Host: Database upgrade"]);
   } finally {

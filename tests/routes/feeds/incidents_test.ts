@@ -154,8 +154,8 @@ Deno.test("feeds answer 304 to a current ETag and change after the next stored c
 Deno.test("vendor text that would break XML is escaped or dropped; the feeds stay well-formed", async () => {
   const r = apiRig();
   try {
-    const id = addVendor(r.db, { slug: "odd", name: "Odd & Co" });
-    addIncident(r.db, id, {
+    await addVendor(r.store, { slug: "odd", name: "Odd & Co" });
+    await addIncident(r.store, "odd", {
       externalId: "x1",
       title: "Errors in <b>API</b> ]]> \u0001again",
       status: "INVESTIGATING",
@@ -190,7 +190,7 @@ Deno.test("vendor text that would break XML is escaped or dropped; the feeds sta
 Deno.test("pages advertise the feeds with <link rel=alternate>; a service page its own too", async () => {
   const r = apiRig();
   try {
-    addVendor(r.db, { slug: "github", name: "GitHub" });
+    await addVendor(r.store, { slug: "github", name: "GitHub" });
     const alternates = (html: string) =>
       [...html.matchAll(/<link rel="alternate" type="([^"]+)" title="[^"]*" href="([^"]+)"/g)]
         .map((m) => `${m[1]} ${m[2]}`);

@@ -7,6 +7,7 @@
 import {
   type AppContext,
   createAccount,
+  createAppContext,
   createKey,
   type Membership,
   startSession,
@@ -14,9 +15,8 @@ import {
 import { DAY_MS, fixedClock, HOUR_MS, type Plan, type Scope } from "../../../domain/mod.ts";
 import { silentLogger } from "../../../log.ts";
 import { createServer } from "../../../routes/mod.ts";
-import { createChangeFeed } from "../../../store/mod.ts";
 import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
-import { memoryStore } from "../../support/store.ts";
+import { memoryStore, pollerStats } from "../../support/store.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
@@ -57,7 +57,7 @@ export interface McpRig {
   /** Every request path the server saw, with method and status (to assert "no 3xx"). */
   readonly log: { method: string; path: string; status: number }[];
   /** A signed-in session cookie header for `who`. */
-  sessionCookie(who: Membership): string;
+  sessionCookie(who: Membership): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -65,36 +65,42 @@ async function member(ctx: AppContext, email: string, plan: Plan): Promise<Membe
   return await createAccount(ctx, { email, password: PASSWORD, plan });
 }
 
-function key(ctx: AppContext, who: Membership, name: string, scopes: Scope[]): string {
-  return createKey(ctx, { kind: "admin", account: who.account }, { name, scopes }).secret;
+async function key(
+  ctx: AppContext,
+  who: Membership,
+  name: string,
+  scopes: Scope[],
+): Promise<string> {
+  return (await createKey(ctx, { kind: "admin", account: who.account }, { name, scopes })).secret;
 }
 
 /** Seeds three vendors: github (partial outage, open incident), stripe, cloudflare. */
-function seed(ctx: AppContext): void {
-  const db = ctx.db;
-  const gh = addVendor(db, {
-    slug: "github",
-    name: "GitHub",
-    category: "devtools",
-    status: "PARTIAL_OUTAGE",
-    lastChangedAt: T0 - HOUR_MS,
-    lastCheckedAt: T0,
-  });
-  addTransitions(db, gh, [
+async function seed(ctx: AppContext): Promise<void> {
+  const store = ctx.store;
+  await addVendor(store, { slug: "github", name: "GitHub", category: "devtools" });
+  await addTransitions(store, "github", [
     [T0 - 40 * DAY_MS, "OPERATIONAL"],
     [T0 - 3 * DAY_MS, "MAJOR_OUTAGE"],
     [T0 - 3 * DAY_MS + 2 * HOUR_MS, "OPERATIONAL"],
     [T0 - HOUR_MS, "PARTIAL_OUTAGE"],
   ]);
-  addComponent(db, gh, { externalId: "api", name: "API Requests", status: "PARTIAL_OUTAGE" });
-  addComponent(db, gh, { externalId: "git", name: "Git Operations", status: "OPERATIONAL" });
-  addComponent(db, gh, {
+  await addComponent(store, "github", {
+    externalId: "api",
+    name: "API Requests",
+    status: "PARTIAL_OUTAGE",
+  });
+  await addComponent(store, "github", {
+    externalId: "git",
+    name: "Git Operations",
+    status: "OPERATIONAL",
+  });
+  await addComponent(store, "github", {
     externalId: "actions-eu",
     name: "Actions EU",
     group: "Actions",
     status: "OPERATIONAL",
   });
-  addIncident(db, gh, {
+  await addIncident(store, "github", {
     externalId: "inc-1",
     title: "Degraded API performance",
     status: "INVESTIGATING",
@@ -103,20 +109,13 @@ function seed(ctx: AppContext): void {
     componentIds: ["api"],
     updates: [{ at: T0 - HOUR_MS, status: "INVESTIGATING", body: "We are investigating." }],
   });
-  const st = addVendor(db, {
-    slug: "stripe",
-    name: "Stripe",
-    category: "payments",
-    status: "OPERATIONAL",
-    lastCheckedAt: T0,
-  });
-  addTransitions(db, st, [[T0 - 40 * DAY_MS, "OPERATIONAL"]]);
-  addVendor(db, {
+  await addVendor(store, { slug: "stripe", name: "Stripe", category: "payments" });
+  await addTransitions(store, "stripe", [[T0 - 40 * DAY_MS, "OPERATIONAL"], [T0, "OPERATIONAL"]]);
+  await addVendor(store, {
     slug: "cloudflare",
     name: "Cloudflare",
     category: "cdn-dns",
     status: "OPERATIONAL",
-    lastCheckedAt: T0,
   });
 }
 
@@ -134,28 +133,26 @@ export async function mcpRig(): Promise<McpRig> {
     },
   );
   const url = `http://127.0.0.1:${server.addr.port}`;
-  const ctx: AppContext = {
-    db: memoryStore(),
+  const ctx: AppContext = createAppContext({
+    store: memoryStore(),
     clock,
-    changes: createChangeFeed(),
     log: silentLogger,
     settings: { publicUrl: url, pollStableSeconds: 300, pollMovingSeconds: 60 },
-  };
-  const app = createServer({ app: ctx, pollerStats: () => ({ running: true }) });
+  });
+  const app = createServer({ app: ctx, pollerStats: () => pollerStats(true) });
   handler = (req) => app.fetch(req);
-  seed(ctx);
+  await seed(ctx);
   const pro = await member(ctx, "owner@pro.test", "PRO");
   const free = await member(ctx, "owner@free.test", "FREE");
   const keys = {
-    all: key(ctx, pro, "agent", []),
-    noMcp: key(ctx, pro, "reader", ["status:read", "incidents:read", "sla:read"]),
-    statusOnly: key(ctx, pro, "status-only", ["mcp:invoke", "status:read"]),
+    all: await key(ctx, pro, "agent", []),
+    noMcp: await key(ctx, pro, "reader", ["status:read", "incidents:read", "sla:read"]),
+    statusOnly: await key(ctx, pro, "status-only", ["mcp:invoke", "status:read"]),
     // A FREE account cannot create keys; store one as a downgraded account would hold it.
-    free: (() => {
-      const upgraded = { ...free.account, plan: "PRO" as const };
-      return createKey(ctx, { kind: "admin", account: upgraded }, { name: "old", scopes: [] })
-        .secret;
-    })(),
+    free: (await createKey(ctx, { kind: "admin", account: { ...free.account, plan: "PRO" } }, {
+      name: "old",
+      scopes: [],
+    })).secret,
   };
   return {
     ctx,
@@ -166,12 +163,12 @@ export async function mcpRig(): Promise<McpRig> {
     free,
     keys,
     log,
-    sessionCookie(who) {
-      return `sd_session=${startSession(ctx, who).sessionId}`;
+    async sessionCookie(who) {
+      return `sd_session=${(await startSession(ctx, who)).sessionId}`;
     },
     async close() {
       await server.shutdown();
-      ctx.db.close();
+      await ctx.store.close();
     },
   };
 }
@@ -179,7 +176,9 @@ export async function mcpRig(): Promise<McpRig> {
 /** The hidden inputs of the first form on an HTML page. */
 export function formFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+  // The consent form (the header's sign-out form comes first on a signed-in page).
+  const start = html.indexOf('<form method="post" action="/oauth/authorize"');
+  const form = html.slice(start, html.indexOf("</form>", start));
   for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
     out[m[1]!] = m[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'")
       .replaceAll("&lt;", "<").replaceAll("&gt;", ">");
@@ -264,7 +263,7 @@ export async function grantFor(
     code_challenge_method: "S256",
     state: "s",
   }).toString();
-  const { location } = await consent(u, rig.sessionCookie(who));
+  const { location } = await consent(u, await rig.sessionCookie(who));
   const t = await postForm(`${rig.url}/oauth/token`, {
     grant_type: "authorization_code",
     code: location.searchParams.get("code")!,

@@ -121,7 +121,7 @@ Deno.test("authorize: PKCE required and S256 only; errors go back with state and
   const rig = await mcpRig();
   try {
     const { clientId } = await grantFor(rig, rig.pro);
-    const cookie = rig.sessionCookie(rig.pro);
+    const cookie = await rig.sessionCookie(rig.pro);
     const base = {
       response_type: "code",
       client_id: clientId,
@@ -186,10 +186,10 @@ Deno.test("resource names: MCP URL, trailing slash and origin accepted; the cons
         code_challenge_method: "S256",
         resource,
       }).toString();
-      const page = await fetch(u, { headers: { cookie: rig.sessionCookie(rig.pro) } });
+      const page = await fetch(u, { headers: { cookie: await rig.sessionCookie(rig.pro) } });
       await page.body?.cancel();
       assert.equal(page.headers.get("x-frame-options"), "DENY");
-      const { location } = await consent(u, rig.sessionCookie(rig.pro));
+      const { location } = await consent(u, await rig.sessionCookie(rig.pro));
       const t = await postForm(`${rig.url}/oauth/token`, {
         grant_type: "authorization_code",
         code: location.searchParams.get("code")!,
@@ -338,11 +338,11 @@ Deno.test("a Free account sees why it cannot approve, and approving anyway is ac
       code_challenge: pkcePair().challenge,
       code_challenge_method: "S256",
     }).toString();
-    const { page, location } = await consent(u, rig.sessionCookie(rig.free), "approve");
+    const { page, location } = await consent(u, await rig.sessionCookie(rig.free), "approve");
     assert.match(page, /needs the PRO plan or above/);
     assert.ok(!page.includes('value="approve"'));
     assert.equal(location.searchParams.get("error"), "access_denied");
-    const denied = await consent(u, rig.sessionCookie(rig.pro), "deny");
+    const denied = await consent(u, await rig.sessionCookie(rig.pro), "deny");
     assert.equal(denied.location.searchParams.get("error"), "access_denied");
   } finally {
     await rig.close();
@@ -353,7 +353,7 @@ Deno.test("Settings > MCP: URL, connected client disconnect, MCP key minted and 
   const rig = await mcpRig();
   try {
     const g = await grantFor(rig, rig.pro);
-    const cookie = rig.sessionCookie(rig.pro);
+    const cookie = await rig.sessionCookie(rig.pro);
     const page = await fetch(`${rig.url}/settings/mcp`, { headers: { cookie } });
     const html = await page.text();
     assert.equal(page.status, 200);

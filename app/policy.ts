@@ -1,0 +1,75 @@
+/**
+ * Who may do what: one declaration per operation ({@link Access}: the credential it needs, the
+ * scopes a key or token must hold, the plan its account must be on) and one function that
+ * enforces it, {@link authorize}. Verbs call it themselves, so REST, MCP, the web pages and
+ * the admin commands cannot disagree; REST reads the same declarations to write
+ * `x-required-scopes` and `security` into OpenAPI (routes/api/define.ts), and checks them with
+ * this function before a cached answer is served.
+ * @module
+ */
+import {
+  type Account,
+  holdsScope,
+  InsufficientScope,
+  type Plan,
+  planAtLeast,
+  PlanRequired,
+  type Principal,
+  type Scope,
+  Unauthorized,
+} from "../domain/mod.ts";
+
+/**
+ * Who may call: `open` (anyone; a presented credential is still authenticated, never
+ * required), `optional` (anonymous callers allowed; a key or token must hold the scopes) or
+ * `key` (a key or token holding the scopes is required).
+ */
+export type Credential = "open" | "optional" | "key";
+
+/** What an operation requires. */
+export interface Access {
+  readonly credential: Credential;
+  readonly scopes: readonly Scope[];
+  /**
+   * The plan the caller's account must be on, and what to call the operation when it is not.
+   * Required of API keys and OAuth tokens; signed-in people reach their own settings on any
+   * plan (the verbs behind them say what the plan allows).
+   */
+  readonly plan?: { readonly plan: Plan; readonly feature: string };
+}
+
+/** The self-hoster at `statusd admin`: acts on any account, needs no scope. */
+export interface AdminCaller {
+  readonly kind: "admin";
+  readonly account: Account;
+}
+
+/** Anyone a verb may act for. */
+export type Caller = Principal | AdminCaller;
+
+/** Anyone, no scope: public reads. */
+export const OPEN: Access = { credential: "open", scopes: [] };
+
+/**
+ * Throws when `who` may not perform an operation declared `access`: `Unauthorized` (no
+ * credential where one is needed), `InsufficientScope` (the first scope a key or token lacks),
+ * `PlanRequired` (a key or token of an account below the plan).
+ */
+export function authorize(who: Caller, access: Access): void {
+  if (who.kind === "admin") return;
+  if (who.kind === "anonymous") {
+    if (access.credential === "key") throw new Unauthorized();
+    return;
+  }
+  if (access.credential !== "open") {
+    for (const scope of access.scopes) {
+      if (!holdsScope(who, scope)) throw new InsufficientScope(scope);
+    }
+  }
+  if (
+    access.plan && (who.kind === "api_key" || who.kind === "oauth") &&
+    !planAtLeast(who.account.plan, access.plan.plan)
+  ) {
+    throw new PlanRequired(access.plan.plan, access.plan.feature);
+  }
+}

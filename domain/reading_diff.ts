@@ -1,0 +1,386 @@
+/**
+ * What a new reading of a vendor changes, decided once for every store: a pure function from
+ * what is stored (the vendor's level, its components and the incidents the reading concerns),
+ * the new snapshot and the time, to the writes a store must make and the changes it must log.
+ * Stores load the state, persist the result and never judge a change themselves.
+ *
+ * The rules held here:
+ * - **First reading.** The first successful reading of a vendor is an observation, not a
+ *   change: its transition is written (history starts there) but `lastChangedAt` stays, so a
+ *   fresh start does not make every vendor "moving".
+ * - **Vanished incidents.** An open incident the page no longer shows is closed at the reading
+ *   time (`COMPLETED` for maintenance, else `RESOLVED`): documents such as Statuspage's summary
+ *   drop an incident once it is resolved, so absence is the only signal.
+ * - **Removed components.** A component gone from the page ends its history with a transition
+ *   to `UNKNOWN` (time not counted as up or down) and is kept, marked removed; one that comes
+ *   back is revived from `UNKNOWN`.
+ * - **Open or closed** is `isOpen` (domain/incident.ts).
+ * - **Caps.** Which per-vendor caps (`STORE_LIMITS`) a reading may have pushed past: the store
+ *   then keeps the newest rows up to the cap (a storage bound it alone can count).
+ * @module
+ */
+import type { IncidentChange, StatusChange } from "./change.ts";
+import {
+  type Impact,
+  type IncidentSnapshot,
+  type IncidentStatus,
+  type IncidentUpdate,
+  isMaintenance,
+  isOpen,
+} from "./incident.ts";
+import { type ComponentSnapshot, serviceStatus, type Snapshot } from "./service.ts";
+import type { StatusLevel } from "./status.ts";
+import type { EpochMs } from "./time.ts";
+
+/** The stored facts of a vendor a reading is compared with. */
+export interface StoredVendor {
+  readonly slug: string;
+  readonly currentStatus: StatusLevel;
+  readonly lastSuccessAt: EpochMs | null;
+  readonly lastChangedAt: EpochMs | null;
+}
+
+/** A stored component (removed ones included). */
+export interface StoredComponent {
+  readonly externalId: string;
+  readonly name: string;
+  readonly group: string | null;
+  readonly status: StatusLevel;
+  readonly position: number;
+  /** When it left the page; null while it is on it. */
+  readonly removedAt: EpochMs | null;
+}
+
+/** A stored incident with its timeline. */
+export interface StoredIncident {
+  readonly externalId: string;
+  readonly title: string;
+  readonly status: IncidentStatus;
+  readonly impact: Impact;
+  readonly startedAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly resolvedAt: EpochMs | null;
+  readonly url: string | null;
+  readonly componentIds: readonly string[];
+  readonly scheduledStartAt: EpochMs | null;
+  readonly scheduledEndAt: EpochMs | null;
+  /** Its stored timeline (only needed for incidents the snapshot names). */
+  readonly updates: readonly IncidentUpdate[];
+}
+
+/**
+ * What a store loads before applying a reading: the vendor, every stored component of it, and
+ * its stored incidents that are open or that the snapshot names (those with their timeline).
+ */
+export interface StoredReadingState {
+  readonly vendor: StoredVendor;
+  readonly components: readonly StoredComponent[];
+  readonly incidents: readonly StoredIncident[];
+}
+
+/** A component write. `revive` also clears its removal; `touch` moves its `updatedAt`. */
+export type ComponentWrite =
+  | { readonly kind: "insert"; readonly component: ComponentSnapshot; readonly position: number }
+  | {
+    readonly kind: "update";
+    readonly externalId: string;
+    readonly name: string;
+    readonly group: string | null;
+    readonly status: StatusLevel;
+    readonly position: number;
+    /** True when its level changed or it came back: `updatedAt` becomes the reading time. */
+    readonly touch: boolean;
+  }
+  | { readonly kind: "remove"; readonly externalId: string };
+
+/** An incident write; `updates` are the timeline entries to add (never stored before). */
+export type IncidentWrite =
+  | { readonly kind: "insert"; readonly incident: IncidentSnapshot }
+  | {
+    readonly kind: "update";
+    readonly incident: IncidentSnapshot;
+    /** True when any stored field differs (they are all rewritten). */
+    readonly fields: boolean;
+    readonly updates: readonly IncidentUpdate[];
+  }
+  | { readonly kind: "close"; readonly externalId: string; readonly status: IncidentStatus };
+
+/** A level change to log: of the service (`component` null) or of a component (external id). */
+export interface TransitionWrite {
+  readonly component: string | null;
+  readonly from: StatusLevel;
+  readonly to: StatusLevel;
+}
+
+/** The per-vendor caps a reading may have pushed past (domain/retention.ts `STORE_LIMITS`). */
+export interface CapsToEnforce {
+  /** A component was removed: keep the most recently removed up to the cap. */
+  readonly removedComponents: boolean;
+  /** Components (external ids) whose level changed: keep their newest transitions. */
+  readonly componentTransitions: readonly string[];
+  /** An incident was added: keep open ones and the most recently closed up to the cap. */
+  readonly incidents: boolean;
+  /** Incidents (external ids) whose timeline grew: keep their newest entries. */
+  readonly timelines: readonly string[];
+}
+
+/** Everything a reading changes. `changes` go to the feed in this order. */
+export interface ReadingDiff {
+  /** The vendor's row after the reading (always written: the check time moves). */
+  readonly vendor: {
+    readonly currentStatus: StatusLevel;
+    readonly indicator: StatusLevel;
+    readonly lastChangedAt: EpochMs | null;
+    readonly lastSuccessAt: EpochMs;
+    readonly lastCheckedAt: EpochMs;
+  };
+  readonly components: readonly ComponentWrite[];
+  readonly incidents: readonly IncidentWrite[];
+  /** Transitions in the order to log them (the service's last). */
+  readonly transitions: readonly TransitionWrite[];
+  readonly changes: readonly (StatusChange | IncidentChange)[];
+  readonly caps: CapsToEnforce;
+}
+
+/** The service's level after a reading that gives `status`, and whether that is a change. */
+export interface ServiceAfterReading {
+  readonly status: StatusLevel;
+  /** The level moved (a transition is logged, even on a first reading). */
+  readonly moved: boolean;
+  /** When it last changed, by the first-reading rule. */
+  readonly lastChangedAt: EpochMs | null;
+}
+
+/**
+ * The service's level after a successful reading at `at` giving `status`: a move on the first
+ * reading of a vendor (no success before) keeps `lastChangedAt`. The poller's schedule and
+ * {@link diffReading} both use this, so they agree on what counts as a change.
+ */
+export function serviceAfterReading(
+  vendor: Pick<StoredVendor, "currentStatus" | "lastSuccessAt" | "lastChangedAt">,
+  status: StatusLevel,
+  at: EpochMs,
+): ServiceAfterReading {
+  const moved = status !== vendor.currentStatus;
+  const first = vendor.lastSuccessAt === null;
+  return { status, moved, lastChangedAt: moved && !first ? at : vendor.lastChangedAt };
+}
+
+/** Compares `snapshot` read at `at` with the stored state; see the module doc for the rules. */
+export function diffReading(
+  state: StoredReadingState,
+  snapshot: Snapshot,
+  at: EpochMs,
+): ReadingDiff {
+  const { vendor } = state;
+  const components = diffComponents(vendor.slug, state.components, snapshot.components);
+  const incidents = diffIncidents(vendor.slug, state.incidents, snapshot.incidents);
+  const after = serviceAfterReading(vendor, serviceStatus(snapshot), at);
+  const transitions = [...components.transitions];
+  const changes: (StatusChange | IncidentChange)[] = [];
+  if (after.moved) {
+    transitions.push({ component: null, from: vendor.currentStatus, to: after.status });
+    changes.push({
+      kind: "status",
+      slug: vendor.slug,
+      component: null,
+      from: vendor.currentStatus,
+      to: after.status,
+    });
+  }
+  changes.push(...components.changes, ...incidents.changes);
+  return {
+    vendor: {
+      currentStatus: after.status,
+      indicator: snapshot.indicator,
+      lastChangedAt: after.lastChangedAt,
+      lastSuccessAt: at,
+      lastCheckedAt: at,
+    },
+    components: components.writes,
+    incidents: incidents.writes,
+    transitions,
+    changes,
+    caps: {
+      removedComponents: components.removed,
+      componentTransitions: components.flipped,
+      incidents: incidents.added,
+      timelines: incidents.grown,
+    },
+  };
+}
+
+function diffComponents(
+  slug: string,
+  stored: readonly StoredComponent[],
+  read: readonly ComponentSnapshot[],
+) {
+  const byExternal = new Map(stored.map((c) => [c.externalId, c]));
+  const writes: ComponentWrite[] = [];
+  const transitions: TransitionWrite[] = [];
+  const changes: StatusChange[] = [];
+  const flipped: string[] = [];
+  const seen = new Set<string>();
+  read.forEach((c, position) => {
+    if (seen.has(c.externalId)) return; // a repeated id in one payload: the first one wins
+    seen.add(c.externalId);
+    const row = byExternal.get(c.externalId);
+    if (!row) {
+      writes.push({ kind: "insert", component: c, position });
+      transitions.push({ component: c.externalId, from: "UNKNOWN", to: c.status });
+      return;
+    }
+    const from: StatusLevel = row.removedAt === null ? row.status : "UNKNOWN";
+    const moved = from !== c.status;
+    if (moved) {
+      transitions.push({ component: c.externalId, from, to: c.status });
+      flipped.push(c.externalId);
+      changes.push({ kind: "status", slug, component: c.name, from, to: c.status });
+    }
+    if (
+      moved || row.name !== c.name || row.group !== c.group || row.position !== position ||
+      row.removedAt !== null
+    ) {
+      writes.push({
+        kind: "update",
+        externalId: c.externalId,
+        name: c.name,
+        group: c.group,
+        status: c.status,
+        position,
+        touch: row.status !== c.status || row.removedAt !== null,
+      });
+    }
+  });
+  let removed = false;
+  for (const row of stored) {
+    if (seen.has(row.externalId) || row.removedAt !== null) continue;
+    // Gone from the page: history ends here (UNKNOWN time is not counted as up or down).
+    transitions.push({ component: row.externalId, from: row.status, to: "UNKNOWN" });
+    writes.push({ kind: "remove", externalId: row.externalId });
+    removed = true;
+  }
+  return { writes, transitions, changes, flipped, removed };
+}
+
+const updateKey = (u: IncidentUpdate) => `${u.at}\u0000${u.status}\u0000${u.body}`;
+
+/** The entries of `updates` not in `known` (nor repeated), in order. */
+function newUpdates(updates: readonly IncidentUpdate[], known: Set<string>): IncidentUpdate[] {
+  const out: IncidentUpdate[] = [];
+  for (const u of updates) {
+    const key = updateKey(u);
+    if (known.has(key)) continue;
+    known.add(key);
+    out.push(u);
+  }
+  return out;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+function incidentChange(slug: string, i: IncidentSnapshot): IncidentChange {
+  const latest = i.updates[i.updates.length - 1];
+  return {
+    kind: "incident",
+    slug,
+    incidentId: i.externalId,
+    title: i.title,
+    status: i.status,
+    impact: i.impact,
+    latestUpdate: latest?.body ?? null,
+  };
+}
+
+function diffIncidents(
+  slug: string,
+  stored: readonly StoredIncident[],
+  read: readonly IncidentSnapshot[],
+) {
+  const byExternal = new Map(stored.map((i) => [i.externalId, i]));
+  const writes: IncidentWrite[] = [];
+  const changes: IncidentChange[] = [];
+  const grown: string[] = [];
+  const seen = new Set<string>();
+  let added = false;
+  for (const i of read) {
+    if (seen.has(i.externalId)) continue;
+    seen.add(i.externalId);
+    const row = byExternal.get(i.externalId);
+    if (!row) {
+      const updates = newUpdates(i.updates, new Set());
+      writes.push({ kind: "insert", incident: { ...i, updates } });
+      if (updates.length) grown.push(i.externalId);
+      changes.push(incidentChange(slug, i));
+      added = true;
+      continue;
+    }
+    const updates = newUpdates(i.updates, new Set(row.updates.map(updateKey)));
+    const scheduledStartAt = i.scheduledStartAt ?? null;
+    const scheduledEndAt = i.scheduledEndAt ?? null;
+    // A rescheduled maintenance is news for subscribers (calendars, deploy gates).
+    const moved = row.status !== i.status || row.impact !== i.impact || row.title !== i.title ||
+      row.scheduledStartAt !== scheduledStartAt || row.scheduledEndAt !== scheduledEndAt;
+    const fields = moved || row.startedAt !== i.startedAt || row.updatedAt !== i.updatedAt ||
+      row.resolvedAt !== i.resolvedAt || row.url !== i.url ||
+      !sameIds(row.componentIds, i.componentIds);
+    if (fields || updates.length) writes.push({ kind: "update", incident: i, fields, updates });
+    if (updates.length) grown.push(i.externalId);
+    if (moved || updates.length) changes.push(incidentChange(slug, i));
+  }
+  for (const row of stored) {
+    if (seen.has(row.externalId) || !isOpen(row.status)) continue;
+    const status: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
+    writes.push({ kind: "close", externalId: row.externalId, status });
+    changes.push({
+      kind: "incident",
+      slug,
+      incidentId: row.externalId,
+      title: row.title,
+      status,
+      impact: row.impact,
+      latestUpdate: null,
+    });
+  }
+  return { writes, changes, grown, added };
+}
+
+/** What marking a vendor stale writes: its level becomes `UNKNOWN` (once). */
+export interface StaleDiff {
+  /** The transition and change to log; null when the level already was UNKNOWN. */
+  readonly transition: TransitionWrite | null;
+  readonly change: StatusChange | null;
+  /** The vendor's level and last change after it (unchanged when already UNKNOWN). */
+  readonly currentStatus: StatusLevel;
+  readonly lastChangedAt: EpochMs | null;
+}
+
+/**
+ * A vendor whose data went stale (no success for too long: ingest/schedule.ts `isStale`)
+ * reads `UNKNOWN` from `at` on; nothing changes when it already does. (The store also forgets
+ * its validators, so the next good fetch is a full one and restores the level.)
+ */
+export function staleReading(vendor: StoredVendor, at: EpochMs): StaleDiff {
+  if (vendor.currentStatus === "UNKNOWN") {
+    return {
+      transition: null,
+      change: null,
+      currentStatus: "UNKNOWN",
+      lastChangedAt: vendor.lastChangedAt,
+    };
+  }
+  return {
+    transition: { component: null, from: vendor.currentStatus, to: "UNKNOWN" },
+    change: {
+      kind: "status",
+      slug: vendor.slug,
+      component: null,
+      from: vendor.currentStatus,
+      to: "UNKNOWN",
+    },
+    currentStatus: "UNKNOWN",
+    lastChangedAt: at,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * `store.catalog`: the vendors statusd watches, as services. Syncing the catalog file into the
+ * store, and every read of services (lists, one service, providers, the home page), each in
+ * one consistent read.
+ * @module
+ */
+import type { Category, Component, Platform, Vendor } from "../service.ts";
+import type { ResolvedSpan } from "../resolution.ts";
+import type { Incident } from "../incident.ts";
+import type { PageRequest } from "../page.ts";
+import type { ReadingFacts, ReadingState } from "../reading.ts";
+import type { StatusLevel } from "../status.ts";
+import type { EpochMs } from "../time.ts";
+import type { StatusTransition, TimeWindow } from "../uptime.ts";
+
+/** What {@link CatalogStore.sync} did. */
+export interface CatalogSync {
+  readonly added: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  /** Vendors stored before that the catalog no longer lists. */
+  readonly retired: number;
+}
+
+/**
+ * Filters of the service catalog; every field is optional and they combine with AND. (Text
+ * search is ranked by the app over {@link CatalogStore.candidates}.)
+ */
+export interface ServiceFilter {
+  readonly status?: StatusLevel;
+  readonly category?: string;
+  readonly provider?: string;
+  /** Reading state (domain/reading.ts `readingState`); needs `staleBefore`. */
+  readonly reading?: ReadingState;
+  /** A last success before this instant is stale (domain/reading.ts `staleBefore`). */
+  readonly staleBefore?: EpochMs;
+}
+
+/** One catalog service as stored, with its row id (the poller's and retention's handle). */
+export interface ServiceRow {
+  readonly id: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly currentStatus: StatusLevel;
+  readonly category: Category;
+  readonly provider: string;
+  readonly statusPageUrl: string;
+  /** The platform read: the detected one when known, else the catalog's. */
+  readonly platform: Platform;
+  readonly lastCheckedAt: EpochMs | null;
+  readonly lastChangedAt: EpochMs | null;
+  /** What is stored about its readings (reading health is computed from these). */
+  readonly reading: ReadingFacts;
+}
+
+/**
+ * A service with its service-level transitions over a window (the input of uptime maths,
+ * domain/uptime.ts): from the last transition at or before the window's start through the
+ * first one at or after its end, oldest first.
+ */
+export interface ServiceWithHistory {
+  readonly service: ServiceRow;
+  readonly transitions: readonly StatusTransition[];
+}
+
+/** A catalog service as text search sees it. */
+export interface ServiceCandidate {
+  readonly id: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly domains: readonly string[];
+}
+
+/** One provider's roll-up over its catalog services. */
+export interface ProviderRow {
+  readonly provider: string;
+  /** Names of its services, ordered by name (the app derives a display name). */
+  readonly serviceNames: readonly string[];
+  /** Services per current level (levels with none left out). */
+  readonly byStatus: Partial<Record<StatusLevel, number>>;
+  /** Open incidents and maintenances across its services. */
+  readonly activeIncidents: number;
+  /** Each service's level and transitions over the window asked for. */
+  readonly services: readonly {
+    readonly currentStatus: StatusLevel;
+    readonly transitions: readonly StatusTransition[];
+  }[];
+}
+
+/** One service with what its page shows, read together. */
+export interface ServiceDetailRows extends ServiceWithHistory {
+  /** Current (not removed) components, in the vendor's own order. */
+  readonly components: readonly Component[];
+  /** Open incidents and maintenances, newest first, each with its timeline. */
+  readonly incidents: readonly Incident[];
+  /** Its incidents and maintenances resolved (or completed) since the instant asked for. */
+  readonly resolved: readonly ResolvedSpan[];
+}
+
+/** What the home page asks for. */
+export interface OverviewQuery {
+  /** Levels that count as disrupted; their services are listed. */
+  readonly disrupted: readonly StatusLevel[];
+  /** Most services listed per disrupted level. */
+  readonly perLevel: number;
+  /** Most open incidents listed. */
+  readonly incidents: number;
+  /** Window of the listed services' transitions (uptime). */
+  readonly window: TimeWindow;
+  /** A last success before this instant is stale. */
+  readonly staleBefore: EpochMs;
+}
+
+/** The home page's facts, read together. */
+export interface CatalogOverview {
+  /** Catalog services per current level (every level present). */
+  readonly byStatus: Readonly<Record<StatusLevel, number>>;
+  /** Catalog services per reading state (every state present). */
+  readonly readingStates: Readonly<Record<ReadingState, number>>;
+  /** Services at a disrupted level, in the order of `disrupted`, then by name. */
+  readonly disrupted: readonly ServiceWithHistory[];
+  /** Open incidents and maintenances, newest first. */
+  readonly activeIncidents: readonly Incident[];
+}
+
+/** The catalog noun of the store. */
+export interface CatalogStore {
+  /**
+   * Makes the stored vendors match `vendors` in one transaction: upserts by slug; vendors no
+   * longer listed are kept (with their history) but no longer polled. A changed status page
+   * URL or platform resets the detected platform, the discovered endpoint, the validators and
+   * reading health, and makes the vendor due at `now`.
+   */
+  sync(vendors: readonly Vendor[], now: EpochMs): Promise<CatalogSync>;
+  /**
+   * One page of the services matching `filter`, ordered by name (case-insensitive) then slug,
+   * with the total and each one's transitions over `window`.
+   */
+  page(
+    filter: ServiceFilter,
+    page: PageRequest,
+    window: TimeWindow,
+  ): Promise<{ readonly rows: readonly ServiceWithHistory[]; readonly total: number }>;
+  /** Every service matching `filter`, with what text search ranks on. */
+  candidates(filter: ServiceFilter): Promise<readonly ServiceCandidate[]>;
+  /** The services with these row ids, in the order given (unknown ids skipped), with history. */
+  byIds(ids: readonly number[], window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
+  /** The catalog service with `slug`, or null. */
+  service(slug: string): Promise<ServiceRow | null>;
+  /**
+   * One service with its components, open incidents, transitions over `window` and the
+   * incidents resolved since `resolvedSince`; or null.
+   */
+  detail(
+    slug: string,
+    window: TimeWindow,
+    resolvedSince: EpochMs,
+  ): Promise<ServiceDetailRows | null>;
+  /** Every catalog service's name and slug, by slug ("did you mean", feed titles). */
+  names(): Promise<readonly { readonly name: string; readonly slug: string }[]>;
+  /** One row per provider, ordered by provider slug, with history over `window`. */
+  providers(window: TimeWindow): Promise<readonly ProviderRow[]>;
+  /** When each catalog service's page last changed (status change or incident update), by slug. */
+  lastModified(): Promise<
+    readonly { readonly slug: string; readonly lastModified: EpochMs | null }[]
+  >;
+  /** What the home page shows. */
+  overview(query: OverviewQuery): Promise<CatalogOverview>;
+  /**
+   * Catalog services working now (`RECOVERED_LEVELS`) whose level changed at or after `since`
+   * (the candidates for "recovered lately"), most recent change first, each with its
+   * transitions over `window` reaching back to the last recovery before it.
+   */
+  backToWorking(since: EpochMs, window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
+}

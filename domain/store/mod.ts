@@ -1,0 +1,99 @@
+/**
+ * The store port: everything statusd keeps, as one interface grouped by noun, with coarse
+ * async methods named for what they mean. Each implementation (`store/sqlite/`, and
+ * PostgreSQL) owns its transactions: a method is one atomic act or one consistent read, and no
+ * caller ever holds a transaction open. Declared in `domain/` so that `app/` and `ingest/`
+ * both use it without importing `store/`; `tests/store/conformance/` is the one suite every
+ * implementation must pass.
+ *
+ * Adding a noun: a file here (its records and its interface), a field on {@link Store}, a
+ * file per engine, and a conformance test file.
+ * @module
+ */
+import type { AccountStore } from "./accounts.ts";
+import type { CatalogStore } from "./catalog.ts";
+import type { ChangeStore } from "./changes.ts";
+import type { HealthStore } from "./health.ts";
+import type { HistoryStore } from "./history.ts";
+import type { IncidentStore } from "./incidents.ts";
+import type { KeyStore } from "./keys.ts";
+import type { OAuthStore } from "./oauth.ts";
+import type { PollStore } from "./polls.ts";
+import type { RetentionStore } from "./retention.ts";
+import type { SessionStore } from "./sessions.ts";
+
+/** Which database engine implements the store. */
+export type StoreEngine = "sqlite" | "postgres";
+
+/** Everything statusd keeps. */
+export interface Store {
+  /** The engine behind it (shown by `/healthz`). */
+  readonly engine: StoreEngine;
+  readonly catalog: CatalogStore;
+  readonly polls: PollStore;
+  readonly incidents: IncidentStore;
+  readonly history: HistoryStore;
+  readonly changes: ChangeStore;
+  readonly health: HealthStore;
+  readonly accounts: AccountStore;
+  readonly keys: KeyStore;
+  readonly sessions: SessionStore;
+  readonly oauth: OAuthStore;
+  readonly retention: RetentionStore;
+  /** Closes the database; later calls reject. */
+  close(): Promise<void>;
+}
+
+export type {
+  AccountStore,
+  AccountSummary,
+  MembershipRecord,
+  MemberWithSecret,
+  NewMember,
+} from "./accounts.ts";
+export type {
+  CatalogOverview,
+  CatalogStore,
+  CatalogSync,
+  OverviewQuery,
+  ProviderRow,
+  ServiceCandidate,
+  ServiceDetailRows,
+  ServiceFilter,
+  ServiceRow,
+  ServiceWithHistory,
+} from "./catalog.ts";
+export type { ChangeListener, ChangeStore } from "./changes.ts";
+export type { HealthFacts, HealthStore, StoreCounts } from "./health.ts";
+export type {
+  ComponentTimelines,
+  FetchRecord,
+  HistoryStore,
+  Lookback,
+  SlaIncidentRow,
+  SlaInputs,
+} from "./history.ts";
+export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
+export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
+export type {
+  ClientAuthMethod,
+  CodeRedemption,
+  ConnectedClientRow,
+  NewOAuthToken,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthGrantRecord,
+  OAuthStore,
+  OAuthTokenRecord,
+  TokenRotation,
+} from "./oauth.ts";
+export type {
+  DueVendor,
+  FailureRecord,
+  PollOutcome,
+  PollRecord,
+  PollStore,
+  SuccessRecord,
+} from "./polls.ts";
+export { PRUNE_CHUNK, type RetentionStore } from "./retention.ts";
+export type { SessionRecord, SessionStore } from "./sessions.ts";

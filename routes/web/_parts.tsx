@@ -1,0 +1,330 @@
+/**
+ * Pieces the catalog pages share: times and levels in words, reading health, the service
+ * table, incidents with their timelines, and the 90-day bar.
+ * @module
+ */
+import type { Child } from "hono/jsx";
+import {
+  type DayWorst,
+  type EpochMs,
+  type Incident,
+  isMaintenance,
+  type Reading,
+  type ReadingError,
+  type ReadingErrorKind,
+  type ReadingState,
+  type Service,
+  type StatusLevel,
+  toIso,
+} from "../../domain/mod.ts";
+import { formatMinutes } from "../../domain/mod.ts";
+import { type FeedLink, StatusBadge } from "./layout.tsx";
+
+/** An instant as people read it (`2026-11-20 12:00:00 UTC`), or "never". */
+export function when(t: EpochMs | null): string {
+  return t === null ? "never" : toIso(t).replace("T", " ").replace(/\.\d{3}Z$/, " UTC");
+}
+
+/** A UTC day (`2026-11-20`). */
+export function dayOf(t: EpochMs): string {
+  return toIso(t).slice(0, 10);
+}
+
+/** A level in words; UNKNOWN is "no data". */
+export function levelWords(status: StatusLevel): string {
+  return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();
+}
+
+/** Each reading state in a few words (badges, filters). */
+export const STATE_WORDS: Record<ReadingState, string> = {
+  fresh: "read",
+  stale: "stale",
+  failing: "cannot read",
+  unsupported: "unsupported",
+  never_read: "not read yet",
+};
+
+/** What each error kind means, for people. */
+function explain(error: ReadingError): string {
+  const words: Record<ReadingErrorKind, string> = {
+    network: "the vendor's server could not be reached (network error)",
+    timeout: "the vendor's server did not answer in time (timeout)",
+    http_status: `the vendor's server answered HTTP ${error.httpStatus ?? "error"}`,
+    too_large: "the vendor's document is larger than statusd accepts (too large)",
+    redirect_loop: "the vendor's page redirects in a loop (redirect loop)",
+    refused_address: "the vendor's address is a loopback or private address statusd is not " +
+      "allowed to fetch (refused address)",
+    not_machine_readable:
+      "the vendor answered with a web page or a binary file, not a status document " +
+      "(not machine-readable)",
+    bad_payload: "the vendor's document does not have the expected shape (bad payload)",
+    parse_error: "the vendor's document could not be decoded (parse error)",
+  };
+  return words[error.kind];
+}
+
+/** The reading state as a coloured badge (its summary as the tooltip). */
+export function ReadingBadge(props: { reading: Reading }) {
+  return (
+    <span class={`badge r-${props.reading.state}`} title={props.reading.summary}>
+      {STATE_WORDS[props.reading.state]}
+    </span>
+  );
+}
+
+/** The reading in words: what statusd could read, or why not and since when. */
+export function ReadingText(props: { reading: Reading; statusPageUrl: string }) {
+  const r = props.reading;
+  const attempts = r.consecutiveFailures === 1
+    ? "1 attempt"
+    : `${r.consecutiveFailures} attempts in a row`;
+  switch (r.state) {
+    case "fresh":
+      return <p>Read {when(r.lastSuccessAt)}.</p>;
+    case "never_read":
+      return <p class="notice">Not read yet: statusd is waiting for the first poll.</p>;
+    case "stale":
+      return (
+        <p class="notice warn">
+          Stale: the last good reading was {when(r.lastSuccessAt)}{" "}
+          and statusd has not polled this vendor since, so the status shown may be out of date.
+        </p>
+      );
+    case "unsupported":
+      return (
+        <p class="notice">
+          statusd cannot read this vendor: {r.summary.replace(/^unsupported: /, "")}. See{" "}
+          <a href={props.statusPageUrl} rel="nofollow">its status page</a> instead.
+        </p>
+      );
+    case "failing":
+      return (
+        <p class="notice error">
+          {`statusd cannot read this vendor right now: ${
+            r.error ? `${explain(r.error)} since ${when(r.error.since)}` : "the poll failed"
+          } (${attempts}). `}
+          {r.error?.message && <span class="muted">{`“${r.error.message}”. `}</span>}
+          {`Last good reading: ${when(r.lastSuccessAt)}.`}
+        </p>
+      );
+  }
+}
+
+/** Link to a service's page. */
+export function serviceHref(slug: string): string {
+  return `/services/${encodeURIComponent(slug)}`;
+}
+
+/** The incident feeds of one service, for its page's `<link rel="alternate">`. */
+export function serviceFeeds(slug: string, name: string): FeedLink[] {
+  const base = serviceHref(slug);
+  return [
+    { href: `${base}/feed.atom`, type: "application/atom+xml", title: `${name} incidents (Atom)` },
+    { href: `${base}/feed.rss`, type: "application/rss+xml", title: `${name} incidents (RSS)` },
+  ];
+}
+
+/** A table of services (a list of cards on a phone). */
+export function ServiceTable(props: { services: readonly Service[]; caption: string }) {
+  return (
+    <table class="cards">
+      <caption class="sr">{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Service</th>
+          <th scope="col">Status</th>
+          <th scope="col">30-day uptime</th>
+          <th scope="col">Category</th>
+          <th scope="col">Provider</th>
+          <th scope="col">Reading</th>
+          <th scope="col">Last change</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.services.map((s) => (
+          <tr>
+            <td data-label="Service">
+              <a href={serviceHref(s.slug)}>{s.name}</a>
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={s.currentStatus} />
+            </td>
+            <td data-label="30-day uptime" class="labelled">
+              {s.uptimePercent === null ? "—" : `${s.uptimePercent.toFixed(3)} %`}
+            </td>
+            <td data-label="Category" class="labelled">{s.category}</td>
+            <td data-label="Provider" class="labelled">
+              <a href={`/services?provider=${encodeURIComponent(s.provider)}`}>{s.provider}</a>
+            </td>
+            <td data-label="Reading">
+              <ReadingBadge reading={s.reading} />
+            </td>
+            <td data-label="Last change" class="labelled muted">{when(s.lastChangedAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** An incident's impact in words ("major impact", "maintenance"). */
+function impactWords(i: Incident): string {
+  if (isMaintenance(i)) return "maintenance";
+  return i.impact === "NONE" ? "no impact stated" : `${i.impact.toLowerCase()} impact`;
+}
+
+/** How long an incident lasted (or has lasted so far, at `now`). */
+function lasted(i: Incident, now: EpochMs): string {
+  const end = i.resolvedAt ?? now;
+  const words = formatMinutes(Math.max(0, end - i.startedAt) / 60_000);
+  return i.resolvedAt === null ? `open for ${words}` : `lasted ${words}`;
+}
+
+/** One incident: title, facts and its whole timeline (newest entry first). */
+export function IncidentItem(
+  props: { incident: Incident; now: EpochMs; serviceName?: string; latestOnly?: boolean },
+) {
+  const i = props.incident;
+  const updates = [...i.updates].reverse();
+  const shown = props.latestOnly ? updates.slice(0, 1) : updates;
+  return (
+    <li id={`incident-${i.id}`}>
+      <h3>
+        {props.serviceName !== undefined && (
+          <>
+            <a href={`${serviceHref(i.serviceSlug)}#incident-${i.id}`}>{props.serviceName}</a>:{" "}
+          </>
+        )}
+        {i.title}
+      </h3>
+      <p class="muted">
+        {`${i.status.replaceAll("_", " ").toLowerCase()} · ${impactWords(i)} · started ${
+          when(i.startedAt)
+        }`}
+        {i.resolvedAt !== null && ` · resolved ${when(i.resolvedAt)}`}
+        {` · ${lasted(i, props.now)}`}
+        {i.components.length > 0 && ` · affects ${i.components.join(", ")}`}
+        {i.url && (
+          <>
+            {" · "}
+            <a href={i.url} rel="nofollow">on the vendor's page</a>
+          </>
+        )}
+      </p>
+      {shown.length > 0 && (
+        <ol
+          class="timeline"
+          aria-label={props.latestOnly ? "Latest update" : "Timeline, newest first"}
+        >
+          {shown.map((u) => (
+            <li>
+              <span class="muted">
+                <time datetime={toIso(u.at)}>{when(u.at)}</time> · {u.status}
+              </span>{" "}
+              — <span class="what">{u.body}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </li>
+  );
+}
+
+/** A list of incidents, or "None." */
+export function IncidentList(
+  props: {
+    incidents: readonly Incident[];
+    now: EpochMs;
+    names?: ReadonlyMap<string, string>;
+    latestOnly?: boolean;
+    empty?: string;
+  },
+) {
+  if (props.incidents.length === 0) return <p class="muted">{props.empty ?? "None."}</p>;
+  return (
+    <ul class="incidents">
+      {props.incidents.map((i) => (
+        <IncidentItem
+          incident={i}
+          now={props.now}
+          serviceName={props.names ? props.names.get(i.serviceSlug) ?? i.serviceSlug : undefined}
+          latestOnly={props.latestOnly}
+        />
+      ))}
+    </ul>
+  );
+}
+
+/** What one cell of a day bar says: the day, its worst level and that day's incidents. */
+export function dayText(e: DayWorst, incidents: readonly Incident[]): string {
+  const head = `${dayOf(e.day)}: ${levelWords(e.worstStatus)}`;
+  if (incidents.length === 0) return head;
+  const list = incidents.map((i) => `${i.title} (${impactWords(i)})`).join("; ");
+  return `${head}; ${incidents.length === 1 ? "incident" : "incidents"}: ${list}`;
+}
+
+/**
+ * A bar of days, oldest on the left: one cell per UTC day coloured by its worst level (UNKNOWN
+ * hatched, not coloured), with the day, level and incidents as its tooltip and accessible text.
+ */
+export function DayBar(
+  props: {
+    entries: readonly DayWorst[];
+    incidents: readonly (readonly Incident[])[];
+    label: string;
+    small?: boolean;
+  },
+) {
+  return (
+    <>
+      <ol class={props.small ? "days small" : "days"} aria-label={props.label}>
+        {props.entries.map((e, k) => {
+          const text = dayText(e, props.incidents[k] ?? []);
+          return (
+            <li class={`s-${e.worstStatus}`} data-date={dayOf(e.day)} title={text}>
+              <span class="sr">{text}</span>
+            </li>
+          );
+        })}
+      </ol>
+      {!props.small && (
+        <div class="bar-ends" aria-hidden="true">
+          <span>{props.entries.length} days ago</span>
+          <span>Today</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The key to the bar's colours, in words. */
+export function Legend() {
+  const levels: StatusLevel[] = [
+    "OPERATIONAL",
+    "UNDER_MAINTENANCE",
+    "DEGRADED_PERFORMANCE",
+    "PARTIAL_OUTAGE",
+    "MAJOR_OUTAGE",
+    "UNKNOWN",
+  ];
+  return (
+    <ul class="legend" aria-label="Key">
+      {levels.map((l) => (
+        <li>
+          <span class={`swatch s-${l}`}></span>
+          {l === "UNKNOWN" ? "no data (hatched)" : levelWords(l)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Wraps children in a section with a heading `id` for `aria-labelledby`. */
+export function Section(props: { id: string; title: Child; children?: Child }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}

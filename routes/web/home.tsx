@@ -1,0 +1,209 @@
+/**
+ * `/`: what is disrupted right now, what recovered lately, open incidents and upcoming
+ * maintenance; and, honestly, how many vendors statusd cannot read (it never says all is well
+ * when it does not know).
+ * @module
+ */
+import type { Context } from "hono";
+import { homeOverview, type Recovery } from "../../app/mod.ts";
+import {
+  DAY_MS,
+  formatMinutes,
+  type Incident,
+  isMaintenance,
+  maintenanceWindow,
+  type ReadingState,
+  type Service,
+} from "../../domain/mod.ts";
+import { homeLinkHeader } from "../discovery.ts";
+import type { Env } from "../env.ts";
+import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
+import { publicPage } from "./page_cache.ts";
+import { IncidentList, levelWords, Section, serviceHref, ServiceTable, when } from "./_parts.tsx";
+
+/** Most rows of each list on the home page. */
+const HOME_LIST = 100;
+/** "Recovered recently" looks back this far. */
+const RECOVERED_WITHIN_MS = DAY_MS;
+
+interface HomeData {
+  readonly total: number;
+  readonly down: Service[];
+  readonly unknown: number;
+  readonly readings: Record<ReadingState, number>;
+  readonly recovered: Recovery[];
+  readonly incidents: Incident[];
+  readonly maintenance: Incident[];
+  readonly names: Map<string, string>;
+  readonly now: number;
+}
+
+function Disrupted(props: { data: HomeData }) {
+  const { down, readings, total } = props.data;
+  const unreadable = readings.failing + readings.stale + readings.never_read;
+  const readLink = (state: ReadingState, text: string) => (
+    <a href={`/services?reading=${state}`}>{text}</a>
+  );
+  return (
+    <Section id="disrupted" title={`Disrupted right now (${down.length})`}>
+      {down.length
+        ? <ServiceTable services={down} caption="Services disrupted right now" />
+        : readings.fresh === 0
+        ? (
+          <p class="notice warn">
+            statusd has no current reading of any service, so it cannot tell whether any is
+            disrupted.
+          </p>
+        )
+        : unreadable > 0
+        ? (
+          <p class="notice warn">
+            No disruption among the {readings.fresh} services read successfully; the status of the
+            {" "}
+            {unreadable} services statusd cannot read right now is not known.
+          </p>
+        )
+        : <p class="notice">Every service statusd can read is operational or in maintenance.</p>}
+      {(unreadable > 0 || readings.unsupported > 0) && (
+        <p class="reading-summary">
+          {unreadable + readings.unsupported} of {total} services cannot be read:{" "}
+          {readLink("failing", `${readings.failing} failing`)},{" "}
+          {readLink("stale", `${readings.stale} stale`)},{" "}
+          {readLink("never_read", `${readings.never_read} not read yet`)}, {readLink(
+            "unsupported",
+            `${readings.unsupported} unsupported (no machine-readable status)`,
+          )}.
+        </p>
+      )}
+      {props.data.unknown > 0 && (
+        <p class="muted">
+          <a href="/services?status=UNKNOWN">{props.data.unknown} services</a>{" "}
+          have no fresh data (not read yet, or their status page has been failing for over three
+          poll intervals).
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function Recovered(props: { recovered: readonly Recovery[] }) {
+  return (
+    <Section id="recovered" title={`Recovered in the last 24 hours (${props.recovered.length})`}>
+      {props.recovered.length === 0
+        ? <p class="muted">No service recovered from a disruption in the last 24 hours.</p>
+        : (
+          <ul class="plain recovered">
+            {props.recovered.map((r) => (
+              <li>
+                <a href={serviceHref(r.slug)}>{r.name}</a> <StatusBadge status={r.currentStatus} />
+                {` back since ${when(r.recoveredAt)}, after ${
+                  formatMinutes((r.recoveredAt - r.disruptedSince) / 60_000)
+                } of ${levelWords(r.worstStatus)}`}
+              </li>
+            ))}
+          </ul>
+        )}
+    </Section>
+  );
+}
+
+function Maintenance(props: { items: readonly Incident[]; names: ReadonlyMap<string, string> }) {
+  return (
+    <Section id="maintenance" title={`Upcoming and ongoing maintenance (${props.items.length})`}>
+      {props.items.length === 0
+        ? <p class="muted">No maintenance announced.</p>
+        : (
+          <ul class="plain maintenance">
+            {props.items.map((m) => {
+              const w = maintenanceWindow(m);
+              return (
+                <li>
+                  <a href={`${serviceHref(m.serviceSlug)}#incident-${m.id}`}>
+                    {props.names.get(m.serviceSlug) ?? m.serviceSlug}
+                  </a>
+                  {`: ${m.title} — ${m.status === "IN_PROGRESS" ? "in progress" : "scheduled"}, ${
+                    when(w.start)
+                  }${w.end === null ? "" : ` to ${when(w.end)}`}`}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      <p class="muted">
+        Subscribe in a calendar app: <a href="/calendar.ics">/calendar.ics</a> · JSON:{" "}
+        <a href="/api/maintenances">/api/maintenances</a>
+      </p>
+    </Section>
+  );
+}
+
+function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn | null }) {
+  const { data } = props;
+  return (
+    <Layout
+      title="Status of cloud and SaaS vendors"
+      description={`Live status of ${data.total} cloud and SaaS vendors, normalised.`}
+      publicUrl={props.publicUrl}
+      canonicalPath="/"
+      nav="home"
+      signedIn={props.signedIn}
+    >
+      <h1>Status of {data.total} cloud and SaaS vendors</h1>
+      <Disrupted data={data} />
+      <Recovered recovered={data.recovered} />
+      <Section id="open-incidents" title={`Open incidents (${data.incidents.length})`}>
+        <IncidentList
+          incidents={data.incidents}
+          now={data.now}
+          names={data.names}
+          latestOnly
+          empty="No open incident."
+        />
+      </Section>
+      <Maintenance items={data.maintenance} names={data.names} />
+      <p>
+        <a href="/services">Browse all services</a> · <a href="/docs">API reference</a> ·{" "}
+        <a href="/llms.txt">llms.txt</a>
+      </p>
+    </Layout>
+  );
+}
+
+async function homeData(c: Context<Env>): Promise<HomeData> {
+  const app = c.get("app");
+  // The counts, the disrupted services and the open incidents in one consistent read.
+  const o = await homeOverview(app, {
+    perLevel: HOME_LIST,
+    incidents: HOME_LIST,
+    maintenances: 20,
+    recoveredWithinMs: RECOVERED_WITHIN_MS,
+  });
+  const incidents = o.activeIncidents.filter((i) => !isMaintenance(i));
+  const names = new Map<string, string>();
+  for (const i of [...incidents, ...o.maintenances]) {
+    names.set(i.serviceSlug, o.names.get(i.serviceSlug) ?? i.serviceSlug);
+  }
+  return {
+    total: o.total,
+    down: [...o.disrupted],
+    unknown: o.byStatus.UNKNOWN,
+    readings: o.readings,
+    recovered: [...o.recovered],
+    incidents,
+    maintenance: [...o.maintenances],
+    names,
+    now: app.clock.now(),
+  };
+}
+
+/** The home page (shared-cached for anonymous callers). */
+export async function homePage(c: Context<Env>): Promise<Response> {
+  const publicUrl = c.get("app").settings.publicUrl;
+  return await publicPage(
+    c,
+    async (signedIn) => ({
+      html: <HomePage data={await homeData(c)} publicUrl={publicUrl} signedIn={signedIn} />,
+    }),
+    { Link: homeLinkHeader(publicUrl) },
+  );
+}

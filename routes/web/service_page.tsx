@@ -1,0 +1,335 @@
+/**
+ * `/services/{slug}`: one service for people. Its status and reading health, uptime over what
+ * was actually observed, MTTR and typical time to resolve, a 90-day bar for the service and one
+ * per component, open incidents and the incidents resolved in the last 90 days, each with its
+ * whole timeline.
+ * @module
+ */
+import type { Context } from "hono";
+import {
+  type ComponentHistory,
+  componentHistory,
+  getService,
+  pastIncidents,
+  type ServiceHistory,
+  serviceHistory,
+  type ServiceUptime,
+  serviceUptime,
+} from "../../app/mod.ts";
+import {
+  ANONYMOUS,
+  DAY_MS,
+  formatMinutes,
+  type Incident,
+  overlappingDays,
+  RESOLUTION_IMPACTS,
+  type ResolutionFigure,
+  type ServiceDetail,
+  type TimeToResolve,
+} from "../../domain/mod.ts";
+import type { Env } from "../env.ts";
+import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
+import { publicPage } from "./page_cache.ts";
+import {
+  DayBar,
+  dayOf,
+  IncidentList,
+  Legend,
+  ReadingBadge,
+  ReadingText,
+  Section,
+  serviceFeeds,
+  serviceHref,
+  when,
+} from "./_parts.tsx";
+
+/** One text as a list item. */
+function listItem(text: string) {
+  return <li>{text}</li>;
+}
+
+/** Components drawn with their own bar; beyond this only the disrupted ones get one. */
+export const COMPONENT_BARS_MAX = 50;
+
+const pct = (p: number | null) => (p === null ? "—" : `${p.toFixed(3)} %`);
+
+/** "(observed since …)" when the window's figure covers less than the window. */
+function observedNote(u: ServiceUptime, days: number): string {
+  if (u.observedSince === null) return "nothing observed yet";
+  if (u.observedSince <= u.asOf - days * DAY_MS) return "observed over the whole window";
+  return `observed since ${dayOf(u.observedSince)}`;
+}
+
+function UptimeFigures(props: { uptime: ServiceUptime }) {
+  const u = props.uptime;
+  const windows: [string, number, number | null][] = [
+    ["7 days", 7, u.days7],
+    ["30 days", 30, u.days30],
+    ["90 days", 90, u.days90],
+  ];
+  return (
+    <div class="figures">
+      {windows.map(([label, days, value]) => (
+        <div class="figure">
+          <span class="label">Uptime, {label}</span>
+          <span class="value">{pct(value)}</span>
+          <span class="muted observed">({observedNote(u, days)})</span>
+        </div>
+      ))}
+      <div class="figure">
+        <span class="label">MTTR, 90 days</span>
+        <span class="value">{u.mttrMinutes === null ? "—" : formatMinutes(u.mttrMinutes)}</span>
+        <span class="muted">
+          {u.disruptions === 0
+            ? "no disruption ended in 90 days"
+            : `mean of ${u.disruptions} disruption${u.disruptions === 1 ? "" : "s"} ` +
+              `(${u.mttrMinutes} min)`}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The typical time to resolve as a table: per impact (and for all incidents), the median and
+ * p90 durations and the sample size; impacts with no incident are left out.
+ */
+export function TimeToResolveTable(props: { ttr: TimeToResolve }) {
+  const t = props.ttr;
+  const rows = RESOLUTION_IMPACTS.filter((i) => t.byImpact[i].incidents > 0);
+  if (rows.length === 0) {
+    return <p class="muted">No incident was resolved in the last {t.windowDays} days.</p>;
+  }
+  const row = (key: string, label: string, f: ResolutionFigure) => (
+    <tr data-impact={key}>
+      <th scope="row">{label}</th>
+      <td data-label="Usually" class="labelled">{formatMinutes(f.p50Minutes!)}</td>
+      <td data-label="9 in 10 within" class="labelled">{formatMinutes(f.p90Minutes!)}</td>
+      <td data-label="Incidents" class="labelled">{f.incidents}</td>
+    </tr>
+  );
+  return (
+    <table class="cards ttr">
+      <caption class="sr">Typical time to resolve, by impact</caption>
+      <thead>
+        <tr>
+          <th scope="col">Impact</th>
+          <th scope="col">Usually (median)</th>
+          <th scope="col">9 in 10 within (p90)</th>
+          <th scope="col">Incidents</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((i) =>
+          row(i, i === "NONE" ? "no stated impact" : i.toLowerCase(), t.byImpact[i])
+        )}
+        {rows.length > 1 && row("ALL", "all incidents", t.all)}
+      </tbody>
+    </table>
+  );
+}
+
+/** Which components get a bar: all of them up to the cap, else those with a disrupted day. */
+function barred(components: readonly ComponentHistory[]): {
+  bars: ComponentHistory[];
+  rest: ComponentHistory[];
+} {
+  if (components.length <= COMPONENT_BARS_MAX) return { bars: [...components], rest: [] };
+  const disrupted = (c: ComponentHistory) =>
+    c.entries.some((e) => e.worstStatus !== "OPERATIONAL" && e.worstStatus !== "UNKNOWN");
+  const bars = components.filter(disrupted).slice(0, COMPONENT_BARS_MAX);
+  const shown = new Set(bars.map((c) => c.id));
+  return { bars, rest: components.filter((c) => !shown.has(c.id)) };
+}
+
+function Components(
+  props: { components: readonly ComponentHistory[]; incidents: readonly Incident[]; now: number },
+) {
+  if (props.components.length === 0) return <p class="muted">None published.</p>;
+  const { bars, rest } = barred(props.components);
+  return (
+    <>
+      {bars.map((c) => {
+        const name = c.group ? `${c.group} › ${c.name}` : c.name;
+        const mine = props.incidents.filter((i) => i.components.includes(c.name));
+        return (
+          <div class="component" data-component={c.name}>
+            <h3>
+              {name} <StatusBadge status={c.status} />
+            </h3>
+            <DayBar
+              small
+              entries={c.entries}
+              incidents={overlappingDays(mine, c.entries.map((e) => e.day), props.now)}
+              label={`${name}: worst status per day, last ${c.entries.length} days`}
+            />
+          </div>
+        );
+      })}
+      {rest.length > 0 && (
+        <>
+          <h3>Other components</h3>
+          <p class="muted">
+            {rest.length} more components had no disruption in the last 90 days (no bar drawn).
+          </p>
+          <ul class="plain">
+            {rest.map((c) => (
+              <li>
+                {c.group ? `${c.group} › ${c.name}` : c.name} <StatusBadge status={c.status} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}
+
+interface PageData {
+  readonly s: ServiceDetail;
+  readonly uptime: ServiceUptime;
+  readonly history: ServiceHistory;
+  readonly components: ComponentHistory[];
+  readonly past: Incident[];
+}
+
+function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn | null }) {
+  const { s, uptime, history, past } = props;
+  const now = uptime.asOf;
+  // What happened on each day: open and resolved incidents (not maintenance still to come).
+  const happened = [...s.incidents, ...past].filter((i) => i.status !== "SCHEDULED");
+  const days = history.entries.map((e) => e.day);
+  const byDay = overlappingDays(happened, days, now);
+  const noData = history.entries.filter((e) => e.worstStatus === "UNKNOWN").length;
+  const notable = history.entries
+    .map((e, k) => ({ e, incidents: byDay[k]! }))
+    .filter(({ e }) => e.worstStatus !== "OPERATIONAL" && e.worstStatus !== "UNKNOWN")
+    .reverse();
+  const open = s.incidents;
+  return (
+    <Layout
+      title={`${s.name} status`}
+      description={`Current status, incidents and uptime of ${s.name}.`}
+      publicUrl={props.publicUrl}
+      canonicalPath={serviceHref(s.slug)}
+      nav="services"
+      feeds={serviceFeeds(s.slug, s.name)}
+      signedIn={props.signedIn}
+    >
+      <h1>
+        {s.name} <StatusBadge status={s.currentStatus} />
+      </h1>
+      <p class="muted">
+        Source: <a href={s.statusPageUrl} rel="nofollow">{s.statusPageUrl}</a>{" "}
+        ({s.platform}) · last attempt {when(s.reading.lastAttemptAt)} · last good reading{" "}
+        {when(s.reading.lastSuccessAt)} · last change {when(s.lastChangedAt)}
+      </p>
+      <Section
+        id="reading"
+        title={
+          <>
+            Reading <ReadingBadge reading={s.reading} />
+          </>
+        }
+      >
+        <ReadingText reading={s.reading} statusPageUrl={s.statusPageUrl} />
+        {s.reading.notes.length > 0 && (
+          <>
+            <p>The latest reading left out:</p>
+            <ul class="notes">
+              {s.reading.notes.map(listItem)}
+            </ul>
+          </>
+        )}
+        {s.reading.redetection && (
+          <p class="redetection">
+            {`Platform detected again ${when(s.reading.redetection.at)}: ` +
+              `${s.reading.redetection.from} kept failing; ` +
+              (s.reading.redetection.to === "unknown" ||
+                  s.reading.redetection.to === s.reading.redetection.from
+                ? `no other platform found, still read as ${s.reading.redetection.from}.`
+                : `now read as ${s.reading.redetection.to}.`)}
+          </p>
+        )}
+      </Section>
+      <Section id="uptime" title="Uptime and recovery">
+        <UptimeFigures uptime={uptime} />
+        <p class="muted">
+          Uptime counts only time statusd observed: major outage is down, partial outage counts 30 %
+          down, degraded and maintenance count as up.
+        </p>
+        <h3>Typical time to resolve</h3>
+        <p class="muted">
+          How long the vendor's incidents resolved in the last {s.timeToResolve.windowDays}{" "}
+          days lasted, from start to resolution as it published them (maintenance left out).
+        </p>
+        <TimeToResolveTable ttr={s.timeToResolve} />
+      </Section>
+      <Section id="open-incidents" title={`Open incidents (${open.length})`}>
+        <IncidentList incidents={open} now={now} empty="No open incident." />
+      </Section>
+      <Section id="history" title="Last 90 days">
+        <p class="muted">Worst status per UTC day.</p>
+        <DayBar
+          entries={history.entries}
+          incidents={byDay}
+          label={`${s.name}: worst status per day, last ${history.entries.length} days`}
+        />
+        <Legend />
+        <p class="muted">
+          Oldest on the left, today on the right; {noData} of {history.entries.length}{" "}
+          days have no data (statusd was not reading the vendor).
+        </p>
+        {notable.length > 0 && (
+          <>
+            <h3>Days with a disruption</h3>
+            <ul class="plain notable">
+              {notable.map(({ e, incidents }) => (
+                <li>
+                  {dayOf(e.day)} <StatusBadge status={e.worstStatus} />
+                  {incidents.length > 0 && ` ${incidents.map((i) => i.title).join("; ")}`}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Section>
+      <Section id="components" title={`Components (${props.components.length})`}>
+        <Components components={props.components} incidents={happened} now={now} />
+      </Section>
+      <Section id="past-incidents" title={`Past incidents, last 90 days (${past.length})`}>
+        <IncidentList
+          incidents={past}
+          now={now}
+          empty="No incident resolved in the last 90 days."
+        />
+      </Section>
+      <p class="muted">
+        JSON: <a href={`/api/services/${encodeURIComponent(s.slug)}`}>/api/services/{s.slug}</a>
+        {" "}
+        · Feeds: <a href={`${serviceHref(s.slug)}/feed.atom`}>Atom</a> ·{" "}
+        <a href={`${serviceHref(s.slug)}/feed.rss`}>RSS</a> · Badge:{" "}
+        <a href={`/badge/${encodeURIComponent(s.slug)}.svg`}>/badge/{s.slug}.svg</a>
+      </p>
+    </Layout>
+  );
+}
+
+/** The service page (an unknown slug is NotFound: the error page, with close matches). */
+export async function servicePage(c: Context<Env>): Promise<Response> {
+  const app = c.get("app");
+  const slug = c.req.param("slug")!;
+  return await publicPage(c, async (signedIn) => {
+    const s = await getService(app, slug);
+    const data: PageData = {
+      s,
+      uptime: await serviceUptime(app, ANONYMOUS, slug),
+      history: await serviceHistory(app, ANONYMOUS, slug, 90),
+      components: await componentHistory(app, slug, 90),
+      past: await pastIncidents(app, slug, 90),
+    };
+    return {
+      html: <ServicePage {...data} publicUrl={app.settings.publicUrl} signedIn={signedIn} />,
+    };
+  });
+}

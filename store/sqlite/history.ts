@@ -1,0 +1,125 @@
+/**
+ * What reports read about one service over time on SQLite: its transitions, the incidents of a
+ * window and the fetch log, each in one read transaction.
+ * @module
+ */
+import type {
+  EpochMs,
+  FetchRecord,
+  HistoryStore,
+  SlaIncidentRow,
+  StatusLevel,
+  StatusTransition,
+  TimeWindow,
+} from "../../domain/mod.ts";
+import { type Db, readTransaction, statement } from "./db.ts";
+import { resolvedSince } from "./incidents.ts";
+import { promised } from "./promised.ts";
+import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
+
+/**
+ * Latencies (ms) of the fetches of a vendor's status endpoint in `[start, end)` that got an
+ * answer (`ok` or `not_modified`; failures and timeouts are left out), ascending.
+ */
+function fetchLatencies(db: Db, vendorId: number, window: TimeWindow): number[] {
+  return (statement(
+    db,
+    `SELECT latency_ms AS ms FROM fetches
+     WHERE vendor_id = ? AND at >= ? AND at < ? AND outcome IN ('ok', 'not_modified')
+     ORDER BY latency_ms`,
+  ).all(vendorId, window.start, window.end) as { ms: number }[]).map((r) => r.ms);
+}
+
+/** A vendor's incidents open at some moment of `window`, oldest first. */
+function incidentsBetween(db: Db, vendorId: number, window: TimeWindow): SlaIncidentRow[] {
+  return (statement(
+    db,
+    `SELECT id, title, impact, started_at AS startedAt, resolved_at AS resolvedAt FROM incidents
+     WHERE vendor_id = ? AND started_at < ? AND (resolved_at IS NULL OR resolved_at > ?)
+     ORDER BY started_at, id`,
+  ).all(
+    vendorId,
+    window.end,
+    window.start,
+  ) as unknown as (Omit<SlaIncidentRow, "id"> & { id: number })[])
+    .map((r) => ({ ...r, id: String(r.id) }));
+}
+
+/**
+ * The stored transitions of each current component (not removed) of a vendor, oldest first,
+ * keyed by component row id. A component with none maps to `[]`.
+ */
+function componentTransitions(db: Db, vendorId: number): Map<number, StatusTransition[]> {
+  const rows = statement(
+    db,
+    `SELECT c.id AS componentId, t.at, t.from_status AS "from", t.to_status AS "to"
+     FROM components c LEFT JOIN transitions t ON t.component_id = c.id
+     WHERE c.vendor_id = ? AND c.removed_at IS NULL
+     ORDER BY c.id, t.at, t.id`,
+  ).all(vendorId) as {
+    componentId: number;
+    at: number | null;
+    from: StatusLevel | null;
+    to: StatusLevel | null;
+  }[];
+  const out = new Map<number, StatusTransition[]>();
+  for (const r of rows) {
+    const list = out.get(r.componentId) ?? [];
+    if (r.at !== null && r.from !== null && r.to !== null) {
+      list.push({ at: r.at, from: r.from, to: r.to });
+    }
+    out.set(r.componentId, list);
+  }
+  return out;
+}
+
+/** The history noun over `db`. */
+export function historyStore(db: Db): HistoryStore {
+  return promised<HistoryStore>({
+    timeline(slug, window, lookback) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        return service === null ? null : withHistory(db, [service], window, lookback)[0]!;
+      });
+    },
+    slaInputs(slug, window, latency) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        if (service === null) return null;
+        return {
+          ...withHistory(db, [service], window, "recovery")[0]!,
+          incidents: incidentsBetween(db, service.id, window),
+          latencies: fetchLatencies(db, service.id, latency),
+        };
+      });
+    },
+    componentTimelines(slug, window) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        if (service === null) return null;
+        const stored = componentTransitions(db, service.id);
+        return {
+          ...withHistory(db, [service], window)[0]!,
+          components: componentsOf(db, service.id).map((component) => ({
+            component,
+            transitions: stored.get(Number(component.id)) ?? [],
+          })),
+        };
+      });
+    },
+    resolutions(slug, since) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        return service === null ? null : resolvedSince(db, service.id, since);
+      });
+    },
+    fetchLog(slug: string, since: EpochMs) {
+      return statement(
+        db,
+        `SELECT f.at, f.outcome, f.http_status AS httpStatus, f.latency_ms AS latencyMs
+         FROM fetches f JOIN vendors v ON v.id = f.vendor_id
+         WHERE v.slug = ? AND f.at >= ? ORDER BY f.at, f.id`,
+      ).all(slug, since).map((r) => ({ ...r }) as unknown as FetchRecord);
+    },
+  });
+}

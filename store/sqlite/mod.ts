@@ -1,0 +1,71 @@
+/**
+ * The store on SQLite (node:sqlite): one file (or `:memory:`), numbered migrations applied at
+ * open, every noun of the port over one connection. Synchronous underneath, promises outside.
+ * @module
+ */
+import type { Store } from "../../domain/mod.ts";
+import { createChangeFanOut } from "../change_feed.ts";
+import { accountStore } from "./accounts.ts";
+import { catalogStore } from "./catalog.ts";
+import { changeStore } from "./changes.ts";
+import { type Db, openDb } from "./db.ts";
+import { healthStore } from "./health.ts";
+import { historyStore } from "./history.ts";
+import { incidentStore } from "./incidents.ts";
+import { keyStore } from "./keys.ts";
+import { migrate } from "./migrate.ts";
+import { oauthStore } from "./oauth.ts";
+import { pollStore } from "./polls.ts";
+import { retentionStore } from "./retention.ts";
+import { sessionStore } from "./sessions.ts";
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Told when a change subscriber throws (the writer goes on). */
+  readonly onListenerError?: (err: unknown) => void;
+}
+
+/**
+ * Opens (creating it and its folder when missing) the SQLite database at `path`, or an
+ * in-memory one for `":memory:"`, applies pending migrations, and returns the store.
+ */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
+  const db = openDb(path);
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return sqliteStoreOver(db, options);
+}
+
+/**
+ * The store over an open, migrated connection (closing the store closes it). Only SQLite's
+ * own tests use it directly, to look at rows the port does not show (caps, legacy values).
+ */
+export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store {
+  const feed = createChangeFanOut(options.onListenerError);
+  let open = true;
+  return {
+    engine: "sqlite",
+    catalog: catalogStore(db),
+    polls: pollStore(db, feed),
+    incidents: incidentStore(db),
+    history: historyStore(db),
+    changes: changeStore(db, feed),
+    health: healthStore(db),
+    accounts: accountStore(db),
+    keys: keyStore(db),
+    sessions: sessionStore(db),
+    oauth: oauthStore(db),
+    retention: retentionStore(db),
+    close() {
+      if (open) {
+        open = false;
+        db.close();
+      }
+      return Promise.resolve();
+    },
+  };
+}

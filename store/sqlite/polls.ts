@@ -1,0 +1,191 @@
+/**
+ * The poller's side of the SQLite store (domain `PollStore`): which vendors are due, and the
+ * outcome of each poll (fetch log row, validators, failures and backoff, next poll time,
+ * staleness), each written in one transaction and published after the commit.
+ * @module
+ */
+import type { DueVendor, Platform, PollRecord, PollStore, StatusLevel } from "../../domain/mod.ts";
+import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
+import type { ChangeFanOut } from "../change_feed.ts";
+import { recordChanges } from "./changes.ts";
+import { type Db, statement, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
+import { writeReading, writeStale } from "./readings.ts";
+import { openSql } from "./sql.ts";
+
+interface DueRow {
+  id: number;
+  slug: string;
+  status_page_url: string;
+  platform: Platform;
+  detected_platform: Platform | null;
+  endpoint_url: string | null;
+  current_status: StatusLevel;
+  open_incidents: number;
+  last_changed_at: number | null;
+  last_success_at: number | null;
+  failures: number;
+  etag: string | null;
+  last_modified: string | null;
+  next_poll_at: number;
+  deadline_at: number;
+  platform_misses: number;
+  redetected_at: number | null;
+}
+
+/** Columns a success (or an unchanged document) resets: no error, no skip, no misses. */
+const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
+  error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
+
+/** The poller's store over `db`, publishing committed changes through `feed`. */
+export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
+  const due = statement(
+    db,
+    `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
+       v.current_status,
+       v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
+       v.deadline_at, v.platform_misses, v.redetected_at,
+       EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
+               AND ${openSql("i")}) AS open_incidents
+     FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ?
+     ORDER BY v.next_poll_at, v.id LIMIT ?`,
+  );
+  const countDue = statement(
+    db,
+    "SELECT COUNT(*) AS n FROM vendors WHERE in_catalog = 1 AND next_poll_at <= ?",
+  );
+  const insertFetch = statement(
+    db,
+    "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, ?, ?, ?)",
+  );
+  const schedule = (id: number, p: PollRecord) =>
+    statement(
+      db,
+      "UPDATE vendors SET next_poll_at = ?, deadline_at = ?, last_checked_at = ? WHERE id = ?",
+    ).run(p.nextPollAt, p.deadlineAt, p.at, id);
+
+  return promised<PollStore>({
+    dueVendors(now, limit) {
+      return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
+    },
+    countDue(now) {
+      return (countDue.get(now) as { n: number }).n;
+    },
+    recordSuccess(vendorId, snapshot, poll) {
+      const committed = transaction(db, () => {
+        const raw = writeReading(db, vendorId, snapshot, poll.at);
+        statement(
+          db,
+          `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ? WHERE id = ?`,
+        ).run(poll.etag, poll.lastModified, JSON.stringify(boundNotes(poll.notes)), vendorId);
+        schedule(vendorId, poll);
+        insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
+        return recordChanges(db, poll.at, raw);
+      });
+      feed.publish(committed);
+      return committed;
+    },
+    recordNotModified(vendorId, poll) {
+      transaction(db, () => {
+        // The document did not change: the notes of the reading that produced it still hold.
+        statement(db, `UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
+          .run(poll.at, vendorId);
+        schedule(vendorId, poll);
+        insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
+      });
+    },
+    recordFailure(vendorId, poll) {
+      const committed = transaction(db, () => {
+        const message = poll.detail.slice(0, READING_MESSAGE_MAX);
+        // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
+        statement(
+          db,
+          `UPDATE vendors SET failures = failures + 1, last_error = ?, error_kind = ?,
+             error_http_status = ?, error_message = ?,
+             error_since = CASE WHEN failures > 0 AND error_kind IS ? AND error_http_status IS ?
+               AND error_since IS NOT NULL THEN error_since ELSE ? END,
+             unsupported_reason = NULL, platform_misses = platform_misses + ?
+           WHERE id = ?`,
+        ).run(
+          `${poll.outcome}: ${poll.detail}`.slice(0, 500),
+          poll.outcome,
+          poll.httpStatus,
+          message,
+          poll.outcome,
+          poll.httpStatus,
+          poll.at,
+          poll.platformMiss ? 1 : 0,
+          vendorId,
+        );
+        schedule(vendorId, poll);
+        insertFetch.run(vendorId, poll.at, poll.latencyMs, poll.outcome, poll.httpStatus);
+        return poll.stale ? recordChanges(db, poll.at, writeStale(db, vendorId, poll.at)) : [];
+      });
+      feed.publish(committed);
+      return committed;
+    },
+    recordSkipped(vendorId, nextPollAt, reason) {
+      statement(
+        db,
+        `UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ?,
+           unsupported_reason = ?, error_kind = NULL, error_http_status = NULL,
+           error_message = NULL, error_since = NULL WHERE id = ?`,
+      )
+        .run(nextPollAt, reason.slice(0, 500), reason.slice(0, READING_MESSAGE_MAX), vendorId);
+    },
+    recordRedetection(vendorId, r) {
+      const changed = r.to !== "unknown" && r.to !== r.from;
+      statement(
+        db,
+        `UPDATE vendors SET redetected_at = ?, redetected_from = ?, redetected_to = ?,
+           platform_misses = 0,
+           detected_platform = CASE WHEN ? THEN ? ELSE detected_platform END,
+           endpoint_url = CASE WHEN ? THEN NULL ELSE endpoint_url END,
+           etag = CASE WHEN ? THEN NULL ELSE etag END,
+           last_modified = CASE WHEN ? THEN NULL ELSE last_modified END
+         WHERE id = ?`,
+      ).run(
+        r.at,
+        r.from,
+        r.to,
+        changed ? 1 : 0,
+        r.to,
+        changed ? 1 : 0,
+        changed ? 1 : 0,
+        changed ? 1 : 0,
+        vendorId,
+      );
+    },
+    setDetectedPlatform(vendorId, platform) {
+      statement(db, "UPDATE vendors SET detected_platform = ? WHERE id = ?").run(
+        platform,
+        vendorId,
+      );
+    },
+    setEndpoint(vendorId, endpointUrl) {
+      statement(db, "UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
+    },
+  });
+}
+
+function toDue(r: DueRow): DueVendor {
+  return {
+    id: r.id,
+    slug: r.slug,
+    statusPageUrl: r.status_page_url,
+    platform: r.platform,
+    detectedPlatform: r.detected_platform,
+    endpointUrl: r.endpoint_url,
+    currentStatus: r.current_status,
+    hasOpenIncident: r.open_incidents === 1,
+    lastChangedAt: r.last_changed_at,
+    lastSuccessAt: r.last_success_at,
+    failures: r.failures,
+    etag: r.etag,
+    lastModified: r.last_modified,
+    nextPollAt: r.next_poll_at,
+    deadlineAt: r.deadline_at,
+    platformMisses: r.platform_misses,
+    redetectedAt: r.redetected_at,
+  };
+}

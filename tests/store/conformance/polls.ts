@@ -1,0 +1,308 @@
+/**
+ * Conformance: `store.polls` beyond the reading itself: who is due, not-modified, failures
+ * (reading health, staleness), skipped vendors, detection, re-detection, endpoints, notes and
+ * the fetch log.
+ * @module
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import type { FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
+import { READING_MESSAGE_MAX, READING_NOTES_MAX } from "../../../domain/mod.ts";
+import type { Case } from "./_support.ts";
+import {
+  ALL_TIME,
+  DAY,
+  incident,
+  MIN,
+  read,
+  snapshot,
+  success,
+  T,
+  vendor,
+  withVendors,
+} from "./_support.ts";
+
+function failure(
+  at: number,
+  outcome: ReadingErrorKind,
+  extra: Partial<FailureRecord> = {},
+): FailureRecord {
+  return {
+    at,
+    latencyMs: 3,
+    httpStatus: null,
+    nextPollAt: at + MIN,
+    deadlineAt: at + 2 * MIN,
+    outcome,
+    detail: `${outcome} happened`,
+    stale: false,
+    platformMiss: false,
+    ...extra,
+  };
+}
+
+async function readingOf(store: Store, slug = "a") {
+  return (await store.catalog.service(slug))!.reading;
+}
+
+export const pollCases: Case[] = [
+  {
+    name:
+      "polls.dueVendors: catalog vendors due at now, most overdue first, at most limit, with what the poller needs",
+    async run(store) {
+      const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c"), vendor("gone")]);
+      await store.polls.recordSuccess(ids.a!, snapshot("OPERATIONAL", [], [incident("x", T)]), {
+        ...success(T),
+        nextPollAt: T + 2 * MIN,
+        deadlineAt: T + 3 * MIN,
+        etag: '"v1"',
+        lastModified: "Sun, 01 Mar 2026 00:00:00 GMT",
+      });
+      await store.polls.recordSuccess(ids.b!, snapshot("OPERATIONAL"), {
+        ...success(T),
+        nextPollAt: T + MIN,
+      });
+      await store.catalog.sync([vendor("a"), vendor("b"), vendor("c")], T);
+      equal(await store.polls.countDue(T), 1, "c, never polled, is due; gone is retired");
+      deepStrictEqual((await store.polls.dueVendors(T + 5 * MIN, 10)).map((v) => v.slug), [
+        "c",
+        "b",
+        "a",
+      ]);
+      deepStrictEqual((await store.polls.dueVendors(T + 5 * MIN, 2)).map((v) => v.slug), [
+        "c",
+        "b",
+      ]);
+      equal(await store.polls.countDue(T + 5 * MIN), 3);
+      const a = (await store.polls.dueVendors(T + 5 * MIN, 10)).find((v) => v.slug === "a")!;
+      deepStrictEqual(a, {
+        id: ids.a,
+        slug: "a",
+        statusPageUrl: "https://status.a.test",
+        platform: "statuspage",
+        detectedPlatform: null,
+        endpointUrl: null,
+        currentStatus: "OPERATIONAL",
+        hasOpenIncident: true,
+        lastChangedAt: null,
+        lastSuccessAt: T,
+        failures: 0,
+        etag: '"v1"',
+        lastModified: "Sun, 01 Mar 2026 00:00:00 GMT",
+        nextPollAt: T + 2 * MIN,
+        deadlineAt: T + 3 * MIN,
+        platformMisses: 0,
+        redetectedAt: null,
+      });
+    },
+  },
+  {
+    name:
+      "polls.recordFailure: an error keeps its start while kind and status repeat; a success clears it",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      await store.polls.recordFailure(a!, failure(T, "http_status", { httpStatus: 503 }));
+      await store.polls.recordFailure(a!, failure(T + MIN, "http_status", { httpStatus: 503 }));
+      let r = await readingOf(store);
+      deepStrictEqual([r.consecutiveFailures, r.error], [2, {
+        kind: "http_status",
+        httpStatus: 503,
+        message: "http_status happened",
+        since: T,
+      }]);
+      await store.polls.recordFailure(a!, failure(T + 2 * MIN, "http_status", { httpStatus: 502 }));
+      equal((await readingOf(store)).error?.since, T + 2 * MIN, "another status: a new error");
+      await store.polls.recordFailure(a!, failure(T + 3 * MIN, "timeout"));
+      r = await readingOf(store);
+      deepStrictEqual([r.consecutiveFailures, r.error?.kind, r.error?.since], [
+        4,
+        "timeout",
+        T + 3 * MIN,
+      ]);
+      equal(r.lastAttemptAt, T + 3 * MIN);
+      await store.polls.recordNotModified(a!, {
+        at: T + 4 * MIN,
+        latencyMs: 1,
+        httpStatus: 304,
+        nextPollAt: T + 9 * MIN,
+        deadlineAt: T + 10 * MIN,
+      });
+      r = await readingOf(store);
+      deepStrictEqual([r.consecutiveFailures, r.error, r.lastSuccessAt], [0, null, T + 4 * MIN]);
+      await store.polls.recordFailure(a!, failure(T + 5 * MIN, "timeout"));
+      equal((await readingOf(store)).error?.since, T + 5 * MIN, "after a success, a new run");
+    },
+  },
+  {
+    name:
+      "polls.recordFailure cuts the message; a stale failure makes the service UNKNOWN once and forgets validators",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      await store.polls.recordSuccess(a!, snapshot("MAJOR_OUTAGE"), {
+        ...success(T),
+        etag: '"v1"',
+      });
+      deepStrictEqual(
+        await store.polls.recordFailure(
+          a!,
+          failure(T + MIN, "network", { detail: "x".repeat(5000) }),
+        ),
+        [],
+      );
+      equal((await readingOf(store)).error?.message.length, READING_MESSAGE_MAX);
+      equal((await store.catalog.service("a"))!.currentStatus, "MAJOR_OUTAGE");
+      const changes = await store.polls.recordFailure(
+        a!,
+        failure(T + DAY, "network", { stale: true }),
+      );
+      deepStrictEqual(changes.map(({ id: _i, ...c }) => c), [{
+        kind: "status",
+        slug: "a",
+        component: null,
+        from: "MAJOR_OUTAGE",
+        to: "UNKNOWN",
+        at: T + DAY,
+      }]);
+      ok(changes[0]!.id > 0);
+      const s = (await store.catalog.service("a"))!;
+      deepStrictEqual([s.currentStatus, s.lastChangedAt], ["UNKNOWN", T + DAY]);
+      deepStrictEqual(
+        await store.polls.recordFailure(a!, failure(T + DAY + MIN, "network", { stale: true })),
+        [],
+        "already UNKNOWN",
+      );
+      const due = (await store.polls.dueVendors(T + 2 * DAY, 10))[0]!;
+      deepStrictEqual([due.etag, due.lastModified], [null, null]);
+      deepStrictEqual(
+        (await store.history.timeline("a", ALL_TIME, "last"))!.transitions.map((t) => t.to),
+        ["MAJOR_OUTAGE", "UNKNOWN"],
+      );
+    },
+  },
+  {
+    name: "polls: platform misses count up, reset by a success and by re-detection",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      for (let i = 0; i < 3; i++) {
+        await store.polls.recordFailure(
+          a!,
+          failure(T + i * MIN, "http_status", { httpStatus: 404, platformMiss: true }),
+        );
+      }
+      await store.polls.recordFailure(a!, failure(T + 3 * MIN, "timeout"));
+      equal((await store.polls.dueVendors(T + DAY, 1))[0]!.platformMisses, 3);
+      await read(store, a!, snapshot("OPERATIONAL"), T + 4 * MIN);
+      equal((await store.polls.dueVendors(T + DAY, 1))[0]!.platformMisses, 0);
+      await store.polls.recordFailure(
+        a!,
+        failure(T + 5 * MIN, "bad_payload", { platformMiss: true }),
+      );
+      await store.polls.setEndpoint(a!, "https://api.a.test/v2");
+      await store.polls.recordRedetection(a!, {
+        at: T + 6 * MIN,
+        from: "statuspage",
+        to: "unknown",
+      });
+      let due = (await store.polls.dueVendors(T + DAY, 1))[0]!;
+      deepStrictEqual(
+        [due.platformMisses, due.redetectedAt, due.detectedPlatform, due.endpointUrl],
+        [0, T + 6 * MIN, null, "https://api.a.test/v2"],
+        "nothing found: the platform and endpoint stay",
+      );
+      deepStrictEqual((await readingOf(store)).redetection, {
+        at: T + 6 * MIN,
+        from: "statuspage",
+        to: "unknown",
+      });
+      await store.polls.recordRedetection(a!, {
+        at: T + 7 * MIN,
+        from: "statuspage",
+        to: "instatus",
+      });
+      due = (await store.polls.dueVendors(T + DAY, 1))[0]!;
+      deepStrictEqual([due.detectedPlatform, due.endpointUrl, due.etag], ["instatus", null, null]);
+      equal((await store.catalog.service("a"))!.platform, "instatus");
+    },
+  },
+  {
+    name:
+      "polls.recordSkipped: the vendor reads unsupported with the reason, and is due again at nextPollAt",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a", { platform: "html" })]);
+      await store.polls.recordSkipped(a!, T + 60 * MIN, "no machine-readable status");
+      const r = await readingOf(store);
+      deepStrictEqual([r.error, (await store.catalog.service("a"))!.reading.unsupportedReason], [
+        null,
+        "no machine-readable status",
+      ]);
+      equal(await store.polls.countDue(T + 59 * MIN), 0);
+      equal(await store.polls.countDue(T + 60 * MIN), 1);
+      equal((await store.polls.dueVendors(T + 60 * MIN, 1))[0]!.deadlineAt, 0);
+    },
+  },
+  {
+    name: "polls.setDetectedPlatform and setEndpoint are what the next due vendor carries",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a", { platform: "unknown" })]);
+      await store.polls.setDetectedPlatform(a!, "statusio");
+      await store.polls.setEndpoint(a!, "https://api.status.io/1.0/status/abc");
+      let due = (await store.polls.dueVendors(T, 1))[0]!;
+      deepStrictEqual([due.platform, due.detectedPlatform, due.endpointUrl], [
+        "unknown",
+        "statusio",
+        "https://api.status.io/1.0/status/abc",
+      ]);
+      await store.polls.setEndpoint(a!, null);
+      due = (await store.polls.dueVendors(T, 1))[0]!;
+      equal(due.endpointUrl, null);
+    },
+  },
+  {
+    name:
+      "polls.recordSuccess keeps the reading's notes (bounded); not-modified keeps them; a success replaces them",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      const notes = Array.from({ length: READING_NOTES_MAX + 5 }, (_, i) => `note ${i}`);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL"), { ...success(T), notes });
+      let kept = (await readingOf(store)).notes;
+      equal(kept.length, READING_NOTES_MAX);
+      equal(kept[0], "note 0");
+      await store.polls.recordNotModified(a!, {
+        at: T + MIN,
+        latencyMs: 1,
+        httpStatus: 304,
+        nextPollAt: T + 2 * MIN,
+        deadlineAt: T + 3 * MIN,
+      });
+      equal((await readingOf(store)).notes.length, READING_NOTES_MAX);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL"), {
+        ...success(T + 2 * MIN),
+        notes: ["only this"],
+      });
+      kept = (await readingOf(store)).notes;
+      deepStrictEqual(kept, ["only this"]);
+    },
+  },
+  {
+    name: "every poll outcome is one row of the vendor's fetch log",
+    async run(store) {
+      const { a, b } = await withVendors(store, [vendor("a"), vendor("b")]);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL"), success(T, { latencyMs: 12 }));
+      await store.polls.recordNotModified(a!, {
+        at: T + MIN,
+        latencyMs: 7,
+        httpStatus: 304,
+        nextPollAt: T + 2 * MIN,
+        deadlineAt: T + 3 * MIN,
+      });
+      await store.polls.recordFailure(a!, failure(T + 2 * MIN, "http_status", { httpStatus: 500 }));
+      await store.polls.recordFailure(b!, failure(T + 2 * MIN, "timeout"));
+      deepStrictEqual(await store.history.fetchLog("a", 0), [
+        { at: T, outcome: "ok", httpStatus: 200, latencyMs: 12 },
+        { at: T + MIN, outcome: "not_modified", httpStatus: 304, latencyMs: 7 },
+        { at: T + 2 * MIN, outcome: "http_status", httpStatus: 500, latencyMs: 3 },
+      ]);
+      deepStrictEqual((await store.history.fetchLog("a", T + MIN)).length, 2);
+      deepStrictEqual(await store.history.fetchLog("nobody", 0), []);
+    },
+  },
+];

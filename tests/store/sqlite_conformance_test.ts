@@ -1,0 +1,8 @@
+/**
+ * The store conformance suite (tests/store/conformance/) on SQLite, in memory.
+ * @module
+ */
+import { openSqliteStore } from "../../store/mod.ts";
+import { storeConformance } from "./conformance/mod.ts";
+
+storeConformance("sqlite", () => Promise.resolve(openSqliteStore(":memory:")));

@@ -1,0 +1,179 @@
+/**
+ * The dependency rules of docs/architecture.md as an allow-list, and the checker that applies
+ * them to source files. Every source file belongs to exactly one area (the most specific that
+ * contains it; a file no area covers is itself a violation); each area lists the areas of ours
+ * and the packages it may import, and code it must not contain. Imports are read in every form:
+ * `import … from`, `import type`, `export … from`, side-effect `import "…"` and dynamic
+ * `import("…")`, across lines.
+ * @module
+ */
+import { dirname, join, normalize, relative } from "node:path";
+
+/** One area's allowances. */
+export interface AreaRule {
+  /** A folder (`"ingest/adapters/"`, trailing slash) or a root file (`"config.ts"`). */
+  readonly area: string;
+  /** Areas of ours it may import besides itself (folders without the slash, or root files). */
+  readonly mayImport: readonly string[];
+  /** Packages it may import: exact specifiers, or prefixes ending in "/". */
+  readonly packages: readonly string[];
+  /** Code it must not contain, with the reason. */
+  readonly forbidden?: readonly { readonly pattern: RegExp; readonly why: string }[];
+}
+
+/** The rules (docs/architecture.md "Folders and dependency direction"). */
+export const RULES: readonly AreaRule[] = [
+  { area: "domain/", mayImport: [], packages: [] },
+  {
+    area: "store/",
+    mayImport: ["domain", "log.ts"],
+    packages: ["node:sqlite", "node:path", "node:fs"],
+  },
+  {
+    area: "ingest/adapters/",
+    mayImport: ["domain"],
+    packages: ["zod", "fast-xml-parser"],
+    forbidden: [
+      { pattern: /\bfetch\s*\(/, why: "I/O (an adapter is a pure function of bytes)" },
+      { pattern: /\bDeno\./, why: "I/O or the runtime" },
+      { pattern: /\bDate\.now\s*\(|new Date\(\s*\)|performance\.now\s*\(/, why: "a clock" },
+      { pattern: /\bconsole\./, why: "logging" },
+      { pattern: /\bset(?:Timeout|Interval)\s*\(/, why: "timers" },
+    ],
+  },
+  {
+    area: "ingest/",
+    mayImport: ["domain", "ingest/adapters", "log.ts"],
+    packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises"],
+  },
+  {
+    area: "app/",
+    mayImport: ["domain", "log.ts"],
+    packages: ["zod", "croner", "@oslojs/encoding", "@oslojs/crypto/", "node:crypto"],
+  },
+  {
+    area: "routes/",
+    mayImport: ["domain", "app", "log.ts"],
+    packages: [
+      "hono",
+      "hono/",
+      "@hono/zod-openapi",
+      "zod",
+      "@modelcontextprotocol/sdk/",
+      "@oslojs/encoding",
+      "@oslojs/crypto/",
+      "yaml",
+      "node:zlib",
+      "ical-generator",
+      "feed",
+      "badge-maker",
+    ],
+  },
+  { area: "cli/status/", mayImport: ["domain"], packages: ["zod"] },
+  {
+    area: "cli/admin/",
+    mayImport: ["domain", "app", "store", "config.ts", "log.ts"],
+    packages: ["zod", "node:util"],
+  },
+  {
+    area: "scripts/",
+    mayImport: ["domain", "ingest"],
+    packages: ["zod", "node:zlib", "node:path", "@oslojs/encoding", "@oslojs/crypto/"],
+  },
+  {
+    area: "main.ts",
+    mayImport: ["app", "config.ts", "domain", "ingest", "log.ts", "routes", "store", "cli/admin"],
+    packages: [],
+  },
+  { area: "config.ts", mayImport: ["domain"], packages: ["zod"] },
+  { area: "log.ts", mayImport: [], packages: [] },
+];
+
+/** A source file: its path relative to the repository root, and its text. */
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** The rule of `path` (the most specific area containing it), or null when none covers it. */
+export function ruleOf(path: string): AreaRule | null {
+  let best: AreaRule | null = null;
+  for (const r of RULES) {
+    const covers = r.area.endsWith("/") ? path.startsWith(r.area) : path === r.area;
+    if (covers && (!best || r.area.length > best.area.length)) best = r;
+  }
+  return best;
+}
+
+/** The name an area is imported by: its folder without the slash, or the root file. */
+function nameOf(rule: AreaRule): string {
+  return rule.area.replace(/\/$/, "");
+}
+
+/** Every module specifier `text` imports, in any form. */
+export function specifiersOf(text: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\b(?:\s+type)?[^;'"`]*?\bfrom\s*["']([^"']+)["']/g,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of text.matchAll(re)) found.push(m[1]!);
+  return found;
+}
+
+function packageAllowed(spec: string, allowed: readonly string[]): boolean {
+  return allowed.some((p) => (p.endsWith("/") ? spec.startsWith(p) : spec === p));
+}
+
+/** Every rule `files` break, one line each (empty when none). */
+export function violations(files: readonly SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const rule = ruleOf(file.path);
+    if (!rule) {
+      out.push(`${file.path}: no area covers this file (add a rule before adding code there)`);
+      continue;
+    }
+    const self = nameOf(rule);
+    for (const spec of specifiersOf(file.text)) {
+      if (spec.startsWith(".")) {
+        const target = normalize(join(dirname(file.path), spec));
+        if (target.startsWith("..")) {
+          out.push(`${file.path} imports ${spec}: outside the repository`);
+          continue;
+        }
+        const to = ruleOf(target);
+        const toName = to ? nameOf(to) : target;
+        if (toName !== self && !rule.mayImport.includes(toName)) {
+          out.push(`${file.path} imports ${spec} (${self} → ${toName})`);
+        }
+      } else if (!packageAllowed(spec, rule.packages)) {
+        out.push(`${file.path} imports package ${spec} (not allowed in ${self})`);
+      }
+    }
+    for (const f of rule.forbidden ?? []) {
+      if (f.pattern.test(file.text)) out.push(`${file.path} uses ${f.pattern.source}: ${f.why}`);
+    }
+  }
+  return out;
+}
+
+/** Every `.ts`/`.tsx` source file of the repository (tests, benchmarks and tooling aside). */
+export function repositorySources(root: string): SourceFile[] {
+  const skip = new Set(["tests", "bench", "node_modules", "dist", "coverage", "data", ".tools"]);
+  const out: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const full = join(dir, entry.name);
+      const rel = relative(root, full);
+      if (entry.isDirectory) {
+        if (!skip.has(rel) && !entry.name.startsWith(".")) walk(full);
+      } else if (/\.tsx?$/.test(entry.name)) {
+        out.push({ path: rel, text: Deno.readTextFileSync(full) });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
