@@ -454,12 +454,7 @@ async function pulseFirst(
   ) {
     const httpStatus = out.kind === "ok" ? out.status : 304;
     const next = nextPollAt({ ...stateOf(v), failures: 0, pulsing: true }, at, config, random(ctx));
-    await deps.store.recordNotModified(v.id, {
-      at,
-      latencyMs: out.latencyMs,
-      httpStatus,
-      ...next,
-    });
+    await deps.store.recordPulse(v.id, { at, latencyMs: out.latencyMs, httpStatus, ...next });
     return { done: true, result: { outcome: "not_modified", changes: 0 } };
   }
   if (s.fingerprint !== null && fingerprint !== s.fingerprint) ctx.counts.pulseChanges++;
