@@ -70,10 +70,12 @@ export function handleError(log: Logger) {
     if (err instanceof AppError) {
       if (wantsHtml(c)) return errorPageResponse(c, err);
       if (err instanceof PayloadTooLarge && OAUTH_JSON_PATHS.has(new URL(c.req.url).pathname)) {
+        // The size check runs before the OAuth router's CORS middleware: browser clients
+        // must still be able to read this answer, as every other one from these endpoints.
         return c.json(
           { error: "invalid_request", error_description: err.message },
           413,
-          NO_STORE,
+          { ...NO_STORE, "Access-Control-Allow-Origin": "*" },
         );
       }
       const { status, body } = errorBody(err);

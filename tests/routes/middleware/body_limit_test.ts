@@ -29,7 +29,10 @@ Deno.test("a 64 MiB chunked POST to /oauth/token gets 413 after reading little m
     const body = lazyBody(64 * MIB);
     const res = await r.app.request(`${PUBLIC_URL}/oauth/token`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://client.example",
+      },
       body: body.stream,
       duplex: "half",
     } as RequestInit);
@@ -38,6 +41,8 @@ Deno.test("a 64 MiB chunked POST to /oauth/token gets 413 after reading little m
     equal(json.error, "invalid_request"); // RFC 6749 style, as every /oauth/token error
     match(json.error_description, new RegExp(String(BODY_LIMITS.other)));
     equal(res.headers.get("cache-control"), "no-store");
+    // A browser client can read the error, as every other /oauth/token answer.
+    equal(res.headers.get("access-control-allow-origin"), "*");
     ok(body.pulled() <= BODY_LIMITS.other + 2 * 64 * 1024, `read ${body.pulled()} bytes`);
   } finally {
     await r.close();
