@@ -70,6 +70,7 @@ const schema = z.object({
   STATUSD_CATALOG: z.string().min(1).optional(),
   STATUSD_POLL_STABLE_SECONDS: int(1, 86400).default(300),
   STATUSD_POLL_MOVING_SECONDS: int(1, 86400).default(60),
+  STATUSD_POLL_PULSE_SECONDS: int(0, 86400).default(60),
   STATUSD_POLL_CONCURRENCY: int(1, 1024).default(32),
   STATUSD_POLL: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).default("on"),
   STATUSD_POLL_TIMEOUT_MS: int(100, 120000).default(10000),
@@ -96,6 +97,11 @@ export interface PollConfig {
   readonly enabled: boolean;
   readonly stableSeconds: number;
   readonly movingSeconds: number;
+  /**
+   * Interval of the pulses that watch calm vendors between full reads (0: off, calm vendors are
+   * read every `stableSeconds` only).
+   */
+  readonly pulseSeconds: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
   /**
@@ -152,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       enabled: e.STATUSD_POLL === "on",
       stableSeconds: e.STATUSD_POLL_STABLE_SECONDS,
       movingSeconds: e.STATUSD_POLL_MOVING_SECONDS,
+      pulseSeconds: e.STATUSD_POLL_PULSE_SECONDS,
       concurrency: e.STATUSD_POLL_CONCURRENCY,
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,

@@ -7,7 +7,7 @@
 import { createAppContext, startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidRequest, systemClock } from "./domain/mod.ts";
-import { createPoller, loadCatalog } from "./ingest/mod.ts";
+import { createPoller, isParseWorker, loadCatalog } from "./ingest/mod.ts";
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
 import { openStore, StoreOpenError } from "./store/mod.ts";
@@ -99,7 +99,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   await store.close();
 }
 
-if (import.meta.main) {
+// A bundle runs itself as the parse worker too (ingest/parse_worker.ts): nothing to start there.
+if (import.meta.main && !isParseWorker()) {
   const [command = "serve", ...rest] = Deno.args;
   try {
     if (command === "serve") {

@@ -11,6 +11,8 @@ import type { AppContext } from "./context.ts";
 /** Rows deleted by one run, by kind. */
 export interface RetentionReport {
   readonly fetches: number;
+  /** Latency-summary rows (vendor, day, bucket). */
+  readonly latencyDays: number;
   readonly changes: number;
   readonly transitions: number;
   readonly incidents: number;
@@ -42,6 +44,7 @@ export async function pruneExpired(
   const cut = retentionCutoffs(ctx.clock.now());
   const store = ctx.store.retention;
   const fetches = await drain(() => store.pruneFetchLog(cut.fetchLog), signal);
+  const latencyDays = await drain(() => store.pruneLatencyDays(cut.latencySummary), signal);
   const changes = await drain(
     () => store.pruneChangeFeed(cut.changeFeed, RETENTION.changeFeedRows),
     signal,
@@ -57,7 +60,7 @@ export async function pruneExpired(
     );
     if (n % 100 === 99) await yieldToRequests();
   }
-  return { fetches, changes, transitions, incidents, components };
+  return { fetches, latencyDays, changes, transitions, incidents, components };
 }
 
 /** The running job. */

@@ -1,22 +1,16 @@
 /**
  * Runs every benchmark in turn (`deno task bench`). Each prints its own report with a ratio
- * against a baseline measured in the same run. `BENCH_SECONDS` shortens timed runs.
+ * against a baseline measured in the same run. `BENCH_SECONDS` shortens timed runs; names
+ * given as arguments (`deno task bench poller api`) run only those.
  * @module
  */
-import { runPollerBench } from "./poller_bench.ts";
+import { pollerBenchOptions, runPollerBench } from "./poller_bench.ts";
 import { runApiBench } from "./api_bench.ts";
 import { hostileBenchOptions, runHostileBench } from "./hostile_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
-  ["poller", () =>
-    runPollerBench({
-      vendors: Number(Deno.env.get("BENCH_VENDORS") ?? 10_000),
-      seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 120),
-      listeners: 250,
-      concurrency: 32,
-      flipEveryMs: 2000,
-    })],
+  ["poller", () => runPollerBench(pollerBenchOptions())],
   ["api", () =>
     runApiBench({
       seconds: Number(Deno.env.get("API_BENCH_SECONDS") ?? 5),
@@ -26,7 +20,16 @@ const BENCHES: [string, () => Promise<void>][] = [
   ["hostile", () => runHostileBench(hostileBenchOptions())],
 ];
 
+const only = new Set(Deno.args);
+const unknown = [...only].filter((name) => !BENCHES.some(([n]) => n === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown bench ${unknown.join(", ")}: one of ${BENCHES.map(([n]) => n).join(", ")}`,
+  );
+  Deno.exit(2);
+}
 for (const [name, run] of BENCHES) {
+  if (only.size > 0 && !only.has(name)) continue;
   console.log(`\n=== ${name} ===`);
   await run();
 }

@@ -1,18 +1,27 @@
 /**
- * Poller benchmark: N simulated vendors, all moving (60 s cadence), polled for BENCH_SECONDS
- * (120 by default) against the vendor simulator running in its own process, while scenario
- * flips are injected. Prints polls/s achieved vs required, missed deadlines, CPU seconds per
- * 1,000 polls, peak RSS, p95 detection delay of flips, and the CPU ratio against a bare fetch
- * loop doing the same number of requests against the same simulator in the same run.
+ * Poller benchmark (issue #15): N simulated vendors of every platform statusd reads, at the
+ * default intervals (calm 300 s with 60 s pulses, moving 60 s), polled for BENCH_SECONDS
+ * against the vendor simulator running in its own process while trouble is injected into calm
+ * vendors and moving vendors settle. Prints, from one run:
+ * - calm → trouble detection delay (p95, per platform) next to the moving vendors' p95;
+ * - CPU per request against a bare fetch loop doing the same number of requests against the same
+ *   simulator in the same run;
+ * - peak RSS, missed deadlines;
+ * - bytes per calm vendor-hour fetched from vendors against today's calm polling (one conditional
+ *   full read per stable interval, measured on the same simulator in the same run).
  * @module
  */
-import { systemClock } from "../domain/mod.ts";
+import { systemClock, type Vendor } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
-import { statuspage } from "../ingest/adapters/statuspage.ts";
 import { silentLogger } from "../log.ts";
 import { openSqliteStore } from "../store/mod.ts";
-import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
+import {
+  SIMULATED_PLATFORM_NAMES,
+  simulatedAdapters,
+  type SimulatedPlatformName,
+} from "../tests/support/platform_docs.ts";
+import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
 
 /** Options of {@link runPollerBench}. */
 export interface PollerBenchOptions {
@@ -20,8 +29,16 @@ export interface PollerBenchOptions {
   readonly seconds: number;
   readonly listeners: number;
   readonly concurrency: number;
+  /** A calm vendor is put in trouble, and a moving one settles, this often (ms). */
   readonly flipEveryMs: number;
+  /** Share of vendors moving (in trouble) from the start. */
+  readonly movingShare: number;
 }
+
+/** The intervals statusd uses by default (config.ts). */
+const DEFAULTS = { stableSeconds: 300, movingSeconds: 60, pulseSeconds: 60 } as const;
+/** Share of the vendors on Statuspage; the rest are spread evenly over the other platforms. */
+const STATUSPAGE_SHARE = 0.9;
 
 /** CPU seconds (user + system) this process has used, from /proc/self/stat. */
 function cpuSeconds(): number {
@@ -64,6 +81,74 @@ async function startSimulatorProcess(listeners: number) {
   return { origins, stop: () => child.kill("SIGKILL") };
 }
 
+interface SimStats {
+  totalRequests: number;
+  totalBytes: number;
+  groups: Record<string, { requests: number; bytes: number }>;
+}
+
+async function simStats(origin: string): Promise<SimStats> {
+  return await (await fetch(`${origin}/_control/stats`)).json();
+}
+
+/**
+ * The vendors: `calm-<platform>-…` and `moving-<platform>-…`, Statuspage for
+ * {@link STATUSPAGE_SHARE} of them, the other platforms sharing the rest.
+ */
+function benchCatalog(origins: readonly string[], o: PollerBenchOptions) {
+  const others = SIMULATED_PLATFORM_NAMES.filter((p) => p !== "statuspage");
+  const plan: [SimulatedPlatformName, number][] = [
+    ["statuspage", Math.round(o.vendors * STATUSPAGE_SHARE)],
+    ...others.map((p): [SimulatedPlatformName, number] => [
+      p,
+      Math.round(o.vendors * (1 - STATUSPAGE_SHARE) / others.length),
+    ]),
+  ];
+  const calm: Vendor[] = [];
+  const moving: Vendor[] = [];
+  let offset = 0;
+  for (const [platform, count] of plan) {
+    const nMoving = Math.round(count * o.movingShare);
+    // Spread over the listeners (hosts) as one catalog would be.
+    const rotate = origins.map((_, i) => origins[(i + offset) % origins.length]!);
+    offset += count;
+    calm.push(...simulatedCatalog(rotate, count - nMoving, `calm-${platform}`, platform));
+    moving.push(
+      ...simulatedCatalog(
+        rotate.slice(1).concat(rotate[0]!),
+        nMoving,
+        `moving-${platform}`,
+        platform,
+      ),
+    );
+  }
+  return { calm, moving, all: [...calm, ...moving] };
+}
+
+/**
+ * What one calm poll costs today (a conditional full read, answered 304 where the platform
+ * honours validators): bytes the simulator sends for it, per platform, measured here.
+ */
+async function todaysCalmPoll(origins: readonly string[]) {
+  const adapters = simulatedAdapters();
+  const out = new Map<SimulatedPlatformName, number>();
+  for (const platform of SIMULATED_PLATFORM_NAMES) {
+    const [v] = simulatedCatalog(origins, 1, `probe-${platform}`, platform);
+    const url = adapters[platform]!.endpoint(v!);
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const headers: Record<string, string> = {};
+    const etag = first.headers.get("etag");
+    const modified = first.headers.get("last-modified");
+    if (etag) headers["if-none-match"] = etag;
+    else if (modified) headers["if-modified-since"] = modified;
+    const before = (await simStats(origins[0]!)).totalBytes;
+    await (await fetch(url, { headers })).arrayBuffer();
+    out.set(platform, (await simStats(origins[0]!)).totalBytes - before);
+  }
+  return out;
+}
+
 /** The baseline: the same number of GETs (conditional after the first) by a bare loop. */
 async function bareFetchLoop(urls: string[], requests: number, concurrency: number) {
   const etags = new Map<string, string>();
@@ -87,107 +172,164 @@ async function bareFetchLoop(urls: string[], requests: number, concurrency: numb
 /** Runs the benchmark and prints its report. */
 export async function runPollerBench(options: PollerBenchOptions): Promise<void> {
   const sim = await startSimulatorProcess(options.listeners);
+  const control = sim.origins[0]!;
+  const legacy = await todaysCalmPoll(sim.origins);
   const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
-  const db = openSqliteStore(`${dir}/bench.db`);
-  const catalog = simulatedCatalog(sim.origins, options.vendors, "bench");
-  await db.catalog.sync(catalog, systemClock.now());
-  const flips = new Map<string, number>();
-  const delays: number[] = [];
-  db.changes.subscribe((committed) => {
+  const store = openSqliteStore(`${dir}/bench.db`);
+  const catalog = benchCatalog(sim.origins, options);
+  await store.catalog.sync(catalog.all, systemClock.now());
+  const setScenario = async (v: Vendor, scenario: "calm" | "outage") => {
+    const origin = new URL(v.statusPageUrl).origin;
+    await (await fetch(`${origin}/_control/${v.slug}/${scenario}`, { method: "POST" })).text();
+  };
+  for (const v of catalog.moving) await setScenario(v, "outage");
+
+  const flips = new Map<string, { at: number; kind: "calm" | "moving"; platform: string }>();
+  const delays = { calm: [] as number[], moving: [] as number[] };
+  const calmByPlatform = new Map<string, number[]>();
+  store.changes.subscribe((committed) => {
     for (const c of committed) {
       if (c.kind !== "status" || c.component !== null) continue;
-      const at = flips.get(c.slug);
-      if (at === undefined) continue;
-      delays.push(Date.now() - at);
+      const flip = flips.get(c.slug);
+      if (flip === undefined) continue;
+      const delay = Date.now() - flip.at;
+      delays[flip.kind].push(delay);
+      if (flip.kind === "calm") {
+        calmByPlatform.set(flip.platform, [...calmByPlatform.get(flip.platform) ?? [], delay]);
+      }
       flips.delete(c.slug);
     }
   });
   const poller = createPoller(
     {
-      movingSeconds: 60,
-      stableSeconds: 60,
+      ...DEFAULTS,
       concurrency: options.concurrency,
       timeoutMs: 10_000,
       allowPrivate: ALLOW_SIMULATOR,
     },
     {
-      store: db.polls,
+      store: store.polls,
       clock: systemClock,
       log: silentLogger,
-      adapters: { statuspage },
+      adapters: simulatedAdapters(),
     },
   );
-  const outage = new Set<string>();
-  let flipCount = 0;
-  // Flip after the first round and stop 62 s before the end, so every flip can be seen.
+
+  // Trouble starts after the start-up burst and stops 65 s before the end, so each can be seen.
   const started = Date.now();
-  const flipFrom = options.seconds * 250;
-  const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 62_000);
+  const flipFrom = Math.min(60_000, options.seconds * 400);
+  const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 65_000);
+  const calmLeft = [...catalog.calm];
+  const movingLeft = [...catalog.moving];
+  const take = (list: Vendor[]) => list.splice(Math.floor(Math.random() * list.length), 1)[0];
+  let injected = 0;
   const flipper = setInterval(async () => {
     const t = Date.now() - started;
     if (t < flipFrom || t > flipUntil) return;
-    const v = catalog[Math.floor(Math.random() * catalog.length)]!;
-    if (flips.has(v.slug)) return;
-    const scenario = outage.has(v.slug) ? "calm" : "outage";
-    if (scenario === "outage") outage.add(v.slug);
-    else outage.delete(v.slug);
-    const origin = new URL(v.statusPageUrl).origin;
-    await (await fetch(`${origin}/_control/${v.slug}/${scenario}`, { method: "POST" })).text();
-    flips.set(v.slug, Date.now());
-    flipCount++;
+    const calm = take(calmLeft);
+    const moving = take(movingLeft);
+    if (calm) {
+      await setScenario(calm, "outage");
+      flips.set(calm.slug, { at: Date.now(), kind: "calm", platform: calm.platform });
+      injected++;
+    }
+    if (moving) {
+      await setScenario(moving, "calm");
+      flips.set(moving.slug, { at: Date.now(), kind: "moving", platform: moving.platform });
+    }
   }, options.flipEveryMs);
 
+  // Bytes are counted over the steady part (after the start-up burst).
+  let steady: { at: number; stats: SimStats } | null = null;
+  const steadyTimer = setTimeout(async () => {
+    steady = { at: performance.now(), stats: await simStats(control) };
+  }, flipFrom);
   const cpu0 = cpuSeconds();
   const t0 = performance.now();
+  const before = await simStats(control);
   poller.start();
   await new Promise((r) => setTimeout(r, options.seconds * 1000));
   const stats = poller.stats();
   const cpu = cpuSeconds() - cpu0;
   const wall = (performance.now() - t0) / 1000;
+  const after = await simStats(control);
+  const end = performance.now();
   clearInterval(flipper);
+  clearTimeout(steadyTimer);
   await poller.stop();
+  const requests = after.totalRequests - before.totalRequests;
 
-  const urls = catalog.map((v) => `${v.statusPageUrl}/api/v2/summary.json`);
-  const baseline = await bareFetchLoop(urls, stats.polls, options.concurrency);
+  const urls = catalog.all.map((v) => simulatedAdapters()[v.platform]!.endpoint(v).href);
+  const baseline = await bareFetchLoop(urls, requests, options.concurrency);
   sim.stop();
-  await db.close();
+  await store.close();
   Deno.removeSync(dir, { recursive: true });
 
-  const required = options.vendors / 60;
-  const perThousand = (cpu / stats.polls) * 1000;
-  const basePerThousand = (baseline.cpu / stats.polls) * 1000;
-  const lines = [
-    `poller bench: ${options.vendors} vendors, all moving (60 s), ${wall.toFixed(0)} s, ` +
-    `concurrency ${options.concurrency}, ${options.listeners} simulator hosts (simulator in its own process)`,
-    `  polls                ${stats.polls} (ok ${stats.ok}, not modified ${stats.notModified}, failed ${stats.failures})`,
-    `  polls/s              ${(stats.polls / wall).toFixed(1)} achieved vs ${
-      required.toFixed(1)
-    } required`,
-    `  missed deadlines     ${stats.missedDeadlines}`,
-    `  due backlog at end   ${stats.dueBacklog}`,
+  const perRequest = cpu / requests * 1000;
+  const basePerRequest = baseline.cpu / requests * 1000;
+  const s = steady as { at: number; stats: SimStats } | null;
+  const hours = s ? (end - s.at) / 3_600_000 : NaN;
+  const calmBytes = s ? (after.groups.calm?.bytes ?? 0) - (s.stats.groups.calm?.bytes ?? 0) : NaN;
+  const calmRequests = s
+    ? (after.groups.calm?.requests ?? 0) - (s.stats.groups.calm?.requests ?? 0)
+    : NaN;
+  const perVendorHour = calmBytes / catalog.calm.length / hours;
+  const todayPerVendorHour = catalog.calm.reduce(
+    (sum, v) => sum + legacy.get(v.platform as SimulatedPlatformName)!,
+    0,
+  ) / catalog.calm.length * (3600 / DEFAULTS.stableSeconds);
+  const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const byPlatform = [...calmByPlatform.entries()].sort().map(([p, d]) =>
+    `${p} ${sec(percentile(d, 95))} (${d.length})`
+  );
+  console.log([
+    `poller bench: ${options.vendors} vendors of ${SIMULATED_PLATFORM_NAMES.length} platforms ` +
+    `(${catalog.moving.length} moving), calm ${DEFAULTS.stableSeconds} s with ${DEFAULTS.pulseSeconds} s ` +
+    `pulses, moving ${DEFAULTS.movingSeconds} s, ${
+      wall.toFixed(0)
+    } s, concurrency ${options.concurrency}, ` +
+    `${options.listeners} simulator hosts (simulator in its own process)`,
+    `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
+    `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges})`,
+    `  missed deadlines     ${stats.missedDeadlines} (due backlog at end ${stats.dueBacklog})`,
+    `  calm → trouble       ${delays.calm.length} of ${injected} seen; p95 ${
+      sec(percentile(delays.calm, 95))
+    } (max ${sec(Math.max(0, ...delays.calm))}; goal ≤ 65 s) | moving vendors: ` +
+    `${delays.moving.length} seen, p95 ${sec(percentile(delays.moving, 95))} (goal < 60 s)`,
+    `  calm → trouble p95 per platform: ${byPlatform.join(", ")}`,
     `  CPU                  ${cpu.toFixed(2)} s = ${
       (100 * cpu / wall).toFixed(1)
-    } % of one core (target < 25 %)`,
-    `  CPU per 1,000 polls  ${perThousand.toFixed(3)} s`,
-    `  peak RSS             ${peakRssMb().toFixed(0)} MB`,
-    `  flips detected       ${delays.length} of ${flipCount}; p95 detection delay ${
-      (percentile(delays, 95) / 1000).toFixed(1)
-    } s (max ${(Math.max(...delays, 0) / 1000).toFixed(1)} s, limit 60 s)`,
-    `  baseline (bare fetch loop, same ${stats.polls} requests): ${
+    } % of one core; ` +
+    `${perRequest.toFixed(3)} ms per request`,
+    `  baseline             bare fetch loop, same ${requests} requests: ${
       baseline.cpu.toFixed(2)
-    } s CPU ` +
-    `= ${basePerThousand.toFixed(3)} s per 1,000 in ${baseline.seconds.toFixed(1)} s`,
-    `  ratio poller / baseline CPU per request: ${(perThousand / basePerThousand).toFixed(2)}`,
-  ];
-  console.log(lines.join("\n"));
+    } s CPU = ` +
+    `${basePerRequest.toFixed(3)} ms per request in ${baseline.seconds.toFixed(1)} s`,
+    `  ratio poller / baseline CPU per request: ${
+      (perRequest / basePerRequest).toFixed(2)
+    } (goal ≤ 3)`,
+    `  peak RSS             ${peakRssMb().toFixed(0)} MB (goal < 150 MB)`,
+    `  bytes per calm vendor-hour (steady part, headers + bodies as sent over HTTP/1.1): ` +
+    `${(perVendorHour / 1024).toFixed(1)} KiB in ${
+      (calmRequests / catalog.calm.length / hours).toFixed(0)
+    } ` +
+    `requests vs today's calm polling ${(todayPerVendorHour / 1024).toFixed(1)} KiB in ` +
+    `${3600 / DEFAULTS.stableSeconds} requests: ratio ${
+      (perVendorHour / todayPerVendorHour).toFixed(2)
+    }`,
+  ].join("\n"));
 }
 
-if (import.meta.main) {
-  await runPollerBench({
+/** The default options (environment variables shorten or grow the run). */
+export function pollerBenchOptions(): PollerBenchOptions {
+  return {
     vendors: Number(Deno.env.get("BENCH_VENDORS") ?? 10_000),
-    seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 120),
+    seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 150),
     listeners: 250,
     concurrency: 32,
-    flipEveryMs: 2000,
-  });
+    flipEveryMs: 1000,
+    movingShare: 0.1,
+  };
 }
+
+if (import.meta.main) await runPollerBench(pollerBenchOptions());

@@ -117,6 +117,21 @@ export {
   SLA_ROLLING_DAYS,
 } from "./sla.ts";
 export {
+  addLatency,
+  bucketLatencyMs,
+  histogramOf,
+  histogramPercentile,
+  histogramSamples,
+  histogramSummary,
+  LATENCY_BUCKET_FLOORS,
+  LATENCY_BUCKET_GROWTH,
+  LATENCY_BUCKETS,
+  LATENCY_RELATIVE_ERROR,
+  latencyBucket,
+  type LatencyHistogram,
+  mergeHistograms,
+} from "./latency.ts";
+export {
   type AccountStore,
   type AccountSummary,
   type ApiKeyRecord,

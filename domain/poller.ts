@@ -12,6 +12,13 @@ export type PollerStats = {
   readonly polls: number;
   readonly ok: number;
   readonly notModified: number;
+  /** Pulse documents fetched (issue #15), and how many of them said the page changed. */
+  readonly pulses: number;
+  readonly pulseChanges: number;
+  /** Body bytes received from vendors (pulses, full documents, discovery and detection). */
+  readonly bytesReceived: number;
+  /** Documents large enough to be parsed off the event loop (ingest/parse_worker.ts). */
+  readonly offThreadParses: number;
   readonly failures: number;
   /** Failed polls per error kind (domain/reading.ts). */
   readonly failuresByReason: Readonly<Record<string, number>>;

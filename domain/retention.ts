@@ -2,7 +2,8 @@
  * How much statusd keeps: per-vendor caps on what accumulates across readings, and how long
  * each kind of row lives. The longest window statusd reports is 90 days (history, uptime, SLA
  * reports), and an SLA report looks a rolling week further back for breaches; so status
- * transitions and closed incidents live 97 days, the fetch log (SLA latency) 90 days.
+ * transitions and closed incidents live 97 days, the latency summary (SLA latency) 90 days, and
+ * the raw fetch log 14 days.
  * @module
  */
 import { SLA_ROLLING_DAYS } from "./sla.ts";
@@ -27,8 +28,13 @@ export const STORE_LIMITS = {
 export const RETENTION = {
   /** Status transitions, closed incidents (with their timelines), removed components. */
   historyDays: REPORT_DAYS + SLA_ROLLING_DAYS,
-  /** One row per fetch: SLA latency percentiles cover at most the 90-day report window. */
-  fetchLogDays: REPORT_DAYS,
+  /**
+   * The fetch log (one row per full read or failed poll) is for looking into recent trouble;
+   * SLA latency percentiles read the latency summary instead.
+   */
+  fetchLogDays: 14,
+  /** The latency summary (per vendor and UTC day): the 90-day report window, whole days. */
+  latencySummaryDays: REPORT_DAYS,
   /**
    * Service-level transitions are kept from the last recovery before the history cutoff, so
    * an outage spanning it keeps its start; but nothing older than this is kept except the one
@@ -45,6 +51,8 @@ export interface RetentionCutoffs {
   readonly history: EpochMs;
   readonly maxHistory: EpochMs;
   readonly fetchLog: EpochMs;
+  /** Latency-summary days before the day holding this instant are expired. */
+  readonly latencySummary: EpochMs;
   readonly changeFeed: EpochMs;
 }
 
@@ -54,6 +62,7 @@ export function retentionCutoffs(now: EpochMs): RetentionCutoffs {
     history: now - RETENTION.historyDays * DAY_MS,
     maxHistory: now - RETENTION.maxHistoryDays * DAY_MS,
     fetchLog: now - RETENTION.fetchLogDays * DAY_MS,
+    latencySummary: now - RETENTION.latencySummaryDays * DAY_MS,
     changeFeed: now - RETENTION.changeFeedDays * DAY_MS,
   };
 }

@@ -17,7 +17,7 @@ import {
   parseIp,
   type ReadingErrorKind,
 } from "../domain/mod.ts";
-import { pinnedClient } from "./pinned_client.ts";
+import { createPinnedPool, type PinnedPool } from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
 export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;
@@ -34,6 +34,8 @@ export type FetchOutcome =
     /** The URL the body came from, after redirects. */
     readonly url: string;
     readonly headers: Headers;
+    /** Size of the body as received (bytes). */
+    readonly bytes: number;
   }
   | { readonly kind: "not_modified"; readonly latencyMs: number }
   | {
@@ -43,6 +45,11 @@ export type FetchOutcome =
     readonly latencyMs: number;
     /** HTTP status when the server answered. */
     readonly status?: number;
+    /**
+     * How long the vendor asked statusd to wait before asking again (ms), from the
+     * `Retry-After` of a 429 or 503 answer; absent when it did not say.
+     */
+    readonly retryAfterMs?: number;
   };
 
 /** Options of {@link politeFetch}. */
@@ -66,8 +73,15 @@ export interface FetchOptions {
   readonly signal?: AbortSignal;
   /** Resolves a host name to addresses (tests); defaults to the system resolver (getaddrinfo). */
   readonly resolve?: (hostname: string) => Promise<string[]>;
-  /** Extra root certificates (PEM) trusted for https (tests). */
+  /** Extra root certificates (PEM) trusted for https (tests); used when no `pool` is given. */
   readonly caCerts?: readonly string[];
+  /**
+   * Pinned connections shared with other fetches (the poller's); without one, this fetch opens
+   * its own and closes it when done.
+   */
+  readonly pool?: PinnedPool;
+  /** The clock a `Retry-After` date is read against (epoch ms); `Date.now` by default. */
+  readonly now?: () => number;
 }
 
 /** Default size cap: 5 MB. */
@@ -80,7 +94,12 @@ export const USER_AGENT = "statusd/0.1 (status page reader)";
 const BINARY_TYPES = /^(image|audio|video|font)\/|^application\/(octet-stream|zip|gzip|pdf|x-)/i;
 
 class Failure extends Error {
-  constructor(readonly reason: FailureReason, detail: string, readonly status?: number) {
+  constructor(
+    readonly reason: FailureReason,
+    detail: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
     super(detail);
   }
 }
@@ -91,19 +110,20 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
   const latencyMs = () => Math.round((performance.now() - started) * 10) / 10;
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const clients: (() => void)[] = [];
+  const pool = options.pool ?? createPinnedPool({ caCerts: options.caCerts });
   try {
-    const res = await follow(new URL(url), options, signal, clients);
+    const { res, url: finalUrl } = await follow(new URL(url), options, signal, pool);
     if (res.status === 304) {
       await res.body?.cancel();
       return { kind: "not_modified", latencyMs: latencyMs() };
     }
-    const body = await readText(res, options.maxBytes ?? DEFAULT_MAX_BYTES);
+    const { text: body, bytes } = await readText(res, options.maxBytes ?? DEFAULT_MAX_BYTES);
     return {
       kind: "ok",
       body,
+      bytes,
       status: res.status,
-      url: res.url,
+      url: finalUrl.href,
       headers: res.headers,
       latencyMs: latencyMs(),
       ...(res.headers.get("etag") ? { etag: res.headers.get("etag")! } : {}),
@@ -119,9 +139,10 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
       detail: failure.message,
       latencyMs: latencyMs(),
       ...(failure.status !== undefined ? { status: failure.status } : {}),
+      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
     };
   } finally {
-    for (const close of clients) close();
+    if (!options.pool) pool.close();
   }
 }
 
@@ -134,15 +155,16 @@ function classify(err: unknown, timeout: AbortSignal): Failure {
 }
 
 /**
- * Follows redirects by hand so each hop is counted and checked by the address guard. Each
- * hop's pinned client is added to `clients` (closed by the caller once the body is read).
+ * Follows redirects by hand so each hop is counted and checked by the address guard; a hop to
+ * a name goes over `pool`, pinned to the address the guard checked. Returns the last answer and
+ * the URL it came from.
  */
 async function follow(
   start: URL,
   options: FetchOptions,
   signal: AbortSignal,
-  clients: (() => void)[],
-): Promise<Response> {
+  pool: PinnedPool,
+): Promise<{ res: Response; url: URL }> {
   const seen = new Set<string>();
   let url = start;
   const limit = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -154,19 +176,32 @@ async function follow(
     const headers = new Headers({ "user-agent": USER_AGENT, accept: "*/*" });
     if (hop === 0 && options.etag) headers.set("if-none-match", options.etag);
     if (hop === 0 && options.lastModified) headers.set("if-modified-since", options.lastModified);
+    let target = url;
     let client: Deno.HttpClient | undefined;
     if (pin !== null) {
-      const pinned = pinnedClient(url, pin, { signal, caCerts: options.caCerts });
-      clients.push(pinned.close);
-      client = pinned.client;
+      const route = pool.route(url, pin);
+      target = route.target;
+      client = route.client;
+      if (route.host) headers.set("host", route.host);
     }
-    const res = await fetch(url, { headers, redirect: "manual", signal, client });
+    const res = await fetch(target, { headers, redirect: "manual", signal, client });
     if (res.status < 300 || res.status >= 400 || res.status === 304) {
       if (res.status >= 400 || res.status < 200) {
         await res.body?.cancel();
-        throw new Failure("http_status", `HTTP ${res.status} from ${url.host}`, res.status);
+        const retryAfterMs = ASKS_TO_WAIT.has(res.status)
+          ? retryAfterOf(res.headers.get("retry-after"), options.now?.() ?? Date.now())
+          : undefined;
+        const asked = retryAfterMs === undefined
+          ? ""
+          : `; the vendor asked to wait ${Math.round(retryAfterMs / 1000)} s (Retry-After)`;
+        throw new Failure(
+          "http_status",
+          `HTTP ${res.status} from ${url.host}${asked}`,
+          res.status,
+          retryAfterMs,
+        );
       }
-      return res;
+      return { res, url };
     }
     await res.body?.cancel();
     const location = res.headers.get("location");
@@ -185,8 +220,33 @@ async function follow(
   }
 }
 
+/** Statuses whose `Retry-After` asks a client to slow down (RFC 9110 §10.2.3, RFC 6585 §4). */
+const ASKS_TO_WAIT = new Set([429, 503]);
+/** Longest wait a `Retry-After` is taken at (ms): a vendor cannot silence statusd for days. */
+export const RETRY_AFTER_MAX_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * The wait (ms, at most {@link RETRY_AFTER_MAX_MS}) a `Retry-After` value asks for: delay
+ * seconds or an HTTP date, relative to `now`; undefined when absent or unreadable.
+ */
+export function retryAfterOf(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d{1,10}$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (!/[a-z]/i.test(text) || Number.isNaN(at)) return undefined;
+    ms = at - now;
+  }
+  return Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms));
+}
+
 /** Reads the body as UTF-8 text, stopping once it exceeds `maxBytes`. */
-async function readText(res: Response, maxBytes: number): Promise<string> {
+async function readText(
+  res: Response,
+  maxBytes: number,
+): Promise<{ text: string; bytes: number }> {
   const type = res.headers.get("content-type") ?? "";
   if (BINARY_TYPES.test(type) && !/json|xml|text/i.test(type)) {
     await res.body?.cancel();
@@ -197,7 +257,7 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
     await res.body?.cancel();
     throw new Failure("too_large", `body of ${declared} bytes exceeds ${maxBytes}`, res.status);
   }
-  if (!res.body) return "";
+  if (!res.body) return { text: "", bytes: 0 };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -220,7 +280,7 @@ async function readText(res: Response, maxBytes: number): Promise<string> {
   if (bytes.subarray(0, 1024).includes(0)) {
     throw new Failure("not_machine_readable", "body contains NUL bytes", res.status);
   }
-  return new TextDecoder().decode(bytes);
+  return { text: new TextDecoder().decode(bytes), bytes: size };
 }
 
 async function systemResolve(hostname: string): Promise<string[]> {

@@ -11,12 +11,22 @@ export interface LimiterOptions {
   readonly concurrency: number;
   /** Minimum time between starts against the same host (ms). */
   readonly hostSpacingMs: number;
+  /**
+   * The clock pauses are measured on (epoch ms; the poller's, so tests drive them with a fake
+   * clock); `Date.now` by default. Spacing is measured on the monotonic clock.
+   */
+  readonly now?: () => number;
 }
 
 /** A running limiter. */
 export interface Limiter {
   /** Runs `task` when a slot is free and `host` is ready; resolves with its result. */
   run<T>(host: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Starts nothing more against `host` for `ms` (a vendor asked to be left alone with
+   * `Retry-After`); a longer pause already in force is kept.
+   */
+  pause(host: string, ms: number): void;
   /** Tasks running now. */
   readonly active: number;
   /** Tasks waiting for a slot or for their host. */
@@ -28,10 +38,15 @@ interface Waiting {
   readonly start: () => void;
 }
 
+/** Longest sleep before a paused host is looked at again (its pause is on the wall clock). */
+const MAX_WAKE_MS = 60_000;
+
 /** A new limiter. */
 export function createLimiter(options: LimiterOptions): Limiter {
   const queue: Waiting[] = [];
   const hostReadyAt = new Map<string, number>();
+  const pausedUntil = new Map<string, number>();
+  const clock = options.now ?? Date.now;
   let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -41,10 +56,19 @@ export function createLimiter(options: LimiterOptions): Limiter {
       timer = undefined;
     }
     const now = performance.now();
+    const wall = pausedUntil.size > 0 ? clock() : 0;
     let earliest = Infinity;
     const busyHosts = new Set<string>();
     for (let i = 0; i < queue.length && active < options.concurrency;) {
       const w = queue[i]!;
+      const pause = pausedUntil.get(w.host);
+      if (pause !== undefined && pause <= wall) pausedUntil.delete(w.host);
+      else if (pause !== undefined) {
+        earliest = Math.min(earliest, now + Math.min(pause - wall, MAX_WAKE_MS));
+        busyHosts.add(w.host);
+        i++;
+        continue;
+      }
       const readyAt = hostReadyAt.get(w.host) ?? 0;
       if (busyHosts.has(w.host) || readyAt > now) {
         if (readyAt > now) earliest = Math.min(earliest, readyAt);
@@ -82,6 +106,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
         });
         pump();
       });
+    },
+    pause(host: string, ms: number) {
+      const until = clock() + ms;
+      if ((pausedUntil.get(host) ?? 0) < until) pausedUntil.set(host, until);
+      pump();
     },
     get active() {
       return active;

@@ -21,4 +21,5 @@ export type { DueVendor, PollRecord, PollStore } from "../domain/mod.ts";
 export { politeFetch } from "./http.ts";
 export type { FailureReason, FetchOptions, FetchOutcome } from "./http.ts";
 export { createLimiter } from "./limiter.ts";
+export { isParseWorker } from "./parse_worker.ts";
 export { backoffMs, intervalMs, isMoving, isStale, nextPollAt } from "./schedule.ts";

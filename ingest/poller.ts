@@ -16,10 +16,8 @@ import type {
   PollOutcome,
   PollStore,
   ReadingErrorKind,
-  Snapshot,
 } from "../domain/mod.ts";
 import {
-  boundSnapshot,
   cutText,
   HOUR_MS,
   isOpen,
@@ -35,10 +33,21 @@ import { PayloadError } from "./adapters/adapter.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
 import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
-import { createLimiter } from "./limiter.ts";
+import { createLimiter, type Limiter } from "./limiter.ts";
+import { createPinnedPool } from "./pinned_client.ts";
+import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
 import { parseFailureKind } from "./parse_failure.ts";
+import { createReadingParser, type ReadingParser } from "./parse_worker.ts";
 import { createSilenceWatch } from "./silence.ts";
-import { intervalMs, isStale, nextPollAt, type ScheduleConfig } from "./schedule.ts";
+import {
+  fullReadDue,
+  intervalMs,
+  isMoving,
+  isStale,
+  nextPollAt,
+  pulseMs,
+  type ScheduleConfig,
+} from "./schedule.ts";
 
 /** Finds the platform of a page whose catalog platform is `unknown` (ingest/detect.ts). */
 export type DetectPlatform = (pageUrl: string, fetchFn: ProbeFetch) => Promise<Platform>;
@@ -52,6 +61,8 @@ export interface PollerConfig extends ScheduleConfig {
    * absent. Applies to every fetch: endpoints, redirect hops, detection probes, discovery.
    */
   readonly allowPrivate?: AddressAllowance;
+  /** Extra root certificates (PEM) trusted for vendors' https (tests and benchmarks only). */
+  readonly caCerts?: readonly string[];
 }
 
 /**
@@ -94,6 +105,8 @@ export interface Poller {
 }
 
 const NO_ADAPTER_RETRY_MS = HOUR_MS;
+/** Due vendors read ahead per round, as a multiple of the concurrency. */
+const LOOKAHEAD_FACTOR = 16;
 /** Notes kept per reading (each at most 300 characters). */
 const MAX_NOTES = 60;
 
@@ -103,7 +116,10 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   const limiter = createLimiter({
     concurrency: config.concurrency,
     hostSpacingMs: deps.hostSpacingMs ?? 250,
+    now: () => deps.clock.now(),
   });
+  let pool = createPinnedPool({ caCerts: config.caCerts });
+  const parser = createReadingParser();
   const pending = new Map<number, Promise<PollResult>>();
   const reported = new Set<string>();
   const bodies = new Map<number, string>();
@@ -112,6 +128,9 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     polls: 0,
     ok: 0,
     notModified: 0,
+    pulses: 0,
+    pulseChanges: 0,
+    bytesReceived: 0,
     failures: 0,
     changes: 0,
     missedDeadlines: 0,
@@ -128,14 +147,24 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     adapters,
     reported,
     bodies,
+    pulses: createPulseBook(),
+    parser,
+    counts,
+    limiter,
     fetchOptions: (extra) => ({
       timeoutMs: config.timeoutMs,
       maxBytes: deps.maxBytes ?? DEFAULT_MAX_BYTES,
       allowPrivate: config.allowPrivate,
       signal: abort.signal,
+      pool,
+      now: () => deps.clock.now(),
       ...extra,
     }),
-    limit: (host, task) => limiter.run(host, task),
+    limit: async (host, task) => {
+      const out = await limiter.run(host, task);
+      if (isFetchOutcome(out) && out.kind === "ok") counts.bytesReceived += out.bytes;
+      return out;
+    },
     onStart: (v, at) => {
       if (v.deadlineAt > 0 && at > v.deadlineAt) counts.missedDeadlines++;
     },
@@ -158,6 +187,10 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   // started twice while the store is being asked who is due.
   let dispatching: Promise<unknown> = Promise.resolve();
   let dueBacklog = 0;
+  /** Due vendors read from the store and not started yet, most overdue first. */
+  let buffer: DueVendor[] = [];
+  /** The last read filled the buffer: more may be due behind it. */
+  let bufferFull = false;
   const dispatch = (isRound = true): Promise<Promise<PollResult>[]> => {
     const run = dispatching.then(() => dispatchNow(isRound));
     dispatching = run.catch(() => {});
@@ -172,10 +205,17 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     }
     const room = config.concurrency * 4 - pending.size;
     if (room <= 0) return [];
-    const due = (await deps.store.dueVendors(now, room + pending.size))
-      .filter((v) => !pending.has(v.id));
-    saturated = due.length >= room;
-    const started = due.slice(0, room).map((v) => {
+    // Due vendors are read ahead (issue #15): asking the store again after every finished
+    // poll was a third of the poller's CPU. The buffer is read again every round.
+    if (isRound || buffer.length === 0) {
+      const lookahead = config.concurrency * LOOKAHEAD_FACTOR;
+      buffer = (await deps.store.dueVendors(now, lookahead + pending.size))
+        .filter((v) => !pending.has(v.id));
+      bufferFull = buffer.length >= lookahead;
+    }
+    const due = buffer.splice(0, room).filter((v) => !pending.has(v.id));
+    saturated = buffer.length > 0 || bufferFull;
+    const started = due.map((v) => {
       const p = pollVendor(v, ctx).then((r) => {
         if (abort.signal.aborted) return r;
         counts.polls++;
@@ -210,6 +250,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     start() {
       if (job) return;
       abort = new AbortController();
+      pool.close();
+      pool = createPinnedPool({ caCerts: config.caCerts });
       job = new Cron(deps.tickPattern ?? "* * * * * *", { protect: true }, tick);
       tick();
     },
@@ -218,6 +260,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       job = null;
       abort.abort();
       await Promise.allSettled([...pending.values()]);
+      pool.close();
+      parser.close();
     },
     async runOnce() {
       const results: PollResult[] = [];
@@ -238,6 +282,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         running: job !== null,
         ...counts,
         failuresByReason: { ...byReason },
+        offThreadParses: parser.offThread,
         inFlight: limiter.active,
         queued: limiter.queued,
         dueBacklog,
@@ -273,6 +318,12 @@ interface PollContext {
   readonly reported: Set<string>;
   /** Digest of the body of each vendor's last stored reading (cleared by any failure). */
   readonly bodies: Map<number, string>;
+  /** Each vendor's pulse memory (issue #15). */
+  readonly pulses: PulseBook;
+  /** Parses bodies (large ones off the event loop). */
+  readonly parser: ReadingParser;
+  readonly counts: { pulses: number; pulseChanges: number };
+  readonly limiter: Limiter;
   fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
   limit<T>(host: string, task: () => Promise<T>): Promise<T>;
   onStart(v: DueVendor, at: EpochMs): void;
@@ -303,6 +354,8 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     const target = await endpointOf(v, adapter, platform, begin, ctx);
     if (target.url === null) return await redetectIfDue(v, platform, target.result, ctx);
     const { url, discovered } = target;
+    const pulsed = await pulseFirst(v, adapter, begin, ctx);
+    if (pulsed.done) return pulsed.result;
     let at = 0;
     const validators = target.fresh ? {} : { etag: v.etag, lastModified: v.lastModified };
     const outcome = await ctx.limit(url.host, () => {
@@ -316,7 +369,8 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       await deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
-    const result = await record(v, adapter, platform, outcome, at, ctx);
+    afterFullRead(v, outcome, at, pulsed.fingerprint, validators, ctx);
+    const result = await record(v, adapter, platform, outcome, at, ctx, url.host);
     return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
     if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
@@ -335,6 +389,144 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
 
 /** Statuses that make a discovered endpoint be discovered again. */
 const GONE = new Set([404, 410]);
+
+/** What reading a vendor's pulse decided: the poll is over, or the full read follows. */
+type Pulsed =
+  | { readonly done: true; readonly result: PollResult }
+  | { readonly done: false; readonly fingerprint: string | null };
+
+/**
+ * Issue #15: a calm vendor whose platform has a pulse document is read through it first. When
+ * the fingerprint is the one its last full read went with and no full read is due (one per
+ * stable interval), the poll ends as `not_modified`; when it changed, was never seen, or the
+ * pulse could not be read, the full read follows at once. A pulse answered 429 (or with
+ * `Retry-After`) ends the poll as that failure: no second request goes to a vendor asking for
+ * fewer. A vendor's first poll reads its pulse and then the full document. Moving and failing
+ * vendors, and vendors of platforms without a pulse document, go straight to the full read.
+ */
+async function pulseFirst(
+  v: DueVendor,
+  adapter: Adapter,
+  begin: (at: EpochMs) => void,
+  ctx: PollContext,
+): Promise<Pulsed> {
+  const { deps, config, pulses } = ctx;
+  const now = deps.clock.now();
+  const notYet: Pulsed = { done: false, fingerprint: null };
+  // A vendor never read yet reads its pulse too, so its first full read has a fingerprint.
+  const calm = v.failures === 0 &&
+    (v.lastSuccessAt === null || (!isMoving(stateOf(v), now) && v.currentStatus !== "UNKNOWN"));
+  if (!calm) {
+    pulses.forgetFingerprint(v.id);
+    return notYet;
+  }
+  const pulse = pulseMs(config) > 0 ? pulses.usablePulse(v.id, adapter, now) : null;
+  if (!pulse) return notYet;
+  const s = pulses.of(v.id);
+  const url = pulse.endpoint({ statusPageUrl: v.statusPageUrl, slug: v.slug });
+  let at = 0;
+  const out = await ctx.limit(url.host, () => {
+    at = deps.clock.now();
+    begin(at);
+    return politeFetch(url, ctx.fetchOptions({ etag: s.etag, lastModified: s.lastModified }));
+  });
+  if (ctx.fetchOptions({}).signal?.aborted) {
+    return { done: true, result: { outcome: "aborted", changes: 0 } };
+  }
+  ctx.counts.pulses++;
+  if (out.kind === "failed") {
+    if (out.status === 429 || out.retryAfterMs !== undefined) {
+      const poll = { at, latencyMs: out.latencyMs, httpStatus: out.status ?? null };
+      return {
+        done: true,
+        result: await fail(v, out.reason, out.detail, poll, ctx, out.retryAfterMs, url.host),
+      };
+    }
+    // A passing trouble (no connection, a timeout, a 5xx) is tried again next time; anything
+    // else says the pulse document is not there to read.
+    const passing = out.reason === "network" || out.reason === "timeout" ||
+      (out.status ?? 0) >= 500;
+    if (!passing) brokenPulse(v, s, at, out.detail, ctx);
+    s.fingerprint = s.etag = s.lastModified = null;
+    return notYet;
+  }
+  let fingerprint = s.fingerprint;
+  if (out.kind === "ok") {
+    try {
+      fingerprint = pulse.fingerprint(out.body);
+    } catch (err) {
+      brokenPulse(v, s, at, String(err instanceof Error ? err.message : err), ctx);
+      s.fingerprint = s.etag = s.lastModified = null;
+      return notYet;
+    }
+    s.etag = out.etag ?? null;
+    s.lastModified = out.lastModified ?? null;
+  }
+  if (
+    fingerprint !== null && fingerprint === s.fingerprint && !fullReadDue(s.lastFullAt, at, config)
+  ) {
+    const httpStatus = out.kind === "ok" ? out.status : 304;
+    const next = nextPollAt({ ...stateOf(v), failures: 0, pulsing: true }, at, config, random(ctx));
+    await deps.store.recordPulse(v.id, { at, latencyMs: out.latencyMs, httpStatus, ...next });
+    return { done: true, result: { outcome: "not_modified", changes: 0 } };
+  }
+  if (s.fingerprint !== null && fingerprint !== s.fingerprint) ctx.counts.pulseChanges++;
+  return { done: false, fingerprint };
+}
+
+/** The vendor's pulse document is missing or of another shape: unused for a day, said once. */
+function brokenPulse(
+  v: DueVendor,
+  s: { brokenUntil: EpochMs | null },
+  at: EpochMs,
+  why: string,
+  ctx: PollContext,
+): void {
+  s.brokenUntil = at + PULSE_BROKEN_RETRY_MS;
+  reportOnce(
+    ctx,
+    `pulse|${v.slug}`,
+    () =>
+      ctx.deps.log.info("pulse document unusable; full reads only for a day", {
+        vendor: v.slug,
+        reason: cutText(why, 200),
+      }),
+  );
+}
+
+/**
+ * Remembers what a full read says about the vendor's pulses: the fingerprint it went with (none
+ * when no pulse preceded it), when it succeeded, how big the document was and whether a
+ * conditional request was answered 304. A failed read forgets the fingerprint.
+ */
+function afterFullRead(
+  v: DueVendor,
+  outcome: FetchOutcome,
+  at: EpochMs,
+  fingerprint: string | null,
+  sent: { etag?: string | null; lastModified?: string | null },
+  ctx: PollContext,
+): void {
+  const s = ctx.pulses.of(v.id);
+  if (outcome.kind === "failed") {
+    s.fingerprint = null;
+    return;
+  }
+  s.fingerprint = fingerprint;
+  s.lastFullAt = at;
+  if (outcome.kind === "ok") {
+    s.fullBytes = outcome.bytes;
+    s.fullAnswers304 = false;
+  } else s.fullAnswers304 = Boolean(sent.etag || sent.lastModified);
+}
+
+function random(ctx: PollContext): () => number {
+  return ctx.deps.random ?? Math.random;
+}
+
+function isFetchOutcome(value: unknown): value is FetchOutcome {
+  return value !== null && typeof value === "object" && "kind" in value && "latencyMs" in value;
+}
 
 /** Where to poll, or the recorded result of a poll that could not get that far. */
 type Target =
@@ -475,11 +667,13 @@ async function record(
   outcome: FetchOutcome,
   at: EpochMs,
   ctx: PollContext,
+  host: string,
 ): Promise<PollResult> {
   const { deps, config } = ctx;
   const random = deps.random ?? Math.random;
+  const pulsing = ctx.pulses.watchable(v.id, adapter, at);
   if (outcome.kind === "not_modified") {
-    const state = { ...stateOf(v), failures: 0 };
+    const state = { ...stateOf(v), failures: 0, pulsing };
     await deps.store.recordNotModified(v.id, {
       at,
       latencyMs: outcome.latencyMs,
@@ -497,34 +691,33 @@ async function record(
         at,
         latencyMs: outcome.latencyMs,
         httpStatus: outcome.status,
-        ...nextPollAt({ ...stateOf(v), failures: 0 }, at, config, random),
+        ...nextPollAt({ ...stateOf(v), failures: 0, pulsing }, at, config, random),
       });
       return { outcome: "not_modified", changes: 0 };
     }
-    let snapshot: Snapshot;
     const notes: string[] = [];
-    const dropped = (path: string, reason: string) => {
+    // The adapter, then the reading limits and the plausible time range (domain/bounds.ts);
+    // a large body on the parse worker (ingest/parse_worker.ts).
+    const read = await ctx.parser.parse(platform, adapter, outcome.body, {
+      pageUrl: new URL(v.statusPageUrl),
+      fetchedAt: at,
+    });
+    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    for (const [field, raw] of read.unknown) {
+      const value = cutText(raw, 100);
+      reportOnce(
+        ctx,
+        `${platform}|${field}|${value}`,
+        () => deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
+      );
+    }
+    for (const [path, reason] of read.dropped) {
       if (notes.length < MAX_NOTES) notes.push(cutText(`${path}: ${reason}`, 300));
       else if (notes.length === MAX_NOTES) notes.push("more items were dropped or cut");
-    };
-    try {
-      const parsed = adapter.parse(outcome.body, {
-        pageUrl: new URL(v.statusPageUrl),
-        fetchedAt: at,
-        unknownValue: (field, raw) => {
-          const value = cutText(raw, 100);
-          reportOnce(
-            ctx,
-            `${platform}|${field}|${value}`,
-            () =>
-              deps.log.warn("unmapped platform value", { platform, field, value, vendor: v.slug }),
-          );
-        },
-        dropped,
-      });
-      // The reading limits and the plausible time range (domain/bounds.ts), before the store.
-      snapshot = boundSnapshot(parsed, at, dropped);
-    } catch (err) {
+    }
+    const snapshot = read.snapshot;
+    if (snapshot === null) {
+      const err = read.error;
       const outcomeName = parseFailureKind(err, outcome.body);
       if (outcomeName === "parse_error" && !(err instanceof PayloadError)) {
         deps.log.error("adapter threw", { vendor: v.slug, platform, error: String(err) });
@@ -545,6 +738,7 @@ async function record(
       hasOpenIncident: snapshot.incidents.some((i) => isOpen(i.status)),
       lastChangedAt: after.lastChangedAt,
       failures: 0,
+      pulsing,
     };
     const changes = await deps.store.recordSuccess(v.id, snapshot, {
       at,
@@ -558,23 +752,43 @@ async function record(
     ctx.bodies.set(v.id, digest);
     return { outcome: "ok", changes: changes.length };
   }
-  return fail(v, outcome.reason, outcome.detail, {
-    at,
-    latencyMs: outcome.latencyMs,
-    httpStatus: outcome.status ?? null,
-  }, ctx);
+  return fail(
+    v,
+    outcome.reason,
+    outcome.detail,
+    {
+      at,
+      latencyMs: outcome.latencyMs,
+      httpStatus: outcome.status ?? null,
+    },
+    ctx,
+    outcome.retryAfterMs,
+    host,
+  );
 }
 
+/**
+ * Records a failed poll. `retryAfterMs` (a vendor's `Retry-After`) also pauses every request to
+ * `host` that long, and the next poll of the vendor comes no earlier.
+ */
 async function fail(
   v: DueVendor,
   outcome: ReadingErrorKind,
   detail: string,
   poll: { at: EpochMs; latencyMs: number; httpStatus: number | null },
   ctx: PollContext,
+  retryAfterMs?: number,
+  host?: string,
 ): Promise<PollResult> {
   const { deps, config } = ctx;
   ctx.bodies.delete(v.id);
-  const state = { ...stateOf(v), failures: v.failures + 1 };
+  ctx.pulses.forgetFingerprint(v.id);
+  if (retryAfterMs !== undefined && host !== undefined) ctx.limiter.pause(host, retryAfterMs);
+  const state = {
+    ...stateOf(v),
+    failures: v.failures + 1,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
   const stale = isStale(v.lastSuccessAt, intervalMs(state, poll.at, config), poll.at);
   const platformMiss = isPlatformMiss(outcome, poll.httpStatus);
   const changes = await deps.store.recordFailure(v.id, {

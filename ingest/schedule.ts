@@ -26,10 +26,15 @@ export const JITTER_MAX_FRACTION = 0.1;
  */
 export const SPREAD_MAX_FRACTION = 0.5;
 
-/** The two intervals, in seconds (a slice of PollConfig). */
+/** The intervals, in seconds (a slice of PollConfig). */
 export interface ScheduleConfig {
   readonly movingSeconds: number;
   readonly stableSeconds: number;
+  /**
+   * Interval of the pulses that watch a calm vendor between its full reads (issue #15); 0 or
+   * absent: no pulses, a calm vendor is read every `stableSeconds`.
+   */
+  readonly pulseSeconds?: number;
 }
 
 /** What the schedule needs to know about a vendor. */
@@ -40,6 +45,10 @@ export interface ScheduleState {
   readonly lastChangedAt: EpochMs | null;
   /** Consecutive failed polls (0 after a success). */
   readonly failures: number;
+  /** A calm vendor watched by pulses between full reads: polled every pulse interval. */
+  readonly pulsing?: boolean;
+  /** After a failure: how long the vendor asked statusd to wait (`Retry-After`, ms). */
+  readonly retryAfterMs?: number;
 }
 
 /** When to poll next: `nextPollAt` (jittered, earlier) and `deadlineAt` (the promise). */
@@ -75,10 +84,18 @@ export function backoffMs(failures: number, config: ScheduleConfig): number {
   return Math.min(cap, base * 2 ** Math.min(failures - 1, 30));
 }
 
+/** The pulse interval (ms), or 0 when pulses are off. */
+export function pulseMs(config: ScheduleConfig): number {
+  const seconds = config.pulseSeconds ?? 0;
+  return seconds > 0 ? Math.min(seconds, config.stableSeconds) * 1000 : 0;
+}
+
 /**
  * Next poll after a poll that started at `now`. After a failure (`state.failures > 0`) the
- * backoff applies; otherwise the moving or stable interval. `random` is in [0, 1); `spread`
- * widens the jitter (first poll of a vendor).
+ * backoff applies, or the wait the vendor asked for (`retryAfterMs`) when longer: that poll
+ * never comes earlier than asked. Otherwise the moving interval, the pulse interval for a calm
+ * vendor watched by pulses, or the stable interval. `random` is in [0, 1); `spread` widens the
+ * jitter (first poll of a vendor).
  */
 export function nextPollAt(
   state: ScheduleState,
@@ -87,12 +104,34 @@ export function nextPollAt(
   random: () => number = Math.random,
   spread = false,
 ): NextPoll {
+  const moving = isMoving(state, now);
   const delay = state.failures > 0
     ? backoffMs(state.failures, config)
+    : !moving && state.pulsing && pulseMs(config) > 0
+    ? pulseMs(config)
     : intervalMs(state, now, config);
   const max = spread ? SPREAD_MAX_FRACTION : JITTER_MAX_FRACTION;
   const early = delay * (JITTER_MIN_FRACTION + (max - JITTER_MIN_FRACTION) * random());
-  return { nextPollAt: now + Math.round(delay - early), deadlineAt: now + delay };
+  const asked = state.failures > 0 ? state.retryAfterMs ?? 0 : 0;
+  return {
+    nextPollAt: now + Math.max(asked, Math.round(delay - early)),
+    deadlineAt: now + Math.max(asked, delay),
+  };
+}
+
+/**
+ * Whether a calm vendor watched by pulses is due a full read now rather than a pulse: when it
+ * was never fully read, or its last full read (`lastFullAt`) is old enough that the next pulse
+ * would come after a stable interval has passed. So a full read happens at least once per
+ * stable interval, whatever the pulses say.
+ */
+export function fullReadDue(
+  lastFullAt: EpochMs | null,
+  now: EpochMs,
+  config: ScheduleConfig,
+): boolean {
+  if (lastFullAt === null) return true;
+  return now - lastFullAt >= config.stableSeconds * 1000 - pulseMs(config);
 }
 
 /**

@@ -13,10 +13,17 @@ Deno.test("defaults fill every setting of DESIGN §7", () => {
     enabled: true,
     stableSeconds: 300,
     movingSeconds: 60,
+    pulseSeconds: 60,
     concurrency: 32,
     timeoutMs: 10000,
     allowPrivate: NO_PRIVATE_ADDRESSES,
   });
+});
+
+Deno.test("STATUSD_POLL_PULSE_SECONDS sets the pulse interval; 0 turns pulses off", () => {
+  equal(loadConfig({ STATUSD_POLL_PULSE_SECONDS: "30" }).poll.pulseSeconds, 30);
+  equal(loadConfig({ STATUSD_POLL_PULSE_SECONDS: "0" }).poll.pulseSeconds, 0);
+  throws(() => loadConfig({ STATUSD_POLL_PULSE_SECONDS: "-1" }), /STATUSD_POLL_PULSE_SECONDS "-1"/);
 });
 
 Deno.test("public URL follows PORT and loses a trailing slash", () => {

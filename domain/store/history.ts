@@ -4,6 +4,7 @@
  * @module
  */
 import type { Impact } from "../incident.ts";
+import type { LatencyHistogram } from "../latency.ts";
 import type { ResolvedSpan } from "../resolution.ts";
 import type { Component } from "../service.ts";
 import type { EpochMs } from "../time.ts";
@@ -32,10 +33,10 @@ export interface SlaInputs extends ServiceWithHistory {
   /** The service's incidents open at some moment of the transitions' window, oldest first. */
   readonly incidents: readonly SlaIncidentRow[];
   /**
-   * Latencies (ms) of the fetches in the latency window that got an answer (`ok` or
-   * `not_modified`), ascending.
+   * Latencies of the answered fetches (full reads and pulses; failures are left out) over the
+   * UTC days the latency window touches, as a histogram (domain/latency.ts).
    */
-  readonly latencies: readonly number[];
+  readonly latency: LatencyHistogram;
 }
 
 /** One fetch of a vendor's status endpoint, as logged. */
@@ -68,7 +69,7 @@ export interface HistoryStore {
   ): Promise<ServiceWithHistory | null>;
   /**
    * The SLA report's inputs: transitions over `window` (recovery lookback), incidents open in
-   * it, and latencies of the fetches in `latency`; null when no such service.
+   * it, and the latency summary of the days `latency` touches; null when no such service.
    */
   slaInputs(slug: string, window: TimeWindow, latency: TimeWindow): Promise<SlaInputs | null>;
   /**

@@ -86,6 +86,12 @@ export interface PollStore {
   /** The document did not change: a success that keeps the stored reading and its notes. */
   recordNotModified(vendorId: number, poll: PollRecord): Promise<void>;
   /**
+   * A pulse (issue #15) said the page did not change: a success like `recordNotModified`, whose
+   * latency is counted in the day's latency summary but which adds no fetch-log row (pulses
+   * would multiply the log; it keeps full reads and failures).
+   */
+  recordPulse(vendorId: number, poll: PollRecord): Promise<void>;
+  /**
    * A failed poll: stores the error (its start kept while the same kind and HTTP status
    * repeat), counts platform misses, schedules the retry, logs the fetch and, when `stale`,
    * marks the service UNKNOWN (domain `staleReading`) and forgets the validators. Committed

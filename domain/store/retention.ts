@@ -13,6 +13,8 @@ export const PRUNE_CHUNK = 2_000;
 export interface RetentionStore {
   /** Deletes fetch-log rows older than `before`. */
   pruneFetchLog(before: EpochMs, chunk?: number): Promise<number>;
+  /** Deletes latency-summary rows of UTC days before the day of `before`. */
+  pruneLatencyDays(before: EpochMs, chunk?: number): Promise<number>;
   /** Deletes change-feed rows older than `before`, and the oldest beyond the newest `keepRows`. */
   pruneChangeFeed(before: EpochMs, keepRows: number, chunk?: number): Promise<number>;
   /** Deletes incidents closed before `before`, with their timelines. */

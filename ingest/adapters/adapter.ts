@@ -31,6 +31,28 @@ export interface Adapter {
    * then reads the status page once, asks `find` for the endpoint and stores it per vendor.
    */
   readonly discovery?: Discovery;
+  /**
+   * The platform's cheapest honest signal that a page changed, when it offers one smaller
+   * than the full document (issue #15). Without it, the poller's signal for a calm vendor is a
+   * conditional request of the full endpoint (304, or the same bytes as last time).
+   */
+  readonly pulse?: Pulse;
+}
+
+/**
+ * A small document that says whether anything on a status page changed: the poller fetches it
+ * often for calm vendors and reads the full snapshot at once when its fingerprint changes, and
+ * at least once per stable interval regardless.
+ */
+export interface Pulse {
+  /** The pulse document to GET for a vendor (absolute URL), derived from its status page URL. */
+  endpoint(vendor: Pick<Vendor, "statusPageUrl" | "slug">): URL;
+  /**
+   * Pure: the pulse document → a short fingerprint of what it says, equal for two documents
+   * exactly when the page did not change as far as the document tells. Throws PayloadError
+   * when the body is not the platform's pulse document.
+   */
+  fingerprint(body: string): string;
 }
 
 /** Finding a vendor's data endpoint in its status page HTML (see {@link Adapter.discovery}). */

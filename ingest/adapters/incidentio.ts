@@ -24,6 +24,7 @@ import {
   validateEach,
 } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
+import { digestText } from "./_pulse.ts";
 import { readStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
 
 const PLATFORM = "incidentio";
@@ -239,10 +240,24 @@ function isWidget(json: unknown): boolean {
     ("ongoing_incidents" in json || "page_title" in json);
 }
 
-/** The incident.io adapter. */
+/**
+ * The incident.io adapter. Its pulse is the widget API (`<page>/api/v1/summary`, about 200
+ * bytes on a quiet page): the ongoing incidents (with their status, last update and affected
+ * components), in-progress and scheduled maintenances; the fingerprint is a digest of all of
+ * it. (The compatible API sends no ETag or Last-Modified, so a conditional request is no
+ * signal there.)
+ */
 export const incidentio: Adapter = {
   platform: PLATFORM,
   endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v2/summary.json"),
+  pulse: {
+    endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v1/summary"),
+    fingerprint(body) {
+      const json = decodeJson(PLATFORM, body);
+      validate(PLATFORM, json, widget);
+      return digestText(JSON.stringify(json));
+    },
+  },
   parse(body: string, ctx: ParseContext): Snapshot {
     const json = decodeJson(PLATFORM, body);
     if (isWidget(json)) return parseWidget(validate(PLATFORM, json, widget), ctx);

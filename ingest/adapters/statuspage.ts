@@ -6,6 +6,7 @@
 import type { Impact, IncidentStatus, StatusLevel } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
 import { decodeJson, underPage } from "./_json_payload.ts";
+import { statusJsonPulse } from "./_pulse.ts";
 import { readStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
 
 /** Page-level `status.indicator`. */
@@ -60,10 +61,14 @@ const TABLES: StatuspageTables = {
   impact: IMPACT,
 };
 
-/** The Statuspage adapter (also reads components.json, incidents.json, scheduled-maintenances.json). */
+/**
+ * The Statuspage adapter (also reads components.json, incidents.json,
+ * scheduled-maintenances.json); its pulse is `/api/v2/status.json` (about 200 bytes).
+ */
 export const statuspage: Adapter = {
   platform: "statuspage",
   endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v2/summary.json"),
+  pulse: statusJsonPulse("statuspage"),
   parse: (body: string, ctx: ParseContext) =>
     readStatuspageShape("statuspage", decodeJson("statuspage", body), TABLES, ctx),
 };

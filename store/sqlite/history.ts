@@ -14,21 +14,9 @@ import type {
 } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
 import { resolvedSince } from "./incidents.ts";
+import { latencyHistogram } from "./latency_days.ts";
 import { promised } from "./promised.ts";
 import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
-
-/**
- * Latencies (ms) of the fetches of a vendor's status endpoint in `[start, end)` that got an
- * answer (`ok` or `not_modified`; failures and timeouts are left out), ascending.
- */
-function fetchLatencies(db: Db, vendorId: number, window: TimeWindow): number[] {
-  return (statement(
-    db,
-    `SELECT latency_ms AS ms FROM fetches
-     WHERE vendor_id = ? AND at >= ? AND at < ? AND outcome IN ('ok', 'not_modified')
-     ORDER BY latency_ms`,
-  ).all(vendorId, window.start, window.end) as { ms: number }[]).map((r) => r.ms);
-}
 
 /** A vendor's incidents open at some moment of `window`, oldest first. */
 function incidentsBetween(db: Db, vendorId: number, window: TimeWindow): SlaIncidentRow[] {
@@ -89,7 +77,7 @@ export function historyStore(db: Db): HistoryStore {
         return {
           ...withHistory(db, [service], window, "recovery")[0]!,
           incidents: incidentsBetween(db, service.id, window),
-          latencies: fetchLatencies(db, service.id, latency),
+          latency: latencyHistogram(db, service.id, latency),
         };
       });
     },

@@ -48,11 +48,30 @@ function incidentWhere(filter: IncidentQuery): { sql: string; params: (string | 
   return { sql: clauses.join(" AND "), params };
 }
 
+/**
+ * The columns of a listed incident. The affected components' names are looked up one id at a
+ * time (`CROSS JOIN` keeps json_each outside, so each lookup uses the (vendor, external id)
+ * index; left to itself the planner walked every component of the vendor per incident), and
+ * only for the rows of the page: {@link pageOf} limits the incidents first.
+ */
 const INCIDENT_COLUMNS = `i.id, v.slug AS serviceSlug, i.title, i.status, i.impact,
   i.started_at AS startedAt, i.updated_at AS updatedAt, i.resolved_at AS resolvedAt, i.url,
   i.scheduled_start_at AS scheduledStartAt, i.scheduled_end_at AS scheduledEndAt,
   (SELECT json_group_array(c.name) FROM json_each(i.component_ids) j
-     JOIN components c ON c.vendor_id = i.vendor_id AND c.external_id = j.value) AS components`;
+     CROSS JOIN components c ON c.vendor_id = i.vendor_id AND c.external_id = j.value)
+    AS components`;
+
+/**
+ * `SELECT` of {@link INCIDENT_COLUMNS} over the incidents `where` picks, in `order`, `limit`
+ * clause applied before any component name is looked up (a correlated subquery in the select
+ * list of a sorted query runs for every row, not only the page's).
+ */
+function pageOf(where: string, order: string, limit: string): string {
+  return `SELECT ${INCIDENT_COLUMNS} FROM (
+      SELECT i.* FROM incidents i JOIN vendors v ON v.id = i.vendor_id
+      WHERE ${where} ORDER BY ${order} ${limit}
+    ) i JOIN vendors v ON v.id = i.vendor_id ORDER BY ${order}`;
+}
 
 interface IncidentSqlRow {
   id: number;
@@ -136,8 +155,7 @@ export function incidentRows(db: Db, filter: IncidentQuery, page: PageRequest): 
   const w = incidentWhere(filter);
   const rows = statement(
     db,
-    `SELECT ${INCIDENT_COLUMNS} FROM incidents i JOIN vendors v ON v.id = i.vendor_id
-     WHERE ${w.sql} ORDER BY i.started_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+    pageOf(w.sql, "i.started_at DESC, i.id DESC", "LIMIT ? OFFSET ?"),
   ).all(...w.params, page.limit, offsetOf(page)) as unknown as IncidentSqlRow[];
   return incidentsOf(db, rows);
 }
@@ -173,8 +191,7 @@ function maintenanceRows(db: Db, filter: MaintenanceFilter): Incident[] {
   }
   const rows = statement(
     db,
-    `SELECT ${INCIDENT_COLUMNS} FROM incidents i JOIN vendors v ON v.id = i.vendor_id
-     WHERE ${clauses.join(" AND ")} ORDER BY ${PLANNED_START}, i.id LIMIT ?`,
+    pageOf(clauses.join(" AND "), `${PLANNED_START}, i.id`, "LIMIT ?"),
   ).all(...params, filter.limit) as unknown as IncidentSqlRow[];
   return incidentsOf(db, rows);
 }

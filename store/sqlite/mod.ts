@@ -18,6 +18,7 @@ import { oauthStore } from "./oauth.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
 import { sessionStore } from "./sessions.ts";
+import { createWriteBatch } from "./write_batch.ts";
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -46,11 +47,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
  */
 export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store {
   const feed = createChangeFanOut(options.onListenerError);
+  const batch = createWriteBatch(db);
   let open = true;
   return {
     engine: "sqlite",
     catalog: catalogStore(db),
-    polls: pollStore(db, feed),
+    polls: pollStore(db, feed, batch),
     incidents: incidentStore(db),
     history: historyStore(db),
     changes: changeStore(db, feed),
@@ -63,6 +65,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     close() {
       if (open) {
         open = false;
+        batch.flush();
         db.close();
       }
       return Promise.resolve();

@@ -1,17 +1,28 @@
 /**
  * The poller's side of the SQLite store (domain `PollStore`): which vendors are due, and the
- * outcome of each poll (fetch log row, validators, failures and backoff, next poll time,
- * staleness), each written in one transaction and published after the commit.
+ * outcome of each poll (fetch log row, latency summary, validators, failures and backoff, next
+ * poll time, staleness), each one atomic write, committed together with the writes of other
+ * polls that finished within the same few milliseconds (write_batch.ts) and published after
+ * the commit.
  * @module
  */
-import type { DueVendor, Platform, PollRecord, PollStore, StatusLevel } from "../../domain/mod.ts";
+import type {
+  Change,
+  DueVendor,
+  Platform,
+  PollRecord,
+  PollStore,
+  StatusLevel,
+} from "../../domain/mod.ts";
 import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import type { ChangeFanOut } from "../change_feed.ts";
 import { recordChanges } from "./changes.ts";
-import { type Db, statement, transaction } from "./db.ts";
+import { type Db, statement } from "./db.ts";
+import { countLatency } from "./latency_days.ts";
 import { promised } from "./promised.ts";
 import { writeReading, writeStale } from "./readings.ts";
 import { openSql } from "./sql.ts";
+import type { WriteBatch } from "./write_batch.ts";
 
 interface DueRow {
   id: number;
@@ -33,12 +44,18 @@ interface DueRow {
   redetected_at: number | null;
 }
 
+/** The poll records written through the batch (group commit). */
+type BatchedWrites = "recordSuccess" | "recordNotModified" | "recordPulse" | "recordFailure";
+
 /** Columns a success (or an unchanged document) resets: no error, no skip, no misses. */
 const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
   error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
 
-/** The poller's store over `db`, publishing committed changes through `feed`. */
-export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
+/**
+ * The poller's store over `db`, writing through `batch` and publishing committed changes
+ * through `feed`.
+ */
+export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollStore {
   const due = statement(
     db,
     `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
@@ -64,15 +81,70 @@ export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
       "UPDATE vendors SET next_poll_at = ?, deadline_at = ?, last_checked_at = ? WHERE id = ?",
     ).run(p.nextPollAt, p.deadlineAt, p.at, id);
 
-  return promised<PollStore>({
-    dueVendors(now, limit) {
-      return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
-    },
-    countDue(now) {
-      return (countDue.get(now) as { n: number }).n;
-    },
+  const unchanged = (vendorId: number, poll: PollRecord) => {
+    // The document did not change: the notes of the reading that produced it still hold.
+    statement(db, `UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
+      .run(poll.at, vendorId);
+    schedule(vendorId, poll);
+    countLatency(db, vendorId, poll.at, poll.latencyMs);
+  };
+  const publish = (changes: readonly Change[]) => feed.publish(changes);
+
+  return {
+    ...promised<Omit<PollStore, BatchedWrites>>({
+      dueVendors(now, limit) {
+        return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
+      },
+      countDue(now) {
+        return (countDue.get(now) as { n: number }).n;
+      },
+      recordSkipped(vendorId, nextPollAt, reason) {
+        statement(
+          db,
+          `UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ?,
+             unsupported_reason = ?, error_kind = NULL, error_http_status = NULL,
+             error_message = NULL, error_since = NULL WHERE id = ?`,
+        )
+          .run(nextPollAt, reason.slice(0, 500), reason.slice(0, READING_MESSAGE_MAX), vendorId);
+      },
+      recordRedetection(vendorId, r) {
+        const changed = r.to !== "unknown" && r.to !== r.from;
+        statement(
+          db,
+          `UPDATE vendors SET redetected_at = ?, redetected_from = ?, redetected_to = ?,
+             platform_misses = 0,
+             detected_platform = CASE WHEN ? THEN ? ELSE detected_platform END,
+             endpoint_url = CASE WHEN ? THEN NULL ELSE endpoint_url END,
+             etag = CASE WHEN ? THEN NULL ELSE etag END,
+             last_modified = CASE WHEN ? THEN NULL ELSE last_modified END
+           WHERE id = ?`,
+        ).run(
+          r.at,
+          r.from,
+          r.to,
+          changed ? 1 : 0,
+          r.to,
+          changed ? 1 : 0,
+          changed ? 1 : 0,
+          changed ? 1 : 0,
+          vendorId,
+        );
+      },
+      setDetectedPlatform(vendorId, platform) {
+        statement(db, "UPDATE vendors SET detected_platform = ? WHERE id = ?").run(
+          platform,
+          vendorId,
+        );
+      },
+      setEndpoint(vendorId, endpointUrl) {
+        statement(db, "UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(
+          endpointUrl,
+          vendorId,
+        );
+      },
+    }),
     recordSuccess(vendorId, snapshot, poll) {
-      const committed = transaction(db, () => {
+      return batch.add(() => {
         const raw = writeReading(db, vendorId, snapshot, poll.at);
         statement(
           db,
@@ -80,22 +152,21 @@ export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
         ).run(poll.etag, poll.lastModified, JSON.stringify(boundNotes(poll.notes)), vendorId);
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
+        countLatency(db, vendorId, poll.at, poll.latencyMs);
         return recordChanges(db, poll.at, raw);
-      });
-      feed.publish(committed);
-      return committed;
+      }, publish);
     },
     recordNotModified(vendorId, poll) {
-      transaction(db, () => {
-        // The document did not change: the notes of the reading that produced it still hold.
-        statement(db, `UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
-          .run(poll.at, vendorId);
-        schedule(vendorId, poll);
+      return batch.add(() => {
+        unchanged(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
       });
     },
+    recordPulse(vendorId, poll) {
+      return batch.add(() => unchanged(vendorId, poll));
+    },
     recordFailure(vendorId, poll) {
-      const committed = transaction(db, () => {
+      return batch.add(() => {
         const message = poll.detail.slice(0, READING_MESSAGE_MAX);
         // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
         statement(
@@ -120,52 +191,9 @@ export function pollStore(db: Db, feed: ChangeFanOut): PollStore {
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, poll.outcome, poll.httpStatus);
         return poll.stale ? recordChanges(db, poll.at, writeStale(db, vendorId, poll.at)) : [];
-      });
-      feed.publish(committed);
-      return committed;
+      }, publish);
     },
-    recordSkipped(vendorId, nextPollAt, reason) {
-      statement(
-        db,
-        `UPDATE vendors SET next_poll_at = ?, deadline_at = 0, last_error = ?,
-           unsupported_reason = ?, error_kind = NULL, error_http_status = NULL,
-           error_message = NULL, error_since = NULL WHERE id = ?`,
-      )
-        .run(nextPollAt, reason.slice(0, 500), reason.slice(0, READING_MESSAGE_MAX), vendorId);
-    },
-    recordRedetection(vendorId, r) {
-      const changed = r.to !== "unknown" && r.to !== r.from;
-      statement(
-        db,
-        `UPDATE vendors SET redetected_at = ?, redetected_from = ?, redetected_to = ?,
-           platform_misses = 0,
-           detected_platform = CASE WHEN ? THEN ? ELSE detected_platform END,
-           endpoint_url = CASE WHEN ? THEN NULL ELSE endpoint_url END,
-           etag = CASE WHEN ? THEN NULL ELSE etag END,
-           last_modified = CASE WHEN ? THEN NULL ELSE last_modified END
-         WHERE id = ?`,
-      ).run(
-        r.at,
-        r.from,
-        r.to,
-        changed ? 1 : 0,
-        r.to,
-        changed ? 1 : 0,
-        changed ? 1 : 0,
-        changed ? 1 : 0,
-        vendorId,
-      );
-    },
-    setDetectedPlatform(vendorId, platform) {
-      statement(db, "UPDATE vendors SET detected_platform = ? WHERE id = ?").run(
-        platform,
-        vendorId,
-      );
-    },
-    setEndpoint(vendorId, endpointUrl) {
-      statement(db, "UPDATE vendors SET endpoint_url = ? WHERE id = ?").run(endpointUrl, vendorId);
-    },
-  });
+  };
 }
 
 function toDue(r: DueRow): DueVendor {

@@ -12,7 +12,15 @@ import {
   slaReport,
   startRetention,
 } from "../../app/mod.ts";
-import { ANONYMOUS, DAY_MS, type Principal, RETENTION, type Store } from "../../domain/mod.ts";
+import {
+  ANONYMOUS,
+  DAY_MS,
+  latencyBucket,
+  type Principal,
+  RETENTION,
+  type Store,
+  utcDayStart,
+} from "../../domain/mod.ts";
 import { addIncident, addTransitions, addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
 import { addComponent, recordReading, removeComponent } from "../support/seed.ts";
 
@@ -118,7 +126,7 @@ Deno.test("retention deletes what no report reads and keeps what they do", async
     deepStrictEqual(await serviceDays(rig.store, "b"), [300, 200, 10]);
     deepStrictEqual(await serviceDays(rig.store, "c"), [380, 10]);
     deepStrictEqual(await serviceDays(rig.store, "d"), [120]);
-    // The fetch log keeps 90 days, the change feed 7.
+    // The fetch log keeps 14 days, the change feed 7.
     const fetchesAfter = await Promise.all(
       ["a", "b", "c", "d"].map((s) => rig.store.history.fetchLog(s, 0)),
     );
@@ -138,8 +146,20 @@ Deno.test("retention deletes what no report reads and keeps what they do", async
         .sort(),
       ["closed-96", "still open"],
     );
+    // The latency summary keeps the days of the 90-day window: one row per vendor, day and
+    // bucket of the answered fetches before it went.
+    const expiredDays = new Set(
+      fetchesBefore.flatMap((log, i) =>
+        log.filter((f) =>
+          (f.outcome === "ok" || f.outcome === "not_modified") &&
+          f.at < utcDayStart(ago(RETENTION.latencySummaryDays))
+        ).map((f) => `${i}|${utcDayStart(f.at)}|${latencyBucket(f.latencyMs)}`)
+      ),
+    );
+    ok(expiredDays.size > 0);
     deepStrictEqual(report, {
       fetches: gone,
+      latencyDays: expiredDays.size,
       changes: changesBefore.length - changesBefore.filter((c) => c.at >= ago(7)).length,
       // a 2, c 3 service transitions; the component history of d older than 97 days: live and
       // gone-10 read 120 days ago (gone-98 left with its two).
@@ -163,6 +183,7 @@ Deno.test("retention deletes what no report reads and keeps what they do", async
 
     deepStrictEqual(await pruneExpired(rig.ctx), {
       fetches: 0,
+      latencyDays: 0,
       changes: 0,
       transitions: 0,
       incidents: 0,

@@ -170,3 +170,84 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the bundled server reads a large vendor document on its parse worker, serving once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const built = await deno(["task", "bundle"], ROOT);
+    equal(built.code, 0, `deno task bundle failed:\n${built.stderr}`);
+    // A Statuspage vendor whose summary is far above the off-thread size (2,500 components).
+    const summary = JSON.stringify({
+      page: {
+        id: "p",
+        name: "Big",
+        url: "https://big.example",
+        updated_at: "2026-11-01T00:00:00Z",
+      },
+      status: { indicator: "minor", description: "Minor" },
+      components: Array.from({ length: 2500 }, (_, i) => ({
+        id: `c${i}`,
+        name: `Component ${i} ${"x".repeat(200)}`,
+        status: i === 7 ? "partial_outage" : "operational",
+      })),
+      incidents: [],
+      scheduled_maintenances: [],
+    });
+    ok(summary.length > 512 * 1024);
+    const vendor = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () => new Response(summary, { headers: { "content-type": "application/json" } }),
+    );
+    const dir = await Deno.makeTempDir({ prefix: "statusd-bundle-worker-" });
+    await Deno.copyFile(join(ROOT, "dist", "statusd.js"), join(dir, "statusd.js"));
+    await Deno.writeTextFile(
+      join(dir, "catalog.json"),
+      JSON.stringify([{
+        name: "Big Vendor",
+        slug: "big-vendor",
+        statusPageUrl: `http://127.0.0.1:${vendor.addr.port}`,
+        platform: "statuspage",
+        category: "other",
+        provider: "big-vendor",
+        domains: [],
+      }]),
+    );
+    const server = new Deno.Command(DENO, {
+      args: ["run", "-A", "statusd.js"],
+      cwd: dir,
+      clearEnv: true,
+      env: {
+        DENO_DIR: join(dir, "deno-dir"),
+        NO_COLOR: "1",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        STATUSD_DB: join(dir, "statusd.db"),
+        STATUSD_CATALOG: join(dir, "catalog.json"),
+        STATUSD_ALLOW_PRIVATE_VENDORS: "127.0.0.1",
+      },
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const log: string[] = [];
+    try {
+      const port = await listeningPort(server.stderr, log);
+      let status = "UNKNOWN";
+      for (let i = 0; i < 100 && status === "UNKNOWN"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const res = await fetch(`http://127.0.0.1:${port}/api/services/big-vendor`);
+        status = (await res.json()).currentStatus;
+      }
+      equal(status, "PARTIAL_OUTAGE", "read through the worker inside the bundle");
+      const health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
+      ok(health.poller.offThreadParses >= 1, JSON.stringify(health.poller));
+      equal(log.map(jsonLine).filter((e) => e?.msg === "listening").length, 1, "one server");
+    } finally {
+      server.kill("SIGTERM");
+      await server.status;
+      await vendor.shutdown();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

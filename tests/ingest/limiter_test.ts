@@ -38,3 +38,20 @@ Deno.test("a failing task rejects its own promise and frees its slot", async () 
   await failed.then(() => ok(false), (err) => equal(err.message, "boom"));
   equal(await next, 7);
 });
+
+Deno.test("a paused host (Retry-After) starts nothing until its pause ends; other hosts go on", async () => {
+  const limiter = createLimiter({ concurrency: 2, hostSpacingMs: 0 });
+  const order: string[] = [];
+  const task = (name: string) => () => {
+    order.push(name);
+    return Promise.resolve();
+  };
+  limiter.pause("slow", 150);
+  limiter.pause("slow", 10); // a shorter pause never cuts a longer one
+  await Promise.all([
+    limiter.run("slow", task("slow1")),
+    limiter.run("fast", task("fast1")),
+    limiter.run("fast", task("fast2")),
+  ]);
+  deepStrictEqual(order, ["fast1", "fast2", "slow1"]);
+});

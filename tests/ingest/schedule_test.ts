@@ -1,6 +1,14 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { MINUTE_MS, SECOND_MS, type StatusLevel } from "../../domain/mod.ts";
-import { backoffMs, isMoving, isStale, nextPollAt } from "../../ingest/schedule.ts";
+import {
+  backoffMs,
+  fullReadDue,
+  isMoving,
+  isStale,
+  nextPollAt,
+  pulseMs,
+  type ScheduleConfig,
+} from "../../ingest/schedule.ts";
 
 const NOW = Date.UTC(2026, 4, 1, 10);
 const CONFIG = { movingSeconds: 60, stableSeconds: 300 };
@@ -67,4 +75,62 @@ Deno.test("isStale: older than three intervals, or never read", () => {
     ["one ms past three intervals", NOW - 3 * interval - 1, true],
   ];
   for (const [name, last, expected] of cases) equal(isStale(last, interval, NOW), expected, name);
+});
+
+const PULSED = { ...CONFIG, pulseSeconds: 60 };
+
+Deno.test("nextPollAt: a calm vendor watched by pulses is polled every pulse interval", () => {
+  const cases: [string, Parameters<typeof nextPollAt>[0], ScheduleConfig, number, number][] = [
+    // name, state, config, expected next (s after now), expected deadline (s after now)
+    ["calm, pulsing", { ...calm, failures: 0, pulsing: true }, PULSED, 57, 60],
+    ["calm, not pulsing (no cheap signal)", { ...calm, failures: 0 }, PULSED, 285, 300],
+    ["calm, pulsing, pulses off", { ...calm, failures: 0, pulsing: true }, CONFIG, 285, 300],
+    [
+      "moving, pulsing",
+      { ...calm, status: "MAJOR_OUTAGE", failures: 0, pulsing: true },
+      {
+        ...PULSED,
+        movingSeconds: 30,
+      },
+      28.5,
+      30,
+    ],
+    ["failing, pulsing: backoff", { ...calm, failures: 3, pulsing: true }, PULSED, 228, 240],
+  ];
+  for (const [name, state, config, next, deadline] of cases) {
+    deepStrictEqual(nextPollAt(state, NOW, config, () => 0), {
+      nextPollAt: NOW + next * SECOND_MS,
+      deadlineAt: NOW + deadline * SECOND_MS,
+    }, name);
+  }
+});
+
+Deno.test("nextPollAt after a failure never comes earlier than the vendor asked (Retry-After)", () => {
+  const asked = (failures: number, retryAfterMs: number) =>
+    nextPollAt({ ...calm, failures, retryAfterMs }, NOW, CONFIG, () => 1);
+  deepStrictEqual(asked(1, 600_000), {
+    nextPollAt: NOW + 600 * SECOND_MS,
+    deadlineAt: NOW + 600 * SECOND_MS,
+  });
+  deepStrictEqual(asked(3, 10_000), {
+    nextPollAt: NOW + 216 * SECOND_MS,
+    deadlineAt: NOW + 240 * SECOND_MS,
+  }, "a short Retry-After does not cut the backoff");
+  deepStrictEqual(
+    nextPollAt({ ...calm, failures: 0, retryAfterMs: 600_000 }, NOW, CONFIG, () => 0),
+    { nextPollAt: NOW + 285 * SECOND_MS, deadlineAt: NOW + 300 * SECOND_MS },
+    "a success forgets it",
+  );
+});
+
+Deno.test("fullReadDue: never read, or the next pulse would pass a stable interval since the last", () => {
+  equal(pulseMs(PULSED), 60_000);
+  equal(pulseMs(CONFIG), 0);
+  equal(pulseMs({ ...PULSED, pulseSeconds: 900 }), 300_000, "never longer than stable");
+  equal(fullReadDue(null, NOW, PULSED), true);
+  equal(fullReadDue(NOW - 60 * SECOND_MS, NOW, PULSED), false);
+  equal(fullReadDue(NOW - 239 * SECOND_MS, NOW, PULSED), false);
+  equal(fullReadDue(NOW - 240 * SECOND_MS, NOW, PULSED), true);
+  equal(fullReadDue(NOW - 10 * SECOND_MS, NOW, CONFIG), false, "pulses off: the stable interval");
+  equal(fullReadDue(NOW - 300 * SECOND_MS, NOW, CONFIG), true);
 });

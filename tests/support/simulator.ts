@@ -5,16 +5,26 @@
  * invalid JSON, JSON of another shape, a binary file, HTTP 500, HTTP 404, a redirect loop and a
  * 50 MB body.
  *
- * Vendor `slug` lives at `http://127.0.0.1:<port>/v/<slug>`; any path below it serves the
- * vendor's current document, unless a test set a fixed document for that exact path
- * (`setDocument`: e.g. a status page's HTML and the API it links to). Unknown slugs start calm, so catalogs of any size need no setup.
- * Control over HTTP: `POST /_control/<slug>/<scenario>`; `GET /_control/stats`.
+ * Vendor `slug` lives at `http://127.0.0.1:<port>/v/<slug>` (a Statuspage vendor) or
+ * `/p/<platform>/v/<slug>` (any platform statusd reads: tests/support/platform_docs.ts); any
+ * path below it serves the vendor's current document (the platform's pulse document at its
+ * pulse path), unless a test set a fixed document for that exact path (`setDocument`: e.g. a
+ * status page's HTML and the API it links to). Unknown slugs start calm, so catalogs of any
+ * size need no setup. Documents carry ETag/Last-Modified and answer conditional requests 304
+ * where the platform does. Control over HTTP: `POST /_control/<slug>/<scenario>`;
+ * `GET /_control/stats` (requests and bytes served, an HTTP/1.1 estimate: status line, headers,
+ * body).
  *
  * Run as a program for benchmarks: `deno run -A tests/support/simulator.ts --listeners 4`
  * prints one JSON line `{"origins": [...]}` and serves until killed.
  * @module
  */
 import { type AddressAllowance, parseAllowance, type Vendor } from "../../domain/mod.ts";
+import {
+  isSimulatedPlatform,
+  SIMULATED_PLATFORMS,
+  type SimulatedPlatformName,
+} from "./platform_docs.ts";
 
 const loopback = parseAllowance("127.0.0.1");
 /**
@@ -38,6 +48,7 @@ export const SCENARIOS = [
   "not_found",
   "redirect_loop",
   "huge",
+  "rate_limited",
 ] as const;
 /** One of {@link SCENARIOS}. */
 export type Scenario = (typeof SCENARIOS)[number];
@@ -57,12 +68,16 @@ export const PAYLOADS = {
 
 /** Size of the oversized body. */
 export const HUGE_BYTES = 50 * 1024 * 1024;
+/** The `Retry-After` (seconds) of the `rate_limited` scenario's 429 answers. */
+export const RATE_LIMIT_RETRY_AFTER_S = 120;
 
 interface VendorState {
   scenario: Scenario;
   version: number;
   changedAt: number;
   requests: number;
+  /** Requests per path below the vendor's page ("" is the page itself). */
+  paths?: Map<string, number>;
 }
 
 /** A fixed document served at one vendor path (ETag and Last-Modified follow its changes). */
@@ -85,8 +100,11 @@ export interface SimulatorOptions {
 export interface Simulator {
   /** `http://127.0.0.1:<port>` of each listener. */
   readonly origins: readonly string[];
-  /** Catalog entries for `count` simulated vendors `<prefix>-00001`…, spread over listeners. */
-  catalog(count: number, prefix?: string): Vendor[];
+  /**
+   * Catalog entries for `count` simulated vendors `<prefix>-00001`…, spread over listeners, of
+   * `platform` (Statuspage by default).
+   */
+  catalog(count: number, prefix?: string, platform?: SimulatedPlatformName): Vendor[];
   /** Switches a vendor's scenario (a new ETag and Last-Modified for documents). */
   setScenario(slug: string, scenario: Scenario): void;
   /** Serves `doc` at `/v/<slug><path>` (`path` "" is the vendor's page URL); null removes it. */
@@ -94,8 +112,12 @@ export interface Simulator {
   scenarioOf(slug: string): Scenario;
   /** Requests the vendor's endpoint received so far. */
   requests(slug: string): number;
+  /** Requests received so far for `path` below the vendor's page (e.g. `/api/v2/status.json`). */
+  requestsTo(slug: string, path: string): number;
   /** All requests served. */
   readonly totalRequests: number;
+  /** Bytes served (HTTP/1.1 estimate: status line, headers, body). */
+  readonly totalBytes: number;
   close(): Promise<void>;
 }
 
@@ -104,14 +126,16 @@ export function simulatedCatalog(
   origins: readonly string[],
   count: number,
   prefix = "sim",
+  platform: SimulatedPlatformName = "statuspage",
 ): Vendor[] {
+  const under = platform === "statuspage" ? "" : `/p/${platform}`;
   return Array.from({ length: count }, (_, i) => {
     const slug = `${prefix}-${String(i + 1).padStart(5, "0")}`;
     return {
       name: `Simulated ${slug}`,
       slug,
-      statusPageUrl: `${origins[i % origins.length]}/v/${slug}`,
-      platform: "statuspage",
+      statusPageUrl: `${origins[i % origins.length]}${under}/v/${slug}`,
+      platform,
       category: "other",
       provider: slug,
       domains: [],
@@ -125,6 +149,14 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const fixed = new Map<string, FixedDocument & { state: VendorState }>();
   const closing = new AbortController();
   let total = 0;
+  let bytes = 0;
+  /** Requests and bytes per vendor group (a slug's text before its first "-"). */
+  const groups = new Map<string, { requests: number; bytes: number }>();
+  let group = { requests: 0, bytes: 0 };
+  const served = (n: number) => {
+    bytes += n;
+    group.bytes += n;
+  };
   const state = (slug: string): VendorState => {
     let s = vendors.get(slug);
     if (!s) {
@@ -149,18 +181,31 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       return new Response("ok");
     }
     if (url.pathname === "/_control/stats") {
-      return Response.json({ totalRequests: total, vendors: vendors.size });
+      return Response.json({
+        totalRequests: total,
+        totalBytes: bytes,
+        vendors: vendors.size,
+        groups: Object.fromEntries(groups),
+      });
     }
-    const m = /^\/v\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    const m = /^(?:\/p\/([a-z-]+))?\/v\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!m) return new Response("not found", { status: 404 });
+    const platform = m[1] ?? "statuspage";
+    if (!isSimulatedPlatform(platform)) return new Response("unknown platform", { status: 404 });
     total++;
-    const s = state(m[1]!);
+    const name = m[2]!.split("-")[0]!;
+    group = groups.get(name) ?? { requests: 0, bytes: 0 };
+    groups.set(name, group);
+    group.requests++;
+    const s = state(m[2]!);
     s.requests++;
-    const doc = fixed.get(`${m[1]}${m[2] ?? ""}`);
+    s.paths ??= new Map();
+    s.paths.set(m[3] ?? "", (s.paths.get(m[3] ?? "") ?? 0) + 1);
+    const doc = fixed.get(`${m[2]}${m[3] ?? ""}`);
     if (doc) {
-      return document(req, doc.state, doc.body, doc.contentType, doc.status, doc.headers);
+      return document(req, doc.state, doc.body, doc.contentType, doc.status, doc.headers, served);
     }
-    return serve(req, url, s, closing.signal);
+    return serve(req, url, s, closing.signal, platform, m[3] ?? "", served);
   };
   const servers = Array.from(
     { length: options.listeners ?? 1 },
@@ -169,7 +214,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const origins = servers.map((s) => `http://127.0.0.1:${s.addr.port}`);
   return {
     origins,
-    catalog: (count, prefix) => simulatedCatalog(origins, count, prefix),
+    catalog: (count, prefix, platform) => simulatedCatalog(origins, count, prefix, platform),
     setScenario,
     setDocument(slug, path, doc) {
       const key = `${slug}${path}`;
@@ -184,8 +229,12 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     },
     scenarioOf: (slug) => state(slug).scenario,
     requests: (slug) => vendors.get(slug)?.requests ?? 0,
+    requestsTo: (slug, path) => vendors.get(slug)?.paths?.get(path) ?? 0,
     get totalRequests() {
       return total;
+    },
+    get totalBytes() {
+      return bytes;
     },
     async close() {
       closing.abort();
@@ -199,11 +248,23 @@ function serve(
   url: URL,
   s: VendorState,
   closing: AbortSignal,
+  platform: SimulatedPlatformName,
+  path: string,
+  served: (bytes: number) => void,
 ): Response | Promise<Response> {
   switch (s.scenario) {
     case "calm":
-    case "outage":
-      return document(req, s, PAYLOADS[s.scenario]);
+    case "outage": {
+      const p = SIMULATED_PLATFORMS[platform];
+      const pulse = p.pulse && path.endsWith(p.pulse.path) ? p.pulse : null;
+      const body = (pulse ?? p)[s.scenario];
+      return document(req, s, body, p.contentType, 200, {}, served, p.validators);
+    }
+    case "rate_limited":
+      return new Response("Too Many Requests", {
+        status: 429,
+        headers: { "retry-after": String(RATE_LIMIT_RETRY_AFTER_S) },
+      });
     case "html":
       return new Response(PAYLOADS.html, { headers: { "content-type": "text/html" } });
     case "invalid_json":
@@ -239,6 +300,15 @@ function serve(
   }
 }
 
+/** Headers Deno adds (date, content-length) and the status line, in bytes (an estimate). */
+const FRAMING_BYTES = 17 + 37 + 22 + 2;
+
+function headerBytes(headers: Record<string, string>): number {
+  let n = FRAMING_BYTES;
+  for (const [k, v] of Object.entries(headers)) n += k.length + v.length + 4;
+  return n;
+}
+
 function document(
   req: Request,
   s: VendorState,
@@ -246,19 +316,28 @@ function document(
   contentType = "application/json",
   status = 200,
   extra: Readonly<Record<string, string>> = {},
+  served: (bytes: number) => void = () => {},
+  validators = true,
 ): Response {
   const etag = `"v${s.version}-${s.scenario}"`;
   const lastModified = new Date(Math.floor(s.changedAt / 1000) * 1000).toUTCString();
-  const headers = { etag, "last-modified": lastModified, "content-type": contentType, ...extra };
+  const headers: Record<string, string> = validators
+    ? { etag, "last-modified": lastModified, "content-type": contentType, ...extra }
+    : { "content-type": contentType, ...extra };
   if (status !== 200) {
-    return new Response(body, { status, headers: { "content-type": contentType, ...extra } });
+    const plain = { "content-type": contentType, ...extra };
+    served(headerBytes(plain) + body.length);
+    return new Response(body, { status, headers: plain });
   }
   const inm = req.headers.get("if-none-match");
   const ims = req.headers.get("if-modified-since");
-  const fresh = inm !== null
-    ? inm === etag
-    : ims !== null && Date.parse(ims) >= Date.parse(lastModified);
-  if (fresh) return new Response(null, { status: 304, headers });
+  const fresh = validators &&
+    (inm !== null ? inm === etag : ims !== null && Date.parse(ims) >= Date.parse(lastModified));
+  if (fresh) {
+    served(headerBytes(headers));
+    return new Response(null, { status: 304, headers });
+  }
+  served(headerBytes(headers) + body.length);
   return new Response(body, { headers });
 }
 

@@ -10,6 +10,7 @@ import vendorEndpoint from "./004_vendor_endpoint.ts";
 import readingHealth from "./005_reading_health.ts";
 import boundedHistory from "./006_bounded_history.ts";
 import maintenanceWindow from "./008_maintenance_window.ts";
+import latencyDays from "./009_latency_days.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   readingHealth,
   boundedHistory,
   maintenanceWindow,
+  latencyDays,
 ];

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import type { FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
-import { READING_MESSAGE_MAX, READING_NOTES_MAX } from "../../../domain/mod.ts";
+import { histogramOf, READING_MESSAGE_MAX, READING_NOTES_MAX } from "../../../domain/mod.ts";
 import type { Case } from "./_support.ts";
 import {
   ALL_TIME,
@@ -303,6 +303,40 @@ export const pollCases: Case[] = [
       ]);
       deepStrictEqual((await store.history.fetchLog("a", T + MIN)).length, 2);
       deepStrictEqual(await store.history.fetchLog("nobody", 0), []);
+    },
+  },
+  {
+    name:
+      "polls.recordPulse: a success that schedules the next poll, counted in the latency summary, not logged",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL"), success(T, { latencyMs: 12 }));
+      await store.polls.recordFailure(a!, failure(T + MIN, "timeout"));
+      await store.polls.recordPulse(a!, {
+        at: T + 2 * MIN,
+        latencyMs: 250,
+        httpStatus: 304,
+        nextPollAt: T + 3 * MIN,
+        deadlineAt: T + 4 * MIN,
+      });
+      const reading = (await store.catalog.service("a"))!.reading;
+      equal(reading.consecutiveFailures, 0);
+      equal(reading.error, null);
+      equal(reading.lastSuccessAt, T + 2 * MIN);
+      equal((await store.polls.dueVendors(T + 3 * MIN, 10)).length, 1);
+      equal((await store.polls.dueVendors(T + 3 * MIN - 1, 10)).length, 0);
+      deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.outcome), [
+        "ok",
+        "timeout",
+      ]);
+      const sla = (await store.history.slaInputs("a", { start: T, end: T + DAY }, {
+        start: T,
+        end: T + DAY,
+      }))!;
+      deepStrictEqual(
+        [...sla.latency].sort((x, y) => x[0] - y[0]),
+        [...histogramOf([12, 250])].sort((x, y) => x[0] - y[0]),
+      );
     },
   },
 ];

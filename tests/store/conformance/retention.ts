@@ -49,6 +49,24 @@ export const retentionCases: Case[] = [
   },
   {
     name:
+      "retention.pruneLatencyDays deletes summary days before the cutoff's day, a chunk at a time",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      for (const days of [93, 92, 91, 89, 1]) {
+        await store.polls.recordSuccess(
+          a!,
+          snapshot("OPERATIONAL"),
+          success(ago(days), { latencyMs: 10 * days }),
+        );
+      }
+      equal(await drain(() => store.retention.pruneLatencyDays(ago(90), 2)), 3);
+      const window = { start: ago(400), end: T };
+      const left = (await store.history.slaInputs("a", window, window))!.latency;
+      equal([...left.values()].reduce((x, y) => x + y, 0), 2, "the days at 89 and 1 are kept");
+    },
+  },
+  {
+    name:
       "retention.pruneChangeFeed deletes changes older than the cutoff and beyond the newest rows kept",
     async run(store) {
       const { a } = await withVendors(store, [vendor("a")]);

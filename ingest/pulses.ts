@@ -1,0 +1,94 @@
+/**
+ * What the poller remembers between polls about each vendor's pulse (issue #15), in memory: a
+ * restart starts every vendor over with a full read. A calm vendor is watched by pulses when
+ * its platform offers a pulse document (adapter `pulse`), or when a conditional request of its
+ * full document is cheap: the vendor answers it 304, or the document is small. A vendor whose
+ * full document is large and comes whole every time stays on the stable interval, so pulses
+ * never multiply what a vendor sends.
+ * @module
+ */
+import type { EpochMs } from "../domain/mod.ts";
+import type { Adapter, Pulse } from "./adapters/adapter.ts";
+
+/**
+ * Largest full document (bytes) re-read at every pulse when the vendor ignores validators
+ * (instatus, Slack and Heroku documents are about 1 KB; Better Stack's or status.io's tens of KB
+ * stay on the stable interval).
+ */
+export const PULSE_FULL_MAX_BYTES = 8 * 1024;
+/** How long a vendor's pulse document is left unused after it went missing or changed shape. */
+export const PULSE_BROKEN_RETRY_MS = 24 * 60 * 60 * 1000;
+
+/** One vendor's pulse memory. */
+export interface PulseState {
+  /** Fingerprint of the pulse document the last full read went with; null: none yet. */
+  fingerprint: string | null;
+  /** Validators of the pulse document (its own ETag / Last-Modified). */
+  etag: string | null;
+  lastModified: string | null;
+  /** The last full read that succeeded (a document or a 304); null: none since start. */
+  lastFullAt: EpochMs | null;
+  /** Size of the last full document received (bytes); null: unknown. */
+  fullBytes: number | null;
+  /** The full endpoint answered a conditional request 304 the last time one was sent. */
+  fullAnswers304: boolean;
+  /** The pulse document went missing or changed shape: not used before this instant. */
+  brokenUntil: EpochMs | null;
+}
+
+/** Every vendor's pulse memory, by vendor id. */
+export interface PulseBook {
+  /** The vendor's state (created empty on first use). */
+  of(vendorId: number): PulseState;
+  /** The adapter's pulse, when it may be used for the vendor at `now`. */
+  usablePulse(vendorId: number, adapter: Adapter, now: EpochMs): Pulse | null;
+  /** True when a calm vendor may be polled every pulse interval (see the module doc). */
+  watchable(vendorId: number, adapter: Adapter, now: EpochMs): boolean;
+  /** Drops the fingerprint (the next calm poll reads the pulse and the full document again). */
+  forgetFingerprint(vendorId: number): void;
+  /** How many vendors it holds. */
+  readonly size: number;
+}
+
+/** A new, empty book. */
+export function createPulseBook(): PulseBook {
+  const states = new Map<number, PulseState>();
+  const of = (vendorId: number): PulseState => {
+    let s = states.get(vendorId);
+    if (!s) {
+      s = {
+        fingerprint: null,
+        etag: null,
+        lastModified: null,
+        lastFullAt: null,
+        fullBytes: null,
+        fullAnswers304: false,
+        brokenUntil: null,
+      };
+      states.set(vendorId, s);
+    }
+    return s;
+  };
+  const usablePulse = (vendorId: number, adapter: Adapter, now: EpochMs) => {
+    if (!adapter.pulse) return null;
+    const until = states.get(vendorId)?.brokenUntil ?? null;
+    return until !== null && now < until ? null : adapter.pulse;
+  };
+  return {
+    of,
+    usablePulse,
+    watchable(vendorId, adapter, now) {
+      if (usablePulse(vendorId, adapter, now)) return true;
+      const s = states.get(vendorId);
+      if (!s) return false;
+      return s.fullAnswers304 || (s.fullBytes !== null && s.fullBytes <= PULSE_FULL_MAX_BYTES);
+    },
+    forgetFingerprint(vendorId) {
+      const s = states.get(vendorId);
+      if (s) s.fingerprint = null;
+    },
+    get size() {
+      return states.size;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Group commit for the poller's writes on SQLite (issue #15): the outcome of each poll is one
+ * atomic write, but committing each on its own cost a transaction per request (BEGIN, WAL
+ * frames, COMMIT: 90 µs of CPU for an unchanged document, most of the store's share of a
+ * poll). Writes queued within {@link BATCH_WINDOW_MS} (or {@link BATCH_MAX} of them) run in one
+ * transaction, each inside its own savepoint: one that throws is rolled back alone and rejects
+ * its own promise; the others commit together. A write's promise settles only after the
+ * commit, and `after` (publishing the committed changes) runs then, in order.
+ * @module
+ */
+import type { Db } from "./db.ts";
+
+/** Longest a write waits for others to share its commit (ms). */
+export const BATCH_WINDOW_MS = 20;
+/** Writes per transaction at most; a full batch commits at once. */
+export const BATCH_MAX = 128;
+
+/** Queued writes over one connection. */
+export interface WriteBatch {
+  /** Queues `write` (synchronous, no transaction of its own); resolves once it is committed. */
+  add<T>(write: () => T, after?: (result: T) => void): Promise<T>;
+  /** Commits what is queued now (the store's close calls it). */
+  flush(): void;
+}
+
+interface Queued {
+  readonly write: () => unknown;
+  readonly after?: (result: unknown) => void;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** A new batch over `db`. */
+export function createWriteBatch(db: Db): WriteBatch {
+  let queue: Queued[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    const done: { item: Queued; value: unknown }[] = [];
+    const failed: { item: Queued; err: unknown }[] = [];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      for (const item of batch) {
+        db.exec("SAVEPOINT poll_write");
+        try {
+          done.push({ item, value: item.write() });
+          db.exec("RELEASE poll_write");
+        } catch (err) {
+          db.exec("ROLLBACK TO poll_write");
+          db.exec("RELEASE poll_write");
+          failed.push({ item, err });
+        }
+      }
+      db.exec("COMMIT");
+    } catch (err) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    for (const { item, err } of failed) item.reject(err);
+    for (const { item, value } of done) {
+      try {
+        item.after?.(value);
+      } finally {
+        item.resolve(value);
+      }
+    }
+  };
+
+  return {
+    add<T>(write: () => T, after?: (result: T) => void): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({
+          write,
+          after: after as ((result: unknown) => void) | undefined,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        });
+        if (queue.length >= BATCH_MAX) flush();
+        else if (timer === undefined) timer = setTimeout(flush, BATCH_WINDOW_MS);
+      });
+    },
+    flush,
+  };
+}

@@ -1,0 +1,298 @@
+/**
+ * Pulses (issue #15): a calm vendor is watched by its platform's cheapest honest signal between
+ * full reads, against the simulator with a fake clock.
+ */
+import { equal, notEqual, ok } from "node:assert/strict";
+import { type Change, fixedClock, SECOND_MS, type Store } from "../../domain/mod.ts";
+import { createPoller } from "../../ingest/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { vendorState } from "../support/inspect.ts";
+import { syncVendors } from "../support/seed.ts";
+import {
+  SIMULATED_PLATFORM_NAMES,
+  SIMULATED_PLATFORMS,
+  simulatedAdapters,
+  type SimulatedPlatformName,
+} from "../support/platform_docs.ts";
+import {
+  ALLOW_SIMULATOR,
+  RATE_LIMIT_RETRY_AFTER_S,
+  type Simulator,
+  startSimulator,
+} from "../support/simulator.ts";
+import { memoryStore } from "../support/store.ts";
+
+const T0 = Date.UTC(2026, 10, 2, 12);
+const CONFIG = {
+  movingSeconds: 60,
+  stableSeconds: 300,
+  pulseSeconds: 60,
+  concurrency: 8,
+  timeoutMs: 2000,
+  allowPrivate: ALLOW_SIMULATOR,
+};
+
+interface Rig {
+  store: Store;
+  sim: Simulator;
+  clock: ReturnType<typeof fixedClock>;
+  published: Change[];
+  poller: ReturnType<typeof createPoller>;
+  slugs: string[];
+  /** Advances the clock by `seconds` and runs one round. */
+  step(seconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function rig(
+  platforms: SimulatedPlatformName[],
+  options: { listeners?: number; pulseSeconds?: number } = {},
+): Promise<Rig> {
+  const store = memoryStore();
+  const sim = startSimulator({ listeners: options.listeners ?? 1 });
+  const clock = fixedClock(T0);
+  // One vendor per platform, named after it, spread over the listeners.
+  const vendors = platforms.map((p, i) => sim.catalog(platforms.length, p, p)[i]!);
+  await syncVendors(store, vendors, clock.now());
+  const published: Change[] = [];
+  store.changes.subscribe((c) => published.push(...c));
+  const poller = createPoller(
+    { ...CONFIG, pulseSeconds: options.pulseSeconds ?? CONFIG.pulseSeconds },
+    {
+      store: store.polls,
+      clock,
+      log: silentLogger,
+      adapters: simulatedAdapters(),
+      hostSpacingMs: 0,
+      random: () => 0.5,
+    },
+  );
+  return {
+    store,
+    sim,
+    clock,
+    published,
+    poller,
+    slugs: vendors.map((v) => v.slug),
+    async step(seconds) {
+      clock.advance(seconds * SECOND_MS);
+      await poller.runOnce();
+    },
+    close: async () => {
+      await poller.stop();
+      await sim.close();
+      await store.close();
+    },
+  };
+}
+
+async function vendor(store: Store, slug: string) {
+  const v = await vendorState(store, slug);
+  return {
+    current_status: v.currentStatus,
+    failures: v.failures,
+    error_kind: v.reading.error?.kind ?? null,
+    error_http_status: v.reading.error?.httpStatus ?? null,
+    error_message: v.reading.error?.message ?? null,
+    last_checked_at: v.reading.lastAttemptAt!,
+    next_poll_at: v.nextPollAt,
+  };
+}
+
+const STATUS = "/api/v2/status.json";
+const SUMMARY = "/api/v2/summary.json";
+
+Deno.test("a pulse that changes triggers a full read at once; an unchanged one is all that is read", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+    equal(r.sim.requestsTo(slug, STATUS), 1, "the first poll reads the pulse too");
+    equal(r.sim.requestsTo(slug, SUMMARY), 1);
+
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 2);
+    equal(r.sim.requestsTo(slug, SUMMARY), 1, "an unchanged pulse reads nothing else");
+    equal(r.poller.stats().pulses, 2);
+    equal(r.poller.stats().pulseChanges, 0);
+
+    r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 3);
+    equal(r.sim.requestsTo(slug, SUMMARY), 2, "the changed pulse is followed by the full read");
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+    ok(r.published.some((c) => c.kind === "status" && c.to === "PARTIAL_OUTAGE"));
+    equal(r.poller.stats().pulseChanges, 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a change behind an unchanged pulse is caught by the full read within the stable interval", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    // The pulse document is pinned to the calm page: it will not show what follows.
+    r.sim.setDocument(slug, STATUS, {
+      body: SIMULATED_PLATFORMS.statuspage.pulse!.calm,
+      contentType: "application/json",
+    });
+    await r.poller.runOnce();
+    r.sim.setScenario(slug, "outage");
+    for (const at of [60, 120, 180]) {
+      await r.step(60);
+      equal(
+        (await vendor(r.store, slug)).current_status,
+        "OPERATIONAL",
+        `pulses alone at +${at} s`,
+      );
+    }
+    equal(r.sim.requestsTo(slug, SUMMARY), 1);
+    await r.step(60); // +240 s: the next pulse would pass the 300 s stable interval
+    equal(r.sim.requestsTo(slug, SUMMARY), 2, "the scheduled full read");
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    for (let i = 0; i < 4; i++) await r.step(60);
+    // The fetch log keeps full reads: the first (200) and the one due at +240 s, conditional
+    // (304); the three pulses between were answered 304 and only counted.
+    const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
+    equal(codes.join(","), "200,304");
+    equal(r.poller.stats().pulses, 5);
+    equal(r.sim.requestsTo(slug, STATUS), 5);
+    equal(r.sim.requestsTo(slug, SUMMARY), 2);
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("every platform: calm reads OPERATIONAL and trouble is seen within one pulse interval", async () => {
+  const r = await rig(SIMULATED_PLATFORM_NAMES);
+  try {
+    await r.poller.runOnce();
+    for (const slug of r.slugs) {
+      equal((await vendor(r.store, slug)).current_status, "OPERATIONAL", slug);
+    }
+    // One stable interval: every vendor has had a conditional full read answered (304 where
+    // the platform honours validators), so every one is watched between full reads.
+    await r.step(300);
+    for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    for (const slug of r.slugs) {
+      notEqual(
+        (await vendor(r.store, slug)).current_status,
+        "OPERATIONAL",
+        `${slug} seen within 60 s`,
+      );
+    }
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("incident.io (no validators): the small widget is the pulse, the full summary is read rarely", async () => {
+  const r = await rig(["incidentio"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, "/api/v1/summary"), 4);
+    equal(r.sim.requestsTo(slug, SUMMARY), 1);
+    r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, SUMMARY), 2);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a missing pulse document is left alone for a day; the vendor is read in full instead", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    r.sim.setDocument(slug, STATUS, { body: "gone", contentType: "text/plain", status: 404 });
+    await r.poller.runOnce();
+    equal(
+      (await vendor(r.store, slug)).current_status,
+      "OPERATIONAL",
+      "the pulse's 404 is not a failure",
+    );
+    equal((await vendor(r.store, slug)).failures, 0);
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 1, "not asked again");
+    // The full document is small: a conditional read of it is the signal every pulse interval.
+    equal(r.sim.requestsTo(slug, SUMMARY), 4);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("pulses off: a calm vendor is read every stable interval, nothing in between", async () => {
+  const r = await rig(["statuspage"], { pulseSeconds: 0 });
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    const v = await vendor(r.store, slug);
+    ok(v.next_poll_at - v.last_checked_at > 140 * SECOND_MS, "spread over the stable interval");
+    for (let i = 0; i < 2; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 0);
+    equal(r.sim.requests(slug), 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a vendor answering 429 with Retry-After is left alone as long as it asks, and says so", async () => {
+  const r = await rig(["statuspage", "statuspage"], { listeners: 2 });
+  const [limited, other] = r.slugs as [string, string];
+  try {
+    r.sim.setScenario(limited, "rate_limited");
+    await r.poller.runOnce();
+    const v = await vendor(r.store, limited);
+    equal(v.error_kind, "http_status");
+    equal(v.error_http_status, 429);
+    ok(v.error_message?.includes(`asked to wait ${RATE_LIMIT_RETRY_AFTER_S} s`), v.error_message!);
+    equal(v.next_poll_at - v.last_checked_at, RATE_LIMIT_RETRY_AFTER_S * SECOND_MS);
+    equal(
+      (await vendor(r.store, other)).current_status,
+      "OPERATIONAL",
+      "another host is not held back",
+    );
+    const asked = r.sim.requests(limited);
+    await r.step(60);
+    await r.step(55);
+    equal(r.sim.requests(limited), asked, "nothing before the wait is over");
+    r.sim.setScenario(limited, "calm");
+    await r.step(10);
+    equal(r.sim.requests(limited), asked + 1, "then a full read (a failing vendor has no pulse)");
+    equal((await vendor(r.store, limited)).failures, 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a pulse answered 429 ends the poll: no full read is sent to a vendor asking for fewer", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    r.sim.setScenario(slug, "rate_limited");
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 2);
+    equal(r.sim.requestsTo(slug, SUMMARY), 1);
+    equal((await vendor(r.store, slug)).error_http_status, 429);
+  } finally {
+    await r.close();
+  }
+});

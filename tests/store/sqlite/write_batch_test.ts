@@ -1,0 +1,48 @@
+/** Group commit of poll records (store/sqlite/write_batch.ts). */
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import { BATCH_MAX, createWriteBatch } from "../../../store/sqlite/write_batch.ts";
+import { openDb } from "./_sqlite.ts";
+
+function table() {
+  const db = openDb(":memory:");
+  db.exec("CREATE TABLE t (x INTEGER UNIQUE)");
+  const insert = (x: number) => () => db.prepare("INSERT INTO t (x) VALUES (?)").run(x).changes;
+  const rows = () => db.prepare("SELECT x FROM t ORDER BY x").all().map((r) => r.x);
+  return { db, insert, rows };
+}
+
+Deno.test("writes queued together commit together; one that throws is rolled back alone", async () => {
+  const { db, insert, rows } = table();
+  const batch = createWriteBatch(db);
+  const seen: string[] = [];
+  const after = (name: string) => () => {
+    equal(db.isTransaction, false, "after runs once committed");
+    seen.push(name);
+  };
+  const one = batch.add(insert(1), after("one"));
+  const dup = batch.add(() => {
+    insert(3)();
+    return insert(1)(); // UNIQUE: this write (and its insert of 3) is undone
+  }, after("dup"));
+  const two = batch.add(insert(2), after("two"));
+  equal(await one, 1);
+  await rejects(dup, /UNIQUE/);
+  equal(await two, 1);
+  deepStrictEqual(rows(), [1, 2]);
+  deepStrictEqual(seen, ["one", "two"]);
+  db.close();
+});
+
+Deno.test("a full batch commits at once; close flushes what is queued", async () => {
+  const { db, insert, rows } = table();
+  const batch = createWriteBatch(db);
+  const writes = Array.from({ length: BATCH_MAX }, (_, i) => batch.add(insert(i)));
+  equal(rows().length, BATCH_MAX, "committed before any timer");
+  await Promise.all(writes);
+  const late = batch.add(insert(-1));
+  ok(!rows().includes(-1));
+  batch.flush();
+  ok(rows().includes(-1));
+  await late;
+  db.close();
+});
