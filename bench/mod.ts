@@ -1,6 +1,7 @@
 /**
  * Runs every benchmark in turn (`deno task bench`). Each prints its own report with a ratio
- * against a baseline measured in the same run. `BENCH_SECONDS` shortens timed runs.
+ * against a baseline measured in the same run. `BENCH_SECONDS` shortens timed runs; names
+ * given as arguments (`deno task bench poller api`) run only those.
  * @module
  */
 import { pollerBenchOptions, runPollerBench } from "./poller_bench.ts";
@@ -19,7 +20,16 @@ const BENCHES: [string, () => Promise<void>][] = [
   ["hostile", () => runHostileBench(hostileBenchOptions())],
 ];
 
+const only = new Set(Deno.args);
+const unknown = [...only].filter((name) => !BENCHES.some(([n]) => n === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown bench ${unknown.join(", ")}: one of ${BENCHES.map(([n]) => n).join(", ")}`,
+  );
+  Deno.exit(2);
+}
 for (const [name, run] of BENCHES) {
+  if (only.size > 0 && !only.has(name)) continue;
   console.log(`\n=== ${name} ===`);
   await run();
 }
