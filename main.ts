@@ -69,6 +69,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     responseCache: createResponseCache(store.changes),
     shutdown: stopping.signal,
     trustedProxies: config.trustedProxies,
+    instance: config.instanceId ?? `${Deno.hostname()}-${Deno.pid}`,
   });
   const server = Deno.serve({
     hostname: config.host,
