@@ -165,10 +165,13 @@ async function persist(
         WHERE id = ${componentIds.get(w.externalId)!}`;
     }
   }
-  if (diff.transitions.length > 0) {
+  // At most 1,000 rows per statement: a statement carries at most 65,534 parameters.
+  for (let i = 0; i < diff.transitions.length; i += 1000) {
     await sql`INSERT INTO transitions ${
       sql(
-        diff.transitions.map((t) => transitionRow(vendorId, t, at, componentIds)),
+        diff.transitions.slice(i, i + 1000).map((t) =>
+          transitionRow(vendorId, t, at, componentIds)
+        ),
         "vendor_id",
         "component_id",
         "from_status",

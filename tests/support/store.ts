@@ -1,15 +1,80 @@
 /**
  * Fresh stores for tests: in memory (the usual case), or a SQLite file in a temp folder for the
- * tests that are about the file itself (restart, crash, legacy rows).
+ * tests that are about the file itself (restart, crash, legacy rows). With
+ * `STATUSD_TEST_ENGINE=postgres`, {@link memoryStore} gives a fresh PostgreSQL database of the
+ * test rig's server instead, so every suite built on it runs on the other engine too.
  * @module
  */
 import { join } from "node:path";
-import type { PollerStats, Store } from "../../domain/mod.ts";
-import { openSqliteStore } from "../../store/mod.ts";
+import type { ChangeListener, PollerStats, Store } from "../../domain/mod.ts";
+import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { freshDatabase } from "./postgres.ts";
 
-/** A new in-memory store with every migration applied. */
+/** The engine test stores use: `STATUSD_TEST_ENGINE` (`sqlite`, the default, or `postgres`). */
+export const TEST_ENGINE: "sqlite" | "postgres" =
+  Deno.env.get("STATUSD_TEST_ENGINE") === "postgres" ? "postgres" : "sqlite";
+
+/** A new empty store with every migration applied (SQLite in memory, or see TEST_ENGINE). */
 export function memoryStore(): Store {
+  if (TEST_ENGINE === "postgres") return freshPostgresStore();
   return openSqliteStore(":memory:");
+}
+
+/**
+ * A store on a fresh PostgreSQL database, usable at once: every call waits for the database to
+ * be created and migrated; `close` drops it.
+ */
+function freshPostgresStore(): Store {
+  const opening = (async () => {
+    const db = await freshDatabase();
+    return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
+  })();
+  const ready = opening.then((o) => o.store);
+  const noun = (name: keyof Store) =>
+    new Proxy({}, {
+      get(_target, method: string) {
+        if (name === "changes" && method === "subscribe") {
+          return (listener: ChangeListener) => {
+            let stop: (() => void) | null = null;
+            let cancelled = false;
+            ready.then((s) => {
+              if (!cancelled) stop = s.changes.subscribe(listener);
+            });
+            return () => {
+              cancelled = true;
+              stop?.();
+            };
+          };
+        }
+        return async (...args: unknown[]) => {
+          const s = await ready;
+          const target = s[name] as unknown as Record<string, (...a: unknown[]) => unknown>;
+          return await target[method]!(...args);
+        };
+      },
+    });
+  const nouns = [
+    "catalog",
+    "polls",
+    "incidents",
+    "history",
+    "changes",
+    "health",
+    "accounts",
+    "keys",
+    "sessions",
+    "oauth",
+    "retention",
+  ] as const;
+  return {
+    engine: "postgres",
+    ...Object.fromEntries(nouns.map((n) => [n, noun(n)])),
+    async close() {
+      const { db, store } = await opening;
+      await store.close();
+      await db.drop();
+    },
+  } as unknown as Store;
 }
 
 /** A SQLite store in a fresh temp folder; `reopen` opens the same file again, `remove` deletes it. */
