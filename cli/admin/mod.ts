@@ -22,12 +22,7 @@ import { loadConfig } from "../../config.ts";
 import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
 import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
-import {
-  copySqliteToPostgres,
-  CopyError,
-  openStore,
-  StoreOpenError,
-} from "../../store/mod.ts";
+import { CopyError, copySqliteToPostgres, openStore, StoreOpenError } from "../../store/mod.ts";
 
 /** Exit codes: done, refused (the message says why), bad usage. */
 export const ADMIN_EXIT = { ok: 0, refused: 1, usage: 2 } as const;

@@ -103,12 +103,14 @@ export async function resolvedSince(
       resolved_at AS "resolvedAt" FROM incidents
     WHERE vendor_id = ${vendorId} AND ${closedSql(sql)} AND resolved_at >= ${since}
     ORDER BY id`;
-  return rows.map((r) => ({
-    status: r.status as IncidentStatus,
-    impact: r.impact as Impact,
-    startedAt: Number(r.startedAt),
-    resolvedAt: Number(r.resolvedAt),
-  }) as ResolvedSpan);
+  return rows.map((r) =>
+    ({
+      status: r.status as IncidentStatus,
+      impact: r.impact as Impact,
+      startedAt: Number(r.startedAt),
+      resolvedAt: Number(r.resolvedAt),
+    }) as ResolvedSpan
+  );
 }
 
 /** Number of incidents matching `filter`. */

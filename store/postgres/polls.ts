@@ -17,7 +17,11 @@ const strOrNull = (v: unknown): string | null => (v === null ? null : String(v))
 
 /** The poller's store over the pool `sql`, publishing committed changes through `feed`. */
 export function pollStore(sql: Sql, feed: ChangeFanOut): PollStore {
-  const schedule = (tx: Sql, id: number, p: { nextPollAt: number; deadlineAt: number; at: number }) =>
+  const schedule = (
+    tx: Sql,
+    id: number,
+    p: { nextPollAt: number; deadlineAt: number; at: number },
+  ) =>
     tx`UPDATE vendors SET next_poll_at = ${p.nextPollAt}, deadline_at = ${p.deadlineAt},
       last_checked_at = ${p.at} WHERE id = ${id}`;
   const healthy = (tx: Sql) =>
@@ -124,7 +128,9 @@ export function pollStore(sql: Sql, feed: ChangeFanOut): PollStore {
           WHERE id = ${vendorId}`;
         await schedule(tx, vendorId, poll);
         await insertFetch(tx, vendorId, poll, poll.outcome);
-        return poll.stale ? recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at)) : [];
+        return poll.stale
+          ? recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at))
+          : [];
       }));
     },
   };

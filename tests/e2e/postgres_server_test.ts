@@ -60,7 +60,8 @@ async function until<T>(what: string, fn: () => Promise<T | null>, ms = 30_000):
 }
 
 Deno.test({
-  name: "statusd runs on PostgreSQL: polls, serves, names engine and instance, keeps data over a restart",
+  name:
+    "statusd runs on PostgreSQL: polls, serves, names engine and instance, keeps data over a restart",
   ignore: needsPostgres,
   async fn() {
     const db = await freshDatabase();

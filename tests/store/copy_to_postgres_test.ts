@@ -44,7 +44,8 @@ function ctxOver(store: Store) {
 }
 
 Deno.test({
-  name: "copy-to-postgres keeps history, uptime figures, incidents and keys; a non-empty target is refused",
+  name:
+    "copy-to-postgres keeps history, uptime figures, incidents and keys; a non-empty target is refused",
   ignore: !postgresAvailable() && !Deno.env.get("CI"),
   sanitizeResources: false,
   sanitizeOps: false,

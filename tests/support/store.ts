@@ -8,11 +8,12 @@
 import { join } from "node:path";
 import type { ChangeListener, PollerStats, Store } from "../../domain/mod.ts";
 import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
-import { freshDatabase } from "./postgres.ts";
+import { freshDatabase, type TestDatabase } from "./postgres.ts";
 
 /** The engine test stores use: `STATUSD_TEST_ENGINE` (`sqlite`, the default, or `postgres`). */
-export const TEST_ENGINE: "sqlite" | "postgres" =
-  Deno.env.get("STATUSD_TEST_ENGINE") === "postgres" ? "postgres" : "sqlite";
+export const TEST_ENGINE: "sqlite" | "postgres" = Deno.env.get("STATUSD_TEST_ENGINE") === "postgres"
+  ? "postgres"
+  : "sqlite";
 
 /** A new empty store with every migration applied (SQLite in memory, or see TEST_ENGINE). */
 export function memoryStore(): Store {
@@ -20,39 +21,52 @@ export function memoryStore(): Store {
   return openSqliteStore(":memory:");
 }
 
+let nounMethods: Store | null = null;
+
+/** The method names of one noun of the port (read off a SQLite store: both engines agree). */
+function methodsOf(name: keyof Store): string[] {
+  nounMethods ??= openSqliteStore(":memory:");
+  return Object.keys(nounMethods[name] as object);
+}
+
 /**
  * A store on a fresh PostgreSQL database, usable at once: every call waits for the database to
  * be created and migrated; `close` drops it.
  */
 function freshPostgresStore(): Store {
-  const opening = (async () => {
-    const db = await freshDatabase();
-    return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
-  })();
-  const ready = opening.then((o) => o.store);
+  // Opened on first use: a test that builds a context and never touches its store creates no
+  // database (and leaves no promise behind when the server stops at the end of the file).
+  let opening: Promise<{ db: TestDatabase; store: Store }> | null = null;
+  const open = () =>
+    opening ??= (async () => {
+      const db = await freshDatabase();
+      return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
+    })();
+  const ready = () => open().then((o) => o.store);
+  // Real own methods (not a Proxy), so a test may spread a noun to wrap one of its methods.
   const noun = (name: keyof Store) =>
-    new Proxy({}, {
-      get(_target, method: string) {
+    Object.fromEntries(
+      methodsOf(name).map((method) => {
         if (name === "changes" && method === "subscribe") {
-          return (listener: ChangeListener) => {
+          return [method, (listener: ChangeListener) => {
             let stop: (() => void) | null = null;
             let cancelled = false;
-            ready.then((s) => {
+            ready().then((s) => {
               if (!cancelled) stop = s.changes.subscribe(listener);
-            });
+            }, () => {/* the first call that awaits the store reports the failure */});
             return () => {
               cancelled = true;
               stop?.();
             };
-          };
+          }];
         }
-        return async (...args: unknown[]) => {
-          const s = await ready;
+        return [method, async (...args: unknown[]) => {
+          const s = await ready();
           const target = s[name] as unknown as Record<string, (...a: unknown[]) => unknown>;
           return await target[method]!(...args);
-        };
-      },
-    });
+        }];
+      }),
+    );
   const nouns = [
     "catalog",
     "polls",
@@ -70,6 +84,7 @@ function freshPostgresStore(): Store {
     engine: "postgres",
     ...Object.fromEntries(nouns.map((n) => [n, noun(n)])),
     async close() {
+      if (opening === null) return;
       const { db, store } = await opening;
       await store.close();
       await db.drop();
