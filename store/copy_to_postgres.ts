@@ -70,7 +70,8 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
       for (const table of TABLES) {
         const columns = (await tx`SELECT column_name FROM information_schema.columns
           WHERE table_schema = current_schema() AND table_name = ${table.name}
-            AND column_name <> 'seq' ORDER BY ordinal_position`).map((r) => String(r.column_name));
+            AND column_name NOT IN ('seq', 'lease_owner', 'lease_until')
+            ORDER BY ordinal_position`).map((r) => String(r.column_name));
         const list = columns.map((c) => `"${c}"`).join(", ");
         const select = db.prepare(
           `SELECT ${list} FROM ${table.name} ORDER BY ${table.order} LIMIT ? OFFSET ?`,

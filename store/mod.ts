@@ -30,7 +30,11 @@ export class StoreOpenError extends Error {
  */
 export async function openStore(
   location: StoreLocation,
-  options: { readonly onListenerError?: (err: unknown) => void } = {},
+  options: {
+    readonly onListenerError?: (err: unknown) => void;
+    /** This instance's name (PostgreSQL: the owner of the vendors it claims). */
+    readonly instance?: string;
+  } = {},
 ): Promise<Store> {
   if (location.databaseUrl !== null) {
     const url = parseDatabaseUrl(location.databaseUrl);

@@ -40,10 +40,58 @@ export async function recordChanges(
       )
     } RETURNING id`;
     // The sequence numbers the VALUES rows in order: the smallest id is the first row's.
+    // Every instance listening is told once this commits (NOTIFY is sent at commit).
     const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     ids.forEach((id, k) => out.push({ ...chunk[k]!, id, at }));
   }
+  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`;
   return out;
+}
+
+/** The NOTIFY channel instances listen on for committed changes. */
+export const CHANGES_CHANNEL = "statusd_changes";
+
+/**
+ * Tells `feed` every change committed by any instance, once and in id order, from the newest
+ * id at the time it starts: `pump()` reads what is new since its cursor (callers await it after
+ * their own commit; a NOTIFY from any instance calls it too). One read runs at a time; a call
+ * during a read makes it read again before settling.
+ */
+export function changeCursor(sql: Sql, feed: ChangeFanOut, from: number) {
+  let cursor = from;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const drain = async () => {
+    for (;;) {
+      const rows = await sql`SELECT id, at, data FROM changes WHERE id > ${cursor}
+        ORDER BY id LIMIT 1000`;
+      if (rows.length === 0) return;
+      const batch = rows.map((r) =>
+        ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
+      );
+      cursor = batch.at(-1)!.id;
+      feed.publish(batch);
+    }
+  };
+  return {
+    pump(): Promise<void> {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await drain();
+          } while (again);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    },
+  };
 }
 
 /** The changes noun over the pool `sql`, publishing through `feed`. */

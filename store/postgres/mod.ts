@@ -8,7 +8,7 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { catalogStore } from "./catalog.ts";
-import { changeStore } from "./changes.ts";
+import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
 import { connect, type Sql } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
@@ -26,6 +26,8 @@ export interface PostgresStoreOptions {
   readonly onListenerError?: (err: unknown) => void;
   /** Connections in the pool (default 10). */
   readonly poolSize?: number;
+  /** This instance's name: the owner of the vendors it claims (default: host and pid). */
+  readonly instance?: string;
 }
 
 /**
@@ -39,21 +41,37 @@ export async function openPostgresStore(
   const sql = connect(url, { max: options.poolSize });
   try {
     await migrate(sql);
+    return await postgresStoreOver(sql, options);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => {});
     throw err;
   }
-  return postgresStoreOver(sql, options);
 }
 
-/** The store over an open, migrated pool (closing the store ends the pool). */
-export function postgresStoreOver(sql: Sql, options: PostgresStoreOptions = {}): Store {
+/**
+ * The store over an open, migrated pool (closing the store ends the pool). Committed changes
+ * reach this process's subscribers from the `changes` table, whoever wrote them: after each
+ * local commit, and on every NOTIFY another instance sends.
+ */
+export async function postgresStoreOver(
+  sql: Sql,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
   const feed = createChangeFanOut(options.onListenerError);
+  const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
+  const cursor = changeCursor(sql, feed, Number(id));
+  const pump = () =>
+    cursor.pump().catch((err) => {
+      options.onListenerError?.(err);
+    });
+  // The listener's connection reconnects by itself; each (re)connection reads what it missed.
+  await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
+  const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
   let closing: Promise<void> | null = null;
   return {
     engine: "postgres",
     catalog: catalogStore(sql),
-    polls: pollStore(sql, feed),
+    polls: pollStore(sql, owner, pump),
     incidents: incidentStore(sql),
     history: historyStore(sql),
     changes: changeStore(sql, feed),

@@ -5,7 +5,6 @@
  */
 import type { Change, DueVendor, Platform, PollStore, StatusLevel } from "../../domain/mod.ts";
 import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
-import type { ChangeFanOut } from "../change_feed.ts";
 import { recordChanges } from "./changes.ts";
 import { type Row, type Sql, write } from "./db.ts";
 import { countLatency } from "./latency_days.ts";
@@ -15,15 +14,30 @@ import { openSql } from "./sql.ts";
 const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
 const strOrNull = (v: unknown): string | null => (v === null ? null : String(v));
 
-/** The poller's store over the pool `sql`, publishing committed changes through `feed`. */
-export function pollStore(sql: Sql, feed: ChangeFanOut): PollStore {
+/**
+ * How long an instance holds the due vendors it read (ms). The poller reads its due vendors
+ * again every round, in-flight ones included, which renews their leases; a dead instance's
+ * vendors are taken over by the others at most this long after its last round.
+ */
+export const LEASE_MS = 20_000;
+
+/**
+ * The poller's store over the pool `sql`, for the instance `owner`; `published` resolves once
+ * committed changes have been told to this process's subscribers.
+ */
+export function pollStore(
+  sql: Sql,
+  owner: string,
+  published: () => Promise<void>,
+): PollStore {
+  // Recording a poll ends this instance's lease: the vendor is free for whoever finds it due.
   const schedule = (
     tx: Sql,
     id: number,
     p: { nextPollAt: number; deadlineAt: number; at: number },
   ) =>
     tx`UPDATE vendors SET next_poll_at = ${p.nextPollAt}, deadline_at = ${p.deadlineAt},
-      last_checked_at = ${p.at} WHERE id = ${id}`;
+      last_checked_at = ${p.at}, lease_owner = NULL, lease_until = 0 WHERE id = ${id}`;
   const healthy = (tx: Sql) =>
     tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
       error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
@@ -37,30 +51,43 @@ export function pollStore(sql: Sql, feed: ChangeFanOut): PollStore {
       VALUES (${vendorId}, ${p.at}, ${p.latencyMs}, ${outcome}, ${p.httpStatus})`;
   const publishing = async (changes: Promise<readonly Change[]>) => {
     const committed = await changes;
-    feed.publish(committed);
+    if (committed.length > 0) await published();
     return committed;
   };
+  /** Free for `owner` at `now`: nobody's, its own, or a lease that ended. */
+  const claimable = (tx: Sql, now: number) =>
+    tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now})`;
 
   return {
+    /**
+     * Claims the due vendors no other instance holds (rows another instance is claiming at
+     * this moment are skipped, not waited for) and returns them, most overdue first.
+     */
     async dueVendors(now, limit) {
-      const rows = await sql`SELECT v.id, v.slug, v.status_page_url, v.platform,
+      const rows = await sql`WITH picked AS (
+          SELECT id FROM vendors
+          WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}
+          ORDER BY next_poll_at, id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
+        FROM picked WHERE v.id = picked.id
+        RETURNING v.id, v.slug, v.status_page_url, v.platform,
           v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
           v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
           v.platform_misses, v.redetected_at,
           EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-                  AND ${openSql(sql, "i")}) AS open_incidents
-        FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ${now}
-        ORDER BY v.next_poll_at, v.id LIMIT ${limit}`;
-      return rows.map(toDue);
+                  AND ${openSql(sql, "i")}) AS open_incidents`;
+      return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
     },
+    /** How many catalog vendors are due at `now` that this instance may claim. */
     async countDue(now) {
       const [{ n }] = await sql`SELECT COUNT(*) AS n FROM vendors
-        WHERE in_catalog = 1 AND next_poll_at <= ${now}`;
+        WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}`;
       return Number(n);
     },
     async recordSkipped(vendorId, nextPollAt, reason) {
       await sql`UPDATE vendors SET next_poll_at = ${nextPollAt}, deadline_at = 0,
-        last_error = ${reason.slice(0, 500)},
+        lease_owner = NULL, lease_until = 0, last_error = ${reason.slice(0, 500)},
         unsupported_reason = ${reason.slice(0, READING_MESSAGE_MAX)}, error_kind = NULL,
         error_http_status = NULL, error_message = NULL, error_since = NULL
         WHERE id = ${vendorId}`;

@@ -6,6 +6,7 @@
  */
 import type { Migration } from "../migrate.ts";
 import schema from "./001_schema.ts";
+import leases from "./002_leases.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [schema];
+export const MIGRATIONS: readonly Migration[] = [schema, leases];
