@@ -8,56 +8,11 @@ import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { startSimulator } from "../support/simulator.ts";
+import { startStatusd, until } from "../support/statusd_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const needsPostgres = !postgresAvailable() && !Deno.env.get("CI");
-
-/** Starts `main.ts` with `env`; resolves with its base URL once it listens. */
-async function serve(env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
-    env: { ...env, NO_COLOR: "1", PORT: "0", HOST: "127.0.0.1" },
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const seen: string[] = [];
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`statusd exited before listening:\n${seen.join("\n")}`);
-    buffer += value;
-    const parts = buffer.split("\n");
-    buffer = parts.pop()!;
-    for (const line of parts) {
-      seen.push(line);
-      const url = /"msg":"listening".*"url":"(http:\/\/[^"]+)"/.exec(line)?.[1];
-      if (url) {
-        (async () => {
-          for (;;) if ((await lines.read().catch(() => ({ done: true }))).done) break;
-        })();
-        return {
-          base: url,
-          async stop() {
-            child.kill("SIGTERM");
-            await child.status;
-          },
-        };
-      }
-    }
-  }
-}
-
-async function until<T>(what: string, fn: () => Promise<T | null>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== null) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const serve = startStatusd;
 
 Deno.test({
   name:
