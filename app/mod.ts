@@ -34,6 +34,7 @@ export {
   signIn,
   signUp,
 } from "./accounts.ts";
+export { refundAttempt, takeAttempt } from "./attempts.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,

@@ -133,6 +133,7 @@ export {
 } from "./latency.ts";
 export {
   type AccountStore,
+  type AttemptStore,
   type AccountSummary,
   type ApiKeyRecord,
   type CatalogOverview,

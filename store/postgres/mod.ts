@@ -7,6 +7,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
 import { connect, type Sql } from "./db.ts";
@@ -81,6 +82,7 @@ export async function postgresStoreOver(
     sessions: sessionStore(sql),
     oauth: oauthStore(sql),
     retention: retentionStore(sql),
+    attempts: attemptStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });
       return closing;

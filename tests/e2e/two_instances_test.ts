@@ -193,6 +193,26 @@ Deno.test({
       equal(revoked.status, 303);
       equal((await fetch(history, { headers: withKey })).status, 401);
 
+      // Failed sign-ins count across instances: ten wrong passwords spread over both, and the
+      // eleventh is refused on either.
+      for (let i = 0; i < 10; i++) {
+        const target = browser((i % 2 === 0 ? a : b)!.base);
+        const res = await target.submit("/sign-in", "/sign-in", {
+          email: "ops@example.com",
+          password: "wrong password, try again",
+        });
+        ok(res.status !== 429, `attempt ${i + 1} is not refused yet`);
+        await res.body?.cancel();
+      }
+      for (const p of [a!, b!]) {
+        const res = await browser(p.base).submit("/sign-in", "/sign-in", {
+          email: "ops@example.com",
+          password: PASSWORD,
+        });
+        equal(res.status, 429, "the limit holds on every instance");
+        await res.body?.cancel();
+      }
+
       // kill -9 of a: b takes every vendor over within a lease (plus an interval to poll it).
       const atKill = vendors.map((v) => sim.requests(v.slug));
       await a!.kill();

@@ -79,6 +79,7 @@ function freshPostgresStore(): Store {
     "sessions",
     "oauth",
     "retention",
+    "attempts",
   ] as const;
   return {
     engine: "postgres",

@@ -7,6 +7,7 @@
 import type { Migration } from "../migrate.ts";
 import schema from "./001_schema.ts";
 import leases from "./002_leases.ts";
+import attempts from "./003_attempts.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [schema, leases];
+export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts];
