@@ -133,9 +133,9 @@ export {
 } from "./latency.ts";
 export {
   type AccountStore,
-  type AttemptStore,
   type AccountSummary,
   type ApiKeyRecord,
+  type AttemptStore,
   type CatalogOverview,
   type CatalogStore,
   type CatalogSync,

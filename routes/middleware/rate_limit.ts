@@ -26,10 +26,28 @@ export type NamedRateLimit = RateLimit & { readonly name: string };
 /** Built-in limits (PROTOCOLS.md §3.5 suggests 20 registrations an hour per address). */
 export const LIMITS = {
   /** Registrations that succeed count; a malformed one (400) costs nothing. */
-  register: { name: "register", limit: 20, windowMs: 60 * MINUTE_MS, maxKeys: 10_000, counts: (s) => s < 400 },
+  register: {
+    name: "register",
+    limit: 20,
+    windowMs: 60 * MINUTE_MS,
+    maxKeys: 10_000,
+    counts: (s) => s < 400,
+  },
   /** Only failed sign-ins count. */
-  signIn: { name: "sign-in", limit: 10, windowMs: 5 * MINUTE_MS, maxKeys: 10_000, counts: (s) => s >= 400 },
-  signUp: { name: "sign-up", limit: 10, windowMs: 5 * MINUTE_MS, maxKeys: 10_000, counts: () => true },
+  signIn: {
+    name: "sign-in",
+    limit: 10,
+    windowMs: 5 * MINUTE_MS,
+    maxKeys: 10_000,
+    counts: (s) => s >= 400,
+  },
+  signUp: {
+    name: "sign-up",
+    limit: 10,
+    windowMs: 5 * MINUTE_MS,
+    maxKeys: 10_000,
+    counts: () => true,
+  },
 } as const satisfies Record<string, NamedRateLimit>;
 
 /**
