@@ -290,6 +290,11 @@ export function latestChangeId(ctx: AppContext): Promise<number> {
   return ctx.store.changes.latestId();
 }
 
+/** Id of the oldest change still kept (retention prunes older ones), 0 when none. */
+export function oldestChangeId(ctx: AppContext): Promise<number> {
+  return ctx.store.changes.oldestId();
+}
+
 /** Levels the home page lists as disrupted, worst first. */
 export const DISRUPTED_LEVELS: readonly StatusLevel[] = [
   "MAJOR_OUTAGE",

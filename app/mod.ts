@@ -116,6 +116,7 @@ export {
   latestChangeId,
   listIncidents,
   listServices,
+  oldestChangeId,
   type PollHealth,
   type ProviderOverview,
   providersOverview,

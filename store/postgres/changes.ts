@@ -104,6 +104,10 @@ export function changeStore(sql: Sql, feed: ChangeFanOut): ChangeStore {
         ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
       );
     },
+    async oldestId() {
+      const [{ id }] = await sql`SELECT COALESCE(MIN(id), 0) AS id FROM changes`;
+      return Number(id);
+    },
     async latestId() {
       const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
       return Number(id);

@@ -61,14 +61,14 @@ export async function postgresStoreOver(
   const feed = createChangeFanOut(options.onListenerError);
   const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
   const cursor = changeCursor(sql, feed, Number(id));
+  let closing: Promise<void> | null = null;
   const pump = () =>
-    cursor.pump().catch((err) => {
-      options.onListenerError?.(err);
+    closing !== null ? Promise.resolve() : cursor.pump().catch((err) => {
+      if (closing === null) options.onListenerError?.(err);
     });
   // The listener's connection reconnects by itself; each (re)connection reads what it missed.
   await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
   const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
-  let closing: Promise<void> | null = null;
   return {
     engine: "postgres",
     catalog: catalogStore(sql),

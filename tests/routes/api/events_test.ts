@@ -281,3 +281,34 @@ Deno.test("a Last-Event-ID beyond the newest change is clamped with a reset even
     await r.close();
   }
 });
+
+Deno.test("a Last-Event-ID older than the oldest change kept gets a reset saying events expired, then the rest", async () => {
+  const r = apiRig();
+  try {
+    const flips = await flipper(r, 5);
+    for (let i = 0; i < 4; i++) await flips.commit(5);
+    const newest = flips.base + 20;
+    // Retention prunes all but the newest 8 changes.
+    await r.store.retention.pruneChangeFeed(0, 8);
+    const oldest = newest - 7;
+    const stream = sseReader(await r.get("/api/events", { "Last-Event-ID": String(flips.base) }));
+    const got = await stream.until((e) => e.filter((x) => x.event === "status").length >= 8);
+    const reset = got.find((x) => x.event === "reset")!;
+    deepStrictEqual(reset.data, {
+      lastEventId: oldest - 1,
+      reason: "expired",
+      requested: flips.base,
+    });
+    ok(got.indexOf(reset) < got.findIndex((x) => x.event === "status"), "the reset comes first");
+    assertConsecutive(got.filter((x) => x.event === "status"), oldest, newest);
+    await stream.cancel();
+
+    // A client that missed nothing gets no reset.
+    const current = sseReader(await r.get("/api/events", { "Last-Event-ID": String(oldest) }));
+    const rest = await current.until((e) => e.filter((x) => x.event === "status").length >= 7);
+    ok(!rest.some((x) => x.event === "reset"));
+    await current.cancel();
+  } finally {
+    await r.close();
+  }
+});
