@@ -35,6 +35,7 @@ export {
   signUp,
 } from "./accounts.ts";
 export { refundAttempt, takeAttempt } from "./attempts.ts";
+export { type ServicePageData, servicePageData } from "./service_page.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,

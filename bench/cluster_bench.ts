@@ -60,7 +60,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the benchmark and prints its report. */
 export async function runClusterBench(o: ClusterBenchOptions): Promise<void> {
-  const sim = await startSimulatorProcess(4);
+  const sim = await startSimulatorProcess(250);
   const origin = sim.origins[0]!;
   const vendors = catalog(sim.origins, o.vendors);
   const dir = await Deno.makeTempDir({ prefix: "statusd-cluster-" });

@@ -176,6 +176,8 @@ export {
   type ServiceCandidate,
   type ServiceDetailRows,
   type ServiceFilter,
+  type ServicePageQuery,
+  type ServicePageRows,
   type ServiceRow,
   type ServiceWithHistory,
   type SessionRecord,

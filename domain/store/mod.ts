@@ -73,6 +73,8 @@ export type {
   FetchRecord,
   HistoryStore,
   Lookback,
+  ServicePageQuery,
+  ServicePageRows,
   SlaIncidentRow,
   SlaInputs,
 } from "./history.ts";

@@ -14,7 +14,7 @@ import type {
   TimeWindow,
 } from "../../domain/mod.ts";
 import { read, type Sql } from "./db.ts";
-import { resolvedSince } from "./incidents.ts";
+import { incidentRows, resolvedSince } from "./incidents.ts";
 import { latencyHistogram } from "./latency_days.ts";
 import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
 
@@ -60,6 +60,37 @@ async function componentTransitions(
 /** The history noun over the pool `sql`. */
 export function historyStore(sql: Sql): HistoryStore {
   return {
+    servicePage(slug, q) {
+      return read(sql, async (tx) => {
+        const service = await serviceBySlug(tx, slug);
+        if (service === null) return null;
+        const stored = await componentTransitions(tx, service.id);
+        const components = await componentsOf(tx, service.id);
+        return {
+          detail: {
+            ...(await withHistory(tx, [service], q.window))[0]!,
+            components,
+            incidents: await incidentRows(tx, { vendorId: service.id, active: true }, {
+              page: 0,
+              limit: 500,
+            }),
+            resolved: await resolvedSince(tx, service.id, q.resolvedAfter),
+          },
+          uptime: (await withHistory(tx, [service], q.uptime, "recovery"))[0]!,
+          history: {
+            ...(await withHistory(tx, [service], q.history))[0]!,
+            components: components.map((component) => ({
+              component,
+              transitions: stored.get(Number(component.id)) ?? [],
+            })),
+          },
+          past: await incidentRows(tx, { vendorId: service.id, resolvedSince: q.pastSince }, {
+            page: 0,
+            limit: q.pastLimit,
+          }),
+        };
+      });
+    },
     timeline(slug, window, lookback) {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);
