@@ -66,6 +66,9 @@ const schema = z.object({
   STATUSD_DATABASE_URL: z.string().trim().refine((v) => postgresUrl(v) !== null, {
     error: "expected a PostgreSQL URL like postgres://user:password@host:5432/statusd",
   }).optional(),
+  STATUSD_INSTANCE_ID: z.string().trim().regex(/^[A-Za-z0-9._:-]{1,100}$/, {
+    error: "expected up to 100 letters, digits, dots, dashes, underscores or colons",
+  }).optional(),
   STATUSD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
   STATUSD_CATALOG: z.string().min(1).optional(),
   STATUSD_POLL_STABLE_SECONDS: int(1, 86400).default(300),
@@ -119,6 +122,8 @@ export interface Config {
   readonly dbPath: string;
   /** `STATUSD_DATABASE_URL`: the PostgreSQL database to use instead of SQLite, or null. */
   readonly databaseUrl: string | null;
+  /** `STATUSD_INSTANCE_ID`: this process's name among instances, or null (host and pid). */
+  readonly instanceId: string | null;
   /** `{host_url}` without a trailing slash. */
   readonly publicUrl: string;
   /** Path of a catalog file replacing the built-in one, or null. */
@@ -152,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     dbPath: e.STATUSD_DB,
     databaseUrl: e.STATUSD_DATABASE_URL ?? null,
+    instanceId: e.STATUSD_INSTANCE_ID ?? null,
     publicUrl,
     catalogPath: e.STATUSD_CATALOG ?? null,
     poll: Object.freeze({

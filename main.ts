@@ -46,7 +46,9 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const vendors = catalogOf(config.catalogPath);
+  const instance = config.instanceId ?? `${Deno.hostname()}-${Deno.pid}`;
   const store = await openStore(config, {
+    instance,
     onListenerError: (err) => log.error("change listener failed", { err: String(err) }),
   });
   const synced = await store.catalog.sync(vendors, systemClock.now());
@@ -69,6 +71,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     responseCache: createResponseCache(store.changes),
     shutdown: stopping.signal,
     trustedProxies: config.trustedProxies,
+    instance,
   });
   const server = Deno.serve({
     hostname: config.host,

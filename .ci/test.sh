@@ -1,18 +1,48 @@
 #!/usr/bin/env bash
-# Runs `deno test` with the given args, streams its output, then prints
-# "N passed, N failed[, N skipped]" last and exits with deno's own exit code.
+# Runs the tests, streams their output, then prints "N passed, N failed[, N skipped]" last and
+# exits non-zero when anything failed.
+#   bash .ci/test.sh            every test on SQLite, then the suites built on the test store
+#                               (app, routes, cli, ingest) again on PostgreSQL
+#   bash .ci/test.sh ARGS…      one `deno test ARGS…` run
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-NO_COLOR=1 RUST_BACKTRACE=0 deno test "$@" 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-sum=$(grep -E '^(ok|FAILED) \| ' "$log" | tail -n 1)
-num() { sed -nE "s/.*\| ([0-9]+) $1.*/\1/p" <<<"$sum"; }
-passed=$(num passed) failed=$(num failed) ignored=$(num ignored)
-if [[ -z $passed || -z $failed ]]; then
-  passed=0 failed=1
-elif ((rc != 0 && failed == 0)); then
-  failed=1
+total_passed=0 total_failed=0 total_ignored=0 status=0
+
+pass() {
+  : >"$log"
+  NO_COLOR=1 RUST_BACKTRACE=0 deno test "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local sum
+  sum=$(grep -E '^(ok|FAILED) \| ' "$log" | tail -n 1)
+  num() { sed -nE "s/.*\| ([0-9]+) $1.*/\1/p" <<<"$sum"; }
+  local passed failed ignored
+  passed=$(num passed) failed=$(num failed) ignored=$(num ignored)
+  if [[ -z $passed || -z $failed ]]; then
+    passed=0 failed=1
+  elif ((rc != 0 && failed == 0)); then
+    failed=1
+  fi
+  ((rc != 0 || failed > 0)) && status=1
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  total_ignored=$((total_ignored + ${ignored:-0}))
+}
+
+if (($# > 0)); then
+  pass "$@"
+else
+  pass -A tests/
+  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [[ -n ${STATUSD_TEST_DATABASE_URL:-} ]]; then
+    echo "--- the same suites on PostgreSQL (STATUSD_TEST_ENGINE=postgres) ---"
+    STATUSD_TEST_ENGINE=postgres pass -A tests/app tests/routes tests/cli tests/ingest
+  elif [[ -n ${CI:-} ]]; then
+    echo "No PostgreSQL in CI: install Debian's postgresql (.ci/run does) or set STATUSD_TEST_DATABASE_URL"
+    total_failed=$((total_failed + 1)) status=1
+  else
+    echo "PostgreSQL is not installed (Debian's postgresql): the PostgreSQL pass is skipped"
+  fi
 fi
-((rc == 0 && failed > 0)) && rc=1
-echo "${passed} passed, ${failed} failed${ignored:+, ${ignored} skipped}"
-exit "$rc"
+skipped=""
+((total_ignored > 0)) && skipped=", ${total_ignored} skipped"
+echo "${total_passed} passed, ${total_failed} failed${skipped}"
+exit "$status"

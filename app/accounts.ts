@@ -148,6 +148,9 @@ async function checkPassword(
   return { account: found.account, member };
 }
 
+/** The name failed sign-ins per email are counted under (`store.attempts`). */
+const SIGN_IN_SCOPE = "sign-in-email";
+
 /**
  * Checks an email and password; the same Unauthorized for an unknown email or a wrong
  * password, and the same RateLimited for any email past {@link SIGN_IN_ACCOUNT_LIMIT}.
@@ -160,18 +163,20 @@ export async function signIn(
   const address = email.trim();
   // No account has an email longer than 254 characters; the cut bounds the counter's memory.
   const key = address.slice(0, 320).toLowerCase();
-  const failures = ctx.signInFailures;
-  const waitMs = failures.take(key, ctx.clock.now());
+  const failures = ctx.store.attempts;
+  const rule = SIGN_IN_ACCOUNT_LIMIT;
+  const waitMs = await failures.take(SIGN_IN_SCOPE, key, rule, ctx.clock.now());
   if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
   let who: Membership | null;
   try {
     who = await checkPassword(ctx, address, password);
   } catch (err) {
-    failures.refund(key, ctx.clock.now()); // busy or broken: not a wrong guess
+    // busy or broken: not a wrong guess
+    await failures.refund(SIGN_IN_SCOPE, key, rule, ctx.clock.now());
     throw err;
   }
   if (!who) throw new Unauthorized("Wrong email or password");
-  failures.refund(key, ctx.clock.now());
+  await failures.refund(SIGN_IN_SCOPE, key, rule, ctx.clock.now());
   return who;
 }
 

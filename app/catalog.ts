@@ -22,6 +22,7 @@ import {
   type ReadingState,
   type Service,
   type ServiceDetail,
+  type ServiceDetailRows,
   type ServiceFilter as StoreServiceFilter,
   type ServiceRow,
   type ServiceWithHistory,
@@ -52,7 +53,8 @@ export function roundPercent(p: number | null): number | null {
 }
 
 /** The window of the catalog's `uptimePercent` at the context's clock. */
-function catalogWindow(ctx: AppContext): TimeWindow {
+/** The window of the catalog's uptime figure, ending now. */
+export function catalogWindow(ctx: AppContext): TimeWindow {
   const now = ctx.clock.now();
   return { start: now - CATALOG_UPTIME_DAYS * DAY_MS, end: now };
 }
@@ -185,6 +187,16 @@ export async function getService(ctx: AppContext, slug: string): Promise<Service
   const now = ctx.clock.now();
   const found = await ctx.store.catalog.detail(slug, window, resolutionWindowStart(now));
   if (found === null) throw await serviceNotFound(ctx, slug);
+  return serviceDetailOf(ctx, found, window, now);
+}
+
+/** A service's detail from its stored rows (`window`: the catalog window they were read for). */
+export function serviceDetailOf(
+  ctx: AppContext,
+  found: ServiceDetailRows,
+  window: TimeWindow,
+  now: EpochMs,
+): ServiceDetail {
   return {
     ...toService(ctx, found, window),
     components: found.components,
@@ -288,6 +300,11 @@ export async function changesSince(
 /** Id of the newest committed change (0 when none). */
 export function latestChangeId(ctx: AppContext): Promise<number> {
   return ctx.store.changes.latestId();
+}
+
+/** Id of the oldest change still kept (retention prunes older ones), 0 when none. */
+export function oldestChangeId(ctx: AppContext): Promise<number> {
+  return ctx.store.changes.oldestId();
 }
 
 /** Levels the home page lists as disrupted, worst first. */

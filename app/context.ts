@@ -4,9 +4,8 @@
  * state, so two contexts never share a queue or a counter).
  * @module
  */
-import { AttemptCounter, type Clock, type Store } from "../domain/mod.ts";
+import type { Clock, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
-import { SIGN_IN_ACCOUNT_LIMIT } from "./accounts.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
 
 /** Settings verbs need (a slice of the config). */
@@ -28,8 +27,6 @@ export interface AppContext {
   readonly log: Logger;
   /** API-key uses waiting to be written (`lastUsedAt`), off the request's path. */
   readonly keyUses: KeyUseRecorder;
-  /** Failed sign-ins per email (in memory: a restart forgets them). */
-  readonly signInFailures: AttemptCounter;
 }
 
 /** What {@link createAppContext} needs. */
@@ -40,11 +37,10 @@ export interface AppContextDeps {
   readonly log: Logger;
 }
 
-/** A context over `deps` with fresh services (the key-use queue, the sign-in counter). */
+/** A context over `deps` with fresh services (the key-use queue). */
 export function createAppContext(deps: AppContextDeps): AppContext {
   return {
     ...deps,
     keyUses: createKeyUseRecorder(deps.store.keys, deps.log),
-    signInFailures: new AttemptCounter(SIGN_IN_ACCOUNT_LIMIT),
   };
 }

@@ -237,15 +237,20 @@ export interface KeyUseRecorder {
 /** A recorder writing through `keys`; a failed write is logged, never thrown at a request. */
 export function createKeyUseRecorder(keys: KeyStore, log: Logger): KeyUseRecorder {
   let batch: Map<string, EpochMs> | null = null;
-  const flush = async () => {
-    const uses = batch;
-    batch = null;
-    if (!uses?.size) return;
+  /** The writes started so far, in order; `flush` waits for all of them. */
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (uses: Map<string, EpochMs>) => {
     try {
       await keys.touch(uses);
     } catch (err) {
       log.warn("could not record API-key use", { error: String(err) });
     }
+  };
+  const flush = () => {
+    const uses = batch;
+    batch = null;
+    if (uses?.size) writing = writing.then(() => write(uses));
+    return writing;
   };
   return {
     note(key, now) {

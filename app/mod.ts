@@ -34,6 +34,8 @@ export {
   signIn,
   signUp,
 } from "./accounts.ts";
+export { refundAttempt, takeAttempt } from "./attempts.ts";
+export { type ServicePageData, servicePageData } from "./service_page.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,
@@ -115,6 +117,7 @@ export {
   latestChangeId,
   listIncidents,
   listServices,
+  oldestChangeId,
   type PollHealth,
   type ProviderOverview,
   providersOverview,

@@ -13,6 +13,7 @@ import {
   mttrMinutes,
   observedPercent,
   observedSince,
+  type ServiceWithHistory,
   uptimePercent,
 } from "../domain/mod.ts";
 import { roundPercent, serviceNotFound } from "./catalog.ts";
@@ -57,6 +58,11 @@ export async function serviceHistory(
     "last",
   );
   if (found === null) throw await serviceNotFound(ctx, slug);
+  return historyOf(found, now, days);
+}
+
+/** The daily history from a service's transitions over the last `days` days. */
+export function historyOf(found: ServiceWithHistory, now: EpochMs, days: number): ServiceHistory {
   const row = found.service;
   return {
     slug: row.slug,
@@ -102,6 +108,12 @@ export async function serviceUptime(
   const w90 = { start: now - 90 * DAY_MS, end: now };
   const found = await ctx.store.history.timeline(slug, w90, "recovery");
   if (found === null) throw await serviceNotFound(ctx, slug);
+  return uptimeOf(found, now);
+}
+
+/** Uptime and MTTR from a service's transitions over 90 days, reaching back to a recovery. */
+export function uptimeOf(found: ServiceWithHistory, now: EpochMs): ServiceUptime {
+  const w90 = { start: now - 90 * DAY_MS, end: now };
   const row = found.service;
   const ts = found.transitions;
   const windowOf = (days: number) => ({ start: now - days * DAY_MS, end: now });

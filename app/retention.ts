@@ -5,7 +5,7 @@
  * @module
  */
 import { Cron } from "croner";
-import { RETENTION, retentionCutoffs } from "../domain/mod.ts";
+import { DAY_MS, RETENTION, retentionCutoffs } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";
 
 /** Rows deleted by one run, by kind. */
@@ -60,6 +60,8 @@ export async function pruneExpired(
     );
     if (n % 100 === 99) await yieldToRequests();
   }
+  // Attempt windows last an hour at most; a day-old one is long over.
+  await ctx.store.attempts.prune(ctx.clock.now() - DAY_MS);
   return { fetches, latencyDays, changes, transitions, incidents, components };
 }
 

@@ -6,6 +6,7 @@
  */
 import {
   componentDailyWorst,
+  type ComponentTimelines,
   DAY_MS,
   type DayWorst,
   episodes,
@@ -52,6 +53,15 @@ export async function componentHistory(
     end: now,
   });
   if (found === null) throw await serviceNotFound(ctx, slug);
+  return componentHistoryOf(found, now, days);
+}
+
+/** Each component's daily history from its stored transitions (and the service's). */
+export function componentHistoryOf(
+  found: ComponentTimelines,
+  now: EpochMs,
+  days: number,
+): ComponentHistory[] {
   const service = { transitions: found.transitions, now: found.service.currentStatus };
   return found.components.map(({ component: c, transitions }) => ({
     id: c.id,

@@ -39,8 +39,8 @@ const LEVELS: StatusLevel[] = [
  * Fills a store with the built-in catalog plus 30 days of readings (six level changes each) and
  * some open incidents, recorded through the store's port as the poller would.
  */
-async function seededStore() {
-  const store = openSqliteStore(":memory:");
+export async function seededStore(path = ":memory:") {
+  const store = openSqliteStore(path);
   const now = systemClock.now();
   const vendors = loadCatalog();
   await store.catalog.sync(vendors, now);

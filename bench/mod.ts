@@ -7,6 +7,8 @@
 import { pollerBenchOptions, runPollerBench } from "./poller_bench.ts";
 import { runApiBench } from "./api_bench.ts";
 import { hostileBenchOptions, runHostileBench } from "./hostile_bench.ts";
+import { runEnginesBench } from "./engines_bench.ts";
+import { clusterBenchOptions, runClusterBench } from "./cluster_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
@@ -18,6 +20,13 @@ const BENCHES: [string, () => Promise<void>][] = [
       connections: 50,
     })],
   ["hostile", () => runHostileBench(hostileBenchOptions())],
+  ["cluster", () => runClusterBench(clusterBenchOptions())],
+  ["engines", () =>
+    runEnginesBench({
+      seconds: Number(Deno.env.get("ENGINES_BENCH_SECONDS") ?? 5),
+      rounds: Number(Deno.env.get("ENGINES_BENCH_ROUNDS") ?? 3),
+      connections: 20,
+    })],
 ];
 
 const only = new Set(Deno.args);

@@ -41,7 +41,7 @@ const DEFAULTS = { stableSeconds: 300, movingSeconds: 60, pulseSeconds: 60 } as 
 const STATUSPAGE_SHARE = 0.9;
 
 /** CPU seconds (user + system) this process has used, from /proc/self/stat. */
-function cpuSeconds(): number {
+export function cpuSeconds(): number {
   const stat = Deno.readTextFileSync("/proc/self/stat");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime at CLK_TCK 100
@@ -59,7 +59,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function startSimulatorProcess(listeners: number) {
+export async function startSimulatorProcess(listeners: number) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -87,7 +87,7 @@ interface SimStats {
   groups: Record<string, { requests: number; bytes: number }>;
 }
 
-async function simStats(origin: string): Promise<SimStats> {
+export async function simStats(origin: string): Promise<SimStats> {
   return await (await fetch(`${origin}/_control/stats`)).json();
 }
 

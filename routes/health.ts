@@ -11,7 +11,8 @@ import type { Register } from "./register.ts";
  * Mounts `/healthz`. `status` is `"ok"`; `"degraded"` (still 200: the process serves what it
  * has stored, and a restart would not help) when the poller is stopped (or off) or when more
  * than half of the polls of the last two stable intervals failed, with `reasons` in words and
- * `reading.failuresByKind`; `"down"` with 503 when the database fails.
+ * `reading.failuresByKind`; `"down"` with 503 when the database fails. Names the instance
+ * (`STATUSD_INSTANCE_ID`, else host and process id) and the database engine.
  */
 export const registerHealth: Register = (api, deps) => {
   api.get("/healthz", async (c) => {
@@ -34,7 +35,8 @@ export const registerHealth: Register = (api, deps) => {
           status: reasons.length ? "degraded" : "ok",
           reasons,
           time: toIso(app.clock.now()),
-          database: { ok: true },
+          instance: deps.instance ?? null,
+          database: { ok: true, engine: app.store.engine },
           poller: poller ?? { running: false },
           reading: {
             windowSeconds: polls.windowSeconds,
@@ -55,7 +57,12 @@ export const registerHealth: Register = (api, deps) => {
           status: "down",
           reasons: ["the database did not answer"],
           time: toIso(deps.app.clock.now()),
-          database: { ok: false, error: "the database did not answer" },
+          instance: deps.instance ?? null,
+          database: {
+            ok: false,
+            engine: deps.app.store.engine,
+            error: "the database did not answer",
+          },
           poller: poller ?? { running: false },
         },
         503,

@@ -26,6 +26,8 @@ export interface ServerDeps {
    * (`STATUSD_TRUSTED_PROXIES`); none by default.
    */
   readonly trustedProxies?: readonly string[];
+  /** This process's name among instances sharing a database (`/healthz`). */
+  readonly instance?: string;
 }
 
 /** The dependencies routers see: {@link ServerDeps} with the response cache resolved. */

@@ -4,8 +4,11 @@
  * @module
  */
 import type { Store } from "../domain/mod.ts";
+import { openPostgresStore } from "./postgres/mod.ts";
 import { openSqliteStore } from "./sqlite/mod.ts";
 
+export { CopyError, type CopyReport, copySqliteToPostgres } from "./copy_to_postgres.ts";
+export { openPostgresStore, type PostgresStoreOptions } from "./postgres/mod.ts";
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/mod.ts";
 
 /** Where the data lives (the `database` slice of the configuration). */
@@ -25,27 +28,69 @@ export class StoreOpenError extends Error {
  * Opens the store the configuration names: PostgreSQL at `databaseUrl` when set, else the
  * SQLite file `dbPath`.
  */
-export function openStore(
+export async function openStore(
   location: StoreLocation,
-  options: { readonly onListenerError?: (err: unknown) => void } = {},
+  options: {
+    readonly onListenerError?: (err: unknown) => void;
+    /** This instance's name (PostgreSQL: the owner of the vendors it claims). */
+    readonly instance?: string;
+  } = {},
 ): Promise<Store> {
   if (location.databaseUrl !== null) {
-    const host = new URL(location.databaseUrl).host;
-    return Promise.reject(
-      new StoreOpenError(
-        `Cannot use STATUSD_DATABASE_URL (${host}): PostgreSQL support is not built yet`,
-      ),
-    );
+    const url = parseDatabaseUrl(location.databaseUrl);
+    try {
+      return await openPostgresStore(location.databaseUrl, options);
+    } catch (err) {
+      throw new StoreOpenError(
+        `Cannot use STATUSD_DATABASE_URL (${url.host}): ${reasonOf(err)}`,
+      );
+    }
   }
   try {
-    return Promise.resolve(openSqliteStore(location.dbPath, options));
+    return openSqliteStore(location.dbPath, options);
   } catch (err) {
-    return Promise.reject(
-      new StoreOpenError(
-        `Cannot open the SQLite database in STATUSD_DB (${location.dbPath}): ${
-          err instanceof Error ? err.message : String(err)
-        }`,
-      ),
+    throw new StoreOpenError(
+      `Cannot open the SQLite database in STATUSD_DB (${location.dbPath}): ${reasonOf(err)}`,
     );
   }
+}
+
+/** The URL of `STATUSD_DATABASE_URL`, or a one-line error that never repeats its password. */
+function parseDatabaseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new StoreOpenError(
+      "Cannot use STATUSD_DATABASE_URL: not a URL (expected postgres://user:password@host:5432/database)",
+    );
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new StoreOpenError(
+      `Cannot use STATUSD_DATABASE_URL: the scheme must be postgres:// or postgresql://, not ${url.protocol}//`,
+    );
+  }
+  if (url.hostname === "") {
+    throw new StoreOpenError("Cannot use STATUSD_DATABASE_URL: no host in the URL");
+  }
+  return url;
+}
+
+/** A driver or file error as one short line (no stack, no password: drivers never echo it). */
+function reasonOf(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (Array.isArray(e.errors) && e.errors.length > 0) return reasonOf(e.errors[0]);
+  const message = typeof e.message === "string" && e.message !== "" ? e.message : String(err);
+  const code = typeof e.code === "string" ? e.code : "";
+  const known: Record<string, string> = {
+    ECONNREFUSED: "connection refused (is PostgreSQL running and listening there?)",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host not found (DNS lookup failed)",
+    CONNECT_TIMEOUT: "no answer within 10 s",
+    "28P01": "password authentication failed",
+    "28000": "the server refused this user",
+    "3D000": "no such database",
+  };
+  const line = known[code] ?? message;
+  return line.replace(/\s*\n\s*/g, " ").slice(0, 300);
 }

@@ -22,7 +22,7 @@ import { loadConfig } from "../../config.ts";
 import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
 import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
-import { openStore, StoreOpenError } from "../../store/mod.ts";
+import { CopyError, copySqliteToPostgres, openStore, StoreOpenError } from "../../store/mod.ts";
 
 /** Exit codes: done, refused (the message says why), bad usage. */
 export const ADMIN_EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -63,6 +63,11 @@ STATUSD_DB (safe while the server runs).
       line of its own. No --scopes grants all nine scopes.
   revoke-key --email E --name N
       Revokes the account's active key named N at once and for good.
+  copy-to-postgres --to postgres://user:password@host:5432/database
+      Copies everything in the SQLite file of STATUSD_DB (services, history, incidents,
+      accounts, keys, sessions, OAuth clients and tokens) into an EMPTY PostgreSQL database in
+      one transaction, and checks the row counts of every table. Stop the server first; then
+      start it with STATUSD_DATABASE_URL set to the same URL.
 
 Exit codes: 0 done, 1 refused (the message says why), 2 bad usage.`;
 
@@ -103,6 +108,12 @@ const SCHEMAS = {
     scopes: z.string().optional(),
   }),
   "revoke-key": z.object({ email: Email, name: z.string({ error: "--name is required" }) }),
+  "copy-to-postgres": z.object({
+    to: z.string({ error: "--to is required (postgres://user:password@host:5432/database)" })
+      .refine((v) => /^postgres(ql)?:\/\/[^/]/.test(v), {
+        error: "--to must be a postgres:// or postgresql:// URL",
+      }),
+  }),
 } as const;
 
 type Command = keyof typeof SCHEMAS;
@@ -117,6 +128,7 @@ const OPTIONS = {
   target: { type: "string" },
   scopes: { type: "string" },
   json: { type: "boolean" },
+  to: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -289,6 +301,9 @@ export async function runAdmin(
     return ADMIN_EXIT.usage;
   }
   const config = loadConfig(env);
+  if (command === "copy-to-postgres") {
+    return await copyToPostgres(config.dbPath, SCHEMAS[command].parse(parsed.values).to, io);
+  }
   let store;
   try {
     store = await openStore(config);
@@ -318,5 +333,29 @@ export async function runAdmin(
     throw err;
   } finally {
     await store.close();
+  }
+}
+
+/** `copy-to-postgres`: the SQLite file into an empty PostgreSQL database, with its counts. */
+async function copyToPostgres(dbPath: string, to: string, io: AdminIo): Promise<number> {
+  const host = new URL(to).host;
+  try {
+    const report = await copySqliteToPostgres(dbPath, to);
+    for (const { table, rows } of report) io.out(`${table}\t${rows}`);
+    const total = report.reduce((n, r) => n + r.rows, 0);
+    io.out(
+      `Copied ${total} rows of ${dbPath} into ${host}; the counts of every table match. ` +
+        "Start statusd with STATUSD_DATABASE_URL set to that URL.",
+    );
+    return ADMIN_EXIT.ok;
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    const reason = err instanceof CopyError
+      ? err.message
+      : e.code === "ECONNREFUSED"
+      ? "connection refused (is PostgreSQL running and listening there?)"
+      : String(e.message ?? err).split("\n")[0]!;
+    io.err(`Cannot copy into ${host}: ${reason}`);
+    return ADMIN_EXIT.refused;
   }
 }

@@ -15,6 +15,8 @@ export interface ChangeStore {
   after(afterId: number, limit: number): Promise<readonly Change[]>;
   /** Id of the newest stored change, 0 when none. */
   latestId(): Promise<number>;
+  /** Id of the oldest change still stored (older ones were pruned), 0 when none. */
+  oldestId(): Promise<number>;
   /**
    * Calls `listener` with every batch committed from now on, each change once, in id order;
    * returns the unsubscribe function. A listener that throws never breaks the writer (nor the

@@ -3,13 +3,13 @@
  * incidents of a window and the fetch log.
  * @module
  */
-import type { Impact } from "../incident.ts";
+import type { Impact, Incident } from "../incident.ts";
 import type { LatencyHistogram } from "../latency.ts";
 import type { ResolvedSpan } from "../resolution.ts";
 import type { Component } from "../service.ts";
 import type { EpochMs } from "../time.ts";
 import type { StatusTransition, TimeWindow } from "../uptime.ts";
-import type { ServiceWithHistory } from "./catalog.ts";
+import type { ServiceDetailRows, ServiceWithHistory } from "./catalog.ts";
 import type { PollOutcome } from "./polls.ts";
 
 /**
@@ -56,8 +56,33 @@ export interface ComponentTimelines extends ServiceWithHistory {
   }[];
 }
 
+/** What the service page asks for, all read in one snapshot. */
+export interface ServicePageQuery {
+  /** The catalog rows' transitions window (as `catalog.detail`). */
+  readonly window: TimeWindow;
+  /** Resolutions since then (time to resolve). */
+  readonly resolvedAfter: EpochMs;
+  /** Uptime and MTTR: transitions over this window, reaching back to the last recovery. */
+  readonly uptime: TimeWindow;
+  /** Daily history of the service and its components: transitions over this window. */
+  readonly history: TimeWindow;
+  /** Past incidents: closed at or after this instant, at most `pastLimit`, newest first. */
+  readonly pastSince: EpochMs;
+  readonly pastLimit: number;
+}
+
+/** The rows of one service page, from one consistent snapshot. */
+export interface ServicePageRows {
+  readonly detail: ServiceDetailRows;
+  readonly uptime: ServiceWithHistory;
+  readonly history: ComponentTimelines;
+  readonly past: readonly Incident[];
+}
+
 /** The history noun of the store. */
 export interface HistoryStore {
+  /** Everything the service page shows, in one snapshot; null when no such service. */
+  servicePage(slug: string, q: ServicePageQuery): Promise<ServicePageRows | null>;
   /**
    * A catalog service with its service-level transitions over `window` (reaching back by
    * `lookback`, through the first one at or after its end); null when no such service.

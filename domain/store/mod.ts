@@ -11,6 +11,7 @@
  * @module
  */
 import type { AccountStore } from "./accounts.ts";
+import type { AttemptStore } from "./attempts.ts";
 import type { CatalogStore } from "./catalog.ts";
 import type { ChangeStore } from "./changes.ts";
 import type { HealthStore } from "./health.ts";
@@ -40,6 +41,7 @@ export interface Store {
   readonly sessions: SessionStore;
   readonly oauth: OAuthStore;
   readonly retention: RetentionStore;
+  readonly attempts: AttemptStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export type {
   MemberWithSecret,
   NewMember,
 } from "./accounts.ts";
+export type { AttemptStore } from "./attempts.ts";
 export type {
   CatalogOverview,
   CatalogStore,
@@ -70,6 +73,8 @@ export type {
   FetchRecord,
   HistoryStore,
   Lookback,
+  ServicePageQuery,
+  ServicePageRows,
   SlaIncidentRow,
   SlaInputs,
 } from "./history.ts";

@@ -12,7 +12,13 @@
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import type { SSEStreamingApi } from "hono/streaming";
-import { type AppContext, changesSince, latestChangeId, OPEN } from "../../app/mod.ts";
+import {
+  type AppContext,
+  changesSince,
+  latestChangeId,
+  oldestChangeId,
+  OPEN,
+} from "../../app/mod.ts";
 import type { Change } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
@@ -56,7 +62,9 @@ const eventsRoute = defineRoute({
     'dropped). `reset` (data: `{lastEventId, reason: "unknown_id", requested}`, with `id` = ' +
     "`lastEventId`) comes first when the requested id is beyond the newest stored change (an " +
     "id from another database): the stream goes on from the newest change, and the client " +
-    "should reload the state it keeps.\n\n" +
+    'should reload the state it keeps. The same `reset`, with `reason: "expired"`, comes ' +
+    "first when changes after the requested id are no longer stored (the log keeps 7 days): " +
+    "the stream replays from the oldest change kept.\n\n" +
     `A comment line (\`: heartbeat\`) is sent every ${HEARTBEAT_SECONDS} s, and ` +
     `the server ends a stream after ${STREAM_MAX_SECONDS} s (reconnect to go on). Example: ` +
     "`curl -N -H 'Last-Event-ID: 1200' {host_url}/api/events`. No credential needed.",
@@ -189,6 +197,18 @@ export const registerEvents: Register = (api, deps) => {
             reason: "unknown_id",
             requested,
           });
+        } else if (requested !== undefined) {
+          // Changes after the requested id were pruned (retention): say so, then replay what
+          // is kept.
+          const oldest = await oldestChangeId(app);
+          if (oldest > 0 && requested + 1 < oldest) {
+            lastSent = oldest - 1;
+            await writeControl(stream, "reset", {
+              lastEventId: lastSent,
+              reason: "expired",
+              requested,
+            });
+          }
         }
         if (requested !== undefined) {
           for (

@@ -8,16 +8,11 @@
 import type { Context } from "hono";
 import {
   type ComponentHistory,
-  componentHistory,
-  getService,
-  pastIncidents,
   type ServiceHistory,
-  serviceHistory,
+  servicePageData,
   type ServiceUptime,
-  serviceUptime,
 } from "../../app/mod.ts";
 import {
-  ANONYMOUS,
   DAY_MS,
   formatMinutes,
   type Incident,
@@ -320,14 +315,8 @@ export async function servicePage(c: Context<Env>): Promise<Response> {
   const app = c.get("app");
   const slug = c.req.param("slug")!;
   return await publicPage(c, async (signedIn) => {
-    const s = await getService(app, slug);
-    const data: PageData = {
-      s,
-      uptime: await serviceUptime(app, ANONYMOUS, slug),
-      history: await serviceHistory(app, ANONYMOUS, slug, 90),
-      components: await componentHistory(app, slug, 90),
-      past: await pastIncidents(app, slug, 90),
-    };
+    // One snapshot of the store for the whole page.
+    const data: PageData = await servicePageData(app, slug);
     return {
       html: <ServicePage {...data} publicUrl={app.settings.publicUrl} signedIn={signedIn} />,
     };

@@ -43,6 +43,11 @@ export function changeStore(db: Db, feed: ChangeFanOut): ChangeStore {
         ).all(afterId, limit) as { id: number; at: number; data: string }[];
         return rows.map((r) => ({ ...JSON.parse(r.data), id: r.id, at: r.at }) as Change);
       },
+      oldestId() {
+        return (statement(db, "SELECT COALESCE(MIN(id), 0) AS id FROM changes").get() as {
+          id: number;
+        }).id;
+      },
       latestId() {
         return (statement(db, "SELECT COALESCE(MAX(id), 0) AS id FROM changes").get() as {
           id: number;

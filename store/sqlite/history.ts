@@ -13,7 +13,7 @@ import type {
   TimeWindow,
 } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
-import { resolvedSince } from "./incidents.ts";
+import { incidentRows, resolvedSince } from "./incidents.ts";
 import { latencyHistogram } from "./latency_days.ts";
 import { promised } from "./promised.ts";
 import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
@@ -64,6 +64,37 @@ function componentTransitions(db: Db, vendorId: number): Map<number, StatusTrans
 /** The history noun over `db`. */
 export function historyStore(db: Db): HistoryStore {
   return promised<HistoryStore>({
+    servicePage(slug, q) {
+      return readTransaction(db, () => {
+        const service = serviceBySlug(db, slug);
+        if (service === null) return null;
+        const stored = componentTransitions(db, service.id);
+        const components = componentsOf(db, service.id);
+        return {
+          detail: {
+            ...withHistory(db, [service], q.window)[0]!,
+            components,
+            incidents: incidentRows(db, { vendorId: service.id, active: true }, {
+              page: 0,
+              limit: 500,
+            }),
+            resolved: resolvedSince(db, service.id, q.resolvedAfter),
+          },
+          uptime: withHistory(db, [service], q.uptime, "recovery")[0]!,
+          history: {
+            ...withHistory(db, [service], q.history)[0]!,
+            components: components.map((component) => ({
+              component,
+              transitions: stored.get(Number(component.id)) ?? [],
+            })),
+          },
+          past: incidentRows(db, { vendorId: service.id, resolvedSince: q.pastSince }, {
+            page: 0,
+            limit: q.pastLimit,
+          }),
+        };
+      });
+    },
     timeline(slug, window, lookback) {
       return readTransaction(db, () => {
         const service = serviceBySlug(db, slug);

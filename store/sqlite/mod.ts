@@ -6,6 +6,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeStore } from "./changes.ts";
 import { type Db, openDb } from "./db.ts";
@@ -62,6 +63,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     sessions: sessionStore(db),
     oauth: oauthStore(db),
     retention: retentionStore(db),
+    attempts: attemptStore(),
     close() {
       if (open) {
         open = false;

@@ -8,7 +8,6 @@ import type {
   Component,
   EpochMs,
   Lookback,
-  Platform,
   ServiceFilter,
   ServiceRow,
   ServiceWithHistory,
@@ -16,9 +15,11 @@ import type {
   StatusTransition,
   TimeWindow,
 } from "../../domain/mod.ts";
-import { isReadingErrorKind } from "../../domain/mod.ts";
+import { type RawServiceRow, toServiceRow } from "../service_rows.ts";
 import { type Db, statement } from "./db.ts";
 import { jsonList, READING_STATE_SQL, recoveredSql } from "./sql.ts";
+
+export { type RawServiceRow, toServiceRow };
 
 /** The columns {@link toServiceRow} reads, from `vendors` (unaliased). */
 export const SERVICE_COLUMNS = `id, name, slug, current_status AS currentStatus, category, provider,
@@ -29,67 +30,6 @@ export const SERVICE_COLUMNS = `id, name, slug, current_status AS currentStatus,
   error_http_status AS errorHttpStatus, error_message AS errorMessage, error_since AS errorSince,
   reading_notes AS readingNotes, unsupported_reason AS unsupportedReason,
   redetected_at AS redetectedAt, redetected_from AS redetectedFrom, redetected_to AS redetectedTo`;
-
-/** A row of {@link SERVICE_COLUMNS}. */
-export interface RawServiceRow extends Omit<ServiceRow, "reading"> {
-  listedPlatform: Platform;
-  detectedPlatform: Platform | null;
-  lastSuccessAt: number | null;
-  failures: number;
-  errorKind: string | null;
-  errorHttpStatus: number | null;
-  errorMessage: string | null;
-  errorSince: number | null;
-  readingNotes: string;
-  unsupportedReason: string | null;
-  redetectedAt: number | null;
-  redetectedFrom: Platform | null;
-  redetectedTo: Platform | null;
-}
-
-/** A stored vendor row as a {@link ServiceRow}; a damaged notes column reads as no notes. */
-export function toServiceRow(r: RawServiceRow): ServiceRow {
-  let notes: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(r.readingNotes);
-    if (Array.isArray(parsed)) notes = parsed.filter((n): n is string => typeof n === "string");
-  } catch {
-    // A damaged notes column reads as no notes.
-  }
-  return {
-    id: r.id,
-    name: r.name,
-    slug: r.slug,
-    currentStatus: r.currentStatus,
-    category: r.category,
-    provider: r.provider,
-    statusPageUrl: r.statusPageUrl,
-    platform: r.platform,
-    lastCheckedAt: r.lastCheckedAt,
-    lastChangedAt: r.lastChangedAt,
-    reading: {
-      platform: r.platform,
-      listedPlatform: r.listedPlatform,
-      detectedPlatform: r.detectedPlatform,
-      unsupportedReason: r.unsupportedReason,
-      lastAttemptAt: r.lastCheckedAt,
-      lastSuccessAt: r.lastSuccessAt,
-      consecutiveFailures: r.failures,
-      error: r.failures > 0 && isReadingErrorKind(r.errorKind)
-        ? {
-          kind: r.errorKind,
-          httpStatus: r.errorHttpStatus,
-          message: r.errorMessage ?? "",
-          since: r.errorSince ?? r.lastCheckedAt ?? 0,
-        }
-        : null,
-      notes,
-      redetection: r.redetectedAt !== null && r.redetectedFrom !== null
-        ? { at: r.redetectedAt, from: r.redetectedFrom, to: r.redetectedTo ?? "unknown" }
-        : null,
-    },
-  };
-}
 
 /** The WHERE clause (over unaliased `vendors`) and parameters of a catalog filter. */
 export function serviceWhere(filter: ServiceFilter): { sql: string; params: (string | number)[] } {

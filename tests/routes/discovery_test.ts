@@ -156,12 +156,13 @@ Deno.test("healthz reports the database, the poller and counts", async () => {
   equal(res.status, 200);
   equal(res.json.status, "degraded");
   deepStrictEqual(res.json.poller, { running: false });
-  deepStrictEqual(res.json.database, { ok: true });
+  deepStrictEqual(res.json.database, { ok: true, engine: r.store.engine });
   equal((res.json.counts as { services: number }).services, 1);
   await r.store.close();
   const down = await body(await r.app.request(`${PUBLIC_URL}/healthz`));
   equal(down.status, 503);
   equal(down.json.status, "down");
+  equal((down.json.database as { engine: string }).engine, r.store.engine);
 });
 
 Deno.test("service pages render, and an unknown slug gets an HTML 404 with suggestions", async () => {

@@ -27,7 +27,7 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "store/",
     mayImport: ["domain", "log.ts"],
-    packages: ["node:sqlite", "node:path", "node:fs"],
+    packages: ["node:sqlite", "node:path", "node:fs", "postgres"],
   },
   {
     area: "ingest/adapters/",

@@ -1,15 +1,96 @@
 /**
  * Fresh stores for tests: in memory (the usual case), or a SQLite file in a temp folder for the
- * tests that are about the file itself (restart, crash, legacy rows).
+ * tests that are about the file itself (restart, crash, legacy rows). With
+ * `STATUSD_TEST_ENGINE=postgres`, {@link memoryStore} gives a fresh PostgreSQL database of the
+ * test rig's server instead, so every suite built on it runs on the other engine too.
  * @module
  */
 import { join } from "node:path";
-import type { PollerStats, Store } from "../../domain/mod.ts";
-import { openSqliteStore } from "../../store/mod.ts";
+import type { ChangeListener, PollerStats, Store } from "../../domain/mod.ts";
+import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { freshDatabase, type TestDatabase } from "./postgres.ts";
 
-/** A new in-memory store with every migration applied. */
+/** The engine test stores use: `STATUSD_TEST_ENGINE` (`sqlite`, the default, or `postgres`). */
+export const TEST_ENGINE: "sqlite" | "postgres" = Deno.env.get("STATUSD_TEST_ENGINE") === "postgres"
+  ? "postgres"
+  : "sqlite";
+
+/** A new empty store with every migration applied (SQLite in memory, or see TEST_ENGINE). */
 export function memoryStore(): Store {
+  if (TEST_ENGINE === "postgres") return freshPostgresStore();
   return openSqliteStore(":memory:");
+}
+
+let nounMethods: Store | null = null;
+
+/** The method names of one noun of the port (read off a SQLite store: both engines agree). */
+function methodsOf(name: keyof Store): string[] {
+  nounMethods ??= openSqliteStore(":memory:");
+  return Object.keys(nounMethods[name] as object);
+}
+
+/**
+ * A store on a fresh PostgreSQL database, usable at once: every call waits for the database to
+ * be created and migrated; `close` drops it.
+ */
+function freshPostgresStore(): Store {
+  // Opened on first use: a test that builds a context and never touches its store creates no
+  // database (and leaves no promise behind when the server stops at the end of the file).
+  let opening: Promise<{ db: TestDatabase; store: Store }> | null = null;
+  const open = () =>
+    opening ??= (async () => {
+      const db = await freshDatabase();
+      return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
+    })();
+  const ready = () => open().then((o) => o.store);
+  // Real own methods (not a Proxy), so a test may spread a noun to wrap one of its methods.
+  const noun = (name: keyof Store) =>
+    Object.fromEntries(
+      methodsOf(name).map((method) => {
+        if (name === "changes" && method === "subscribe") {
+          return [method, (listener: ChangeListener) => {
+            let stop: (() => void) | null = null;
+            let cancelled = false;
+            ready().then((s) => {
+              if (!cancelled) stop = s.changes.subscribe(listener);
+            }, () => {/* the first call that awaits the store reports the failure */});
+            return () => {
+              cancelled = true;
+              stop?.();
+            };
+          }];
+        }
+        return [method, async (...args: unknown[]) => {
+          const s = await ready();
+          const target = s[name] as unknown as Record<string, (...a: unknown[]) => unknown>;
+          return await target[method]!(...args);
+        }];
+      }),
+    );
+  const nouns = [
+    "catalog",
+    "polls",
+    "incidents",
+    "history",
+    "changes",
+    "health",
+    "accounts",
+    "keys",
+    "sessions",
+    "oauth",
+    "retention",
+    "attempts",
+  ] as const;
+  return {
+    engine: "postgres",
+    ...Object.fromEntries(nouns.map((n) => [n, noun(n)])),
+    async close() {
+      if (opening === null) return;
+      const { db, store } = await opening;
+      await store.close();
+      await db.drop();
+    },
+  } as unknown as Store;
 }
 
 /** A SQLite store in a fresh temp folder; `reopen` opens the same file again, `remove` deletes it. */

@@ -26,6 +26,51 @@ function sorted(h: LatencyHistogram): [number, number][] {
 export const historyCases: Case[] = [
   {
     name:
+      "history.servicePage: the rows of the separate reads (detail, uptime, daily history, past incidents) in one snapshot",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a"), vendor("b")]);
+      await read(
+        store,
+        a!,
+        snapshot("OPERATIONAL", [component("web"), component("api")], [
+          incident("old", T - 10 * DAY, { status: "RESOLVED", resolvedAt: T - 9 * DAY }),
+        ]),
+        T - 20 * DAY,
+      );
+      await read(
+        store,
+        a!,
+        snapshot("MAJOR_OUTAGE", [component("web", "MAJOR_OUTAGE"), component("api")], [
+          incident("old", T - 10 * DAY, { status: "RESOLVED", resolvedAt: T - 9 * DAY }),
+          incident("now", T - DAY),
+        ]),
+        T - DAY,
+      );
+      const window = { start: T - 30 * DAY, end: T };
+      const q = {
+        window,
+        resolvedAfter: T - 90 * DAY,
+        uptime: { start: T - 90 * DAY, end: T },
+        history: { start: T - 90 * DAY, end: T },
+        pastSince: T - 90 * DAY,
+        pastLimit: 500,
+      };
+      const got = (await store.history.servicePage("a", q))!;
+      deepStrictEqual(got.detail, await store.catalog.detail("a", window, q.resolvedAfter));
+      deepStrictEqual(got.uptime, await store.history.timeline("a", q.uptime, "recovery"));
+      deepStrictEqual(got.history, await store.history.componentTimelines("a", q.history));
+      const past = await store.incidents.page(
+        { service: "a", resolvedSince: q.pastSince },
+        { page: 0, limit: 500 },
+      );
+      deepStrictEqual(got.past, past!.items);
+      deepStrictEqual(got.past.map((i) => i.title), ["Incident old"]);
+      deepStrictEqual(got.detail.incidents.map((i) => i.title), ["Incident now"]);
+      equal(await store.history.servicePage("nope", q), null);
+    },
+  },
+  {
+    name:
       "history.componentTimelines: current components in page order, each with its stored transitions",
     async run(store) {
       const { a } = await withVendors(store, [vendor("a")]);

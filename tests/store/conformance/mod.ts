@@ -12,6 +12,7 @@
  */
 import type { Store } from "../../../domain/mod.ts";
 import { accountCases } from "./accounts.ts";
+import { attemptCases } from "./attempts.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -39,6 +40,7 @@ export const CASES: readonly Case[] = [
   ...sessionCases,
   ...oauthCases,
   ...retentionCases,
+  ...attemptCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */

@@ -1,0 +1,117 @@
+/**
+ * The change feed on PostgreSQL: changes are written in the writer's transaction
+ * (`recordChanges`) and told to this process's subscribers after the commit.
+ * @module
+ */
+import type {
+  Change,
+  ChangeStore,
+  EpochMs,
+  IncidentChange,
+  StatusChange,
+} from "../../domain/mod.ts";
+import type { ChangeFanOut } from "../change_feed.ts";
+import type { Sql } from "./db.ts";
+
+/** The advisory lock key of the change log's writers. */
+const CHANGE_LOG_LOCK = 7_355_002;
+
+/** Inserts changes into the feed table (inside the writer's transaction); returns them with ids. */
+export async function recordChanges(
+  sql: Sql,
+  at: EpochMs,
+  changes: readonly (StatusChange | IncidentChange)[],
+): Promise<Change[]> {
+  if (changes.length === 0) return [];
+  // Writers that log changes take turns until they commit, so ids become visible in id order
+  // and a reader resuming after id n (SSE Last-Event-ID, another instance) never skips one
+  // that commits later with a smaller id.
+  await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`;
+  const out: Change[] = [];
+  for (let i = 0; i < changes.length; i += 1000) {
+    const chunk = changes.slice(i, i + 1000);
+    const rows = await sql`INSERT INTO changes ${
+      sql(
+        chunk.map((c) => ({ at, kind: c.kind, vendor_slug: c.slug, data: JSON.stringify(c) })),
+        "at",
+        "kind",
+        "vendor_slug",
+        "data",
+      )
+    } RETURNING id`;
+    // The sequence numbers the VALUES rows in order: the smallest id is the first row's.
+    // Every instance listening is told once this commits (NOTIFY is sent at commit).
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    ids.forEach((id, k) => out.push({ ...chunk[k]!, id, at }));
+  }
+  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`;
+  return out;
+}
+
+/** The NOTIFY channel instances listen on for committed changes. */
+export const CHANGES_CHANNEL = "statusd_changes";
+
+/**
+ * Tells `feed` every change committed by any instance, once and in id order, from the newest
+ * id at the time it starts: `pump()` reads what is new since its cursor (callers await it after
+ * their own commit; a NOTIFY from any instance calls it too). One read runs at a time; a call
+ * during a read makes it read again before settling.
+ */
+export function changeCursor(sql: Sql, feed: ChangeFanOut, from: number) {
+  let cursor = from;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const drain = async () => {
+    for (;;) {
+      const rows = await sql`SELECT id, at, data FROM changes WHERE id > ${cursor}
+        ORDER BY id LIMIT 1000`;
+      if (rows.length === 0) return;
+      const batch = rows.map((r) =>
+        ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
+      );
+      cursor = batch.at(-1)!.id;
+      feed.publish(batch);
+    }
+  };
+  return {
+    pump(): Promise<void> {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await drain();
+          } while (again);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    },
+  };
+}
+
+/** The changes noun over the pool `sql`, publishing through `feed`. */
+export function changeStore(sql: Sql, feed: ChangeFanOut): ChangeStore {
+  return {
+    async after(afterId, limit) {
+      const rows = await sql`SELECT id, at, data FROM changes WHERE id > ${afterId}
+        ORDER BY id LIMIT ${limit}`;
+      return rows.map((r) =>
+        ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
+      );
+    },
+    async oldestId() {
+      const [{ id }] = await sql`SELECT COALESCE(MIN(id), 0) AS id FROM changes`;
+      return Number(id);
+    },
+    async latestId() {
+      const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
+      return Number(id);
+    },
+    subscribe: (listener) => feed.subscribe(listener),
+  };
+}

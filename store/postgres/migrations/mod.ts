@@ -1,0 +1,13 @@
+/**
+ * Every PostgreSQL migration, in order. Each is a `.ts` module exporting its SQL so bundles
+ * embed it. Numbered on their own: PostgreSQL's history starts at the schema SQLite reached in
+ * its migration 9.
+ * @module
+ */
+import type { Migration } from "../migrate.ts";
+import schema from "./001_schema.ts";
+import leases from "./002_leases.ts";
+import attempts from "./003_attempts.ts";
+
+/** The schema history; append new files, never edit shipped ones. */
+export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts];

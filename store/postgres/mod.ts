@@ -1,0 +1,91 @@
+/**
+ * The store on PostgreSQL (npm `postgres`): a connection pool, numbered migrations applied at
+ * start under an advisory lock, every noun of the port, each method one transaction or one
+ * snapshot. Several statusd processes may share the database.
+ * @module
+ */
+import type { Store } from "../../domain/mod.ts";
+import { createChangeFanOut } from "../change_feed.ts";
+import { accountStore } from "./accounts.ts";
+import { attemptStore } from "./attempts.ts";
+import { catalogStore } from "./catalog.ts";
+import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
+import { connect, type Sql } from "./db.ts";
+import { healthStore } from "./health.ts";
+import { historyStore } from "./history.ts";
+import { incidentStore } from "./incidents.ts";
+import { keyStore } from "./keys.ts";
+import { migrate } from "./migrate.ts";
+import { oauthStore } from "./oauth.ts";
+import { pollStore } from "./polls.ts";
+import { retentionStore } from "./retention.ts";
+import { sessionStore } from "./sessions.ts";
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** Told when a change subscriber throws (the writer goes on). */
+  readonly onListenerError?: (err: unknown) => void;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+  /** This instance's name: the owner of the vendors it claims (default: host and pid). */
+  readonly instance?: string;
+}
+
+/**
+ * Connects to the PostgreSQL database at `url`, applies pending migrations (under an advisory
+ * lock, so instances starting together migrate once) and returns the store.
+ */
+export async function openPostgresStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
+  const sql = connect(url, { max: options.poolSize });
+  try {
+    await migrate(sql);
+    return await postgresStoreOver(sql, options);
+  } catch (err) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The store over an open, migrated pool (closing the store ends the pool). Committed changes
+ * reach this process's subscribers from the `changes` table, whoever wrote them: after each
+ * local commit, and on every NOTIFY another instance sends.
+ */
+export async function postgresStoreOver(
+  sql: Sql,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
+  const feed = createChangeFanOut(options.onListenerError);
+  const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
+  const cursor = changeCursor(sql, feed, Number(id));
+  let closing: Promise<void> | null = null;
+  const pump = () =>
+    closing !== null ? Promise.resolve() : cursor.pump().catch((err) => {
+      if (closing === null) options.onListenerError?.(err);
+    });
+  // The listener's connection reconnects by itself; each (re)connection reads what it missed.
+  await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
+  const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
+  return {
+    engine: "postgres",
+    catalog: catalogStore(sql),
+    polls: pollStore(sql, owner, pump),
+    incidents: incidentStore(sql),
+    history: historyStore(sql),
+    changes: changeStore(sql, feed),
+    health: healthStore(sql),
+    accounts: accountStore(sql),
+    keys: keyStore(sql),
+    sessions: sessionStore(sql),
+    oauth: oauthStore(sql),
+    retention: retentionStore(sql),
+    attempts: attemptStore(sql),
+    close() {
+      closing ??= sql.end({ timeout: 5 });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The poller's side of the PostgreSQL store (domain `PollStore`): which vendors are due, and the
+ * outcome of each poll, each one transaction, published after the commit.
+ * @module
+ */
+import type { Change, DueVendor, Platform, PollStore, StatusLevel } from "../../domain/mod.ts";
+import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
+import { recordChanges } from "./changes.ts";
+import { type Row, type Sql, write } from "./db.ts";
+import { countLatency } from "./latency_days.ts";
+import { writeReading, writeStale } from "./readings.ts";
+import { openSql } from "./sql.ts";
+
+const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
+const strOrNull = (v: unknown): string | null => (v === null ? null : String(v));
+
+/**
+ * How long an instance holds the due vendors it read (ms). The poller reads its due vendors
+ * again every round, in-flight ones included, which renews their leases; a dead instance's
+ * vendors are taken over by the others at most this long after its last round.
+ */
+export const LEASE_MS = 20_000;
+
+/**
+ * The poller's store over the pool `sql`, for the instance `owner`; `published` resolves once
+ * committed changes have been told to this process's subscribers.
+ */
+export function pollStore(
+  sql: Sql,
+  owner: string,
+  published: () => Promise<void>,
+): PollStore {
+  // Recording a poll ends this instance's lease: the vendor is free for whoever finds it due.
+  const schedule = (
+    tx: Sql,
+    id: number,
+    p: { nextPollAt: number; deadlineAt: number; at: number },
+  ) =>
+    tx`UPDATE vendors SET next_poll_at = ${p.nextPollAt}, deadline_at = ${p.deadlineAt},
+      last_checked_at = ${p.at}, lease_owner = NULL, lease_until = 0 WHERE id = ${id}`;
+  const healthy = (tx: Sql) =>
+    tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
+      error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
+  const insertFetch = (
+    tx: Sql,
+    vendorId: number,
+    p: { at: number; latencyMs: number; httpStatus: number | null },
+    outcome: string,
+  ) =>
+    tx`INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status)
+      VALUES (${vendorId}, ${p.at}, ${p.latencyMs}, ${outcome}, ${p.httpStatus})`;
+  const publishing = async (changes: Promise<readonly Change[]>) => {
+    const committed = await changes;
+    if (committed.length > 0) await published();
+    return committed;
+  };
+  /** Free for `owner` at `now`: nobody's, its own, or a lease that ended. */
+  const claimable = (tx: Sql, now: number) =>
+    tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now})`;
+
+  return {
+    /**
+     * Claims the due vendors no other instance holds (rows another instance is claiming at
+     * this moment are skipped, not waited for) and returns them, most overdue first.
+     */
+    async dueVendors(now, limit) {
+      const rows = await sql`WITH picked AS (
+          SELECT id FROM vendors
+          WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}
+          ORDER BY next_poll_at, id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
+        FROM picked WHERE v.id = picked.id
+        RETURNING v.id, v.slug, v.status_page_url, v.platform,
+          v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
+          v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
+          v.platform_misses, v.redetected_at,
+          EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
+                  AND ${openSql(sql, "i")}) AS open_incidents`;
+      return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
+    },
+    /** How many catalog vendors are due at `now` that this instance may claim. */
+    async countDue(now) {
+      const [{ n }] = await sql`SELECT COUNT(*) AS n FROM vendors
+        WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}`;
+      return Number(n);
+    },
+    async recordSkipped(vendorId, nextPollAt, reason) {
+      await sql`UPDATE vendors SET next_poll_at = ${nextPollAt}, deadline_at = 0,
+        lease_owner = NULL, lease_until = 0, last_error = ${reason.slice(0, 500)},
+        unsupported_reason = ${reason.slice(0, READING_MESSAGE_MAX)}, error_kind = NULL,
+        error_http_status = NULL, error_message = NULL, error_since = NULL
+        WHERE id = ${vendorId}`;
+    },
+    async recordRedetection(vendorId, r) {
+      const changed = r.to !== "unknown" && r.to !== r.from;
+      await sql`UPDATE vendors SET redetected_at = ${r.at}, redetected_from = ${r.from},
+        redetected_to = ${r.to}, platform_misses = 0
+        ${
+        changed
+          ? sql`, detected_platform = ${r.to}, endpoint_url = NULL, etag = NULL,
+              last_modified = NULL`
+          : sql``
+      }
+        WHERE id = ${vendorId}`;
+    },
+    async setDetectedPlatform(vendorId, platform) {
+      await sql`UPDATE vendors SET detected_platform = ${platform} WHERE id = ${vendorId}`;
+    },
+    async setEndpoint(vendorId, endpointUrl) {
+      await sql`UPDATE vendors SET endpoint_url = ${endpointUrl} WHERE id = ${vendorId}`;
+    },
+    recordSuccess(vendorId, snapshot, poll) {
+      return publishing(write(sql, async (tx) => {
+        const raw = await writeReading(tx, vendorId, snapshot, poll.at);
+        await tx`UPDATE vendors SET ${healthy(tx)}, etag = ${poll.etag},
+          last_modified = ${poll.lastModified},
+          reading_notes = ${JSON.stringify(boundNotes(poll.notes))} WHERE id = ${vendorId}`;
+        await schedule(tx, vendorId, poll);
+        await insertFetch(tx, vendorId, poll, "ok");
+        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
+        return recordChanges(tx, poll.at, raw);
+      }));
+    },
+    recordNotModified(vendorId, poll) {
+      return write(sql, async (tx) => {
+        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
+          WHERE id = ${vendorId}`;
+        await schedule(tx, vendorId, poll);
+        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
+        await insertFetch(tx, vendorId, poll, "not_modified");
+      });
+    },
+    recordPulse(vendorId, poll) {
+      return write(sql, async (tx) => {
+        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
+          WHERE id = ${vendorId}`;
+        await schedule(tx, vendorId, poll);
+        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
+      });
+    },
+    recordFailure(vendorId, poll) {
+      return publishing(write(sql, async (tx) => {
+        const message = poll.detail.slice(0, READING_MESSAGE_MAX);
+        // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
+        await tx`UPDATE vendors SET failures = failures + 1,
+          last_error = ${`${poll.outcome}: ${poll.detail}`.slice(0, 500)},
+          error_kind = ${poll.outcome}, error_http_status = ${poll.httpStatus},
+          error_message = ${message},
+          error_since = CASE WHEN failures > 0 AND error_kind IS NOT DISTINCT FROM ${poll.outcome}
+            AND error_http_status IS NOT DISTINCT FROM ${poll.httpStatus}::integer
+            AND error_since IS NOT NULL THEN error_since ELSE ${poll.at}::bigint END,
+          unsupported_reason = NULL,
+          platform_misses = platform_misses + ${poll.platformMiss ? 1 : 0}
+          WHERE id = ${vendorId}`;
+        await schedule(tx, vendorId, poll);
+        await insertFetch(tx, vendorId, poll, poll.outcome);
+        return poll.stale
+          ? recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at))
+          : [];
+      }));
+    },
+  };
+}
+
+function toDue(r: Row): DueVendor {
+  return {
+    id: Number(r.id),
+    slug: String(r.slug),
+    statusPageUrl: String(r.status_page_url),
+    platform: r.platform as Platform,
+    detectedPlatform: (r.detected_platform as Platform | null) ?? null,
+    endpointUrl: strOrNull(r.endpoint_url),
+    currentStatus: r.current_status as StatusLevel,
+    hasOpenIncident: r.open_incidents === true,
+    lastChangedAt: numOrNull(r.last_changed_at),
+    lastSuccessAt: numOrNull(r.last_success_at),
+    failures: Number(r.failures),
+    etag: strOrNull(r.etag),
+    lastModified: strOrNull(r.last_modified),
+    nextPollAt: Number(r.next_poll_at),
+    deadlineAt: Number(r.deadline_at),
+    platformMisses: Number(r.platform_misses),
+    redetectedAt: numOrNull(r.redetected_at),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * `statusd admin copy-to-postgres`: a SQLite installation with history, incidents, an account
+ * and a key is copied into an empty PostgreSQL database; afterwards the same uptime figures,
+ * the same incidents and the same key work there. A database that already has rows is refused.
+ */
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  authenticate,
+  createAccount,
+  createAppContext,
+  createKey,
+  listIncidents,
+  serviceUptime,
+} from "../../app/mod.ts";
+import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
+import { DAY_MS, fixedClock, HOUR_MS, type Store } from "../../domain/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { PASSWORD } from "../support/accounts.ts";
+import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
+import { addIncident, addTransitions, addVendor } from "../support/seed.ts";
+
+const T0 = Date.UTC(2026, 10, 20, 12);
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: AdminIo = {
+    stdin: () => Promise.resolve(""),
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  };
+  return { io: value, out, err };
+}
+
+function ctxOver(store: Store) {
+  return createAppContext({
+    store,
+    clock: fixedClock(T0),
+    log: silentLogger,
+    settings: { publicUrl: "http://localhost", pollStableSeconds: 300, pollMovingSeconds: 60 },
+  });
+}
+
+Deno.test({
+  name:
+    "copy-to-postgres keeps history, uptime figures, incidents and keys; a non-empty target is refused",
+  ignore: !postgresAvailable() && !Deno.env.get("CI"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const path = join(dir, "statusd.db");
+    const db = await freshDatabase();
+    try {
+      const sqlite = openSqliteStore(path);
+      await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0 - 30 * DAY_MS);
+      await addVendor(sqlite, { slug: "zeta", status: "OPERATIONAL" }, T0 - 30 * DAY_MS);
+      await addTransitions(sqlite, "acme", [
+        [T0 - 10 * DAY_MS, "MAJOR_OUTAGE"],
+        [T0 - 10 * DAY_MS + 3 * HOUR_MS, "OPERATIONAL"],
+        [T0 - 2 * DAY_MS, "DEGRADED_PERFORMANCE"],
+      ]);
+      await addIncident(sqlite, "acme", {
+        externalId: "inc-1",
+        title: "Elevated errors",
+        status: "INVESTIGATING",
+        impact: "MINOR",
+        startedAt: T0 - 2 * DAY_MS,
+      }, T0 - 2 * DAY_MS);
+      const ctx = ctxOver(sqlite);
+      const { account } = await createAccount(ctx, {
+        email: "ops@example.com",
+        password: PASSWORD,
+        plan: "PRO",
+      });
+      const { secret } = await createKey(ctx, { kind: "admin", account }, {
+        name: "ci",
+        scopes: ["status:read"],
+      });
+      const anyone = { kind: "anonymous" } as const;
+      const uptimeBefore = await serviceUptime(ctx, anyone, "acme");
+      const incidentsBefore = await listIncidents(ctx, {}, { page: 0, limit: 50 });
+      await sqlite.close();
+
+      const run = io();
+      equal(
+        await runAdmin(["copy-to-postgres", "--to", db.url], { STATUSD_DB: path }, run.io),
+        0,
+        run.err.join("\n"),
+      );
+      ok(run.out.includes("vendors\t2"), run.out.join("\n"));
+      ok(run.out.includes("api_keys\t1"), run.out.join("\n"));
+      match(run.out.at(-1)!, /the counts of every table match/);
+
+      const pg = await openPostgresStore(db.url);
+      try {
+        const pgCtx = ctxOver(pg);
+        deepStrictEqual(await serviceUptime(pgCtx, anyone, "acme"), uptimeBefore);
+        deepStrictEqual(await listIncidents(pgCtx, {}, { page: 0, limit: 50 }), incidentsBefore);
+        const who = await authenticate(pgCtx, secret);
+        equal(who.kind, "api_key");
+        // New rows get new ids after the copied ones (sequences moved past them).
+        await addVendor(pg, { slug: "newco", status: "OPERATIONAL" }, T0);
+      } finally {
+        await pg.close();
+      }
+
+      const again = io();
+      equal(
+        await runAdmin(["copy-to-postgres", "--to", db.url], { STATUSD_DB: path }, again.io),
+        1,
+      );
+      match(again.err.join("\n"), /not empty \(table vendors has rows\)/);
+      ok(!again.err.join("\n").includes("postgres@"), "the URL's user and password are not shown");
+    } finally {
+      await db.drop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
