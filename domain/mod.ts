@@ -287,3 +287,12 @@ export {
   timeToResolve,
 } from "./resolution.ts";
 export { componentDailyWorst, overlappingDays, type Span } from "./days.ts";
+export {
+  componentKey,
+  type MonitorReading,
+  monitorReading,
+  type MonitorState,
+  type Timeline,
+  type WatchedComponent,
+  worstTimeline,
+} from "./monitor.ts";
