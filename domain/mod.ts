@@ -65,6 +65,7 @@ export {
   NotFound,
   PayloadTooLarge,
   PlanRequired,
+  PreconditionFailed,
   RateLimited,
   Unauthorized,
 } from "./errors.ts";
