@@ -90,6 +90,7 @@ const schema = z.object({
     return z.NEVER;
   }).prefault("off"),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
+  STATUSD_MAX_MONITORS: int(1, 1_000_000).default(10_000),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
     error: "expected debug, info, warn or error",
   }).default("info"),
@@ -134,6 +135,8 @@ export interface Config {
    * client (empty: the connection's own address is the client).
    */
   readonly trustedProxies: readonly string[];
+  /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`). */
+  readonly maxMonitors: number;
   readonly logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -170,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
     }),
     trustedProxies: Object.freeze([...e.STATUSD_TRUSTED_PROXIES]),
+    maxMonitors: e.STATUSD_MAX_MONITORS,
     logLevel: e.STATUSD_LOG,
   });
 }

@@ -63,6 +63,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       publicUrl: config.publicUrl,
       pollStableSeconds: config.poll.stableSeconds,
       pollMovingSeconds: config.poll.movingSeconds,
+      maxMonitors: config.maxMonitors,
     },
   });
   const app = createServer({

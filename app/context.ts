@@ -16,6 +16,8 @@ export interface AppSettings {
   readonly pollStableSeconds: number;
   /** Interval of moving vendors (s). */
   readonly pollMovingSeconds: number;
+  /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`; default 10,000). */
+  readonly maxMonitors?: number;
 }
 
 /** The context passed as the first argument to every verb. */

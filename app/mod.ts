@@ -36,6 +36,18 @@ export {
 } from "./accounts.ts";
 export { refundAttempt, takeAttempt } from "./attempts.ts";
 export { type ServicePageData, servicePageData } from "./service_page.ts";
+export {
+  createMonitor,
+  DEFAULT_MONITOR_LIMIT,
+  deleteMonitor,
+  FREE_MONITOR_LIMIT,
+  getMonitor,
+  listMonitors,
+  type MonitorView,
+  READ_MONITORS,
+  updateMonitor,
+  WRITE_MONITORS,
+} from "./monitors.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,

@@ -56,6 +56,13 @@ export class Forbidden extends AppError {
   }
 }
 
+/** `If-Match` named a version of the resource that is no longer current. */
+export class PreconditionFailed extends AppError {
+  constructor(message = "The resource changed since you read it: read it again (new ETag)") {
+    super("precondition_failed", message);
+  }
+}
+
 /** Nothing of that kind with that id; `suggestions` are close matches. */
 export class NotFound extends AppError {
   constructor(

@@ -65,6 +65,7 @@ export {
   NotFound,
   PayloadTooLarge,
   PlanRequired,
+  PreconditionFailed,
   RateLimited,
   Unauthorized,
 } from "./errors.ts";
@@ -158,8 +159,12 @@ export {
   type MaintenanceFilter,
   type MembershipRecord,
   type MemberWithSecret,
+  type MonitorPatch,
+  type MonitorRecord,
+  type MonitorStore,
   type NewApiKey,
   type NewMember,
+  type NewMonitor,
   type NewOAuthToken,
   type OAuthClientRecord,
   type OAuthCodeRecord,
@@ -287,3 +292,12 @@ export {
   timeToResolve,
 } from "./resolution.ts";
 export { componentDailyWorst, overlappingDays, type Span } from "./days.ts";
+export {
+  componentKey,
+  type MonitorReading,
+  monitorReading,
+  type MonitorState,
+  type Timeline,
+  type WatchedComponent,
+  worstTimeline,
+} from "./monitor.ts";

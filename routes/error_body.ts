@@ -20,6 +20,7 @@ const STATUS_OF: Record<string, number> = {
   plan_required: 403,
   forbidden: 403,
   not_found: 404,
+  precondition_failed: 412,
   payload_too_large: 413,
   rate_limited: 429,
   busy: 503,

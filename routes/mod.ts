@@ -16,6 +16,7 @@ import { limitBodies } from "./middleware/body_limit.ts";
 import { clientAddressReader } from "./middleware/client_address.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
+import { registerMonitorsApi } from "./api/monitors.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerServices } from "./api/services.ts";
@@ -59,6 +60,7 @@ const ROUTERS: Register[] = [
   registerProviders,
   registerEvents,
   registerUserApi,
+  registerMonitorsApi,
   registerAuthPages,
   registerKeysPages,
   registerCatalogPages,

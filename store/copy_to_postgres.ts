@@ -28,6 +28,7 @@ const TABLES: readonly { readonly name: string; readonly order: string }[] = [
   { name: "oauth_grants", order: "rowid" },
   { name: "oauth_codes", order: "rowid" },
   { name: "oauth_tokens", order: "rowid" },
+  { name: "monitors", order: "rowid" },
 ];
 
 /** Rows read from SQLite per batch. */

@@ -18,6 +18,7 @@ import type { HealthStore } from "./health.ts";
 import type { HistoryStore } from "./history.ts";
 import type { IncidentStore } from "./incidents.ts";
 import type { KeyStore } from "./keys.ts";
+import type { MonitorStore } from "./monitors.ts";
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";
 import type { RetentionStore } from "./retention.ts";
@@ -42,6 +43,7 @@ export interface Store {
   readonly oauth: OAuthStore;
   readonly retention: RetentionStore;
   readonly attempts: AttemptStore;
+  readonly monitors: MonitorStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export type {
 } from "./history.ts";
 export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
+export type { MonitorPatch, MonitorRecord, MonitorStore, NewMonitor } from "./monitors.ts";
 export type {
   ClientAuthMethod,
   CodeRedemption,

@@ -70,6 +70,12 @@ export function openApiDocument(
         description: "The calling account's API keys and SLA reports (an API key is required)",
       },
       {
+        name: "Monitors",
+        description:
+          "The services the calling account watches, each narrowed to components when it " +
+          "chooses, with what that selection reads now (`monitors:read` / `monitors:write`)",
+      },
+      {
         name: "Feeds",
         description: "Status badges, RSS/Atom incident feeds and the maintenance calendar",
       },

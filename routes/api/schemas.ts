@@ -245,7 +245,7 @@ export const ServiceDetailSchema = ServiceSchema.extend({
   description: "One service with its components, open incidents and typical time to resolve",
 });
 
-function pageSchema<T extends z.ZodType>(item: T, name: string, what: string) {
+export function pageSchema<T extends z.ZodType>(item: T, name: string, what: string) {
   return z.object({
     content: z.array(item),
     totalElements: z.number().int().openapi({

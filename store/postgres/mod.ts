@@ -16,6 +16,7 @@ import { historyStore } from "./history.ts";
 import { incidentStore } from "./incidents.ts";
 import { keyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
+import { monitorStore } from "./monitors.ts";
 import { oauthStore } from "./oauth.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
@@ -83,6 +84,7 @@ export async function postgresStoreOver(
     oauth: oauthStore(sql),
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
+    monitors: monitorStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });
       return closing;

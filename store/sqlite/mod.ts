@@ -15,6 +15,7 @@ import { historyStore } from "./history.ts";
 import { incidentStore } from "./incidents.ts";
 import { keyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
+import { monitorStore } from "./monitors.ts";
 import { oauthStore } from "./oauth.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
@@ -64,6 +65,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     oauth: oauthStore(db),
     retention: retentionStore(db),
     attempts: attemptStore(),
+    monitors: monitorStore(db),
     close() {
       if (open) {
         open = false;

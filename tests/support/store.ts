@@ -80,6 +80,7 @@ function freshPostgresStore(): Store {
     "oauth",
     "retention",
     "attempts",
+    "monitors",
   ] as const;
   return {
     engine: "postgres",

@@ -8,6 +8,7 @@ import type { Migration } from "../migrate.ts";
 import schema from "./001_schema.ts";
 import leases from "./002_leases.ts";
 import attempts from "./003_attempts.ts";
+import monitors from "./004_monitors.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts];
+export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts, monitors];

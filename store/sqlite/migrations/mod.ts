@@ -11,6 +11,7 @@ import readingHealth from "./005_reading_health.ts";
 import boundedHistory from "./006_bounded_history.ts";
 import maintenanceWindow from "./008_maintenance_window.ts";
 import latencyDays from "./009_latency_days.ts";
+import monitors from "./010_monitors.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   boundedHistory,
   maintenanceWindow,
   latencyDays,
+  monitors,
 ];

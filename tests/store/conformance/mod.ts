@@ -13,6 +13,7 @@
 import type { Store } from "../../../domain/mod.ts";
 import { accountCases } from "./accounts.ts";
 import { attemptCases } from "./attempts.ts";
+import { monitorCases } from "./monitors.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -41,6 +42,7 @@ export const CASES: readonly Case[] = [
   ...oauthCases,
   ...retentionCases,
   ...attemptCases,
+  ...monitorCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */

@@ -1,0 +1,301 @@
+/**
+ * Monitors (issue #12): an account watching one service, optionally narrowed to some of its
+ * components. Reads need `monitors:read`, writes `monitors:write` (declared once each, for the
+ * API's `x-required-scopes`); people signed in read as members and write as owners or admins.
+ * Another account's monitor is simply not found. Free accounts keep up to
+ * {@link FREE_MONITOR_LIMIT} monitors; other plans up to the self-hoster's limit.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type Account,
+  componentKey,
+  DAY_MS,
+  type EpochMs,
+  Forbidden,
+  type Incident,
+  InvalidRequest,
+  type Issue,
+  monitorReading,
+  type MonitorRecord,
+  type MonitorState,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  PlanRequired,
+  PreconditionFailed,
+  type Reading,
+  readingOf,
+  type StatusLevel,
+} from "../domain/mod.ts";
+import { closestWord } from "../domain/suggest.ts";
+import { randomToken } from "./_tokens.ts";
+import { suggestSlugs } from "./catalog.ts";
+import type { AppContext } from "./context.ts";
+import { type Access, authorize, type Caller } from "./policy.ts";
+
+/** Reading monitors. */
+export const READ_MONITORS: Access = { credential: "key", scopes: ["monitors:read"] };
+/** Creating, changing and deleting monitors. */
+export const WRITE_MONITORS: Access = { credential: "key", scopes: ["monitors:write"] };
+
+/** Monitors a FREE account may keep. */
+export const FREE_MONITOR_LIMIT = 10;
+/** Monitors any account may keep when the self-hoster sets nothing. */
+export const DEFAULT_MONITOR_LIMIT = 10_000;
+/** Days of the monitor's uptime figure. */
+export const MONITOR_UPTIME_DAYS = 30;
+
+/** A monitor as every surface shows it: what it watches, and what that reads now. */
+export interface MonitorView extends MonitorRecord {
+  /** Name of the watched service (null when it left the catalog). */
+  readonly serviceName: string | null;
+  readonly currentStatus: StatusLevel;
+  /** Percent over {@link MONITOR_UPTIME_DAYS} days of the watched selection, or null. */
+  readonly uptime30d: number | null;
+  readonly state: MonitorState;
+  readonly missingComponents: readonly string[];
+  /** Open incidents of the service that touch the selection (all when none is chosen). */
+  readonly openIncidents: readonly Incident[];
+  readonly lastCheckedAt: EpochMs | null;
+  /** Reading health of the vendor (null when the service left the catalog). */
+  readonly reading: Reading | null;
+}
+
+const Label = z.string().trim().min(1).max(100);
+const ComponentName = z.string().trim().min(1).max(255);
+
+/** What a create takes (validated here, whatever surface it came from). */
+export const NewMonitorInput = z.object({
+  service: z.string().trim().min(1).max(100),
+  components: z.array(ComponentName).max(100).default([]),
+  label: Label.nullable().default(null),
+  slaTarget: z.number().gt(0).max(100).nullable().default(null),
+  paused: z.boolean().default(false),
+}).strict();
+
+/** What an update may change (absent: unchanged). */
+export const MonitorPatchInput = z.object({
+  components: z.array(ComponentName).max(100).optional(),
+  label: Label.nullable().optional(),
+  slaTarget: z.number().gt(0).max(100).nullable().optional(),
+  paused: z.boolean().optional(),
+}).strict();
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issues: Issue[] = r.error.issues.map((i) => ({
+    parameter: i.path.length ? i.path.join(".") : "body",
+    message: i.message,
+  }));
+  throw new InvalidRequest(issues);
+}
+
+/** The caller's account; writes also need an owner or admin when a person is signed in. */
+function accountOf(who: Caller, access: Access): Account {
+  authorize(who, access);
+  if (who.kind === "anonymous") throw new Forbidden();
+  if (access === WRITE_MONITORS && who.kind === "session" && who.member.role === "MEMBER") {
+    throw new Forbidden("Only the account's owners and admins can change its monitors");
+  }
+  return who.account;
+}
+
+/** Chosen component names, deduplicated (any case), each checked against the service's page. */
+async function checkComponents(
+  ctx: AppContext,
+  slug: string,
+  chosen: readonly string[],
+): Promise<string[]> {
+  const unique: string[] = [];
+  const seen = new Set<string>();
+  for (const name of chosen) {
+    if (!seen.has(componentKey(name))) {
+      seen.add(componentKey(name));
+      unique.push(name.trim());
+    }
+  }
+  if (unique.length === 0) return unique;
+  const found = await ctx.store.catalog.detail(slug, { start: 0, end: 0 }, ctx.clock.now());
+  const names = (found?.components ?? []).map((c) => c.name);
+  const byKey = new Map(names.map((n) => [componentKey(n), n]));
+  const issues: Issue[] = [];
+  unique.forEach((name, i) => {
+    if (byKey.has(componentKey(name))) return;
+    const close = closestWord(componentKey(name), [...byKey.keys()]);
+    issues.push({
+      parameter: `components.${i}`,
+      message: `"${name}" is not a component of ${slug}` +
+        (close ? `; did you mean "${byKey.get(close)}"?` : ""),
+    });
+  });
+  if (issues.length) throw new InvalidRequest(issues);
+  // Stored as the vendor names them.
+  return unique.map((n) => byKey.get(componentKey(n))!);
+}
+
+/** What `record` reads now. */
+async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorView> {
+  const now = ctx.clock.now();
+  const window = { start: now - MONITOR_UPTIME_DAYS * DAY_MS, end: now };
+  const found = await ctx.store.history.servicePage(record.serviceSlug, {
+    window,
+    resolvedAfter: now,
+    uptime: window,
+    history: window,
+    pastSince: now,
+    pastLimit: 0,
+  });
+  if (found === null) {
+    const reading = monitorReading(null, [], record.components, window);
+    return {
+      ...record,
+      serviceName: null,
+      ...reading,
+      uptime30d: reading.uptime,
+      openIncidents: [],
+      lastCheckedAt: null,
+      reading: null,
+    };
+  }
+  const service = found.detail.service;
+  const components = found.history.components.map((c) => ({
+    name: c.component.name,
+    transitions: c.transitions,
+    now: c.component.status,
+  }));
+  const reading = monitorReading(
+    { transitions: found.uptime.transitions, now: service.currentStatus },
+    components,
+    record.components,
+    window,
+  );
+  const chosen = new Set(record.components.map(componentKey));
+  const touching = (i: Incident) =>
+    chosen.size === 0 || i.components.length === 0 ||
+    i.components.some((c) => chosen.has(componentKey(c)));
+  return {
+    ...record,
+    serviceName: service.name,
+    currentStatus: reading.currentStatus,
+    uptime30d: reading.uptime === null ? null : Math.round(reading.uptime * 1000) / 1000,
+    state: reading.state,
+    missingComponents: reading.missingComponents,
+    openIncidents: found.detail.incidents.filter(touching),
+    lastCheckedAt: service.lastCheckedAt,
+    reading: readingOf(service.reading, now, { stableSeconds: ctx.settings.pollStableSeconds }),
+  };
+}
+
+/** The account's monitors, oldest first, optionally only those at `status`. */
+export async function listMonitors(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+  filter: { readonly status?: StatusLevel } = {},
+): Promise<Page<MonitorView>> {
+  const account = accountOf(who, READ_MONITORS);
+  if (filter.status === undefined) {
+    const { items, total } = await ctx.store.monitors.list(account.id, page);
+    return pageOf(await Promise.all(items.map((m) => viewOf(ctx, m))), total, page);
+  }
+  // A status filter is over what monitors read now: read them all, then page.
+  const all: MonitorView[] = [];
+  for (let p = 0;; p++) {
+    const { items } = await ctx.store.monitors.list(account.id, { page: p, limit: 500 });
+    all.push(...await Promise.all(items.map((m) => viewOf(ctx, m))));
+    if (items.length < 500) break;
+  }
+  const matching = all.filter((m) => m.currentStatus === filter.status);
+  const start = page.page * page.limit;
+  return pageOf(matching.slice(start, start + page.limit), matching.length, page);
+}
+
+/** One of the account's monitors; NotFound for any other id. */
+export async function getMonitor(ctx: AppContext, who: Caller, id: string): Promise<MonitorView> {
+  const account = accountOf(who, READ_MONITORS);
+  const m = await ctx.store.monitors.get(account.id, id);
+  if (m === null) throw new NotFound("monitor", id);
+  return await viewOf(ctx, m);
+}
+
+/** Creates a monitor of a catalog service; 400 naming the field for unknown slugs or components. */
+export async function createMonitor(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<MonitorView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const m = parse(NewMonitorInput, input);
+  const service = await ctx.store.catalog.service(m.service);
+  if (service === null) {
+    const close = await suggestSlugs(ctx, m.service);
+    throw new InvalidRequest([{
+      parameter: "service",
+      message: `no service "${m.service}" in the catalog` +
+        (close.length ? `; did you mean ${close.map((s) => `"${s}"`).join(", ")}?` : ""),
+    }]);
+  }
+  const components = await checkComponents(ctx, service.slug, m.components);
+  const free = account.plan === "FREE";
+  const limit = free ? FREE_MONITOR_LIMIT : ctx.settings.maxMonitors ?? DEFAULT_MONITOR_LIMIT;
+  const made = await ctx.store.monitors.create({
+    id: `mon_${randomToken(12)}`,
+    accountId: account.id,
+    serviceSlug: service.slug,
+    components,
+    label: m.label,
+    slaTarget: m.slaTarget,
+    paused: m.paused,
+    createdAt: ctx.clock.now(),
+  }, limit);
+  if (made === "limit") {
+    if (free) {
+      throw new PlanRequired("PRO", `More than ${FREE_MONITOR_LIMIT} monitors`);
+    }
+    throw new Forbidden(`This account already has ${limit} monitors, the most this server allows`);
+  }
+  return await viewOf(ctx, made);
+}
+
+/** Changes a monitor (`ifVersion`: the version the caller saw, or null). */
+export async function updateMonitor(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  input: unknown,
+  ifVersion: number | null,
+): Promise<MonitorView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const patch = parse(MonitorPatchInput, input);
+  const current = await ctx.store.monitors.get(account.id, id);
+  if (current === null) throw new NotFound("monitor", id);
+  const components = patch.components === undefined
+    ? undefined
+    : await checkComponents(ctx, current.serviceSlug, patch.components);
+  const updated = await ctx.store.monitors.update(
+    account.id,
+    id,
+    { ...patch, ...(components === undefined ? {} : { components }) },
+    ctx.clock.now(),
+    ifVersion,
+  );
+  if (updated === null) throw new NotFound("monitor", id);
+  if (updated === "conflict") throw new PreconditionFailed();
+  return await viewOf(ctx, updated);
+}
+
+/** Deletes a monitor (`ifVersion` as {@link updateMonitor}). */
+export async function deleteMonitor(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const done = await ctx.store.monitors.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("monitor", id);
+  if (done === "conflict") throw new PreconditionFailed();
+}
