@@ -17,6 +17,7 @@ import { clientAddressReader } from "./middleware/client_address.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
+import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerServices } from "./api/services.ts";
@@ -61,6 +62,7 @@ const ROUTERS: Register[] = [
   registerEvents,
   registerUserApi,
   registerMonitorsApi,
+  registerBoardsApi,
   registerAuthPages,
   registerKeysPages,
   registerCatalogPages,
