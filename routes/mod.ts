@@ -28,6 +28,7 @@ import { registerOpenApi } from "./api/openapi.ts";
 import { registerDiscovery } from "./discovery.ts";
 import { registerHealth } from "./health.ts";
 import { registerCatalogPages } from "./web/catalog.tsx";
+import { registerBoardPages } from "./web/board_page.tsx";
 import { registerMcp } from "./mcp/route.ts";
 import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
@@ -66,6 +67,7 @@ const ROUTERS: Register[] = [
   registerAuthPages,
   registerKeysPages,
   registerCatalogPages,
+  registerBoardPages,
   registerDiscovery,
   registerHealth,
   registerOpenApi,

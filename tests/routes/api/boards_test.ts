@@ -126,3 +126,27 @@ Deno.test("boards: public ones are open, private ones are 404 to others; slugs u
   equal(second.body.error, "plan_required");
   match(second.body.message, /More than 1 board/);
 });
+
+Deno.test("the board page /b/{slug}: a public board for people; a private one is the HTML 404", async () => {
+  const { ctx, app, send, gh, st } = await setup();
+  const group = (await send("POST", "/api/user/groups", { name: "Payments", monitors: [st.id] }))
+    .body;
+  const made = (await send("POST", "/api/user/boards", {
+    slug: "our-stack",
+    title: "Everything we depend on",
+    items: [{ kind: "monitor", id: gh.id }, { kind: "group", id: group.id }],
+  })).body;
+  const html = { accept: "text/html" };
+  const hidden = await app.request("/b/our-stack", { headers: html });
+  equal(hidden.status, 404);
+  match(await hidden.text(), /<html/);
+  await send("PATCH", `/api/user/boards/${made.id}`, { public: true });
+  await setStatus(ctx.store, "stripe", "MAJOR_OUTAGE", T0);
+  const page = await app.request("/b/our-stack", { headers: html });
+  equal(page.status, 200);
+  const text = await page.text();
+  match(text, /<h1>Everything we depend on<\/h1>/);
+  match(text, /1 of 2 not fully operational/);
+  match(text, /Payments/);
+  equal((text.match(/<ol class="days"/g) ?? []).length, 2, "a 90-day bar per entry");
+});
