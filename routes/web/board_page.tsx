@@ -14,7 +14,7 @@ import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
 import { DayBar, IncidentList, Legend, levelWords, Section, serviceHref } from "./_parts.tsx";
 
-function Entry(props: { e: BoardEntry; now: number }) {
+function Entry(props: { key?: string; e: BoardEntry; now: number }) {
   const { e, now } = props;
   const id = `entry-${e.id}`;
   return (
@@ -71,7 +71,7 @@ function BoardPage(
           : `${broken} of ${b.entries.length} not fully operational.`}
       </p>
       <Legend />
-      {b.entries.map((e) => <Entry e={e} now={props.now} />)}
+      {b.entries.map((e) => <Entry key={e.id} e={e} now={props.now} />)}
       <Section id="board-json" title="For machines">
         <p class="muted">
           JSON: <a href={`/api/boards/${encodeURIComponent(b.slug)}`}>/api/boards/{b.slug}</a>
