@@ -37,6 +37,25 @@ export {
 export { refundAttempt, takeAttempt } from "./attempts.ts";
 export { type ServicePageData, servicePageData } from "./service_page.ts";
 export {
+  BOARD_LIMIT,
+  boardBySlug,
+  type BoardEntry,
+  type BoardView,
+  createBoard,
+  createGroup,
+  deleteBoard,
+  deleteGroup,
+  FREE_BOARD_LIMIT,
+  getBoard,
+  getGroup,
+  GROUP_LIMIT,
+  type GroupView,
+  listBoards,
+  listGroups,
+  updateBoard,
+  updateGroup,
+} from "./boards.ts";
+export {
   createMonitor,
   DEFAULT_MONITOR_LIMIT,
   deleteMonitor,

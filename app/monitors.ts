@@ -10,7 +10,9 @@ import { z } from "zod";
 import {
   type Account,
   componentKey,
+  dailyWorst,
   DAY_MS,
+  type DayWorst,
   type EpochMs,
   Forbidden,
   type Incident,
@@ -61,7 +63,12 @@ export interface MonitorView extends MonitorRecord {
   readonly lastCheckedAt: EpochMs | null;
   /** Reading health of the vendor (null when the service left the catalog). */
   readonly reading: Reading | null;
+  /** Worst level per UTC day of what is watched, the last {@link HISTORY_DAYS} days, oldest first. */
+  readonly history: readonly DayWorst[];
 }
+
+/** Days of a monitor's daily history (the public board's bars). */
+export const HISTORY_DAYS = 90;
 
 const Label = z.string().trim().min(1).max(100);
 const ComponentName = z.string().trim().min(1).max(255);
@@ -83,7 +90,8 @@ export const MonitorPatchInput = z.object({
   paused: z.boolean().optional(),
 }).strict();
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+/** `input` checked against `schema`; a 400 naming each bad field otherwise. */
+export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
   const issues: Issue[] = r.error.issues.map((i) => ({
@@ -94,7 +102,7 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
 }
 
 /** The caller's account; writes also need an owner or admin when a person is signed in. */
-function accountOf(who: Caller, access: Access): Account {
+export function accountOf(who: Caller, access: Access): Account {
   authorize(who, access);
   if (who.kind === "anonymous") throw new Forbidden();
   if (access === WRITE_MONITORS && who.kind === "session" && who.member.role === "MEMBER") {
@@ -137,14 +145,14 @@ async function checkComponents(
 }
 
 /** What `record` reads now. */
-async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorView> {
+export async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorView> {
   const now = ctx.clock.now();
   const window = { start: now - MONITOR_UPTIME_DAYS * DAY_MS, end: now };
   const found = await ctx.store.history.servicePage(record.serviceSlug, {
     window,
     resolvedAfter: now,
     uptime: window,
-    history: window,
+    history: { start: now - HISTORY_DAYS * DAY_MS, end: now },
     pastSince: now,
     pastLimit: 0,
   });
@@ -153,11 +161,14 @@ async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorVi
     return {
       ...record,
       serviceName: null,
-      ...reading,
+      currentStatus: reading.currentStatus,
+      state: reading.state,
+      missingComponents: reading.missingComponents,
       uptime30d: reading.uptime,
       openIncidents: [],
       lastCheckedAt: null,
       reading: null,
+      history: dailyWorst([], now, HISTORY_DAYS, "UNKNOWN"),
     };
   }
   const service = found.detail.service;
@@ -166,6 +177,7 @@ async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorVi
     transitions: c.transitions,
     now: c.component.status,
   }));
+  const whole = record.components.length === 0;
   const reading = monitorReading(
     { transitions: found.uptime.transitions, now: service.currentStatus },
     components,
@@ -186,6 +198,11 @@ async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<MonitorVi
     openIncidents: found.detail.incidents.filter(touching),
     lastCheckedAt: service.lastCheckedAt,
     reading: readingOf(service.reading, now, { stableSeconds: ctx.settings.pollStableSeconds }),
+    history: whole
+      ? dailyWorst(found.history.transitions, now, HISTORY_DAYS, service.currentStatus)
+      : reading.timeline === null
+      ? dailyWorst([], now, HISTORY_DAYS, "UNKNOWN")
+      : dailyWorst(reading.timeline.transitions, now, HISTORY_DAYS, reading.timeline.now),
   };
 }
 

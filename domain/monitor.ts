@@ -36,6 +36,8 @@ export interface MonitorReading {
   readonly state: MonitorState;
   /** Chosen component names no longer on the page (case kept as chosen). */
   readonly missingComponents: readonly string[];
+  /** The level timeline of what is watched (null when nothing watched can be read). */
+  readonly timeline: Timeline | null;
 }
 
 /** A component name compared as people type it: trimmed, any case. */
@@ -95,6 +97,7 @@ export function monitorReading(
       uptime: null,
       state: "service_missing",
       missingComponents: [],
+      timeline: null,
     };
   }
   if (chosen.length === 0) {
@@ -103,6 +106,7 @@ export function monitorReading(
       uptime: uptimePercent(service.transitions, window, service.now),
       state: "ok",
       missingComponents: [],
+      timeline: service,
     };
   }
   const byKey = new Map(components.map((c) => [componentKey(c.name), c]));
@@ -110,7 +114,13 @@ export function monitorReading(
   const missing = chosen.filter((name) => !byKey.has(componentKey(name)));
   const state: MonitorState = missing.length ? "components_missing" : "ok";
   if (present.length === 0) {
-    return { currentStatus: "UNKNOWN", uptime: null, state, missingComponents: missing };
+    return {
+      currentStatus: "UNKNOWN",
+      uptime: null,
+      state,
+      missingComponents: missing,
+      timeline: null,
+    };
   }
   const merged = worstTimeline(present);
   return {
@@ -118,5 +128,6 @@ export function monitorReading(
     uptime: uptimePercent(merged.transitions, window, merged.now),
     state,
     missingComponents: missing,
+    timeline: merged,
   };
 }

@@ -17,6 +17,7 @@ import { clientAddressReader } from "./middleware/client_address.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
+import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerServices } from "./api/services.ts";
@@ -27,6 +28,7 @@ import { registerOpenApi } from "./api/openapi.ts";
 import { registerDiscovery } from "./discovery.ts";
 import { registerHealth } from "./health.ts";
 import { registerCatalogPages } from "./web/catalog.tsx";
+import { registerBoardPages } from "./web/board_page.tsx";
 import { registerMcp } from "./mcp/route.ts";
 import { registerOAuth } from "./oauth/mod.ts";
 import { registerMcpDiscovery } from "./discovery_mcp.ts";
@@ -61,9 +63,11 @@ const ROUTERS: Register[] = [
   registerEvents,
   registerUserApi,
   registerMonitorsApi,
+  registerBoardsApi,
   registerAuthPages,
   registerKeysPages,
   registerCatalogPages,
+  registerBoardPages,
   registerDiscovery,
   registerHealth,
   registerOpenApi,

@@ -29,6 +29,7 @@ const TABLES: readonly { readonly name: string; readonly order: string }[] = [
   { name: "oauth_codes", order: "rowid" },
   { name: "oauth_tokens", order: "rowid" },
   { name: "monitors", order: "rowid" },
+  { name: "account_docs", order: "rowid" },
 ];
 
 /** Rows read from SQLite per batch. */

@@ -194,8 +194,28 @@ export interface MaintenanceQuery {
   readonly limit?: number;
 }
 
+/** A monitor as `GET /api/user/monitors` answers it (the fields the CLI shows). */
+export const MonitorSchema = z.object({
+  id: z.string(),
+  service: z.string(),
+  serviceName: z.string().nullable(),
+  components: z.array(z.string()),
+  label: z.string().nullable(),
+  paused: z.boolean(),
+  currentStatus: LevelSchema,
+  uptime30d: z.number().nullable(),
+  state: z.string(),
+  missingComponents: z.array(z.string()),
+  openIncidents: z.array(IncidentSchema),
+  lastCheckedAt: z.string().nullable(),
+});
+/** A monitor. */
+export type Monitor = z.infer<typeof MonitorSchema>;
+
 /** The calls the commands make. */
 export interface StatusClient {
+  /** `GET /api/user/monitors` (needs an API key holding `monitors:read`). */
+  listMonitors(limit: number, page: number): Promise<Page<Monitor>>;
   /** `GET /api/services?q=…`: close matches for a slug that does not exist. */
   searchServices(q: string, limit: number): Promise<Page<Service>>;
   /** `GET /api/services/{slug}`; an unknown slug throws {@link UnknownVendor}. */
@@ -304,7 +324,9 @@ export function createClient(options: ClientOptions): StatusClient {
     }
   }
 
+  const monitorPage = pageSchema(MonitorSchema);
   const client: StatusClient = {
+    listMonitors: (limit, page) => get("api/user/monitors", monitorPage, { limit, page }),
     searchServices: (q, limit) => get("api/services", servicePage, { q, limit }),
     getService: (slug) =>
       ofService(slug, () => get(`api/services/${encodeURIComponent(slug)}`, ServiceDetailSchema)),

@@ -16,6 +16,7 @@ import { createClient } from "./client.ts";
 import { checkCommand } from "./commands/check.ts";
 import { gateCommand } from "./commands/gate.ts";
 import { incidentsCommand } from "./commands/incidents.ts";
+import { monitorsCommand } from "./commands/monitors.ts";
 import { statusCommand } from "./commands/status.ts";
 import { uptimeCommand } from "./commands/uptime.ts";
 import { CliError, EXIT, type ExitCode, UsageError } from "./exit.ts";
@@ -32,6 +33,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   uptimeCommand,
   checkCommand,
   gateCommand,
+  monitorsCommand,
 ];
 
 /** `status --help`. */

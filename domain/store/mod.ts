@@ -19,6 +19,7 @@ import type { HistoryStore } from "./history.ts";
 import type { IncidentStore } from "./incidents.ts";
 import type { KeyStore } from "./keys.ts";
 import type { MonitorStore } from "./monitors.ts";
+import type { BoardStore, GroupStore } from "./boards.ts";
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";
 import type { RetentionStore } from "./retention.ts";
@@ -44,6 +45,8 @@ export interface Store {
   readonly retention: RetentionStore;
   readonly attempts: AttemptStore;
   readonly monitors: MonitorStore;
+  readonly groups: GroupStore;
+  readonly boards: BoardStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -82,6 +85,19 @@ export type {
 } from "./history.ts";
 export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
+export type {
+  AccountDocStore,
+  BoardItem,
+  BoardPatch,
+  BoardRecord,
+  BoardStore,
+  GroupPatch,
+  GroupRecord,
+  GroupStore,
+  NewBoard,
+  NewGroup,
+  WriteRefusal,
+} from "./boards.ts";
 export type { MonitorPatch, MonitorRecord, MonitorStore, NewMonitor } from "./monitors.ts";
 export type {
   ClientAuthMethod,

@@ -31,7 +31,8 @@ import {
   StatusLevelSchema,
 } from "./schemas.ts";
 
-const MonitorSchema = z.object({
+/** A monitor (the `Monitor` schema). */
+export const MonitorSchema = z.object({
   id: z.string().openapi({ example: "mon_k3v9q2xw8t4m" }),
   service: z.string().openapi({ description: "Slug of the watched service", example: "aws" }),
   serviceName: z.string().nullable().openapi({
@@ -90,20 +91,25 @@ const IdParam = z.object({
   }),
 });
 
-const IfMatch = z.object({
+/** The `If-Match` request header of versioned writes. */
+export const IfMatch = z.object({
   "if-match": z.string().max(200).optional().openapi({
     description: "The ETag you read; a stale one is refused with 412",
   }),
 });
 
-const etagHeader = z.object({ ETag: z.string().openapi({ description: "Configuration version" }) });
-const stale = {
+/** The `ETag` response header of versioned resources. */
+export const etagHeader = z.object({
+  ETag: z.string().openapi({ description: "Configuration version" }),
+});
+/** The 412 response of versioned writes. */
+export const stale = {
   description: "`precondition_failed`: the monitor changed since the ETag in `If-Match`",
   content: { "application/json": { schema: ErrorSchema } },
 };
 
 /** `"v3"` → 3; `*` or absent → null (any); anything else is a 400. */
-function versionOf(ifMatch: string | undefined): number | null {
+export function versionOf(ifMatch: string | undefined): number | null {
   if (ifMatch === undefined || ifMatch.trim() === "*") return null;
   const m = /^\s*(?:W\/)?"v(\d{1,9})"\s*$/.exec(ifMatch);
   if (!m) {
@@ -236,7 +242,8 @@ const deleteRoute = defineRoute({
 }, WRITE_MONITORS);
 
 const etag = (m: MonitorView) => `"v${m.version}"`;
-const NO_STORE = { "Cache-Control": "no-store" };
+/** Account data is never stored by caches. */
+export const NO_STORE = { "Cache-Control": "no-store" };
 
 /** Mounts the monitors API. */
 export const registerMonitorsApi: Register = (api) => {

@@ -68,7 +68,7 @@ const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
   description: tool.description,
   inputSchema: jsonSchema(tool.input, "input"),
   outputSchema: jsonSchema(tool.output, "output") as Tool["outputSchema"],
-  annotations: { title: tool.title, ...READ_ONLY },
+  annotations: { title: tool.title, ...(tool.hints ?? READ_ONLY) },
 }));
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));

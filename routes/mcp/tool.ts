@@ -11,13 +11,23 @@ import type { Scope } from "../../domain/mod.ts";
 /** Who may call tools: an API key or an OAuth access token (sessions never reach /api/mcp). */
 export type ToolCaller = McpCaller;
 
-/** One MCP tool. Every statusd tool reads stored data only (`readOnlyHint`). */
+/** Hints to MCP clients about a tool's effects (MCP `ToolAnnotations`). */
+export interface ToolHints {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/** One MCP tool; read-only (`readOnlyHint`) unless its `hints` say otherwise. */
 export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** snake_case, at most 64 characters. */
   readonly name: string;
   readonly title: string;
   /** What the model reads: what it returns and when to use it. */
   readonly description: string;
+  /** What it changes; absent: {@link READ_ONLY}. */
+  readonly hints?: ToolHints;
   /** Scopes the caller must hold besides `mcp:invoke`; a missing one is a tool error. */
   readonly scopes: readonly Scope[];
   readonly input: I;
@@ -33,5 +43,5 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return tool;
 }
 
-/** Annotations shared by every statusd tool: they read statusd's own store only. */
-export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+/** Annotations of the tools that only read statusd's own store. */
+export const READ_ONLY: ToolHints = { readOnlyHint: true, openWorldHint: false };

@@ -7,6 +7,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { boardStore, groupStore } from "./account_docs.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
@@ -85,6 +86,8 @@ export async function postgresStoreOver(
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
     monitors: monitorStore(sql),
+    groups: groupStore(sql),
+    boards: boardStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });
       return closing;

@@ -6,6 +6,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { boardStore, groupStore } from "./account_docs.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeStore } from "./changes.ts";
@@ -66,6 +67,8 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     retention: retentionStore(db),
     attempts: attemptStore(),
     monitors: monitorStore(db),
+    groups: groupStore(db),
+    boards: boardStore(db),
     close() {
       if (open) {
         open = false;

@@ -74,6 +74,7 @@ Deno.test("what a monitor watches may vanish: it is kept and says so", () => {
     uptime: null,
     state: "service_missing",
     missingComponents: [],
+    timeline: null,
   });
   const partly = monitorReading(service, [component], ["api", "Old region"], window);
   equal(partly.state, "components_missing");

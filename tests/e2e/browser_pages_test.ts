@@ -5,6 +5,7 @@
  * the Content-Security-Policy. Then the keyboard (skip link, visible focus) and search as you
  * type on /services.
  */
+import { createBoard, createGroup, createMonitor } from "../../app/mod.ts";
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import axe from "axe-core";
@@ -156,6 +157,16 @@ Deno.test({
     await fillPagesStore(r.store, 60);
     const owner = await account(r.ctx, "owner@example.com");
     key(r.ctx, owner, "CI pipeline", ["status:read", "incidents:read"]);
+    const admin = { kind: "admin", account: owner.account } as const;
+    const acme = await createMonitor(r.ctx, admin, { service: "acme", label: "Acme API" });
+    const stripe = await createMonitor(r.ctx, admin, { service: "stripe" });
+    const group = await createGroup(r.ctx, admin, { name: "Payments", monitors: [stripe.id] });
+    await createBoard(r.ctx, admin, {
+      slug: "our-stack",
+      title: "Everything we depend on",
+      public: true,
+      items: [{ kind: "monitor", id: acme.id }, { kind: "group", id: group.id }],
+    });
     const broken = apiRig();
     await broken.store.close(); // its every read fails: the 500 page
     const serve = (app: typeof r.app) =>
@@ -193,6 +204,7 @@ Deno.test({
         { name: "services-search", url: `${base}/services?q=vendor&page=1`, ctx: anonymous },
         { name: "service", url: `${base}/services/acme`, ctx: anonymous },
         { name: "service-outage", url: `${base}/services/stripe`, ctx: anonymous },
+        { name: "board", url: `${base}/b/our-stack`, ctx: anonymous },
         { name: "sign-in", url: `${base}/sign-in`, ctx: anonymous },
         { name: "sign-up", url: `${base}/sign-up`, ctx: anonymous },
         {
@@ -288,6 +300,7 @@ Deno.test({
       "services-search": 200,
       "service": 200,
       "service-outage": 200,
+      "board": 200,
       "sign-in": 200,
       "sign-up": 200,
       "docs": 200,

@@ -81,6 +81,8 @@ function freshPostgresStore(): Store {
     "retention",
     "attempts",
     "monitors",
+    "groups",
+    "boards",
   ] as const;
   return {
     engine: "postgres",

@@ -10,6 +10,7 @@ import { getServiceStatusTool } from "./get_service_status.ts";
 import { getUptimeReportTool } from "./get_uptime_report.ts";
 import { listIncidentsTool } from "./list_incidents.ts";
 import { listServicesTool } from "./list_services.ts";
+import { addMonitorTool, listMonitorsTool, removeMonitorTool } from "./monitors.ts";
 
 /** The tool registry. */
 export const TOOLS: readonly McpTool[] = [
@@ -20,4 +21,7 @@ export const TOOLS: readonly McpTool[] = [
   getUptimeReportTool,
   getServiceHistoryTool,
   checkServicesTool,
+  listMonitorsTool,
+  addMonitorTool,
+  removeMonitorTool,
 ];

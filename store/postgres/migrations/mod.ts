@@ -9,6 +9,7 @@ import schema from "./001_schema.ts";
 import leases from "./002_leases.ts";
 import attempts from "./003_attempts.ts";
 import monitors from "./004_monitors.ts";
+import accountDocs from "./005_account_docs.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts, monitors];
+export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts, monitors, accountDocs];

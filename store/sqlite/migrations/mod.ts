@@ -12,6 +12,7 @@ import boundedHistory from "./006_bounded_history.ts";
 import maintenanceWindow from "./008_maintenance_window.ts";
 import latencyDays from "./009_latency_days.ts";
 import monitors from "./010_monitors.ts";
+import accountDocs from "./011_account_docs.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   maintenanceWindow,
   latencyDays,
   monitors,
+  accountDocs,
 ];

@@ -10,7 +10,7 @@ import { equal, ok } from "node:assert/strict";
 import ajv2020 from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { DAY_MS, HOUR_MS } from "../../../domain/mod.ts";
-import { createMonitor } from "../../../app/mod.ts";
+import { createBoard, createGroup, createMonitor } from "../../../app/mod.ts";
 import { account, key, storeRawKey } from "../../support/accounts.ts";
 import {
   addComponent,
@@ -90,9 +90,23 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   const admin = { kind: "admin", account: pro.account } as const;
   const kept = await createMonitor(r.ctx, admin, { service: "github", components: ["API"] });
   const doomed = await createMonitor(r.ctx, admin, { service: "github" });
+  const group = await createGroup(r.ctx, admin, { name: "code", monitors: [kept.id] });
+  const doomedGroup = await createGroup(r.ctx, admin, { name: "old" });
+  const board = await createBoard(r.ctx, admin, {
+    slug: "pro-stack",
+    title: "Pro's stack",
+    public: true,
+    items: [{ kind: "group", id: group.id }, { kind: "monitor", id: kept.id }],
+  });
+  const doomedBoard = await createBoard(r.ctx, admin, { slug: "old-board", title: "old" });
+  await createBoard(r.ctx, admin, { slug: "private-board", title: "private" });
   return {
     r,
     keys: {
+      group: group.id,
+      doomedGroup: doomedGroup.id,
+      board: board.id,
+      doomedBoard: doomedBoard.id,
       monitor: kept.id,
       doomed: doomed.id,
       all: await key(r.ctx, pro, "all"),
@@ -203,6 +217,92 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getMaintenanceCalendar", path: "/calendar.ics", headers: bad, status: 401 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=nope", status: 404 },
     ...monitorCases(keys),
+    ...docCases(keys, "Group", "groups", "group", "doomedGroup", { name: "new" }, { name: 5 }),
+    ...docCases(keys, "Board", "boards", "board", "doomedBoard", {
+      slug: "fresh-board",
+      title: "new",
+    }, { slug: "NO SPACES", title: "x" }),
+    { op: "getPublicBoard", path: "/api/boards/pro-stack", status: 200 },
+    { op: "getPublicBoard", path: `/api/boards/${"x".repeat(101)}`, status: 400 },
+    { op: "getPublicBoard", path: "/api/boards/pro-stack", headers: bad, status: 401 },
+    { op: "getPublicBoard", path: "/api/boards/private-board", status: 404 },
+  ];
+}
+
+/** Every status of the five operations of groups or boards. */
+function docCases(
+  keys: Record<string, string>,
+  op: string,
+  plural: string,
+  kept: string,
+  doomed: string,
+  good: Record<string, unknown>,
+  bad: Record<string, unknown>,
+): Case[] {
+  const badKey = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const list = `/api/user/${plural}`;
+  const one = `${list}/${keys[kept]}`;
+  const body = op === "Group" ? { name: "renamed" } : { title: "renamed" };
+  return [
+    { op: `list${op}s`, path: list, headers: all, status: 200 },
+    { op: `list${op}s`, path: `${list}?limit=0`, headers: all, status: 400 },
+    { op: `list${op}s`, path: list, headers: badKey, status: 401 },
+    { op: `list${op}s`, path: list, headers: none, status: 403 },
+    { op: `create${op}`, method: "POST", path: list, headers: all, body: good, status: 201 },
+    { op: `create${op}`, method: "POST", path: list, headers: all, body: bad, status: 400 },
+    { op: `create${op}`, method: "POST", path: list, headers: badKey, body: good, status: 401 },
+    { op: `create${op}`, method: "POST", path: list, headers: none, body: good, status: 403 },
+    { op: `get${op}`, path: one, headers: all, status: 200 },
+    { op: `get${op}`, path: `${list}/${"x".repeat(101)}`, headers: all, status: 400 },
+    { op: `get${op}`, path: one, headers: badKey, status: 401 },
+    { op: `get${op}`, path: one, headers: none, status: 403 },
+    { op: `get${op}`, path: `${list}/nope`, headers: all, status: 404 },
+    { op: `update${op}`, method: "PATCH", path: one, headers: all, body, status: 200 },
+    {
+      op: `update${op}`,
+      method: "PATCH",
+      path: one,
+      headers: { ...all, "if-match": "v1" },
+      body,
+      status: 400,
+    },
+    { op: `update${op}`, method: "PATCH", path: one, headers: badKey, body, status: 401 },
+    { op: `update${op}`, method: "PATCH", path: one, headers: none, body, status: 403 },
+    { op: `update${op}`, method: "PATCH", path: `${list}/nope`, headers: all, body, status: 404 },
+    {
+      op: `update${op}`,
+      method: "PATCH",
+      path: one,
+      headers: { ...all, "if-match": '"v99"' },
+      body,
+      status: 412,
+    },
+    {
+      op: `delete${op}`,
+      method: "DELETE",
+      path: one,
+      headers: { ...all, "if-match": "v1" },
+      status: 400,
+    },
+    { op: `delete${op}`, method: "DELETE", path: one, headers: badKey, status: 401 },
+    { op: `delete${op}`, method: "DELETE", path: one, headers: none, status: 403 },
+    { op: `delete${op}`, method: "DELETE", path: `${list}/nope`, headers: all, status: 404 },
+    {
+      op: `delete${op}`,
+      method: "DELETE",
+      path: one,
+      headers: { ...all, "if-match": '"v99"' },
+      status: 412,
+    },
+    {
+      op: `delete${op}`,
+      method: "DELETE",
+      path: `${list}/${keys[doomed]}`,
+      headers: all,
+      status: 204,
+    },
   ];
 }
 
@@ -325,6 +425,32 @@ function failureCases(keys: Record<string, string>): Case[] {
     { op: "getServiceIncidentsAtom", path: "/services/stripe/feed.atom", status: 500 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=stripe", status: 500 },
     { op: "listMonitors", path: "/api/user/monitors", headers: all, status: 500 },
+    ...["Group", "Board"].flatMap((op): Case[] => {
+      const list = `/api/user/${op.toLowerCase()}s`;
+      const one = `${list}/${keys[op.toLowerCase()]}`;
+      return [
+        { op: `list${op}s`, path: list, headers: all, status: 500 },
+        {
+          op: `create${op}`,
+          method: "POST",
+          path: list,
+          headers: all,
+          body: op === "Group" ? { name: "x" } : { slug: "later", title: "x" },
+          status: 500,
+        },
+        { op: `get${op}`, path: one, headers: all, status: 500 },
+        {
+          op: `update${op}`,
+          method: "PATCH",
+          path: one,
+          headers: all,
+          body: op === "Group" ? { name: "y" } : { title: "y" },
+          status: 500,
+        },
+        { op: `delete${op}`, method: "DELETE", path: one, headers: all, status: 500 },
+      ];
+    }),
+    { op: "getPublicBoard", path: "/api/boards/pro-stack", status: 500 },
     {
       op: "createMonitor",
       method: "POST",

@@ -1,5 +1,11 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { revokeKeyByName, setSlaTarget } from "../../../app/mod.ts";
+import {
+  createBoard,
+  createGroup,
+  createMonitor,
+  revokeKeyByName,
+  setSlaTarget,
+} from "../../../app/mod.ts";
 import {
   ALL_SCOPES,
   bucketLatencyMs,
@@ -219,13 +225,23 @@ Deno.test("the SLA report checks days, the slug and the plan", async () => {
 Deno.test("each of the nine scopes opens exactly the operations that declare it", async () => {
   const { ctx, app, who } = await setup();
   await seedVendor(ctx);
+  const admin = { kind: "admin", account: who.account } as const;
+  const monitor = await createMonitor(ctx, admin, { service: "acme" });
+  const group = await createGroup(ctx, admin, { name: "g", monitors: [monitor.id] });
+  const board = await createBoard(ctx, admin, { slug: "acme-board", title: "b" });
+  const idFor = (path: string) =>
+    path.startsWith("/api/user/groups/")
+      ? group.id
+      : path.startsWith("/api/user/boards/")
+      ? board.id
+      : monitor.id;
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const ops: { path: string; scopes: Scope[] }[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     const op = (item as Record<string, Record<string, unknown>>).get;
     const scopes = op?.["x-required-scopes"] as Scope[] | undefined;
     if (!scopes?.length) continue;
-    ops.push({ path: path.replace("{slug}", "acme"), scopes });
+    ops.push({ path: path.replace("{slug}", "acme").replace("{id}", idFor(path)), scopes });
   }
   // The operations this issue owns are in the table with the scope the SPEC names.
   const declared = Object.fromEntries(ops.map((o) => [o.path, o.scopes]));

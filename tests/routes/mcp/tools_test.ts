@@ -27,7 +27,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: r.isError === true, data: r.structuredContent as Structured, text };
 }
 
-Deno.test("initialize and tools/list: seven read-only tools with object schemas", async () => {
+Deno.test("initialize and tools/list: seven read-only tools and three for monitors, with object schemas", async () => {
   const rig = await mcpRig();
   const client = await connect(rig, rig.keys.all);
   try {
@@ -46,14 +46,21 @@ Deno.test("initialize and tools/list: seven read-only tools with object schemas"
       "get_uptime_report",
       "get_service_history",
       "check_services",
+      "list_monitors",
+      "add_monitor",
+      "remove_monitor",
     ]);
+    const writes = new Set(["add_monitor", "remove_monitor"]);
     for (const t of tools) {
       assert.match(t.name, /^[a-z][a-z0-9_]{0,63}$/);
       assert.equal(t.inputSchema.type, "object");
       assert.equal(t.outputSchema?.type, "object");
-      assert.equal(t.annotations?.readOnlyHint, true);
+      assert.equal(t.annotations?.readOnlyHint, !writes.has(t.name), t.name);
       assert.ok((t.description ?? "").length > 40);
     }
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    assert.equal(hints.add_monitor?.destructiveHint, false);
+    assert.equal(hints.remove_monitor?.destructiveHint, true);
   } finally {
     await client.close();
     await rig.close();
@@ -264,6 +271,41 @@ Deno.test("a tool's own scope missing: a tool error naming it, other tools still
     assert.equal(gh.data.openIncidents, null);
   } finally {
     await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("monitors over MCP: add, list what is broken, remove; the write scope is required", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  const limited = await connect(rig, rig.keys.statusOnly);
+  try {
+    const empty = await call(client, "list_monitors", {});
+    assert.equal(empty.isError, false);
+    assert.equal(empty.data.total, 0);
+    const added = await call(client, "add_monitor", { service: "github", label: "code" });
+    assert.equal(added.isError, false, added.text);
+    assert.equal(added.data.service, "github");
+    await call(client, "add_monitor", { service: "stripe" });
+    const broken = await call(client, "list_monitors", { status: "PARTIAL_OUTAGE" });
+    assert.deepStrictEqual(
+      (broken.data.monitors as Structured[]).map((m) => m.service),
+      ["github"],
+    );
+    const typo = await call(client, "add_monitor", { service: "githb" });
+    assert.equal(typo.isError, true);
+    assert.match(typo.text, /github/);
+    const refused = await call(limited, "add_monitor", { service: "github" });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /monitors:write/);
+    const removed = await call(client, "remove_monitor", { id: added.data.id as string });
+    assert.equal(removed.isError, false);
+    assert.equal((await call(client, "list_monitors", {})).data.total, 1);
+    const again = await call(client, "remove_monitor", { id: added.data.id as string });
+    assert.equal(again.isError, true);
+  } finally {
+    await client.close();
+    await limited.close();
     await rig.close();
   }
 });

@@ -14,6 +14,7 @@ import type { Store } from "../../../domain/mod.ts";
 import { accountCases } from "./accounts.ts";
 import { attemptCases } from "./attempts.ts";
 import { monitorCases } from "./monitors.ts";
+import { boardCases } from "./boards.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -43,6 +44,7 @@ export const CASES: readonly Case[] = [
   ...retentionCases,
   ...attemptCases,
   ...monitorCases,
+  ...boardCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */

@@ -1,0 +1,380 @@
+/**
+ * Groups and boards (issue #12). A group is a named set of the account's monitors; its level is
+ * the worst of theirs. A board is an ordered layout of groups and monitors with a title and a
+ * slug, private to the account or public at `/b/{slug}` and `/api/boards/{slug}` — "the status
+ * of everything our product depends on". Same access as monitors (`monitors:read` /
+ * `monitors:write`; members read, owners and admins write); another account's is a 404.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type BoardItem,
+  type BoardRecord,
+  type DayWorst,
+  Forbidden,
+  type GroupRecord,
+  type Incident,
+  InvalidRequest,
+  type Issue,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  PlanRequired,
+  PreconditionFailed,
+  type StatusLevel,
+  worst,
+} from "../domain/mod.ts";
+import { randomToken } from "./_tokens.ts";
+import type { AppContext } from "./context.ts";
+import {
+  accountOf,
+  type MonitorView,
+  parse,
+  READ_MONITORS,
+  viewOf,
+  WRITE_MONITORS,
+} from "./monitors.ts";
+import type { Caller } from "./policy.ts";
+
+/** Groups any account may keep. */
+export const GROUP_LIMIT = 200;
+/** Boards a FREE account may keep; other plans {@link BOARD_LIMIT}. */
+export const FREE_BOARD_LIMIT = 1;
+export const BOARD_LIMIT = 100;
+
+/** A group with its monitors (those still existing, in the group's order) and its level. */
+export interface GroupView extends GroupRecord {
+  readonly currentStatus: StatusLevel;
+  readonly monitors: readonly MonitorView[];
+}
+
+/** One entry of a board as read: a group or a monitor, with its level and daily history. */
+export interface BoardEntry {
+  readonly kind: BoardItem["kind"];
+  readonly id: string;
+  readonly name: string;
+  readonly currentStatus: StatusLevel;
+  readonly history: readonly DayWorst[];
+  readonly openIncidents: readonly Incident[];
+  /** For a group: its monitors. */
+  readonly monitors: readonly MonitorView[];
+}
+
+/** A board with its entries (existing ones, in order) and its overall level. */
+export interface BoardView extends BoardRecord {
+  readonly currentStatus: StatusLevel;
+  readonly entries: readonly BoardEntry[];
+}
+
+const Name = z.string().trim().min(1).max(100);
+const Id = z.string().trim().min(1).max(100);
+const Slug = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, {
+  error: "2 to 63 lower-case letters, digits and dashes, starting with a letter or digit",
+});
+const Item = z.object({ kind: z.enum(["group", "monitor"]), id: Id }).strict();
+
+const NewGroupInput = z.object({
+  name: Name,
+  monitors: z.array(Id).max(500).default([]),
+}).strict();
+const GroupPatchInput = z.object({
+  name: Name.optional(),
+  monitors: z.array(Id).max(500).optional(),
+}).strict();
+const NewBoardInput = z.object({
+  slug: Slug,
+  title: z.string().trim().min(1).max(200),
+  public: z.boolean().default(false),
+  items: z.array(Item).max(500).default([]),
+}).strict();
+const BoardPatchInput = z.object({
+  slug: Slug.optional(),
+  title: z.string().trim().min(1).max(200).optional(),
+  public: z.boolean().optional(),
+  items: z.array(Item).max(500).optional(),
+}).strict();
+
+/** Every monitor of the account, by id (views). */
+async function monitorsOf(ctx: AppContext, accountId: string): Promise<Map<string, MonitorView>> {
+  const out = new Map<string, MonitorView>();
+  for (let page = 0;; page++) {
+    const { items } = await ctx.store.monitors.list(accountId, { page, limit: 500 });
+    for (const m of items) out.set(m.id, await viewOf(ctx, m));
+    if (items.length < 500) return out;
+  }
+}
+
+/** Ids the account does not have, as 400 issues under `field`. */
+function unknownIds(
+  field: string,
+  ids: readonly string[],
+  known: (id: string) => boolean,
+  what: string,
+): Issue[] {
+  return ids.flatMap((id, i) =>
+    known(id) ? [] : [{ parameter: `${field}.${i}`, message: `no ${what} "${id}" in this account` }]
+  );
+}
+
+function groupView(g: GroupRecord, monitors: Map<string, MonitorView>): GroupView {
+  const members = g.monitorIds.flatMap((id) => monitors.get(id) ?? []);
+  return {
+    ...g,
+    currentStatus: members.length ? worst(members.map((m) => m.currentStatus)) : "UNKNOWN",
+    monitors: members,
+  };
+}
+
+/** The worst of several daily histories, day by day. */
+function worstDays(histories: readonly (readonly DayWorst[])[]): DayWorst[] {
+  const first = histories[0] ?? [];
+  return first.map((d, i) => ({
+    day: d.day,
+    worstStatus: worst(histories.map((h) => h[i]?.worstStatus ?? "UNKNOWN")),
+  }));
+}
+
+async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
+  const monitors = await monitorsOf(ctx, b.accountId);
+  const entries: BoardEntry[] = [];
+  for (const item of b.items) {
+    if (item.kind === "monitor") {
+      const m = monitors.get(item.id);
+      if (!m) continue;
+      entries.push({
+        kind: "monitor",
+        id: m.id,
+        name: m.label ?? m.serviceName ?? m.serviceSlug,
+        currentStatus: m.paused ? "UNKNOWN" : m.currentStatus,
+        history: m.history,
+        openIncidents: m.openIncidents,
+        monitors: [],
+      });
+    } else {
+      const g = await ctx.store.groups.get(b.accountId, item.id);
+      if (!g) continue;
+      const v = groupView(g, monitors);
+      entries.push({
+        kind: "group",
+        id: g.id,
+        name: g.name,
+        currentStatus: v.currentStatus,
+        history: worstDays(v.monitors.map((m) => m.history)),
+        openIncidents: v.monitors.flatMap((m) => m.openIncidents),
+        monitors: v.monitors,
+      });
+    }
+  }
+  return {
+    ...b,
+    currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
+    entries,
+  };
+}
+
+// ---- groups ---------------------------------------------------------------------------------
+
+/** The account's groups, oldest first. */
+export async function listGroups(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+): Promise<Page<GroupView>> {
+  const account = accountOf(who, READ_MONITORS);
+  const { items, total } = await ctx.store.groups.list(account.id, page);
+  const monitors = await monitorsOf(ctx, account.id);
+  return pageOf(items.map((g) => groupView(g, monitors)), total, page);
+}
+
+/** One of the account's groups. */
+export async function getGroup(ctx: AppContext, who: Caller, id: string): Promise<GroupView> {
+  const account = accountOf(who, READ_MONITORS);
+  const g = await ctx.store.groups.get(account.id, id);
+  if (g === null) throw new NotFound("group", id);
+  return groupView(g, await monitorsOf(ctx, account.id));
+}
+
+/** Creates a group of the account's monitors (unknown monitor ids are a 400). */
+export async function createGroup(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<GroupView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const g = parse(NewGroupInput, input);
+  const monitors = await monitorsOf(ctx, account.id);
+  const issues = unknownIds("monitors", g.monitors, (id) => monitors.has(id), "monitor");
+  if (issues.length) throw new InvalidRequest(issues);
+  const made = await ctx.store.groups.create({
+    id: `grp_${randomToken(12)}`,
+    accountId: account.id,
+    name: g.name,
+    monitorIds: [...new Set(g.monitors)],
+    createdAt: ctx.clock.now(),
+  }, GROUP_LIMIT);
+  if (made === "limit" || made === "slug_taken") {
+    throw new Forbidden(`This account already has ${GROUP_LIMIT} groups, the most allowed`);
+  }
+  return groupView(made, monitors);
+}
+
+/** Changes a group (`ifVersion`: the version the caller saw, or null). */
+export async function updateGroup(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  input: unknown,
+  ifVersion: number | null,
+): Promise<GroupView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const patch = parse(GroupPatchInput, input);
+  const monitors = await monitorsOf(ctx, account.id);
+  if (patch.monitors) {
+    const issues = unknownIds("monitors", patch.monitors, (m) => monitors.has(m), "monitor");
+    if (issues.length) throw new InvalidRequest(issues);
+  }
+  const updated = await ctx.store.groups.update(
+    account.id,
+    id,
+    {
+      ...(patch.name === undefined ? {} : { name: patch.name }),
+      ...(patch.monitors === undefined ? {} : { monitorIds: [...new Set(patch.monitors)] }),
+    },
+    ctx.clock.now(),
+    ifVersion,
+  );
+  if (updated === null) throw new NotFound("group", id);
+  if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
+  return groupView(updated, monitors);
+}
+
+/** Deletes a group (its monitors stay). */
+export async function deleteGroup(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const done = await ctx.store.groups.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("group", id);
+  if (done === "conflict") throw new PreconditionFailed();
+}
+
+// ---- boards ---------------------------------------------------------------------------------
+
+async function checkItems(
+  ctx: AppContext,
+  accountId: string,
+  items: readonly { kind: "group" | "monitor"; id: string }[],
+): Promise<void> {
+  const issues: Issue[] = [];
+  for (const [i, item] of items.entries()) {
+    const found = item.kind === "group"
+      ? await ctx.store.groups.get(accountId, item.id)
+      : await ctx.store.monitors.get(accountId, item.id);
+    if (found === null) {
+      issues.push({
+        parameter: `items.${i}`,
+        message: `no ${item.kind} "${item.id}" in this account`,
+      });
+    }
+  }
+  if (issues.length) throw new InvalidRequest(issues);
+}
+
+const slugTaken = (slug: string) =>
+  new InvalidRequest([{ parameter: "slug", message: `the board address "${slug}" is taken` }]);
+
+/** The account's boards, oldest first. */
+export async function listBoards(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+): Promise<Page<BoardView>> {
+  const account = accountOf(who, READ_MONITORS);
+  const { items, total } = await ctx.store.boards.list(account.id, page);
+  const views = [];
+  for (const b of items) views.push(await boardView(ctx, b));
+  return pageOf(views, total, page);
+}
+
+/** One of the account's boards. */
+export async function getBoard(ctx: AppContext, who: Caller, id: string): Promise<BoardView> {
+  const account = accountOf(who, READ_MONITORS);
+  const b = await ctx.store.boards.get(account.id, id);
+  if (b === null) throw new NotFound("board", id);
+  return await boardView(ctx, b);
+}
+
+/** Creates a board; FREE accounts keep one. */
+export async function createBoard(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<BoardView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const b = parse(NewBoardInput, input);
+  await checkItems(ctx, account.id, b.items);
+  const free = account.plan === "FREE";
+  const made = await ctx.store.boards.create({
+    id: `brd_${randomToken(12)}`,
+    accountId: account.id,
+    slug: b.slug,
+    title: b.title,
+    public: b.public,
+    items: b.items,
+    createdAt: ctx.clock.now(),
+  }, free ? FREE_BOARD_LIMIT : BOARD_LIMIT);
+  if (made === "slug_taken") throw slugTaken(b.slug);
+  if (made === "limit") {
+    if (free) throw new PlanRequired("PRO", `More than ${FREE_BOARD_LIMIT} board`);
+    throw new Forbidden(`This account already has ${BOARD_LIMIT} boards, the most allowed`);
+  }
+  return await boardView(ctx, made);
+}
+
+/** Changes a board (`ifVersion` as for groups). */
+export async function updateBoard(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  input: unknown,
+  ifVersion: number | null,
+): Promise<BoardView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const patch = parse(BoardPatchInput, input);
+  if (patch.items) await checkItems(ctx, account.id, patch.items);
+  const updated = await ctx.store.boards.update(account.id, id, patch, ctx.clock.now(), ifVersion);
+  if (updated === null) throw new NotFound("board", id);
+  if (updated === "slug_taken") throw slugTaken(patch.slug!);
+  if (updated === "conflict") throw new PreconditionFailed();
+  return await boardView(ctx, updated);
+}
+
+/** Deletes a board (its groups and monitors stay). */
+export async function deleteBoard(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const done = await ctx.store.boards.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("board", id);
+  if (done === "conflict") throw new PreconditionFailed();
+}
+
+/**
+ * A board by its public address: anyone may read a public board; a private one is a 404 to
+ * everyone but its account's callers holding `monitors:read` (never a 403: no leak).
+ */
+export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): Promise<BoardView> {
+  const b = await ctx.store.boards.bySlug(slug.toLowerCase());
+  const mine = b !== null && who.kind !== "anonymous" && who.kind !== "admin" &&
+    who.account.id === b.accountId;
+  if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);
+  if (!b.public) accountOf(who, READ_MONITORS);
+  return await boardView(ctx, b);
+}

@@ -1,0 +1,121 @@
+/**
+ * The account's monitors for an agent (issue #12): `list_monitors` ("what is broken in my
+ * stack"), `add_monitor` and `remove_monitor`. They run the same verbs as the REST API.
+ * @module
+ */
+import { z } from "zod";
+import { createMonitor, deleteMonitor, listMonitors, type MonitorView } from "../../../app/mod.ts";
+import { toIso } from "../../../domain/mod.ts";
+import { defineTool } from "../tool.ts";
+import { Slug, Status } from "./_shapes.ts";
+
+const MonitorShape = z.object({
+  id: z.string(),
+  service: z.string(),
+  serviceName: z.string().nullable(),
+  components: z.array(z.string()).describe("Watched components; empty: the whole service"),
+  label: z.string().nullable(),
+  paused: z.boolean(),
+  currentStatus: Status.describe("Worst level of what the monitor watches, now"),
+  uptime30d: z.number().nullable(),
+  state: z.enum(["ok", "service_missing", "components_missing"]),
+  missingComponents: z.array(z.string()),
+  openIncidents: z.array(z.object({
+    title: z.string(),
+    status: z.string(),
+    impact: z.string(),
+    startedAt: z.string().nullable(),
+  })),
+  lastCheckedAt: z.string().nullable(),
+});
+
+function monitorShape(m: MonitorView): z.input<typeof MonitorShape> {
+  return {
+    id: m.id,
+    service: m.serviceSlug,
+    serviceName: m.serviceName,
+    components: [...m.components],
+    label: m.label,
+    paused: m.paused,
+    currentStatus: m.currentStatus,
+    uptime30d: m.uptime30d,
+    state: m.state,
+    missingComponents: [...m.missingComponents],
+    openIncidents: m.openIncidents.map((i) => ({
+      title: i.title,
+      status: i.status,
+      impact: i.impact,
+      startedAt: toIso(i.startedAt),
+    })),
+    lastCheckedAt: toIso(m.lastCheckedAt),
+  };
+}
+
+/** `list_monitors`. */
+export const listMonitorsTool = defineTool({
+  name: "list_monitors",
+  title: "List my monitors",
+  description:
+    "The services your account watches (its monitors), each with the worst level of what it " +
+    'watches now, 30-day uptime and open incidents. Use it to answer "is anything we depend on ' +
+    'broken?": pass `status` (e.g. MAJOR_OUTAGE) to get only those at that level.',
+  scopes: ["monitors:read"],
+  input: z.object({
+    status: Status.optional(),
+    limit: z.number().int().min(1).max(200).default(100),
+  }),
+  output: z.object({
+    total: z.number().int(),
+    monitors: z.array(MonitorShape),
+  }),
+  async run(ctx, caller, args) {
+    const page = await listMonitors(ctx, caller, { page: 0, limit: args.limit }, {
+      status: args.status,
+    });
+    return { total: page.totalElements, monitors: page.content.map(monitorShape) };
+  },
+});
+
+/** `add_monitor`. */
+export const addMonitorTool = defineTool({
+  name: "add_monitor",
+  title: "Watch a service",
+  description:
+    "Adds a monitor: your account starts watching `service` (a catalog slug), optionally only " +
+    "some of its components (names as list_services/get_service_status show them). An unknown " +
+    "slug or component is an error naming the closest ones.",
+  hints: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  scopes: ["monitors:write"],
+  input: z.object({
+    service: Slug,
+    components: z.array(z.string().min(1).max(255)).max(100).default([]),
+    label: z.string().min(1).max(100).optional(),
+  }),
+  output: MonitorShape,
+  async run(ctx, caller, args) {
+    return monitorShape(
+      await createMonitor(ctx, caller, {
+        service: args.service,
+        components: args.components,
+        label: args.label ?? null,
+      }),
+    );
+  },
+});
+
+/** `remove_monitor`. */
+export const removeMonitorTool = defineTool({
+  name: "remove_monitor",
+  title: "Stop watching a service",
+  description:
+    "Deletes one of your monitors by id (from list_monitors). It cannot be undone; nothing " +
+    "else is changed.",
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  scopes: ["monitors:write"],
+  input: z.object({ id: z.string().min(1).max(100) }),
+  output: z.object({ removed: z.string() }),
+  async run(ctx, caller, args) {
+    await deleteMonitor(ctx, caller, args.id, null);
+    return { removed: args.id };
+  },
+});

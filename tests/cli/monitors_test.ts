@@ -1,0 +1,71 @@
+/**
+ * `status monitors` against a real statusd (HTTP on loopback), run as a subprocess: exit 0 when
+ * every monitor that is not paused is operational, 1 when one is not, 3 without a key; the table
+ * and the JSON.
+ */
+import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createMonitor, updateMonitor } from "../../app/mod.ts";
+import { addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
+import { account, key } from "../support/accounts.ts";
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "status", "main.ts");
+
+async function status(args: string[], env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("status monitors: the account's monitors, exit 1 when one is broken, 3 without a key", async () => {
+  const r = apiRig();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, r.app.fetch);
+  const api = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await addVendor(r.store, { slug: "github", status: "OPERATIONAL" });
+    await addVendor(r.store, { slug: "stripe", status: "OPERATIONAL" });
+    const who = await account(r.ctx, "ops@example.test");
+    const secret = await key(r.ctx, who, "cli", ["monitors:read"]);
+    const admin = { kind: "admin", account: who.account } as const;
+    await createMonitor(r.ctx, admin, { service: "github", label: "code" });
+    await createMonitor(r.ctx, admin, { service: "stripe", label: "payments" });
+    const env = { STATUS_API_KEY: secret };
+
+    const calm = await status(["monitors", "--api", api], env);
+    equal(calm.code, 0, calm.stderr);
+    match(calm.stdout, /^MONITOR\s+SERVICE\s+STATUS/);
+    match(calm.stdout, /code\s+github\s+OPERATIONAL/);
+
+    await setStatus(r.store, "stripe", "MAJOR_OUTAGE", T0 + 60_000);
+    const broken = await status(["monitors", "--api", api, "--json"], env);
+    equal(broken.code, 1, broken.stderr);
+    const json = JSON.parse(broken.stdout);
+    equal(json.ok, false);
+    deepStrictEqual(
+      json.monitors.map((m: { service: string; currentStatus: string }) => [
+        m.service,
+        m.currentStatus,
+      ]),
+      [["github", "OPERATIONAL"], ["stripe", "MAJOR_OUTAGE"]],
+    );
+
+    // A paused monitor does not fail the check.
+    const stripe = json.monitors[1].id as string;
+    await updateMonitor(r.ctx, admin, stripe, { paused: true }, null);
+    equal((await status(["monitors", "--api", api], env)).code, 0);
+
+    const keyless = await status(["monitors", "--api", api], {});
+    equal(keyless.code, 3);
+    match(keyless.stderr, /status: .*(key|401|unauthorized)/i);
+    equal((await status(["monitors", "extra", "--api", api], env)).code, 2);
+  } finally {
+    await server.shutdown();
+    await r.close();
+  }
+});

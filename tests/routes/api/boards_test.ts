@@ -1,0 +1,152 @@
+/**
+ * `/api/user/groups`, `/api/user/boards` and `/api/boards/{slug}` through REST: CRUD, If-Match,
+ * cross-account 404s, unknown ids and taken slugs as 400s, the FREE board limit, a group's level
+ * as the worst of its monitors, and a public board readable without a key while a private one
+ * is not.
+ */
+import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { createServer } from "../../../routes/mod.ts";
+import { account, key, setPlanInStore, T0, testContext } from "../../support/accounts.ts";
+import { setStatus, syncVendors, vendorOf } from "../../support/seed.ts";
+
+async function setup() {
+  const ctx = testContext();
+  await syncVendors(ctx.store, [vendorOf({ slug: "github" }), vendorOf({ slug: "stripe" })], T0);
+  await setStatus(ctx.store, "github", "OPERATIONAL", T0 - 86_400_000);
+  await setStatus(ctx.store, "stripe", "OPERATIONAL", T0 - 86_400_000);
+  const app = createServer({ app: ctx });
+  const who = await account(ctx, "owner@example.com");
+  const secret = await key(ctx, who, "rw", ["monitors:read", "monitors:write"]);
+  const auth: Record<string, string> = { "X-API-Key": secret };
+  const send = async (method: string, path: string, body?: unknown, headers = auth) => {
+    const res = await app.request(path, {
+      method,
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { res, body: text ? JSON.parse(text) : null };
+  };
+  const gh = (await send("POST", "/api/user/monitors", { service: "github" })).body;
+  const st = (await send("POST", "/api/user/monitors", { service: "stripe" })).body;
+  return { ctx, app, who, send, gh, st, auth };
+}
+
+Deno.test("groups: CRUD, the worst of its monitors, If-Match, unknown monitor ids", async () => {
+  const { ctx, send, gh, st, auth } = await setup();
+  const made = await send("POST", "/api/user/groups", {
+    name: "payments path",
+    monitors: [gh.id, st.id],
+  });
+  equal(made.res.status, 201);
+  equal(made.res.headers.get("location"), `/api/user/groups/${made.body.id}`);
+  equal(made.body.currentStatus, "OPERATIONAL");
+  await setStatus(ctx.store, "stripe", "PARTIAL_OUTAGE", T0);
+  const read = await send("GET", `/api/user/groups/${made.body.id}`);
+  equal(read.body.currentStatus, "PARTIAL_OUTAGE");
+  deepStrictEqual(read.body.monitors.map((m: { service: string }) => m.service), [
+    "github",
+    "stripe",
+  ]);
+  const patched = await send("PATCH", `/api/user/groups/${made.body.id}`, { monitors: [gh.id] }, {
+    ...auth,
+    "If-Match": '"v1"',
+  });
+  equal(patched.res.status, 200);
+  equal(patched.body.currentStatus, "OPERATIONAL");
+  const stale = await send("PATCH", `/api/user/groups/${made.body.id}`, { name: "x" }, {
+    ...auth,
+    "If-Match": '"v1"',
+  });
+  equal(stale.res.status, 412);
+  const bad = await send("POST", "/api/user/groups", { name: "x", monitors: ["mon_nope"] });
+  equal(bad.res.status, 400);
+  equal(bad.body.issues[0].parameter, "monitors.0");
+  equal((await send("DELETE", `/api/user/groups/${made.body.id}`)).res.status, 204);
+  equal((await send("GET", `/api/user/groups/${made.body.id}`)).res.status, 404);
+});
+
+Deno.test("boards: public ones are open, private ones are 404 to others; slugs unique; FREE keeps one", async () => {
+  const { ctx, app, who, send, gh, st } = await setup();
+  const group = (await send("POST", "/api/user/groups", { name: "pay", monitors: [st.id] })).body;
+  const made = await send("POST", "/api/user/boards", {
+    slug: "Acme-Stack",
+    title: "Everything Acme depends on",
+    items: [{ kind: "monitor", id: gh.id }, { kind: "group", id: group.id }],
+  });
+  equal(made.res.status, 201);
+  equal(made.body.slug, "acme-stack");
+  equal(made.body.public, false);
+  deepStrictEqual(made.body.entries.map((e: { name: string }) => e.name), ["github", "pay"]);
+  equal(made.body.entries[0].history.length, 90);
+
+  // Private: a 404 without a key and to another account; its own key reads it.
+  equal((await app.request("/api/boards/acme-stack")).status, 404);
+  const stranger = await account(ctx, "other@example.com");
+  const theirs = await key(ctx, stranger, "rw", ["monitors:read", "monitors:write"]);
+  equal(
+    (await app.request("/api/boards/acme-stack", { headers: { "X-API-Key": theirs } })).status,
+    404,
+  );
+  equal((await send("GET", "/api/boards/acme-stack")).res.status, 200);
+  equal(
+    (await send("GET", `/api/user/boards/${made.body.id}`, undefined, { "X-API-Key": theirs })).res
+      .status,
+    404,
+  );
+
+  // Public: anyone reads it, with each entry's level and history.
+  await send("PATCH", `/api/user/boards/${made.body.id}`, { public: true });
+  await setStatus(ctx.store, "stripe", "MAJOR_OUTAGE", T0);
+  const open = await app.request("/api/boards/acme-stack");
+  equal(open.status, 200);
+  const board = await open.json();
+  equal(board.currentStatus, "MAJOR_OUTAGE");
+  deepStrictEqual(board.entries.map((e: { currentStatus: string }) => e.currentStatus), [
+    "OPERATIONAL",
+    "MAJOR_OUTAGE",
+  ]);
+
+  const taken = await send("POST", "/api/user/boards", { slug: "acme-stack", title: "again" }, {
+    "X-API-Key": theirs,
+  });
+  equal(taken.res.status, 400);
+  equal(taken.body.issues[0].parameter, "slug");
+  const badItem = await send("POST", "/api/user/boards", {
+    slug: "other",
+    title: "x",
+    items: [{ kind: "group", id: gh.id }],
+  });
+  equal(badItem.res.status, 400);
+  equal(badItem.body.issues[0].parameter, "items.0");
+
+  await setPlanInStore(ctx, who.account.id, "FREE");
+  const second = await send("POST", "/api/user/boards", { slug: "second", title: "x" });
+  equal(second.res.status, 403);
+  equal(second.body.error, "plan_required");
+  match(second.body.message, /More than 1 board/);
+});
+
+Deno.test("the board page /b/{slug}: a public board for people; a private one is the HTML 404", async () => {
+  const { ctx, app, send, gh, st } = await setup();
+  const group = (await send("POST", "/api/user/groups", { name: "Payments", monitors: [st.id] }))
+    .body;
+  const made = (await send("POST", "/api/user/boards", {
+    slug: "our-stack",
+    title: "Everything we depend on",
+    items: [{ kind: "monitor", id: gh.id }, { kind: "group", id: group.id }],
+  })).body;
+  const html = { accept: "text/html" };
+  const hidden = await app.request("/b/our-stack", { headers: html });
+  equal(hidden.status, 404);
+  match(await hidden.text(), /<html/);
+  await send("PATCH", `/api/user/boards/${made.id}`, { public: true });
+  await setStatus(ctx.store, "stripe", "MAJOR_OUTAGE", T0);
+  const page = await app.request("/b/our-stack", { headers: html });
+  equal(page.status, 200);
+  const text = await page.text();
+  match(text, /<h1>Everything we depend on<\/h1>/);
+  match(text, /1 of 2 not fully operational/);
+  match(text, /Payments/);
+  equal((text.match(/<ol class="days"/g) ?? []).length, 2, "a 90-day bar per entry");
+});
