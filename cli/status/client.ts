@@ -222,6 +222,7 @@ export const BoardSchema = z.object({
     id: z.string(),
     name: z.string(),
     currentStatus: LevelSchema,
+    services: z.array(z.string()),
   })),
 });
 /** A board. */

@@ -13,7 +13,7 @@ import {
   updateBoard,
   updateMonitor,
 } from "../../app/mod.ts";
-import { addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
+import { addIncident, addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
 import { account, key } from "../support/accounts.ts";
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "status", "main.ts");
@@ -128,6 +128,48 @@ Deno.test("status check --board: a public board needs no key; a broken entry fai
     equal(mine.code, 0, mine.stderr);
     equal((await status(["check", "--board", "nope", "--api", api], {})).code, 2);
     equal((await status(["check", "--api", api], {})).code, 2, "a slug or a board is needed");
+  } finally {
+    await server.shutdown();
+    await r.close();
+  }
+});
+
+Deno.test("status gate --board: every service on the board is gated", async () => {
+  const r = apiRig();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, r.app.fetch);
+  const api = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await addVendor(r.store, { slug: "github", status: "OPERATIONAL" });
+    await addVendor(r.store, { slug: "stripe", status: "OPERATIONAL" });
+    const who = await account(r.ctx, "ops@example.test");
+    const admin = { kind: "admin", account: who.account } as const;
+    const gh = await createMonitor(r.ctx, admin, { service: "github" });
+    const st = await createMonitor(r.ctx, admin, { service: "stripe" });
+    const group = await createGroup(r.ctx, admin, { name: "payments", monitors: [st.id] });
+    await createBoard(r.ctx, admin, {
+      slug: "deploy-deps",
+      title: "Deploy dependencies",
+      public: true,
+      items: [{ kind: "monitor", id: gh.id }, { kind: "group", id: group.id }],
+    });
+    const calm = await status(["gate", "--board", "deploy-deps", "--api", api, "--json"], {});
+    equal(calm.code, 0, calm.stderr);
+    deepStrictEqual(
+      JSON.parse(calm.stdout).services.map((s: { slug: string }) => s.slug).sort(),
+      ["github", "stripe"],
+    );
+    await addIncident(r.store, "stripe", {
+      externalId: "1",
+      title: "Payments failing",
+      status: "INVESTIGATING",
+      impact: "MAJOR",
+      startedAt: T0,
+    });
+    const blocked = await status(["gate", "--board", "deploy-deps", "--api", api], {});
+    equal(blocked.code, 1, blocked.stderr);
+    match(blocked.stdout, /stripe/);
+    match(blocked.stdout, /Payments failing/);
+    equal((await status(["gate", "--board", "nope", "--api", api], {})).code, 2);
   } finally {
     await server.shutdown();
     await r.close();
