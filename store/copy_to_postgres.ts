@@ -7,7 +7,7 @@
  */
 import { connect, type Sql } from "./postgres/db.ts";
 import { migrate as migratePostgres } from "./postgres/migrate.ts";
-import { openDb } from "./sqlite/db.ts";
+import { type Db, openDb } from "./sqlite/db.ts";
 import { migrate as migrateSqlite } from "./sqlite/migrate.ts";
 
 /** The tables copied, parents before children (foreign keys), with the order rows keep. */
@@ -32,6 +32,12 @@ const TABLES: readonly { readonly name: string; readonly order: string }[] = [
   { name: "account_docs", order: "rowid" },
   { name: "idempotency_keys", order: "rowid" },
 ];
+
+/** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */
+const POSTGRES_ONLY_COLUMNS: ReadonlySet<string> = new Set(["seq", "lease_owner", "lease_until"]);
+
+/** SQLite's own tables and the migration ledger (each engine keeps its own): never copied. */
+const NOT_COPIED = /^(sqlite_|schema_migrations$)/;
 
 /** Rows read from SQLite per batch. */
 const BATCH_ROWS = 2_000;
@@ -61,6 +67,7 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
     await migratePostgres(sql);
     return await sql.begin(async (raw) => {
       const tx = raw as unknown as Sql;
+      const plan = await planColumns(tx, db);
       for (const { name } of TABLES) {
         const [row] = await tx`SELECT EXISTS (SELECT 1 FROM ${tx(name)}) AS taken`;
         if (row!.taken) {
@@ -71,10 +78,7 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
       }
       const report: { table: string; rows: number }[] = [];
       for (const table of TABLES) {
-        const columns = (await tx`SELECT column_name FROM information_schema.columns
-          WHERE table_schema = current_schema() AND table_name = ${table.name}
-            AND column_name NOT IN ('seq', 'lease_owner', 'lease_until')
-            ORDER BY ordinal_position`).map((r) => String(r.column_name));
+        const columns = plan.get(table.name)!;
         const list = columns.map((c) => `"${c}"`).join(", ");
         const select = db.prepare(
           `SELECT ${list} FROM ${table.name} ORDER BY ${table.order} LIMIT ? OFFSET ?`,
@@ -112,4 +116,48 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
     db.close();
     await sql.end({ timeout: 5 });
   }
+}
+
+/**
+ * The columns to copy per table, after checking that the two schemas agree: every SQLite table
+ * is one the copy knows, and each copied table has the same columns on both sides (bar
+ * PostgreSQL's own). A table or column that would be left behind stops the copy instead of
+ * being dropped in silence.
+ */
+async function planColumns(
+  tx: Sql,
+  db: Db,
+): Promise<Map<string, string[]>> {
+  const known = new Set(TABLES.map((t) => t.name));
+  const sqliteTables = (db.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+  ).all() as { name: string }[]).map((r) => r.name).filter((n) => !NOT_COPIED.test(n));
+  const unknown = sqliteTables.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new CopyError(
+      `The SQLite database has ${unknown.length === 1 ? "a table" : "tables"} this statusd ` +
+        `cannot copy (${unknown.join(", ")}): nothing was copied`,
+    );
+  }
+  const plan = new Map<string, string[]>();
+  for (const { name } of TABLES) {
+    const target = (await tx`SELECT column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = ${name}
+      ORDER BY ordinal_position`).map((r) => String(r.column_name))
+      .filter((c) => !POSTGRES_ONLY_COLUMNS.has(c));
+    const source = (db.prepare("SELECT name FROM pragma_table_info(?)").all(name) as {
+      name: string;
+    }[]).map((r) => r.name);
+    const missing = [
+      ...source.filter((c) => !target.includes(c)).map((c) => `${name}.${c} in PostgreSQL`),
+      ...target.filter((c) => !source.includes(c)).map((c) => `${name}.${c} in SQLite`),
+    ];
+    if (missing.length > 0) {
+      throw new CopyError(
+        `The two schemas differ (no ${missing.join(", no ")}): nothing was copied`,
+      );
+    }
+    plan.set(name, target);
+  }
+  return plan;
 }

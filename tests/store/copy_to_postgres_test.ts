@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import {
   authenticate,
   createAccount,
@@ -114,6 +115,61 @@ Deno.test({
       );
       match(again.err.join("\n"), /not empty \(table vendors has rows\)/);
       ok(!again.err.join("\n").includes("postgres@"), "the URL's user and password are not shown");
+    } finally {
+      await db.drop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "copy-to-postgres refuses a SQLite table or column it would leave behind, and keeps nothing",
+  ignore: !postgresAvailable() && !Deno.env.get("CI"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const path = join(dir, "statusd.db");
+    const db = await freshDatabase();
+    try {
+      const sqlite = openSqliteStore(path);
+      await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0);
+      await sqlite.close();
+      // A file shaped by another build of statusd: a table and a column PostgreSQL lacks.
+      const raw = new DatabaseSync(path);
+      raw.exec("CREATE TABLE alert_rules (id INTEGER PRIMARY KEY, name TEXT)");
+      raw.exec("INSERT INTO alert_rules (name) VALUES ('pager')");
+      raw.close();
+      const copy = async () => {
+        const run = io();
+        const code = await runAdmin(
+          ["copy-to-postgres", "--to", db.url],
+          { STATUSD_DB: path },
+          run.io,
+        );
+        return { code, out: run.out.join("\n"), err: run.err.join("\n") };
+      };
+
+      const table = await copy();
+      equal(table.code, 1, table.out);
+      match(table.err, /cannot copy \(alert_rules\): nothing was copied$/);
+
+      const alter = new DatabaseSync(path);
+      alter.exec("DROP TABLE alert_rules");
+      alter.exec("ALTER TABLE vendors ADD COLUMN tier TEXT");
+      alter.close();
+      const column = await copy();
+      equal(column.code, 1, column.out);
+      match(column.err, /the two schemas differ \(no vendors\.tier in PostgreSQL\)/i);
+
+      // Nothing was kept: once the file matches again, the same target is still empty.
+      const back = new DatabaseSync(path);
+      back.exec("ALTER TABLE vendors DROP COLUMN tier");
+      back.close();
+      const fine = await copy();
+      equal(fine.code, 0, fine.err);
+      ok(fine.out.includes("vendors\t1"), fine.out);
     } finally {
       await db.drop();
       await Deno.remove(dir, { recursive: true });
