@@ -9,28 +9,38 @@ import { connect, type Sql } from "./postgres/db.ts";
 import { migrate as migratePostgres } from "./postgres/migrate.ts";
 import { type Db, openDb } from "./sqlite/db.ts";
 import { migrate as migrateSqlite } from "./sqlite/migrate.ts";
+import type { SQLInputValue } from "node:sqlite";
 
-/** The tables copied, parents before children (foreign keys), with the order rows keep. */
-const TABLES: readonly { readonly name: string; readonly order: string }[] = [
-  { name: "vendors", order: "id" },
-  { name: "components", order: "id" },
-  { name: "incidents", order: "id" },
-  { name: "incident_updates", order: "id" },
-  { name: "transitions", order: "id" },
-  { name: "fetches", order: "id" },
-  { name: "fetch_latency_days", order: "vendor_id, day, bucket" },
-  { name: "changes", order: "id" },
-  { name: "accounts", order: "rowid" },
-  { name: "members", order: "rowid" },
-  { name: "sessions", order: "rowid" },
-  { name: "api_keys", order: "rowid" },
-  { name: "oauth_clients", order: "rowid" },
-  { name: "oauth_grants", order: "rowid" },
-  { name: "oauth_codes", order: "rowid" },
-  { name: "oauth_tokens", order: "rowid" },
-  { name: "monitors", order: "rowid" },
-  { name: "account_docs", order: "rowid" },
-  { name: "idempotency_keys", order: "rowid" },
+/**
+ * The tables copied, parents before children (foreign keys). Rows are read in the order of `key`
+ * (SQLite's rowid, the `id` of tables that have one, or the primary key of a table without
+ * rowids), a batch at a time from where the last one ended; `serial` tables have their id
+ * sequence moved past the copied ids.
+ */
+const TABLES: readonly {
+  readonly name: string;
+  readonly key: readonly string[];
+  readonly serial?: true;
+}[] = [
+  { name: "vendors", key: ["rowid"], serial: true },
+  { name: "components", key: ["rowid"], serial: true },
+  { name: "incidents", key: ["rowid"], serial: true },
+  { name: "incident_updates", key: ["rowid"], serial: true },
+  { name: "transitions", key: ["rowid"], serial: true },
+  { name: "fetches", key: ["rowid"], serial: true },
+  { name: "fetch_latency_days", key: ["vendor_id", "day", "bucket"] },
+  { name: "changes", key: ["rowid"], serial: true },
+  { name: "accounts", key: ["rowid"] },
+  { name: "members", key: ["rowid"] },
+  { name: "sessions", key: ["rowid"] },
+  { name: "api_keys", key: ["rowid"] },
+  { name: "oauth_clients", key: ["rowid"] },
+  { name: "oauth_grants", key: ["rowid"] },
+  { name: "oauth_codes", key: ["rowid"] },
+  { name: "oauth_tokens", key: ["rowid"] },
+  { name: "monitors", key: ["rowid"] },
+  { name: "account_docs", key: ["rowid"] },
+  { name: "idempotency_keys", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */
@@ -41,6 +51,12 @@ const NOT_COPIED = /^(sqlite_|schema_migrations$)/;
 
 /** Rows read from SQLite per batch. */
 const BATCH_ROWS = 2_000;
+
+/** Options of {@link copySqliteToPostgres}. */
+export interface CopyOptions {
+  /** Rows read from SQLite per batch (tests use tiny batches to cross their boundaries). */
+  readonly batchRows?: number;
+}
 
 /** Why a copy was refused or failed, in one line. */
 export class CopyError extends Error {
@@ -54,7 +70,12 @@ export type CopyReport = readonly { readonly table: string; readonly rows: numbe
  * Copies the SQLite database at `sqlitePath` into the empty PostgreSQL database at `url`;
  * resolves with the rows copied per table once committed (nothing is kept when it throws).
  */
-export async function copySqliteToPostgres(sqlitePath: string, url: string): Promise<CopyReport> {
+export async function copySqliteToPostgres(
+  sqlitePath: string,
+  url: string,
+  options: CopyOptions = {},
+): Promise<CopyReport> {
+  const batchRows = Math.max(1, Math.floor(options.batchRows ?? BATCH_ROWS));
   try {
     await Deno.stat(sqlitePath);
   } catch {
@@ -65,6 +86,9 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
   try {
     migrateSqlite(db);
     await migratePostgres(sql);
+    // One read snapshot of the SQLite file for the whole copy: a server still writing to it
+    // cannot make the copy mix moments (or the counts disagree with the rows).
+    db.exec("BEGIN");
     return await sql.begin(async (raw) => {
       const tx = raw as unknown as Sql;
       const plan = await planColumns(tx, db);
@@ -79,15 +103,9 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
       const report: { table: string; rows: number }[] = [];
       for (const table of TABLES) {
         const columns = plan.get(table.name)!;
-        const list = columns.map((c) => `"${c}"`).join(", ");
-        const select = db.prepare(
-          `SELECT ${list} FROM ${table.name} ORDER BY ${table.order} LIMIT ? OFFSET ?`,
-        );
         const perInsert = Math.max(1, Math.floor(60_000 / columns.length));
         let copied = 0;
-        for (;;) {
-          const rows = select.all(BATCH_ROWS, copied) as Record<string, unknown>[];
-          if (rows.length === 0) break;
+        for (const rows of batches(db, table.name, table.key, columns, batchRows)) {
           for (let i = 0; i < rows.length; i += perInsert) {
             const chunk = rows.slice(i, i + perInsert);
             await tx`INSERT INTO ${tx(table.name)} ${tx(chunk, ...columns)}`;
@@ -103,7 +121,7 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
             `Row counts differ for ${table.name}: ${source} in SQLite, ${n} in PostgreSQL; nothing was kept`,
           );
         }
-        if (columns.includes("id") && table.order === "id") {
+        if (table.serial) {
           await tx`SELECT setval(pg_get_serial_sequence(${table.name}, 'id'),
             COALESCE((SELECT MAX(id) FROM ${tx(table.name)}), 1),
             (SELECT MAX(id) IS NOT NULL FROM ${tx(table.name)}))`;
@@ -113,8 +131,38 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string): Pro
       return report;
     }) as unknown as CopyReport;
   } finally {
+    if (db.isTransaction) db.exec("ROLLBACK");
     db.close();
     await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * The rows of `table`, `size` at a time in `key` order, each batch read from where the
+ * last one ended (an index seek, so the cost of a batch does not grow with the rows before it).
+ */
+function* batches(
+  db: Db,
+  table: string,
+  key: readonly string[],
+  columns: readonly string[],
+  size: number,
+): Generator<Record<string, unknown>[]> {
+  const keys = key.map((k, i) => `${k} AS "__key${i}"`).join(", ");
+  const list = columns.map((c) => `"${c}"`).join(", ");
+  const order = key.join(", ");
+  const head = `SELECT ${keys}, ${list} FROM "${table}"`;
+  const first = db.prepare(`${head} ORDER BY ${order} LIMIT ?`);
+  const next = db.prepare(
+    `${head} WHERE (${order}) > (${key.map(() => "?").join(", ")}) ORDER BY ${order} LIMIT ?`,
+  );
+  let rows = first.all(size) as Record<string, unknown>[];
+  while (rows.length > 0) {
+    yield rows;
+    if (rows.length < size) return;
+    const last = rows.at(-1)!;
+    const after = key.map((_, i) => last[`__key${i}`] as SQLInputValue);
+    rows = next.all(...after, size) as Record<string, unknown>[];
   }
 }
 

@@ -7,7 +7,12 @@ import type { Store } from "../domain/mod.ts";
 import { openPostgresStore } from "./postgres/mod.ts";
 import { openSqliteStore } from "./sqlite/mod.ts";
 
-export { CopyError, type CopyReport, copySqliteToPostgres } from "./copy_to_postgres.ts";
+export {
+  CopyError,
+  type CopyOptions,
+  type CopyReport,
+  copySqliteToPostgres,
+} from "./copy_to_postgres.ts";
 export { openPostgresStore, type PostgresStoreOptions } from "./postgres/mod.ts";
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/mod.ts";
 
