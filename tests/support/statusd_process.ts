@@ -10,6 +10,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 export interface StatusdProcess {
   /** `http://127.0.0.1:<port>`. */
   readonly base: string;
+  /** The process id (the default `STATUSD_INSTANCE_ID` is host name and this). */
+  readonly pid: number;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
   /** SIGKILL (a crash), then waits for the exit. */
@@ -60,7 +62,12 @@ export async function startStatusd(env: Record<string, string>): Promise<Statusd
         }
         await child.status;
       };
-      return { base: url, stop: () => end("SIGTERM"), kill: () => end("SIGKILL") };
+      return {
+        base: url,
+        pid: child.pid,
+        stop: () => end("SIGTERM"),
+        kill: () => end("SIGKILL"),
+      };
     }
   }
 }
