@@ -3,11 +3,18 @@
  * outcome of each poll, each one transaction, published after the commit.
  * @module
  */
-import type { Change, DueVendor, Platform, PollStore, StatusLevel } from "../../domain/mod.ts";
+import type {
+  Change,
+  DueVendor,
+  Platform,
+  PollRecord,
+  PollStore,
+  StatusLevel,
+} from "../../domain/mod.ts";
 import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Row, type Sql, write } from "./db.ts";
-import { countLatency } from "./latency_days.ts";
+import { countLatency, countLatencyOf } from "./latency_days.ts";
 import { writeReading, writeStale } from "./readings.ts";
 import { openSql } from "./sql.ts";
 
@@ -41,6 +48,11 @@ export function pollStore(
   const healthy = (tx: Sql) =>
     tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
       error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
+  /** A success that kept the stored reading: healthy, scheduled, lease ended; its id. */
+  const unchanged = (tx: Sql, id: number, p: PollRecord) =>
+    tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${p.at},
+      next_poll_at = ${p.nextPollAt}, deadline_at = ${p.deadlineAt}, last_checked_at = ${p.at},
+      lease_owner = NULL, lease_until = 0 WHERE id = ${id} RETURNING id`;
   const insertFetch = (
     tx: Sql,
     vendorId: number,
@@ -122,22 +134,19 @@ export function pollStore(
         return recordChanges(tx, poll.at, raw);
       }));
     },
-    recordNotModified(vendorId, poll) {
-      return write(sql, async (tx) => {
-        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
-          WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
-        await insertFetch(tx, vendorId, poll, "not_modified");
-      });
+    // An answer that changed nothing (most of the poller's writes, issue #15) is one statement,
+    // hence one round trip and atomic without BEGIN/COMMIT: health, schedule, the end of the
+    // lease, the latency summary and, for a 304, the fetch log.
+    async recordNotModified(vendorId, poll) {
+      await sql`WITH touched AS (${unchanged(sql, vendorId, poll)}),
+        logged AS (INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status)
+          SELECT id, ${poll.at}::bigint, ${poll.latencyMs}::double precision, 'not_modified',
+            ${poll.httpStatus}::integer FROM touched)
+        ${countLatencyOf(sql, "touched", poll.at, poll.latencyMs)}`;
     },
-    recordPulse(vendorId, poll) {
-      return write(sql, async (tx) => {
-        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
-          WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
-      });
+    async recordPulse(vendorId, poll) {
+      await sql`WITH touched AS (${unchanged(sql, vendorId, poll)})
+        ${countLatencyOf(sql, "touched", poll.at, poll.latencyMs)}`;
     },
     recordFailure(vendorId, poll) {
       return publishing(write(sql, async (tx) => {
