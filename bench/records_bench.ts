@@ -2,12 +2,13 @@
  * Recording polls on PostgreSQL against SQLite (issues #11, #15): the same vendors in a fresh
  * SQLite file and a fresh PostgreSQL database (the test rig's throwaway server on loopback), then
  * `concurrency` writers record polls as the poller does — pulses (most of a calm catalog's
- * writes) and 304 answers — for a few seconds per engine, interleaved. Prints records per second
+ * writes), 304 answers and full reads that changed nothing (20 components, an incident) — for a
+ * few seconds per engine, interleaved. Prints records per second
  * and CPU ms per 1,000 records of this process per engine (PostgreSQL's own CPU not counted) and
  * the ratio PostgreSQL / SQLite.
  * @module
  */
-import { DAY_MS, type Store } from "../domain/mod.ts";
+import { DAY_MS, type PollRecord, type Snapshot, type Store } from "../domain/mod.ts";
 import { openPostgresStore, openSqliteStore } from "../store/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { syncVendors, vendorOf } from "../tests/support/seed.ts";
@@ -26,7 +27,40 @@ interface Result {
   readonly cpuMsPer1000: number;
 }
 
-type Kind = "recordPulse" | "recordNotModified";
+/** What a full read of every vendor shows: 20 components and one resolved incident. */
+const SNAPSHOT: Snapshot = {
+  indicator: "OPERATIONAL",
+  components: Array.from({ length: 20 }, (_, i) => ({
+    externalId: `c${i}`,
+    name: `Component ${i}`,
+    group: i < 10 ? "API" : null,
+    status: "OPERATIONAL",
+  })),
+  incidents: [{
+    externalId: "inc-1",
+    title: "Elevated errors",
+    status: "RESOLVED",
+    impact: "MINOR",
+    startedAt: Date.UTC(2026, 0, 1),
+    updatedAt: Date.UTC(2026, 0, 1, 2),
+    resolvedAt: Date.UTC(2026, 0, 1, 2),
+    url: null,
+    componentIds: ["c1"],
+    updates: [
+      { at: Date.UTC(2026, 0, 1), status: "INVESTIGATING", body: "Looking into it." },
+      { at: Date.UTC(2026, 0, 1, 2), status: "RESOLVED", body: "Fixed." },
+    ],
+  }],
+};
+
+/** The kinds of poll records measured. */
+const KINDS: Record<string, (store: Store, id: number, poll: PollRecord) => Promise<unknown>> = {
+  recordPulse: (store, id, poll) => store.polls.recordPulse(id, poll),
+  recordNotModified: (store, id, poll) => store.polls.recordNotModified(id, poll),
+  "recordSuccess (nothing changed)": (store, id, poll) =>
+    store.polls.recordSuccess(id, SNAPSHOT, { ...poll, etag: null, lastModified: null, notes: [] }),
+};
+type Kind = keyof typeof KINDS;
 
 /** `concurrency` loops recording `kind` for the vendors `ids` in turn, for `seconds`. */
 async function load(store: Store, ids: readonly number[], kind: Kind, o: RecordsBenchOptions) {
@@ -40,11 +74,11 @@ async function load(store: Store, ids: readonly number[], kind: Kind, o: Records
       const poll = {
         at,
         latencyMs: 40 + (n % 200),
-        httpStatus: kind === "recordPulse" ? 200 : 304,
+        httpStatus: kind === "recordNotModified" ? 304 : 200,
         nextPollAt: at + 300_000,
         deadlineAt: at + 330_000,
       };
-      await store.polls[kind](ids[n++ % ids.length]!, poll);
+      await KINDS[kind]!(store, ids[n++ % ids.length]!, poll);
     }
   }));
   const seconds = (performance.now() - start) / 1000;
@@ -58,7 +92,18 @@ async function vendorIds(store: Store, count: number, now: number): Promise<numb
     Array.from({ length: count }, (_, i) => vendorOf({ slug: `rec-${i}` })),
     now - DAY_MS,
   );
-  return (await store.polls.dueVendors(now + DAY_MS, count)).map((v) => v.id);
+  const ids = (await store.polls.dueVendors(now + DAY_MS, count)).map((v) => v.id);
+  // The first reading of each: later ones find it stored and change nothing.
+  for (const id of ids) {
+    await KINDS["recordSuccess (nothing changed)"]!(store, id, {
+      at: now - 1000,
+      latencyMs: 50,
+      httpStatus: 200,
+      nextPollAt: now,
+      deadlineAt: now,
+    });
+  }
+  return ids;
 }
 
 /** Runs the benchmark and prints one line per kind of record. */
@@ -75,7 +120,7 @@ export async function runRecordsBench(o: RecordsBenchOptions): Promise<void> {
       `records: ${o.vendors} vendors; PostgreSQL 15 on loopback (pool of 10) vs SQLite (WAL, ` +
         `group commit); ${o.concurrency} writers, ${o.rounds} × ${o.seconds} s per engine, interleaved`,
     );
-    for (const kind of ["recordPulse", "recordNotModified"] as const) {
+    for (const kind of Object.keys(KINDS)) {
       const s: Result[] = [];
       const p: Result[] = [];
       for (let i = 0; i < o.rounds; i++) {
