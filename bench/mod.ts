@@ -9,6 +9,7 @@ import { runApiBench } from "./api_bench.ts";
 import { hostileBenchOptions, runHostileBench } from "./hostile_bench.ts";
 import { runEnginesBench } from "./engines_bench.ts";
 import { clusterBenchOptions, runClusterBench } from "./cluster_bench.ts";
+import { recordsBenchOptions, runRecordsBench } from "./records_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
@@ -27,6 +28,7 @@ const BENCHES: [string, () => Promise<void>][] = [
       rounds: Number(Deno.env.get("ENGINES_BENCH_ROUNDS") ?? 3),
       connections: 20,
     })],
+  ["records", () => runRecordsBench(recordsBenchOptions())],
 ];
 
 const only = new Set(Deno.args);

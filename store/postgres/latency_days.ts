@@ -11,7 +11,7 @@ import {
   type TimeWindow,
   utcDayStart,
 } from "../../domain/mod.ts";
-import type { Sql } from "./db.ts";
+import type { Fragment, Sql } from "./db.ts";
 
 /** Counts one answered fetch of `vendorId` at `at` that took `latencyMs`. */
 export async function countLatency(
@@ -22,6 +22,22 @@ export async function countLatency(
 ): Promise<void> {
   await sql`INSERT INTO fetch_latency_days (vendor_id, day, bucket, count)
     VALUES (${vendorId}, ${utcDayStart(at)}, ${latencyBucket(latencyMs)}, 1)
+    ON CONFLICT (vendor_id, day, bucket) DO UPDATE SET count = fetch_latency_days.count + 1`;
+}
+
+/**
+ * The statement part counting one answered fetch, at `at` after `latencyMs`, for each vendor
+ * whose `id` the query `source` (a `WITH` name of the enclosing statement) returns.
+ */
+export function countLatencyOf(
+  sql: Sql,
+  source: string,
+  at: EpochMs,
+  latencyMs: number,
+): Fragment {
+  return sql`INSERT INTO fetch_latency_days (vendor_id, day, bucket, count)
+    SELECT id, ${utcDayStart(at)}::bigint, ${latencyBucket(latencyMs)}::integer, 1
+    FROM ${sql(source)}
     ON CONFLICT (vendor_id, day, bucket) DO UPDATE SET count = fetch_latency_days.count + 1`;
 }
 

@@ -3,11 +3,18 @@
  * outcome of each poll, each one transaction, published after the commit.
  * @module
  */
-import type { Change, DueVendor, Platform, PollStore, StatusLevel } from "../../domain/mod.ts";
+import type {
+  Change,
+  DueVendor,
+  Platform,
+  PollRecord,
+  PollStore,
+  StatusLevel,
+} from "../../domain/mod.ts";
 import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
-import { type Row, type Sql, write } from "./db.ts";
-import { countLatency } from "./latency_days.ts";
+import { type Fragment, type Row, type Sql, write } from "./db.ts";
+import { countLatencyOf } from "./latency_days.ts";
 import { writeReading, writeStale } from "./readings.ts";
 import { openSql } from "./sql.ts";
 
@@ -30,25 +37,33 @@ export function pollStore(
   owner: string,
   published: () => Promise<void>,
 ): PollStore {
-  // Recording a poll ends this instance's lease: the vendor is free for whoever finds it due.
-  const schedule = (
-    tx: Sql,
-    id: number,
-    p: { nextPollAt: number; deadlineAt: number; at: number },
-  ) =>
-    tx`UPDATE vendors SET next_poll_at = ${p.nextPollAt}, deadline_at = ${p.deadlineAt},
-      last_checked_at = ${p.at}, lease_owner = NULL, lease_until = 0 WHERE id = ${id}`;
   const healthy = (tx: Sql) =>
     tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
       error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
-  const insertFetch = (
+  /**
+   * The end of every poll record as ONE statement (one round trip, atomic on its own): the
+   * vendor's columns `set`, its next poll and the end of this instance's lease (the vendor is
+   * free for whoever finds it due), a fetch-log row unless `outcome` is null, and the latency
+   * summary when `latency`. Pulses and 304s are nothing else (most of the poller's writes).
+   */
+  const finish = (
     tx: Sql,
-    vendorId: number,
-    p: { at: number; latencyMs: number; httpStatus: number | null },
-    outcome: string,
+    id: number,
+    p: PollRecord,
+    set: Fragment,
+    outcome: string | null,
+    latency: boolean,
   ) =>
-    tx`INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status)
-      VALUES (${vendorId}, ${p.at}, ${p.latencyMs}, ${outcome}, ${p.httpStatus})`;
+    tx`WITH touched AS (UPDATE vendors SET ${set}, next_poll_at = ${p.nextPollAt},
+        deadline_at = ${p.deadlineAt}, last_checked_at = ${p.at}, lease_owner = NULL,
+        lease_until = 0 WHERE id = ${id} RETURNING id)
+      ${
+      outcome === null ? tx`` : tx`, logged AS (INSERT INTO fetches
+          (vendor_id, at, latency_ms, outcome, http_status)
+        SELECT id, ${p.at}::bigint, ${p.latencyMs}::double precision, ${outcome}::text,
+          ${p.httpStatus}::integer FROM touched)`
+    }
+      ${latency ? countLatencyOf(tx, "touched", p.at, p.latencyMs) : tx`SELECT 1`}`;
   const publishing = async (changes: Promise<readonly Change[]>) => {
     const committed = await changes;
     if (committed.length > 0) await published();
@@ -113,37 +128,25 @@ export function pollStore(
     recordSuccess(vendorId, snapshot, poll) {
       return publishing(write(sql, async (tx) => {
         const raw = await writeReading(tx, vendorId, snapshot, poll.at);
-        await tx`UPDATE vendors SET ${healthy(tx)}, etag = ${poll.etag},
-          last_modified = ${poll.lastModified},
-          reading_notes = ${JSON.stringify(boundNotes(poll.notes))} WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await insertFetch(tx, vendorId, poll, "ok");
-        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
+        const set = tx`${healthy(tx)}, etag = ${poll.etag}, last_modified = ${poll.lastModified},
+          reading_notes = ${JSON.stringify(boundNotes(poll.notes))}`;
+        await finish(tx, vendorId, poll, set, "ok", true);
         return recordChanges(tx, poll.at, raw);
       }));
     },
-    recordNotModified(vendorId, poll) {
-      return write(sql, async (tx) => {
-        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
-          WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
-        await insertFetch(tx, vendorId, poll, "not_modified");
-      });
+    async recordNotModified(vendorId, poll) {
+      const set = sql`${healthy(sql)}, last_success_at = ${poll.at}`;
+      await finish(sql, vendorId, poll, set, "not_modified", true);
     },
-    recordPulse(vendorId, poll) {
-      return write(sql, async (tx) => {
-        await tx`UPDATE vendors SET ${healthy(tx)}, last_success_at = ${poll.at}
-          WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await countLatency(tx, vendorId, poll.at, poll.latencyMs);
-      });
+    async recordPulse(vendorId, poll) {
+      const set = sql`${healthy(sql)}, last_success_at = ${poll.at}`;
+      await finish(sql, vendorId, poll, set, null, true);
     },
     recordFailure(vendorId, poll) {
-      return publishing(write(sql, async (tx) => {
-        const message = poll.detail.slice(0, READING_MESSAGE_MAX);
-        // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
-        await tx`UPDATE vendors SET failures = failures + 1,
+      const message = poll.detail.slice(0, READING_MESSAGE_MAX);
+      // A run of the same kind (and HTTP status) keeps its start; SET reads the old row.
+      const set = (tx: Sql) =>
+        tx`failures = failures + 1,
           last_error = ${`${poll.outcome}: ${poll.detail}`.slice(0, 500)},
           error_kind = ${poll.outcome}, error_http_status = ${poll.httpStatus},
           error_message = ${message},
@@ -151,13 +154,13 @@ export function pollStore(
             AND error_http_status IS NOT DISTINCT FROM ${poll.httpStatus}::integer
             AND error_since IS NOT NULL THEN error_since ELSE ${poll.at}::bigint END,
           unsupported_reason = NULL,
-          platform_misses = platform_misses + ${poll.platformMiss ? 1 : 0}
-          WHERE id = ${vendorId}`;
-        await schedule(tx, vendorId, poll);
-        await insertFetch(tx, vendorId, poll, poll.outcome);
-        return poll.stale
-          ? recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at))
-          : [];
+          platform_misses = platform_misses + ${poll.platformMiss ? 1 : 0}`;
+      if (!poll.stale) {
+        return finish(sql, vendorId, poll, set(sql), poll.outcome, false).then(() => []);
+      }
+      return publishing(write(sql, async (tx) => {
+        await finish(tx, vendorId, poll, set(tx), poll.outcome, false);
+        return recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at));
       }));
     },
   };

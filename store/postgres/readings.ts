@@ -73,9 +73,16 @@ export async function writeReading(
   snapshot: Snapshot,
   at: EpochMs,
 ): Promise<readonly (StatusChange | IncidentChange)[]> {
-  const vendor = await loadVendor(sql, vendorId);
-  const componentRows = await sql`SELECT id, external_id, name, group_name, status, position,
-    removed_at FROM components WHERE vendor_id = ${vendorId}`;
+  const wanted = [...new Set(snapshot.incidents.map((i) => i.externalId))];
+  // Sent together (one round trip), run in order: the vendor row is locked before the rest is
+  // read. Incidents: those the snapshot names, and every open one.
+  const [vendor, componentRows, incidentRows] = await Promise.all([
+    loadVendor(sql, vendorId),
+    sql`SELECT id, external_id, name, group_name, status, position,
+      removed_at FROM components WHERE vendor_id = ${vendorId}`,
+    sql`SELECT * FROM incidents WHERE vendor_id = ${vendorId}
+      AND (external_id = ANY(${sql.array(wanted)}::text[]) OR ${openSql(sql)}) ORDER BY id`,
+  ]);
   const components: StoredComponent[] = componentRows.map((r) => ({
     externalId: String(r.external_id),
     name: String(r.name),
@@ -86,9 +93,8 @@ export async function writeReading(
   }));
   const incidentIds = new Map<string, number>();
   const incidents: StoredIncident[] = [];
-  const wanted = [...new Set(snapshot.incidents.map((i) => i.externalId))];
-  const known = wanted.length === 0 ? [] : await sql`SELECT * FROM incidents
-    WHERE vendor_id = ${vendorId} AND external_id = ANY(${sql.array(wanted)}::text[])`;
+  const named = new Set(wanted);
+  const known = incidentRows.filter((r) => named.has(String(r.external_id)));
   const timelines = new Map<number, IncidentUpdate[]>();
   if (known.length > 0) {
     const rows = await sql`SELECT incident_id, at, status, body FROM incident_updates
@@ -107,9 +113,7 @@ export async function writeReading(
     incidentIds.set(externalId, Number(row.id));
     incidents.push(toStoredIncident(row, timelines.get(Number(row.id)) ?? []));
   }
-  const open = await sql`SELECT * FROM incidents WHERE vendor_id = ${vendorId}
-    AND ${openSql(sql)}`;
-  for (const row of open) {
+  for (const row of incidentRows) {
     const externalId = String(row.external_id);
     if (incidentIds.has(externalId)) continue;
     incidentIds.set(externalId, Number(row.id));
