@@ -64,6 +64,21 @@ function binDir(): string | null {
 async function startServer(): Promise<string> {
   const given = Deno.env.get("STATUSD_TEST_DATABASE_URL");
   if (given) return given;
+  const cluster = await startCluster();
+  globalThis.addEventListener("unload", () => stopCluster(cluster.dir));
+  return cluster.url;
+}
+
+/** The user running the server: `postgres` when we are root (the server refuses root). */
+function asOwner(cmd: string[]): string[] {
+  return Deno.uid() === 0 ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
+}
+
+/**
+ * Starts a throwaway cluster in a new temporary folder (`dir`, the data in `dir/data`) on a free
+ * loopback port; it runs until {@link stopCluster}.
+ */
+async function startCluster(): Promise<{ url: string; dir: string }> {
   const bin = binDir();
   if (!bin) {
     throw new Error(
@@ -71,10 +86,8 @@ async function startServer(): Promise<string> {
         "(install Debian's postgresql or set STATUSD_TEST_DATABASE_URL)",
     );
   }
-  const root = Deno.uid() === 0;
   const dir = await Deno.makeTempDir({ prefix: "statusd-pg-" });
-  if (root) await run(["chown", "postgres:postgres", dir]);
-  const asOwner = (cmd: string[]) => root ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
+  if (Deno.uid() === 0) await run(["chown", "postgres:postgres", dir]);
   const data = `${dir}/data`;
   await run(
     asOwner([
@@ -103,17 +116,22 @@ async function startServer(): Promise<string> {
   await run(
     asOwner([`${bin}/pg_ctl`, "-D", data, "-o", options, "-l", `${dir}/log`, "-w", "start"]),
   );
-  const stop = asOwner([`${bin}/pg_ctl`, "-D", data, "-m", "immediate", "stop"]);
-  globalThis.addEventListener("unload", () => {
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir };
+}
+
+/** Stops the cluster of {@link startCluster} at once and removes its folder (best effort). */
+function stopCluster(dir: string): void {
+  const bin = binDir();
+  if (bin) {
+    const stop = asOwner([`${bin}/pg_ctl`, "-D", `${dir}/data`, "-m", "immediate", "stop"]);
     new Deno.Command(stop[0]!, { args: stop.slice(1), stdout: "null", stderr: "null" })
       .outputSync();
-    try {
-      Deno.removeSync(dir, { recursive: true });
-    } catch {
-      // best effort: the folder is under the system's temporary directory
-    }
-  });
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  }
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch {
+    // best effort: the folder is under the system's temporary directory
+  }
 }
 
 function freePort(): number {
@@ -139,4 +157,23 @@ async function run(cmd: string[]): Promise<void> {
 /** Runs one SQL statement with the `psql` client (keeps this module free of a driver). */
 async function psql(url: string, sql: string): Promise<void> {
   await run(["psql", url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]);
+}
+
+/**
+ * One cluster for a whole test run (`.ci/test.sh`), so test files share it through
+ * `STATUSD_TEST_DATABASE_URL` instead of each starting its own:
+ *   deno run -A tests/support/postgres.ts start       prints "<url> <dir>"
+ *   deno run -A tests/support/postgres.ts stop <dir>  stops it and removes the folder
+ */
+if (import.meta.main) {
+  const [verb, dir] = Deno.args;
+  if (verb === "start") {
+    const cluster = await startCluster();
+    console.log(`${cluster.url} ${cluster.dir}`);
+  } else if (verb === "stop" && dir) {
+    stopCluster(dir);
+  } else {
+    console.error("usage: postgres.ts start | stop <dir>");
+    Deno.exit(2);
+  }
 }
