@@ -169,12 +169,12 @@ export function catalogStore(sql: Sql): CatalogStore {
     page(filter, page, window) {
       return read(sql, async (tx) => {
         const where = serviceWhere(tx, filter);
-        const [{ n }] = await tx`SELECT COUNT(*) AS n FROM vendors WHERE ${where}`;
-        const rows = toServiceRows(
-          await tx`SELECT ${serviceColumns(tx)} FROM vendors WHERE ${where}
+        const [[{ n }], found] = await Promise.all([
+          tx`SELECT COUNT(*) AS n FROM vendors WHERE ${where}`,
+          tx`SELECT ${serviceColumns(tx)} FROM vendors WHERE ${where}
             ORDER BY ${byName(tx)} LIMIT ${page.limit} OFFSET ${offsetOf(page)}`,
-        );
-        return { rows: await withHistory(tx, rows, window), total: Number(n) };
+        ]);
+        return { rows: await withHistory(tx, toServiceRows(found), window), total: Number(n) };
       });
     },
     async candidates(filter) {
@@ -203,16 +203,14 @@ export function catalogStore(sql: Sql): CatalogStore {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);
         if (service === null) return null;
-        const [history] = await withHistory(tx, [service], window);
-        return {
-          ...history!,
-          components: await componentsOf(tx, service.id),
-          incidents: await incidentRows(tx, { vendorId: service.id, active: true }, {
-            page: 0,
-            limit: 500,
-          }),
-          resolved: await resolvedSince(tx, service.id, resolvedAfter),
-        };
+        // One snapshot: the reads are sent together and see the same state.
+        const [[history], components, incidents, resolved] = await Promise.all([
+          withHistory(tx, [service], window),
+          componentsOf(tx, service.id),
+          incidentRows(tx, { vendorId: service.id, active: true }, { page: 0, limit: 500 }),
+          resolvedSince(tx, service.id, resolvedAfter),
+        ]);
+        return { ...history!, components, incidents, resolved };
       });
     },
     async names() {

@@ -64,30 +64,32 @@ export function historyStore(sql: Sql): HistoryStore {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);
         if (service === null) return null;
-        const stored = await componentTransitions(tx, service.id);
-        const components = await componentsOf(tx, service.id);
-        return {
-          detail: {
-            ...(await withHistory(tx, [service], q.window))[0]!,
-            components,
-            incidents: await incidentRows(tx, { vendorId: service.id, active: true }, {
+        // One snapshot: the reads below are sent together and see the same state.
+        const [stored, components, [now], active, resolved, [uptime], [history], past] =
+          await Promise.all([
+            componentTransitions(tx, service.id),
+            componentsOf(tx, service.id),
+            withHistory(tx, [service], q.window),
+            incidentRows(tx, { vendorId: service.id, active: true }, { page: 0, limit: 500 }),
+            resolvedSince(tx, service.id, q.resolvedAfter),
+            withHistory(tx, [service], q.uptime, "recovery"),
+            withHistory(tx, [service], q.history),
+            incidentRows(tx, { vendorId: service.id, resolvedSince: q.pastSince }, {
               page: 0,
-              limit: 500,
+              limit: q.pastLimit,
             }),
-            resolved: await resolvedSince(tx, service.id, q.resolvedAfter),
-          },
-          uptime: (await withHistory(tx, [service], q.uptime, "recovery"))[0]!,
+          ]);
+        return {
+          detail: { ...now!, components, incidents: active, resolved },
+          uptime: uptime!,
           history: {
-            ...(await withHistory(tx, [service], q.history))[0]!,
+            ...history!,
             components: components.map((component) => ({
               component,
               transitions: stored.get(Number(component.id)) ?? [],
             })),
           },
-          past: await incidentRows(tx, { vendorId: service.id, resolvedSince: q.pastSince }, {
-            page: 0,
-            limit: q.pastLimit,
-          }),
+          past,
         };
       });
     },
@@ -101,21 +103,26 @@ export function historyStore(sql: Sql): HistoryStore {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);
         if (service === null) return null;
-        return {
-          ...(await withHistory(tx, [service], window, "recovery"))[0]!,
-          incidents: await incidentsBetween(tx, service.id, window),
-          latency: await latencyHistogram(tx, service.id, latency),
-        };
+        const [[history], incidents, histogram] = await Promise.all([
+          withHistory(tx, [service], window, "recovery"),
+          incidentsBetween(tx, service.id, window),
+          latencyHistogram(tx, service.id, latency),
+        ]);
+        return { ...history!, incidents, latency: histogram };
       });
     },
     componentTimelines(slug, window) {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);
         if (service === null) return null;
-        const stored = await componentTransitions(tx, service.id);
+        const [stored, [history], components] = await Promise.all([
+          componentTransitions(tx, service.id),
+          withHistory(tx, [service], window),
+          componentsOf(tx, service.id),
+        ]);
         return {
-          ...(await withHistory(tx, [service], window))[0]!,
-          components: (await componentsOf(tx, service.id)).map((component) => ({
+          ...history!,
+          components: components.map((component) => ({
             component,
             transitions: stored.get(Number(component.id)) ?? [],
           })),
