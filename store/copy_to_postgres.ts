@@ -9,6 +9,7 @@ import { connect, type Sql } from "./postgres/db.ts";
 import { migrate as migratePostgres } from "./postgres/migrate.ts";
 import { type Db, openDb } from "./sqlite/db.ts";
 import { migrate as migrateSqlite } from "./sqlite/migrate.ts";
+import { reasonOf } from "./open_error.ts";
 import type { SQLInputValue } from "node:sqlite";
 
 /**
@@ -68,9 +69,24 @@ export type CopyReport = readonly { readonly table: string; readonly rows: numbe
 
 /**
  * Copies the SQLite database at `sqlitePath` into the empty PostgreSQL database at `url`;
- * resolves with the rows copied per table once committed (nothing is kept when it throws).
+ * resolves with the rows copied per table once committed (nothing is kept when it throws). Every
+ * failure is a {@link CopyError} with one line saying why (an unreachable server, a refused
+ * password and a missing database in words, as at start).
  */
 export async function copySqliteToPostgres(
+  sqlitePath: string,
+  url: string,
+  options: CopyOptions = {},
+): Promise<CopyReport> {
+  try {
+    return await copy(sqlitePath, url, options);
+  } catch (err) {
+    throw err instanceof CopyError ? err : new CopyError(reasonOf(err));
+  }
+}
+
+/** The copy itself; {@link copySqliteToPostgres} turns its failures into one line. */
+async function copy(
   sqlitePath: string,
   url: string,
   options: CopyOptions = {},

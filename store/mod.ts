@@ -6,6 +6,7 @@
 import type { Store } from "../domain/mod.ts";
 import { openPostgresStore } from "./postgres/mod.ts";
 import { openSqliteStore } from "./sqlite/mod.ts";
+import { reasonOf } from "./open_error.ts";
 
 export {
   CopyError,
@@ -79,23 +80,4 @@ function parseDatabaseUrl(value: string): URL {
     throw new StoreOpenError("Cannot use STATUSD_DATABASE_URL: no host in the URL");
   }
   return url;
-}
-
-/** A driver or file error as one short line (no stack, no password: drivers never echo it). */
-function reasonOf(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
-  if (Array.isArray(e.errors) && e.errors.length > 0) return reasonOf(e.errors[0]);
-  const message = typeof e.message === "string" && e.message !== "" ? e.message : String(err);
-  const code = typeof e.code === "string" ? e.code : "";
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused (is PostgreSQL running and listening there?)",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "host not found (DNS lookup failed)",
-    CONNECT_TIMEOUT: "no answer within 10 s",
-    "28P01": "password authentication failed",
-    "28000": "the server refused this user",
-    "3D000": "no such database",
-  };
-  const line = known[code] ?? message;
-  return line.replace(/\s*\n\s*/g, " ").slice(0, 300);
 }

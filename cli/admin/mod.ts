@@ -349,13 +349,8 @@ async function copyToPostgres(dbPath: string, to: string, io: AdminIo): Promise<
     );
     return ADMIN_EXIT.ok;
   } catch (err) {
-    const e = err as { code?: unknown; message?: unknown };
-    const reason = err instanceof CopyError
-      ? err.message
-      : e.code === "ECONNREFUSED"
-      ? "connection refused (is PostgreSQL running and listening there?)"
-      : String(e.message ?? err).split("\n")[0]!;
-    io.err(`Cannot copy into ${host}: ${reason}`);
+    if (!(err instanceof CopyError)) throw err;
+    io.err(`Cannot copy into ${host}: ${err.message}`);
     return ADMIN_EXIT.refused;
   }
 }

@@ -176,3 +176,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "copy-to-postgres says in one line why it cannot reach the target (refused, unknown host, no such database), never the password",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const path = join(dir, "statusd.db");
+    try {
+      const sqlite = openSqliteStore(path);
+      await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0);
+      await sqlite.close();
+      const copy = async (to: string) => {
+        const run = io();
+        const code = await runAdmin(["copy-to-postgres", "--to", to], { STATUSD_DB: path }, run.io);
+        equal(code, 1, run.out.join("\n"));
+        equal(run.err.length, 1, run.err.join("\n"));
+        const line = run.err[0]!;
+        equal(line.split("\n").length, 1, line);
+        ok(!line.includes("hunter2"), "the password is never shown");
+        return line;
+      };
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (listener.addr as Deno.NetAddr).port;
+      listener.close();
+      equal(
+        await copy(`postgres://statusd:hunter2@127.0.0.1:${port}/statusd`),
+        `Cannot copy into 127.0.0.1:${port}: connection refused (is PostgreSQL running and listening there?)`,
+      );
+      equal(
+        await copy("postgres://statusd:hunter2@db.invalid:5432/statusd"),
+        "Cannot copy into db.invalid:5432: host not found",
+      );
+      if (postgresAvailable()) {
+        const db = await freshDatabase();
+        try {
+          const missing = new URL(db.url);
+          missing.pathname = "/statusd_no_such_database";
+          missing.password = "hunter2";
+          equal(await copy(missing.href), `Cannot copy into ${missing.host}: no such database`);
+        } finally {
+          await db.drop();
+        }
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
