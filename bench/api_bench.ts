@@ -49,7 +49,10 @@ export async function seededStore(path = ":memory:") {
     end: now,
   });
   const ids = [...page.rows].map((r) => r.service.id).sort((a, b) => a - b);
-  for (const [i, id] of ids.entries()) {
+  // Vendors are seeded side by side, each one's readings in order: SQLite commits poll records
+  // in groups (store/sqlite/write_batch.ts), and one writer at a time would wait out the commit
+  // window on every record (minutes for the catalog).
+  const seedOne = async (i: number, id: number) => {
     let at = now - 30 * DAY_MS;
     let level: StatusLevel = "OPERATIONAL";
     const read = (snapshot: Snapshot, t: number) =>
@@ -83,7 +86,14 @@ export async function seededStore(path = ":memory:") {
       }]
       : [];
     await read({ indicator: level, components: [], incidents }, now);
-  }
+  };
+  let next = 0;
+  await Promise.all(Array.from({ length: 128 }, async () => {
+    while (next < ids.length) {
+      const i = next++;
+      await seedOne(i, ids[i]!);
+    }
+  }));
   return { store, count: ids.length };
 }
 

@@ -5,7 +5,8 @@
  * writes), 304 answers and full reads that changed nothing (20 components, an incident) — for a
  * few seconds per engine, interleaved. Prints records per second
  * and CPU ms per 1,000 records of this process per engine (PostgreSQL's own CPU not counted) and
- * the ratio PostgreSQL / SQLite.
+ * the ratio PostgreSQL / SQLite. SQLite's rate is bounded by its group commit window
+ * (store/sqlite/write_batch.ts: each writer waits up to 20 ms per record), not by its CPU.
  * @module
  */
 import { DAY_MS, type PollRecord, type Snapshot, type Store } from "../domain/mod.ts";
