@@ -5,11 +5,12 @@
  * @module
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import type { FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
+import type { Change, FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
 import { histogramOf, READING_MESSAGE_MAX, READING_NOTES_MAX } from "../../../domain/mod.ts";
 import type { Case } from "./_support.ts";
 import {
   ALL_TIME,
+  component,
   DAY,
   incident,
   MIN,
@@ -337,6 +338,65 @@ export const pollCases: Case[] = [
         [...sla.latency].sort((x, y) => x[0] - y[0]),
         [...histogramOf([12, 250])].sort((x, y) => x[0] - y[0]),
       );
+    },
+  },
+  {
+    name:
+      "polls: records written at once each settle after their own commit, with their own changes; one that fails rejects alone",
+    async run(store) {
+      const { a, b, c } = await withVendors(store, [vendor("a"), vendor("b"), vendor("c")]);
+      await read(store, c!, snapshot("OPERATIONAL"), T - DAY);
+      const before = await store.changes.latestId();
+      const told: Change[][] = [];
+      const stop = store.changes.subscribe((batch) => told.push([...batch]));
+      const missing = Math.max(a!, b!, c!) + 1000;
+      // Not awaited one by one: an engine may commit them together (SQLite's group commit).
+      const settled = await Promise.allSettled([
+        store.polls.recordSuccess(a!, snapshot("MAJOR_OUTAGE"), success(T, { latencyMs: 11 })),
+        store.polls.recordSuccess(missing, snapshot("MAJOR_OUTAGE"), success(T)),
+        store.polls.recordPulse(b!, {
+          at: T,
+          latencyMs: 22,
+          httpStatus: 200,
+          nextPollAt: T + 5 * MIN,
+          deadlineAt: T + 6 * MIN,
+        }),
+        store.polls.recordFailure(c!, failure(T, "network", { stale: true })),
+      ]);
+      stop();
+      deepStrictEqual(settled.map((s) => s.status), [
+        "fulfilled",
+        "rejected",
+        "fulfilled",
+        "fulfilled",
+      ]);
+      const fromA = (settled[0] as PromiseFulfilledResult<readonly Change[]>).value;
+      const fromC = (settled[3] as PromiseFulfilledResult<readonly Change[]>).value;
+      deepStrictEqual(fromA.map((x) => [x.kind, x.slug, "to" in x ? x.to : null]), [[
+        "status",
+        "a",
+        "MAJOR_OUTAGE",
+      ]]);
+      deepStrictEqual(fromC.map((x) => [x.kind, x.slug, "to" in x ? x.to : null]), [[
+        "status",
+        "c",
+        "UNKNOWN",
+      ]]);
+      deepStrictEqual(
+        told.flat().map((x) => x.id).sort((x, y) => x - y),
+        [...fromA, ...fromC].map((x) => x.id).sort((x, y) => x - y),
+        "subscribers hear each committed change once, none of the failed record",
+      );
+      deepStrictEqual(
+        (await store.changes.after(before, 10)).map((x) => x.slug).sort(),
+        ["a", "c"],
+        "committed and readable once settled",
+      );
+      equal((await store.catalog.service("a"))!.currentStatus, "MAJOR_OUTAGE");
+      equal((await readingOf(store, "b")).lastSuccessAt, T);
+      equal((await store.polls.dueVendors(T + 5 * MIN - 1, 10)).some((v) => v.slug === "b"), false);
+      equal((await store.catalog.service("c"))!.currentStatus, "UNKNOWN");
+      deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.latencyMs), [11]);
     },
   },
 ];
