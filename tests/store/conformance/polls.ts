@@ -399,4 +399,36 @@ export const pollCases: Case[] = [
       deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.latencyMs), [11]);
     },
   },
+  {
+    name:
+      "polls: a record the store cannot write leaves no part of itself while others written with it land",
+    async run(store) {
+      const { a, b } = await withVendors(store, [vendor("a"), vendor("b")]);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL", [component("x")]), success(T));
+      const before = await store.changes.latestId();
+      const [broken, fine] = await Promise.allSettled([
+        // A time that is not a number cannot be stored: the write fails part way through.
+        store.polls.recordSuccess(
+          a!,
+          snapshot("MAJOR_OUTAGE", [component("x", "MAJOR_OUTAGE"), component("y")], [
+            incident("i1", T + MIN),
+          ]),
+          success(Number.NaN, { latencyMs: 70 }),
+        ),
+        store.polls.recordSuccess(b!, snapshot("DEGRADED_PERFORMANCE"), success(T + MIN)),
+      ]);
+      equal(broken!.status, "rejected");
+      equal(fine!.status, "fulfilled");
+      const d = (await store.catalog.detail("a", ALL_TIME, 0))!;
+      equal(d.service.currentStatus, "OPERATIONAL");
+      deepStrictEqual(d.components.map((x) => [x.name, x.status]), [["X", "OPERATIONAL"]]);
+      deepStrictEqual(d.incidents, []);
+      equal((await readingOf(store, "a")).lastSuccessAt, T);
+      equal((await store.history.fetchLog("a", 0)).length, 1);
+      const sla = (await store.history.slaInputs("a", ALL_TIME, { start: T, end: T }))!;
+      deepStrictEqual([...sla.latency.values()], [1], "only the first read is counted");
+      deepStrictEqual((await store.changes.after(before, 100)).map((x) => x.slug), ["b"]);
+      equal((await store.catalog.service("b"))!.currentStatus, "DEGRADED_PERFORMANCE");
+    },
+  },
 ];
