@@ -108,8 +108,20 @@ class Failure extends Error {
 export async function politeFetch(url: URL | string, options: FetchOptions): Promise<FetchOutcome> {
   const started = performance.now();
   const latencyMs = () => Math.round((performance.now() - started) * 10) / 10;
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  // One controller and one timer, cleared as soon as the answer is in (issue #15):
+  // `AbortSignal.timeout` + `AbortSignal.any` per request kept each signal alive until its
+  // timer fired (10 s later: thousands of them at a time) and cost CPU on every request.
+  const controller = new AbortController();
+  const signal = controller.signal;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("no complete answer in time", "TimeoutError"));
+  }, options.timeoutMs);
+  const outer = options.signal;
+  const stop = () => controller.abort(outer?.reason);
+  if (outer?.aborted) stop();
+  else outer?.addEventListener("abort", stop, { once: true });
   const pool = options.pool ?? createPinnedPool({ caCerts: options.caCerts });
   try {
     const { res, url: finalUrl } = await follow(new URL(url), options, signal, pool);
@@ -132,7 +144,7 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
         : {}),
     };
   } catch (err) {
-    const failure = err instanceof Failure ? err : classify(err, timeout);
+    const failure = err instanceof Failure ? err : classify(err, timedOut);
     return {
       kind: "failed",
       reason: failure.reason,
@@ -142,12 +154,14 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
       ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
     };
   } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", stop);
     if (!options.pool) pool.close();
   }
 }
 
-function classify(err: unknown, timeout: AbortSignal): Failure {
-  if (timeout.aborted) return new Failure("timeout", "no complete answer in time");
+function classify(err: unknown, timedOut: boolean): Failure {
+  if (timedOut) return new Failure("timeout", "no complete answer in time");
   // Deno's fetch throws TypeError("fetch failed") with the reason in `cause`.
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
   const message = cause instanceof Error ? cause.message : String(cause);
