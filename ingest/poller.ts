@@ -424,6 +424,12 @@ async function pulseFirst(
   const pulse = pulseMs(config) > 0 ? pulses.usablePulse(v.id, adapter, now) : null;
   if (!pulse) return notYet;
   const s = pulses.of(v.id);
+  // A full read is due anyway and a pulse was seen before: the full read is what tells, so no
+  // pulse goes first (one request fewer per stable interval). The fingerprint kept is the last
+  // pulse's; should the page have moved since, the next pulse differs and reads it again.
+  if (s.fingerprint !== null && fullReadDue(s.lastFullAt, now, config)) {
+    return { done: false, fingerprint: s.fingerprint };
+  }
   const url = pulse.endpoint({ statusPageUrl: v.statusPageUrl, slug: v.slug });
   let at = 0;
   const out = await ctx.limit(url.host, () => {

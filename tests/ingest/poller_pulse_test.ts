@@ -157,20 +157,38 @@ Deno.test("a change behind an unchanged pulse is caught by the full read within 
   }
 });
 
-Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too", async () => {
+Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too, with no pulse before it", async () => {
   const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
     for (let i = 0; i < 4; i++) await r.step(60);
     // The fetch log keeps full reads: the first (200) and the one due at +240 s, conditional
-    // (304); the three pulses between were answered 304 and only counted.
+    // (304); the three pulses between were answered 304 and only counted. The scheduled full
+    // read goes without a pulse first (it tells by itself): 4 pulses in 5 polls.
     const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
     equal(codes.join(","), "200,304");
-    equal(r.poller.stats().pulses, 5);
-    equal(r.sim.requestsTo(slug, STATUS), 5);
+    equal(r.poller.stats().pulses, 4);
+    equal(r.sim.requestsTo(slug, STATUS), 4);
     equal(r.sim.requestsTo(slug, SUMMARY), 2);
     equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("trouble that starts just before the scheduled full read is seen by it, with no pulse first", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 4);
+    r.sim.setScenario(slug, "outage");
+    await r.step(60); // +240 s: the full read is due
+    equal(r.sim.requestsTo(slug, STATUS), 4, "no pulse before a full read that is due");
+    equal(r.sim.requestsTo(slug, SUMMARY), 2);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
   } finally {
     await r.close();
   }
