@@ -59,6 +59,8 @@ export interface BoardEntry {
   readonly openIncidents: readonly Incident[];
   /** For a group: its monitors. */
   readonly monitors: readonly MonitorView[];
+  /** Slugs of the services the entry watches. */
+  readonly services: readonly string[];
 }
 
 /** A board with its entries (existing ones, in order) and its overall level. */
@@ -150,6 +152,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
         history: m.history,
         openIncidents: m.openIncidents,
         monitors: [],
+        services: [m.serviceSlug],
       });
     } else {
       const g = await ctx.store.groups.get(b.accountId, item.id);
@@ -163,6 +166,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
         history: worstDays(v.monitors.map((m) => m.history)),
         openIncidents: v.monitors.flatMap((m) => m.openIncidents),
         monitors: v.monitors,
+        services: [...new Set(v.monitors.map((m) => m.serviceSlug))],
       });
     }
   }
@@ -377,4 +381,9 @@ export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): P
   if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);
   if (!b.public) accountOf(who, READ_MONITORS);
   return await boardView(ctx, b);
+}
+
+/** Slugs of the services a board watches (through its monitors and groups), each once. */
+export function boardServiceSlugs(b: BoardView): string[] {
+  return [...new Set(b.entries.flatMap((e) => e.services))];
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  ANONYMOUS,
   DAY_MS,
   type EpochMs,
   type Incident,
@@ -11,6 +12,7 @@ import {
   pageOf,
   type PageRequest,
 } from "../domain/mod.ts";
+import { boardBySlug, boardServiceSlugs } from "./boards.ts";
 import { requireService, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 
@@ -27,6 +29,19 @@ export interface MaintenanceScope {
   readonly services?: readonly string[];
   /** Only services of this provider (slug); an unknown provider matches nothing. */
   readonly provider?: string;
+  /** Only services on this public board (slug); no such public board is NotFound. */
+  readonly board?: string;
+}
+
+/** `scope` with its board turned into the services it watches (narrowing `services`). */
+async function resolveScope(ctx: AppContext, scope: MaintenanceScope): Promise<MaintenanceScope> {
+  if (scope.board === undefined) return scope;
+  const onBoard = boardServiceSlugs(await boardBySlug(ctx, ANONYMOUS, scope.board));
+  const { board: _, ...rest } = scope;
+  return {
+    ...rest,
+    services: scope.services ? scope.services.filter((s) => onBoard.includes(s)) : onBoard,
+  };
 }
 
 /** An incident or maintenance with the display name of its service. */
@@ -50,6 +65,8 @@ export async function listMaintenances(
   page: PageRequest,
 ): Promise<Page<Incident>> {
   await checkServices(ctx, scope);
+  const { withinMs } = scope;
+  scope = { ...await resolveScope(ctx, scope), withinMs };
   const all = await ctx.store.incidents.maintenances({
     ...scope,
     ...(scope.withinMs !== undefined
@@ -82,6 +99,7 @@ export async function maintenanceCalendar(
   scope: MaintenanceScope,
 ): Promise<NamedIncident[]> {
   await checkServices(ctx, scope);
+  scope = await resolveScope(ctx, scope);
   const rows = await ctx.store.incidents.maintenances({
     ...scope,
     finishedSince: ctx.clock.now() - CALENDAR_KEEP_FINISHED_DAYS * DAY_MS,
@@ -110,6 +128,31 @@ export async function incidentFeed(ctx: AppContext, slug?: string): Promise<Inci
   const items = named(names, found.items);
   return {
     service: slug === undefined ? null : { slug, name: names.get(slug) ?? slug },
+    items,
+    updatedAt: items.length ? Math.max(...items.map((i) => i.incident.updatedAt)) : ctx.clock.now(),
+  };
+}
+
+/**
+ * The latest {@link FEED_ITEMS} incidents and maintenances of the services on a public board
+ * (NotFound for no such public board), newest first.
+ */
+export async function boardIncidentFeed(
+  ctx: AppContext,
+  slug: string,
+): Promise<IncidentFeed & { readonly board: { readonly slug: string; readonly title: string } }> {
+  const board = await boardBySlug(ctx, ANONYMOUS, slug);
+  const names = await namesOf(ctx);
+  const all: Incident[] = [];
+  for (const service of boardServiceSlugs(board)) {
+    const found = await ctx.store.incidents.page({ service }, { page: 0, limit: FEED_ITEMS });
+    if (found) all.push(...found.items);
+  }
+  all.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id));
+  const items = named(names, all.slice(0, FEED_ITEMS));
+  return {
+    board: { slug: board.slug, title: board.title },
+    service: null,
     items,
     updatedAt: items.length ? Math.max(...items.map((i) => i.incident.updatedAt)) : ctx.clock.now(),
   };

@@ -40,6 +40,7 @@ export {
   BOARD_LIMIT,
   boardBySlug,
   type BoardEntry,
+  boardServiceSlugs,
   type BoardView,
   createBoard,
   createGroup,
@@ -166,6 +167,7 @@ export {
   serviceUptime,
 } from "./reports.ts";
 export {
+  boardIncidentFeed,
   CALENDAR_KEEP_FINISHED_DAYS,
   FEED_ITEMS,
   type IncidentFeed,

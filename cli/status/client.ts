@@ -8,7 +8,7 @@ import { z } from "zod";
 import { READING_ERROR_KINDS, READING_STATES } from "../../domain/reading.ts";
 import { STATUS_LEVELS } from "../../domain/status.ts";
 import { RESOLUTION_IMPACTS, type ResolutionImpact } from "../../domain/resolution.ts";
-import { ApiFailure, CliError, exitCodeOf, UnknownVendor } from "./exit.ts";
+import { ApiFailure, CliError, exitCodeOf, UnknownBoard, UnknownVendor } from "./exit.ts";
 
 /** Every status level, ranked ones first. */
 export const LevelSchema = z.enum([...STATUS_LEVELS, "UNKNOWN"]);
@@ -212,8 +212,29 @@ export const MonitorSchema = z.object({
 /** A monitor. */
 export type Monitor = z.infer<typeof MonitorSchema>;
 
+/** A board as `GET /api/boards/{slug}` answers it (the fields the CLI reads). */
+export const BoardSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  currentStatus: LevelSchema,
+  entries: z.array(z.object({
+    kind: z.enum(["group", "monitor"]),
+    id: z.string(),
+    name: z.string(),
+    currentStatus: LevelSchema,
+    services: z.array(z.string()),
+  })),
+});
+/** A board. */
+export type Board = z.infer<typeof BoardSchema>;
+
 /** The calls the commands make. */
 export interface StatusClient {
+  /**
+   * `GET /api/boards/{slug}` (a private board needs the account's key); no such board (or one
+   * this key may not see) throws a usage error.
+   */
+  getBoard(slug: string): Promise<Board>;
   /** `GET /api/user/monitors` (needs an API key holding `monitors:read`). */
   listMonitors(limit: number, page: number): Promise<Page<Monitor>>;
   /** `GET /api/services?q=…`: close matches for a slug that does not exist. */
@@ -327,6 +348,16 @@ export function createClient(options: ClientOptions): StatusClient {
   const monitorPage = pageSchema(MonitorSchema);
   const client: StatusClient = {
     listMonitors: (limit, page) => get("api/user/monitors", monitorPage, { limit, page }),
+    async getBoard(slug) {
+      try {
+        return await get(`api/boards/${encodeURIComponent(slug)}`, BoardSchema);
+      } catch (err) {
+        if (err instanceof ApiAnswerError && err.httpStatus === 404) {
+          throw new UnknownBoard(slug);
+        }
+        throw err;
+      }
+    },
     searchServices: (q, limit) => get("api/services", servicePage, { q, limit }),
     getService: (slug) =>
       ofService(slug, () => get(`api/services/${encodeURIComponent(slug)}`, ServiceDetailSchema)),

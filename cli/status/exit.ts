@@ -36,6 +36,17 @@ export class UsageError extends CliError {
 }
 
 /** A vendor slug the API does not know: exit 2, with close matches when there are any. */
+/** No board at that address (or a private one this key may not read): exit 2. */
+export class UnknownBoard extends CliError {
+  constructor(readonly slug: string) {
+    super(
+      EXIT.usage,
+      `No board "${slug}" (a private board needs STATUS_API_KEY of its account, with monitors:read)`,
+    );
+  }
+}
+
+/** A slug the catalog does not know: exit 2, with close matches. */
 export class UnknownVendor extends CliError {
   constructor(readonly slug: string, readonly suggestions: readonly string[]) {
     super(

@@ -68,6 +68,9 @@ const EntrySchema = z.object({
   history: z.array(DaySchema).openapi({ description: "Worst level per UTC day, 90 days" }),
   openIncidents: z.array(IncidentSchema),
   monitors: z.array(MonitorSchema).openapi({ description: "For a group: its monitors" }),
+  services: z.array(z.string()).openapi({
+    description: "Slugs of the services the entry watches",
+  }),
 }).openapi("BoardEntry");
 
 const BoardSchema = z.object({
@@ -148,6 +151,7 @@ function boardJson(b: BoardView): z.infer<typeof BoardSchema> {
       })),
       openIncidents: e.openIncidents.map(incidentJson),
       monitors: e.monitors.map(monitorJson),
+      services: [...e.services],
     })),
     version: b.version,
     createdAt: toIso(b.createdAt)!,

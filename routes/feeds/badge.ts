@@ -7,8 +7,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import { makeBadge } from "badge-maker";
-import { serviceStatusOf } from "../../app/mod.ts";
-import { InvalidRequest, type StatusLevel } from "../../domain/mod.ts";
+import { boardBySlug, serviceStatusOf } from "../../app/mod.ts";
+import { ANONYMOUS, InvalidRequest, NotFound, type StatusLevel } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../register.ts";
 
@@ -90,6 +90,67 @@ export const registerBadges: Register = (api, deps) => {
     },
     "x-required-scopes": [],
     security: [],
+  });
+  api.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/badge/board/{slug}.svg",
+    operationId: "getBoardBadge",
+    tags: ["Feeds"],
+    summary: "Status badge of a public board (SVG)",
+    description:
+      "A public board's overall status (the worst of its entries) as a shields.io-style SVG " +
+      'badge, the board\'s title on the left: embed "the status of everything we depend on" ' +
+      "in a README. Cached like the service badge (`ETag`, `If-None-Match` gives 304). No " +
+      'public board with this slug answers 404 with a grey "not found" badge. No credential.',
+    request: {
+      params: z.object({
+        slug: z.string().openapi({ description: "Board slug", example: "acme-stack" }),
+      }),
+      query: BadgeQuery,
+    },
+    responses: {
+      200: { content: { "image/svg+xml": { schema: z.string() } }, description: "The badge" },
+      304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+      400: {
+        content: { "application/json": { schema: ErrorSchema } },
+        description: "`invalid_request`: `style` or `label` is not acceptable",
+      },
+      404: {
+        content: { "image/svg+xml": { schema: z.string() } },
+        description: 'A "not found" badge: no public board has this slug',
+      },
+    },
+    "x-required-scopes": [],
+    security: [],
+  });
+  api.get("/badge/board/:file{[^/]+\\.svg}", (c) => {
+    const query = BadgeQuery.safeParse(c.req.query());
+    if (!query.success) {
+      throw new InvalidRequest(query.error.issues.map((i) => ({
+        parameter: i.path.map(String).join(".") || "query",
+        message: i.message,
+      })));
+    }
+    const { label, style } = query.data;
+    const slug = c.req.param("file").slice(0, -".svg".length);
+    return cache.send(c, async () => {
+      try {
+        const board = SLUG.test(slug) ? await boardBySlug(c.get("app"), ANONYMOUS, slug) : null;
+        if (board) {
+          return {
+            body: svgOf(label ?? board.title, BADGE_LOOK[board.currentStatus], style),
+            contentType: SVG,
+          };
+        }
+      } catch (err) {
+        if (!(err instanceof NotFound)) throw err;
+      }
+      return {
+        body: svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
+        contentType: SVG,
+        status: 404,
+      };
+    }, headers);
   });
   api.get("/badge/:file{[^/]+\\.svg}", (c) => {
     const query = BadgeQuery.safeParse(c.req.query());

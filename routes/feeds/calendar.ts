@@ -83,7 +83,14 @@ export function renderCalendar(
   return cal.toString();
 }
 
-const CalendarQuery = z.object(scopeQuery("maintenance"));
+const CalendarQuery = z.object({
+  ...scopeQuery("maintenance"),
+  board: z.string().min(1).max(100).optional().openapi({
+    param: { name: "board", in: "query" },
+    description: "Only maintenance of the services on this public board (its slug)",
+    example: "acme-stack",
+  }),
+});
 
 const calendarRoute = defineRoute({
   method: "get",
@@ -98,7 +105,8 @@ const calendarRoute = defineRoute({
     "to its announced end (no end when the vendor has not announced one); its UID never " +
     "changes, so a rescheduled maintenance moves instead of appearing twice. Filter with " +
     "`service` (one slug or several, comma-separated) and `provider`. Example: " +
-    "`{host_url}/calendar.ics?service=github,stripe`. No credential needed.",
+    "`{host_url}/calendar.ics?service=github,stripe`, or `board` for the services on a " +
+    "public board. No credential needed.",
   request: { query: CalendarQuery },
   responses: {
     200: {
@@ -112,7 +120,7 @@ const calendarRoute = defineRoute({
     },
     404: {
       content: { "application/json": { schema: ErrorSchema } },
-      description: "`not_found`: a `service` slug does not exist",
+      description: "`not_found`: a `service` slug, or the public `board`, does not exist",
     },
   },
 }, OPEN);
@@ -121,6 +129,7 @@ function calendarName(scope: MaintenanceScope): string {
   const parts = [
     ...(scope.services?.length ? [scope.services.join(", ")] : []),
     ...(scope.provider ? [`provider ${scope.provider}`] : []),
+    ...(scope.board ? [`board ${scope.board}`] : []),
   ];
   return `Vendor maintenance${parts.length ? ` (${parts.join("; ")})` : ""} · statusd`;
 }
@@ -130,10 +139,11 @@ export const registerCalendar: Register = (api, deps) => {
   const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
   api.openapi(calendarRoute, (c) => {
-    const { service, provider } = c.req.valid("query");
+    const { service, provider, board } = c.req.valid("query");
     const scope: MaintenanceScope = {
       ...(service !== undefined ? { services: service } : {}),
       ...(provider !== undefined ? { provider } : {}),
+      ...(board !== undefined ? { board } : {}),
     };
     return cache.send(c, async () => ({
       body: renderCalendar(

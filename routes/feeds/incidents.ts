@@ -7,7 +7,13 @@
  */
 import { z } from "@hono/zod-openapi";
 import { Feed } from "feed";
-import { type IncidentFeed, incidentFeed, type NamedIncident, OPEN } from "../../app/mod.ts";
+import {
+  boardIncidentFeed,
+  type IncidentFeed,
+  incidentFeed,
+  type NamedIncident,
+  OPEN,
+} from "../../app/mod.ts";
 import { toIso } from "../../domain/mod.ts";
 import { defineRoute } from "../api/define.ts";
 import { SlugParam } from "../api/schemas.ts";
@@ -75,17 +81,33 @@ export function feedPaths(slug?: string): Record<FeedFormat, string> {
 }
 
 /** The feed document in `format`. */
-export function renderFeed(publicUrl: string, data: IncidentFeed, format: FeedFormat): string {
-  const paths = feedPaths(data.service?.slug);
-  const page = data.service
+export function renderFeed(
+  publicUrl: string,
+  data: IncidentFeed & { readonly board?: { readonly slug: string; readonly title: string } },
+  format: FeedFormat,
+): string {
+  const board = data.board;
+  const boardPath = board ? `/b/${encodeURIComponent(board.slug)}` : "";
+  const paths = board
+    ? { rss: `${boardPath}/feed.rss`, atom: `${boardPath}/feed.atom` }
+    : feedPaths(data.service?.slug);
+  const page = board
+    ? `${publicUrl}${boardPath}`
+    : data.service
     ? `${publicUrl}/services/${encodeURIComponent(data.service.slug)}`
     : `${publicUrl}/`;
   const feed = new Feed({
     title: xmlSafe(
-      data.service ? `${data.service.name} incidents · statusd` : "Vendor incidents · statusd",
+      board
+        ? `${board.title} incidents · statusd`
+        : data.service
+        ? `${data.service.name} incidents · statusd`
+        : "Vendor incidents · statusd",
     ),
     description: xmlSafe(
-      data.service
+      board
+        ? `Incidents and maintenance of the services on the board ${board.title}, newest first`
+        : data.service
         ? `Incidents and maintenance of ${data.service.name}, as read by statusd from its status page`
         : "Incidents and maintenance of every vendor statusd watches, newest first",
     ),
@@ -164,7 +186,28 @@ function serviceRoute(format: FeedFormat) {
   }, OPEN);
 }
 
-/** Mounts the four feeds. */
+function boardRoute(format: FeedFormat) {
+  return defineRoute({
+    method: "get",
+    path: `/b/{slug}/feed.${format}`,
+    operationId: format === "rss" ? "getBoardIncidentsRss" : "getBoardIncidentsAtom",
+    tags: ["Feeds"],
+    summary: `Incidents of a board's services (${format === "rss" ? "RSS 2.0" : "Atom"})`,
+    description: "The latest incidents and maintenances of every service on a public board, " +
+      `newest first, as ${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"}; items as ` +
+      "in the all-vendor feed. No public board with this slug answers 404. No credential needed.",
+    request: { params: SlugParam },
+    responses: {
+      ...feedResponse(format, "a board's services' incidents"),
+      404: {
+        content: { "application/json": { schema: ErrorSchema } },
+        description: "`not_found`: no public board has this slug",
+      },
+    },
+  }, OPEN);
+}
+
+/** Mounts the six feeds. */
 export const registerIncidentFeeds: Register = (api, deps) => {
   const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
@@ -174,6 +217,13 @@ export const registerIncidentFeeds: Register = (api, deps) => {
         body: renderFeed(publicUrl, await incidentFeed(c.get("app")), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never);
+    api.openapi(boardRoute(format), (c) => {
+      const { slug } = c.req.valid("param");
+      return cache.send(c, async () => ({
+        body: renderFeed(publicUrl, await boardIncidentFeed(c.get("app"), slug), format),
+        contentType: FEED_FORMATS[format],
+      }), CACHE_CONTROL) as never;
+    });
     api.openapi(serviceRoute(format), (c) => {
       const { slug } = c.req.valid("param");
       return cache.send(c, async () => ({

@@ -19,6 +19,8 @@ const DECLARED = [
   "/feed.atom",
   "/services/:slug/feed.rss",
   "/services/:slug/feed.atom",
+  "/b/:slug/feed.rss",
+  "/b/:slug/feed.atom",
   "/calendar.ics",
 ];
 

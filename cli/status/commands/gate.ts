@@ -16,6 +16,8 @@ import { forEachSlug, GLOBAL_HELP } from "./_shared.ts";
 /** Options of `status gate`. */
 export interface GateOptions {
   readonly slugs: string[];
+  /** A board whose services are gated too (`--board <slug>`). */
+  readonly board: string | null;
   /** As typed (`2h`), sent to the API, which measures it from its own clock. */
   readonly within: string;
   readonly allowUnknown: boolean;
@@ -32,6 +34,10 @@ export interface Blocker {
 }
 
 const HELP = `Usage: status gate <slug>... [--within <duration>] [--allow-unknown] [options]
+       status gate --board <board> [<slug>...] [--within <duration>] [--allow-unknown] [options]
+
+With --board, every service on that board is gated too (a public board needs no key; a
+private one needs STATUS_API_KEY of its account, with monitors:read).
 
 A deploy gate for CI: fails (exit 1) when any vendor named
   - has an open incident (any impact), or
@@ -140,21 +146,31 @@ export const gateCommand: Command<GateOptions> = {
   name: "gate",
   summary: "deploy gate: exit 1 on an open incident or maintenance due within --within",
   help: HELP,
-  flags: { within: "string", "allow-unknown": "boolean" },
+  flags: { within: "string", "allow-unknown": "boolean", board: "string" },
   parse(tokens) {
-    const o = parseWith(Schema, {
+    const board = typeof tokens.flags.board === "string" ? tokens.flags.board : null;
+    const o = parseWith(board === null ? Schema : Schema.extend({ slugs: z.array(z.string()) }), {
       slugs: tokens.positionals,
       within: tokens.flags.within ?? "1h",
       "allow-unknown": tokens.flags["allow-unknown"] === true,
     }, { slugs: "", within: "--within" });
     return {
       slugs: o.slugs,
+      board: board === null ? null : board.trim().toLowerCase(),
       within: o.within.trim().toLowerCase(),
       allowUnknown: o["allow-unknown"],
     };
   },
-  async run({ slugs, within, allowUnknown }, ctx) {
-    const services = await forEachSlug(slugs, (slug) => ctx.client.getService(slug));
+  async run({ slugs, board, within, allowUnknown }, ctx) {
+    const onBoard = board === null
+      ? []
+      : (await ctx.client.getBoard(board)).entries.flatMap((e) => e.services);
+    const all = [...new Set([...slugs, ...onBoard])];
+    if (all.length === 0) {
+      ctx.print(`Board "${board}" watches no service: nothing to gate.`);
+      return EXIT.ok;
+    }
+    const services = await forEachSlug(all, (slug) => ctx.client.getService(slug));
     const due = await maintenancesOf(ctx.client, services.map((s) => s.slug), within);
     const results = services.map((s) => {
       const blockers = blockersOf(s, due, allowUnknown);

@@ -10,7 +10,12 @@ import { getServiceStatusTool } from "./get_service_status.ts";
 import { getUptimeReportTool } from "./get_uptime_report.ts";
 import { listIncidentsTool } from "./list_incidents.ts";
 import { listServicesTool } from "./list_services.ts";
-import { addMonitorTool, listMonitorsTool, removeMonitorTool } from "./monitors.ts";
+import {
+  addMonitorTool,
+  getBoardStatusTool,
+  listMonitorsTool,
+  removeMonitorTool,
+} from "./monitors.ts";
 
 /** The tool registry. */
 export const TOOLS: readonly McpTool[] = [
@@ -24,4 +29,5 @@ export const TOOLS: readonly McpTool[] = [
   listMonitorsTool,
   addMonitorTool,
   removeMonitorTool,
+  getBoardStatusTool,
 ];

@@ -4,7 +4,13 @@
  * @module
  */
 import { z } from "zod";
-import { createMonitor, deleteMonitor, listMonitors, type MonitorView } from "../../../app/mod.ts";
+import {
+  boardBySlug,
+  createMonitor,
+  deleteMonitor,
+  listMonitors,
+  type MonitorView,
+} from "../../../app/mod.ts";
 import { toIso } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import { Slug, Status } from "./_shapes.ts";
@@ -117,5 +123,52 @@ export const removeMonitorTool = defineTool({
   async run(ctx, caller, args) {
     await deleteMonitor(ctx, caller, args.id, null);
     return { removed: args.id };
+  },
+});
+
+/** `get_board_status`. */
+export const getBoardStatusTool = defineTool({
+  name: "get_board_status",
+  title: "Board status",
+  description:
+    "The status of a board (an account's layout of the services it depends on, by its slug " +
+    "as in /b/<slug>): its overall level and each entry's — a group reads the worst of its " +
+    "monitors — with their open incidents. Public boards are readable by any key; a private " +
+    "one only by its own account's.",
+  scopes: ["monitors:read"],
+  input: z.object({
+    slug: z.string().trim().min(1).max(100).describe("The board's slug, e.g. acme-stack"),
+  }),
+  output: z.object({
+    slug: z.string(),
+    title: z.string(),
+    public: z.boolean(),
+    currentStatus: Status,
+    entries: z.array(z.object({
+      kind: z.enum(["group", "monitor"]),
+      name: z.string(),
+      currentStatus: Status,
+      openIncidents: z.array(z.object({ title: z.string(), status: z.string() })),
+      monitors: z.array(z.object({ service: z.string(), currentStatus: Status })),
+    })),
+  }),
+  async run(ctx, caller, args) {
+    const b = await boardBySlug(ctx, caller, args.slug);
+    return {
+      slug: b.slug,
+      title: b.title,
+      public: b.public,
+      currentStatus: b.currentStatus,
+      entries: b.entries.map((e) => ({
+        kind: e.kind,
+        name: e.name,
+        currentStatus: e.currentStatus,
+        openIncidents: e.openIncidents.map((i) => ({ title: i.title, status: i.status })),
+        monitors: e.monitors.map((m) => ({
+          service: m.serviceSlug,
+          currentStatus: m.currentStatus,
+        })),
+      })),
+    };
   },
 });

@@ -7,7 +7,7 @@
 import { deepStrictEqual, equal, match } from "node:assert/strict";
 import { createServer } from "../../../routes/mod.ts";
 import { account, key, setPlanInStore, T0, testContext } from "../../support/accounts.ts";
-import { setStatus, syncVendors, vendorOf } from "../../support/seed.ts";
+import { addIncident, setStatus, syncVendors, vendorOf } from "../../support/seed.ts";
 
 async function setup() {
   const ctx = testContext();
@@ -149,4 +149,66 @@ Deno.test("the board page /b/{slug}: a public board for people; a private one is
   match(text, /1 of 2 not fully operational/);
   match(text, /Payments/);
   equal((text.match(/<ol class="days"/g) ?? []).length, 2, "a 90-day bar per entry");
+});
+
+Deno.test("a public board's badge, feeds and calendar cover the services on it", async () => {
+  const { ctx, app, send, gh } = await setup();
+  const made = (await send("POST", "/api/user/boards", {
+    slug: "our-stack",
+    title: "Our stack",
+    public: true,
+    items: [{ kind: "monitor", id: gh.id }],
+  })).body;
+  await addIncident(ctx.store, "github", {
+    externalId: "g1",
+    title: "Git pushes failing",
+    status: "INVESTIGATING",
+    impact: "MAJOR",
+    startedAt: T0 - 3_600_000,
+  }, T0 - 3_600_000);
+  await addIncident(ctx.store, "stripe", {
+    externalId: "s1",
+    title: "Stripe payouts delayed",
+    status: "INVESTIGATING",
+    impact: "MINOR",
+    startedAt: T0 - 3_600_000,
+  }, T0 - 3_600_000);
+  await addIncident(ctx.store, "github", {
+    externalId: "m1",
+    title: "Database upgrade",
+    status: "SCHEDULED",
+    impact: "MAINTENANCE",
+    startedAt: T0 + 86_400_000,
+    scheduledStartAt: T0 + 86_400_000,
+    scheduledEndAt: T0 + 90_000_000,
+  }, T0 - 3_600_000);
+  await addIncident(ctx.store, "stripe", {
+    externalId: "m2",
+    title: "Stripe maintenance",
+    status: "SCHEDULED",
+    impact: "MAINTENANCE",
+    startedAt: T0 + 86_400_000,
+    scheduledStartAt: T0 + 86_400_000,
+    scheduledEndAt: T0 + 90_000_000,
+  }, T0 - 3_600_000);
+
+  const badge = await app.request("/badge/board/our-stack.svg");
+  equal(badge.status, 200);
+  match(badge.headers.get("content-type") ?? "", /^image\/svg\+xml/);
+  match(await badge.text(), /Our stack/);
+  for (const ext of ["rss", "atom"]) {
+    const feed = await app.request(`/b/our-stack/feed.${ext}`);
+    equal(feed.status, 200);
+    const text = await feed.text();
+    match(text, /Git pushes failing/);
+    equal(text.includes("Stripe payouts delayed"), false, "only the board's services");
+  }
+  const calendar = await (await app.request("/calendar.ics?board=our-stack")).text();
+  match(calendar, /Database upgrade/);
+  equal(calendar.includes("Stripe maintenance"), false);
+
+  await send("PATCH", `/api/user/boards/${made.id}`, { public: false });
+  equal((await app.request("/badge/board/our-stack.svg?style=flat-square")).status, 404);
+  equal((await app.request("/b/our-stack/feed.rss?again")).status, 404);
+  equal((await app.request("/calendar.ics?board=our-stack&again")).status, 404);
 });

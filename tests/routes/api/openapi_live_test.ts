@@ -196,6 +196,23 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getServiceBadge", path: "/badge/github.svg", status: 304, conditional: true },
     { op: "getServiceBadge", path: "/badge/github.svg?style=wavy", status: 400 },
     { op: "getServiceBadge", path: "/badge/githb.svg", status: 404 },
+    { op: "getBoardBadge", path: "/badge/board/pro-stack.svg", status: 200 },
+    { op: "getBoardBadge", path: "/badge/board/pro-stack.svg", status: 304, conditional: true },
+    { op: "getBoardBadge", path: "/badge/board/pro-stack.svg?style=wavy", status: 400 },
+    { op: "getBoardBadge", path: "/badge/board/private-board.svg", status: 404 },
+    { op: "getMaintenanceCalendar", path: "/calendar.ics?board=pro-stack", status: 200 },
+    { op: "getMaintenanceCalendar", path: "/calendar.ics?board=private-board", status: 404 },
+    ...(["Rss", "Atom"] as const).flatMap((kind): Case[] => {
+      const ext = kind.toLowerCase();
+      const op = `getBoardIncidents${kind}`;
+      return [
+        { op, path: `/b/pro-stack/feed.${ext}`, status: 200 },
+        { op, path: `/b/pro-stack/feed.${ext}`, status: 304, conditional: true },
+        { op, path: `/b/${long}/feed.${ext}`, status: 400 },
+        { op, path: `/b/pro-stack/feed.${ext}`, headers: bad, status: 401 },
+        { op, path: `/b/private-board/feed.${ext}`, status: 404 },
+      ];
+    }),
     ...(["Rss", "Atom"] as const).flatMap((kind): Case[] => {
       const ext = kind.toLowerCase();
       const all = `getIncidents${kind}`;
@@ -422,6 +439,8 @@ function failureCases(keys: Record<string, string>): Case[] {
     { op: "getIncidentsRss", path: "/feed.rss?after", status: 500 },
     { op: "getIncidentsAtom", path: "/feed.atom?after", status: 500 },
     { op: "getServiceIncidentsRss", path: "/services/stripe/feed.rss", status: 500 },
+    { op: "getBoardIncidentsRss", path: "/b/pro-stack/feed.rss?after", status: 500 },
+    { op: "getBoardIncidentsAtom", path: "/b/pro-stack/feed.atom?after", status: 500 },
     { op: "getServiceIncidentsAtom", path: "/services/stripe/feed.atom", status: 500 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=stripe", status: 500 },
     { op: "listMonitors", path: "/api/user/monitors", headers: all, status: 500 },

@@ -5,6 +5,7 @@
  * against the tool's `outputSchema`, so a drift fails these tests.
  */
 import assert from "node:assert/strict";
+import { createBoard } from "../../../app/mod.ts";
 import { Client, type McpRig, mcpRig, StreamableHTTPClientTransport } from "./_rig.ts";
 
 async function connect(rig: McpRig, key: string, header: "x-api-key" | "bearer" = "x-api-key") {
@@ -49,6 +50,7 @@ Deno.test("initialize and tools/list: seven read-only tools and three for monito
       "list_monitors",
       "add_monitor",
       "remove_monitor",
+      "get_board_status",
     ]);
     const writes = new Set(["add_monitor", "remove_monitor"]);
     for (const t of tools) {
@@ -303,6 +305,22 @@ Deno.test("monitors over MCP: add, list what is broken, remove; the write scope 
     assert.equal((await call(client, "list_monitors", {})).data.total, 1);
     const again = await call(client, "remove_monitor", { id: added.data.id as string });
     assert.equal(again.isError, true);
+
+    // A board of the remaining monitor: readable by slug; unknown slugs are tool errors.
+    const mine = (await call(client, "list_monitors", {})).data.monitors as Structured[];
+    await createBoard(rig.ctx, { kind: "admin", account: rig.pro.account }, {
+      slug: "pro-board",
+      title: "Pro board",
+      items: [{ kind: "monitor", id: mine[0]!.id as string }],
+    });
+    const board = await call(client, "get_board_status", { slug: "pro-board" });
+    assert.equal(board.isError, false, board.text);
+    assert.equal(board.data.title, "Pro board");
+    assert.deepStrictEqual(
+      (board.data.entries as Structured[]).map((e) => e.currentStatus),
+      ["OPERATIONAL"],
+    );
+    assert.equal((await call(client, "get_board_status", { slug: "nope" })).isError, true);
   } finally {
     await client.close();
     await limited.close();
