@@ -219,14 +219,19 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const started = Date.now();
   const flipFrom = Math.min(60_000, options.seconds * 400);
   const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 65_000);
-  const calmLeft = [...catalog.calm];
+  // Calm vendors are put in trouble one platform after the other, so every platform is seen
+  // (picked at random, 9 in 10 flips would land on Statuspage).
+  const calmLeft = SIMULATED_PLATFORM_NAMES.map((p) =>
+    catalog.calm.filter((v) => v.platform === p)
+  );
   const movingLeft = [...catalog.moving];
   const take = (list: Vendor[]) => list.splice(Math.floor(Math.random() * list.length), 1)[0];
   let injected = 0;
+  let turn = 0;
   const flipper = setInterval(async () => {
     const t = Date.now() - started;
     if (t < flipFrom || t > flipUntil) return;
-    const calm = take(calmLeft);
+    const calm = take(calmLeft[turn++ % calmLeft.length]!);
     const moving = take(movingLeft);
     if (calm) {
       await setScenario(calm, "outage");
@@ -327,7 +332,7 @@ export function pollerBenchOptions(): PollerBenchOptions {
     seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 150),
     listeners: 250,
     concurrency: 32,
-    flipEveryMs: 1000,
+    flipEveryMs: 250,
     movingShare: 0.1,
   };
 }
