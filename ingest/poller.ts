@@ -524,7 +524,11 @@ function afterFullRead(
   if (outcome.kind === "ok") {
     s.fullBytes = outcome.bytes;
     s.fullAnswers304 = false;
-  } else s.fullAnswers304 = Boolean(sent.etag || sent.lastModified);
+    s.fullValidators = Boolean(outcome.etag || outcome.lastModified);
+  } else {
+    s.fullAnswers304 = Boolean(sent.etag || sent.lastModified);
+    if (s.fullAnswers304) s.ignoresValidators = false;
+  }
 }
 
 function random(ctx: PollContext): () => number {
@@ -678,9 +682,10 @@ async function record(
 ): Promise<PollResult> {
   const { deps, config } = ctx;
   const random = deps.random ?? Math.random;
-  const pulsing = ctx.pulses.watchable(v.id, adapter, at);
+  // Asked when needed: what this read says about the vendor's validators counts already.
+  const pulsing = () => ctx.pulses.watchable(v.id, adapter, at);
   if (outcome.kind === "not_modified") {
-    const state = { ...stateOf(v), failures: 0, pulsing };
+    const state = { ...stateOf(v), failures: 0, pulsing: pulsing() };
     await deps.store.recordNotModified(v.id, {
       at,
       latencyMs: outcome.latencyMs,
@@ -693,12 +698,16 @@ async function record(
     // The same bytes as the reading last stored (a vendor without validators): nothing to parse
     // or write, which also spares the event loop a large document read again and again.
     const digest = await digestOf(outcome.body);
+    if (ctx.bodies.get(v.id) === digest && (v.etag || v.lastModified)) {
+      // Asked conditionally, the same document came whole: its validators are not honoured.
+      ctx.pulses.of(v.id).ignoresValidators = true;
+    }
     if (ctx.bodies.get(v.id) === digest && v.currentStatus !== "UNKNOWN") {
       await deps.store.recordNotModified(v.id, {
         at,
         latencyMs: outcome.latencyMs,
         httpStatus: outcome.status,
-        ...nextPollAt({ ...stateOf(v), failures: 0, pulsing }, at, config, random),
+        ...nextPollAt({ ...stateOf(v), failures: 0, pulsing: pulsing() }, at, config, random),
       });
       return { outcome: "not_modified", changes: 0 };
     }
@@ -745,7 +754,7 @@ async function record(
       hasOpenIncident: snapshot.incidents.some((i) => isOpen(i.status)),
       lastChangedAt: after.lastChangedAt,
       failures: 0,
-      pulsing,
+      pulsing: pulsing(),
     };
     const changes = await deps.store.recordSuccess(v.id, snapshot, {
       at,
