@@ -35,6 +35,7 @@ export {
   signUp,
 } from "./accounts.ts";
 export { refundAttempt, takeAttempt } from "./attempts.ts";
+export { IDEMPOTENCY_TTL_MS, idempotentCreate, type IdempotentResult } from "./idempotency.ts";
 export { type ServicePageData, servicePageData } from "./service_page.ts";
 export {
   BOARD_LIMIT,

@@ -62,6 +62,8 @@ export async function pruneExpired(
   }
   // Attempt windows last an hour at most; a day-old one is long over.
   await ctx.store.attempts.prune(ctx.clock.now() - DAY_MS);
+  // Idempotency-Key answers are replayed for a day.
+  await ctx.store.idempotency.prune(ctx.clock.now() - DAY_MS);
   return { fetches, latencyDays, changes, transitions, incidents, components };
 }
 

@@ -56,6 +56,23 @@ export class Forbidden extends AppError {
   }
 }
 
+/** Another request with the same `Idempotency-Key` is still being processed. */
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super("conflict", message);
+  }
+}
+
+/** An `Idempotency-Key` reused with a different request. */
+export class IdempotencyKeyReused extends AppError {
+  constructor() {
+    super(
+      "idempotency_key_reused",
+      "This Idempotency-Key was used with a different request: use a new key for a new request",
+    );
+  }
+}
+
 /** `If-Match` named a version of the resource that is no longer current. */
 export class PreconditionFailed extends AppError {
   constructor(message = "The resource changed since you read it: read it again (new ETag)") {

@@ -30,6 +30,7 @@ const TABLES: readonly { readonly name: string; readonly order: string }[] = [
   { name: "oauth_tokens", order: "rowid" },
   { name: "monitors", order: "rowid" },
   { name: "account_docs", order: "rowid" },
+  { name: "idempotency_keys", order: "rowid" },
 ];
 
 /** Rows read from SQLite per batch. */

@@ -19,6 +19,7 @@ import type { HistoryStore } from "./history.ts";
 import type { IncidentStore } from "./incidents.ts";
 import type { KeyStore } from "./keys.ts";
 import type { MonitorStore } from "./monitors.ts";
+import type { IdempotencyStore } from "./idempotency.ts";
 import type { BoardStore, GroupStore } from "./boards.ts";
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";
@@ -47,6 +48,7 @@ export interface Store {
   readonly monitors: MonitorStore;
   readonly groups: GroupStore;
   readonly boards: BoardStore;
+  readonly idempotency: IdempotencyStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -98,6 +100,7 @@ export type {
   NewGroup,
   WriteRefusal,
 } from "./boards.ts";
+export type { IdempotencyBegin, IdempotencyStore, IdempotentAnswer } from "./idempotency.ts";
 export type { MonitorPatch, MonitorRecord, MonitorStore, NewMonitor } from "./monitors.ts";
 export type {
   ClientAuthMethod,

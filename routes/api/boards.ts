@@ -16,6 +16,7 @@ import {
   getBoard,
   getGroup,
   type GroupView,
+  idempotentCreate,
   listBoards,
   listGroups,
   OPEN,
@@ -28,7 +29,10 @@ import { toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import {
+  createdResponse,
   etagHeader,
+  IdempotencyHeader,
+  idempotencyResponses,
   IfMatch,
   monitorJson,
   MonitorSchema,
@@ -198,13 +202,14 @@ function crud<S extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(o: 
       description: `Creates a ${o.noun} of the calling account (201 with Location and ETag). ` +
         "Ids of monitors or groups the account does not have are a 400 naming the field.",
       tags,
-      request: { body: { content: json(o.create), required: true } },
+      request: { headers: IdempotencyHeader, body: { content: json(o.create), required: true } },
       responses: {
         201: {
-          description: "Created",
+          description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
           headers: z.object({ Location: z.string(), ETag: z.string() }),
           content: json(o.schema),
         },
+        ...idempotencyResponses,
       },
     }, WRITE_MONITORS),
     get: defineRoute({
@@ -294,12 +299,23 @@ export const registerBoardsApi: Register = (api) => {
     return c.json(pageJson(found, groupJson), 200, NO_STORE);
   });
   api.openapi(groups.create, async (c) => {
-    const g = await createGroup(c.get("app"), c.get("principal"), c.req.valid("json"));
-    return c.json(groupJson(g), 201, {
-      ...NO_STORE,
-      Location: `/api/user/groups/${g.id}`,
-      ETag: etag(g),
-    });
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createGroup",
+      body,
+      async () => {
+        const g = await createGroup(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify(groupJson(g)),
+          location: `/api/user/groups/${g.id}`,
+        };
+      },
+    );
+    return createdResponse(answer) as never;
   });
   api.openapi(groups.get, async (c) => {
     const g = await getGroup(c.get("app"), c.get("principal"), c.req.valid("param").id);
@@ -330,12 +346,23 @@ export const registerBoardsApi: Register = (api) => {
     return c.json(pageJson(found, boardJson), 200, NO_STORE);
   });
   api.openapi(boards.create, async (c) => {
-    const b = await createBoard(c.get("app"), c.get("principal"), c.req.valid("json"));
-    return c.json(boardJson(b), 201, {
-      ...NO_STORE,
-      Location: `/api/user/boards/${b.id}`,
-      ETag: etag(b),
-    });
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createBoard",
+      body,
+      async () => {
+        const b = await createBoard(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify(boardJson(b)),
+          location: `/api/user/boards/${b.id}`,
+        };
+      },
+    );
+    return createdResponse(answer) as never;
   });
   api.openapi(boards.get, async (c) => {
     const b = await getBoard(c.get("app"), c.get("principal"), c.req.valid("param").id);

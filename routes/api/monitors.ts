@@ -10,6 +10,8 @@ import {
   createMonitor,
   deleteMonitor,
   getMonitor,
+  idempotentCreate,
+  type IdempotentResult,
   listMonitors,
   type MonitorView,
   READ_MONITORS,
@@ -108,6 +110,42 @@ export const stale = {
   content: { "application/json": { schema: ErrorSchema } },
 };
 
+/** The optional `Idempotency-Key` request header of creates. */
+export const IdempotencyHeader = z.object({
+  "idempotency-key": z.string().max(300).optional().openapi({
+    description: "Any unique token (a UUID): a retried POST with the same key and body gets " +
+      "the first answer again (`Idempotent-Replayed: true`) and creates nothing more; the same " +
+      "key with another body is a 422. Kept 24 hours.",
+  }),
+});
+
+/** The responses a create with `Idempotency-Key` can add. */
+export const idempotencyResponses = {
+  409: {
+    description: "`conflict`: a request with this Idempotency-Key is still being processed",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+  422: {
+    description: "`idempotency_key_reused`: this Idempotency-Key came with a different request",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+};
+
+/** A create's answer (first or replayed) as the 201 response. */
+export function createdResponse(answer: IdempotentResult): Response {
+  const version = (JSON.parse(answer.body) as { version: number }).version;
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: {
+      "Content-Type": "application/json",
+      ...NO_STORE,
+      ...(answer.location ? { Location: answer.location } : {}),
+      ETag: `"v${version}"`,
+      ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}),
+    },
+  });
+}
+
 /** `"v3"` → 3; `*` or absent → null (any); anything else is a 400. */
 export function versionOf(ifMatch: string | undefined): number | null {
   if (ifMatch === undefined || ifMatch.trim() === "*") return null;
@@ -175,14 +213,16 @@ const createRouteDef = defineRoute({
     "A FREE account keeps up to 10 monitors (403 `plan_required` past that).",
   tags,
   request: {
+    headers: IdempotencyHeader,
     body: { content: { "application/json": { schema: CreateBody } }, required: true },
   },
   responses: {
     201: {
-      description: "Created",
+      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
       headers: z.object({ Location: z.string(), ETag: z.string() }),
       content: { "application/json": { schema: MonitorSchema } },
     },
+    ...idempotencyResponses,
   },
 }, WRITE_MONITORS);
 
@@ -255,12 +295,23 @@ export const registerMonitorsApi: Register = (api) => {
     return c.json(pageJson(found, monitorJson), 200, NO_STORE);
   });
   api.openapi(createRouteDef, async (c) => {
-    const m = await createMonitor(c.get("app"), c.get("principal"), c.req.valid("json"));
-    return c.json(monitorJson(m), 201, {
-      ...NO_STORE,
-      Location: `/api/user/monitors/${m.id}`,
-      ETag: etag(m),
-    });
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createMonitor",
+      body,
+      async () => {
+        const m = await createMonitor(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify(monitorJson(m)),
+          location: `/api/user/monitors/${m.id}`,
+        };
+      },
+    );
+    return createdResponse(answer) as never;
   });
   api.openapi(getRoute, async (c) => {
     const m = await getMonitor(c.get("app"), c.get("principal"), c.req.valid("param").id);

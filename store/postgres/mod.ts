@@ -7,6 +7,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { idempotencyStore } from "./idempotency.ts";
 import { boardStore, groupStore } from "./account_docs.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -88,6 +89,7 @@ export async function postgresStoreOver(
     monitors: monitorStore(sql),
     groups: groupStore(sql),
     boards: boardStore(sql),
+    idempotency: idempotencyStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });
       return closing;

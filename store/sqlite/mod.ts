@@ -6,6 +6,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
+import { idempotencyStore } from "./idempotency.ts";
 import { boardStore, groupStore } from "./account_docs.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -69,6 +70,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     monitors: monitorStore(db),
     groups: groupStore(db),
     boards: boardStore(db),
+    idempotency: idempotencyStore(db),
     close() {
       if (open) {
         open = false;

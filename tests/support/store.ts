@@ -83,6 +83,7 @@ function freshPostgresStore(): Store {
     "monitors",
     "groups",
     "boards",
+    "idempotency",
   ] as const;
   return {
     engine: "postgres",

@@ -10,6 +10,14 @@ import leases from "./002_leases.ts";
 import attempts from "./003_attempts.ts";
 import monitors from "./004_monitors.ts";
 import accountDocs from "./005_account_docs.ts";
+import idempotency from "./006_idempotency.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [schema, leases, attempts, monitors, accountDocs];
+export const MIGRATIONS: readonly Migration[] = [
+  schema,
+  leases,
+  attempts,
+  monitors,
+  accountDocs,
+  idempotency,
+];

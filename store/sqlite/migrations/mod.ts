@@ -13,6 +13,7 @@ import maintenanceWindow from "./008_maintenance_window.ts";
 import latencyDays from "./009_latency_days.ts";
 import monitors from "./010_monitors.ts";
 import accountDocs from "./011_account_docs.ts";
+import idempotency from "./012_idempotency.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   latencyDays,
   monitors,
   accountDocs,
+  idempotency,
 ];

@@ -212,3 +212,42 @@ Deno.test("monitors: a FREE account keeps up to 10, then 403 plan_required namin
   await setPlanInStore(ctx, who.account.id, "PRO");
   equal((await call(app, "POST", "/api/user/monitors", auth, { service: "github" })).status, 201);
 });
+
+Deno.test("monitors: a retried POST with the same Idempotency-Key creates one monitor", async () => {
+  const { ctx, app, who, rw } = await setup();
+  const auth = { "X-API-Key": rw, "Idempotency-Key": "7f3c2a9e-4d1b-4b7e-9a55-0c2f1e8d6b11" };
+  const first = await call(app, "POST", "/api/user/monitors", auth, { service: "github" });
+  equal(first.status, 201);
+  equal(first.headers.get("idempotent-replayed"), null);
+  const m = await first.json();
+  const again = await call(app, "POST", "/api/user/monitors", auth, { service: "github" });
+  equal(again.status, 201);
+  equal(again.headers.get("idempotent-replayed"), "true");
+  equal(again.headers.get("location"), `/api/user/monitors/${m.id}`);
+  equal((await again.json()).id, m.id);
+  const list = await (await call(app, "GET", "/api/user/monitors", { "X-API-Key": rw })).json();
+  equal(list.totalElements, 1, "one monitor for two requests");
+
+  const other = await call(app, "POST", "/api/user/monitors", auth, { service: "aws" });
+  equal(other.status, 422);
+  equal((await other.json()).error, "idempotency_key_reused");
+
+  // Still being processed elsewhere (another instance, or a slow first try): 409.
+  await ctx.store.idempotency.begin(who.account.id, "busy-key", "x", T0, 0);
+  const busy = await call(app, "POST", "/api/user/monitors", {
+    "X-API-Key": rw,
+    "Idempotency-Key": "busy-key",
+  }, { service: "github" });
+  equal(busy.status, 409);
+  equal((await busy.json()).error, "conflict");
+
+  // A create that fails leaves the key free for a corrected retry.
+  const key = { "X-API-Key": rw, "Idempotency-Key": "fix-and-retry" };
+  equal((await call(app, "POST", "/api/user/monitors", key, { service: "githb" })).status, 400);
+  equal((await call(app, "POST", "/api/user/monitors", key, { service: "github" })).status, 201);
+  const bad = await call(app, "POST", "/api/user/monitors", {
+    "X-API-Key": rw,
+    "Idempotency-Key": "x".repeat(256),
+  }, { service: "github" });
+  equal(bad.status, 400);
+});

@@ -100,6 +100,8 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   });
   const doomedBoard = await createBoard(r.ctx, admin, { slug: "old-board", title: "old" });
   await createBoard(r.ctx, admin, { slug: "private-board", title: "private" });
+  // A create with this key is in flight (as on another instance): a second one gets 409.
+  await r.store.idempotency.begin(pro.account.id, "in-flight", "elsewhere", T0, 0);
   return {
     r,
     keys: {
@@ -263,6 +265,30 @@ function docCases(
   const one = `${list}/${keys[kept]}`;
   const body = op === "Group" ? { name: "renamed" } : { title: "renamed" };
   return [
+    {
+      op: `create${op}`,
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": `reused-${op}` },
+      body: { ...good, ...(op === "Board" ? { slug: "reused-board" } : {}) },
+      status: 201,
+    },
+    {
+      op: `create${op}`,
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": `reused-${op}` },
+      body: { ...good, ...(op === "Board" ? { slug: "another-one" } : { name: "another" }) },
+      status: 422,
+    },
+    {
+      op: `create${op}`,
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": "in-flight" },
+      body: good,
+      status: 409,
+    },
     { op: `list${op}s`, path: list, headers: all, status: 200 },
     { op: `list${op}s`, path: `${list}?limit=0`, headers: all, status: 400 },
     { op: `list${op}s`, path: list, headers: badKey, status: 401 },
@@ -333,6 +359,30 @@ function monitorCases(keys: Record<string, string>): Case[] {
   const list = "/api/user/monitors";
   const patch = { paused: true };
   return [
+    {
+      op: "createMonitor",
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": "once" },
+      body: { service: "github" },
+      status: 201,
+    },
+    {
+      op: "createMonitor",
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": "once" },
+      body: { service: "stripe" },
+      status: 422,
+    },
+    {
+      op: "createMonitor",
+      method: "POST",
+      path: list,
+      headers: { ...all, "idempotency-key": "in-flight" },
+      body: { service: "github" },
+      status: 409,
+    },
     { op: "listMonitors", path: list, headers: all, status: 200 },
     { op: "listMonitors", path: `${list}?limit=0`, headers: all, status: 400 },
     { op: "listMonitors", path: list, headers: bad, status: 401 },

@@ -15,6 +15,7 @@ import { accountCases } from "./accounts.ts";
 import { attemptCases } from "./attempts.ts";
 import { monitorCases } from "./monitors.ts";
 import { boardCases } from "./boards.ts";
+import { idempotencyCases } from "./idempotency.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -47,6 +48,7 @@ export const CASES: readonly Case[] = [
   ...attemptCases,
   ...monitorCases,
   ...boardCases,
+  ...idempotencyCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */
