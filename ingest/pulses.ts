@@ -13,9 +13,9 @@ import type { EpochMs } from "../domain/mod.ts";
 import type { Adapter, Pulse } from "./adapters/adapter.ts";
 
 /**
- * Largest full document (bytes) re-read at every pulse when the vendor ignores validators
- * (instatus, Slack and Heroku documents are about 1 KB; Better Stack's or status.io's tens of KB
- * stay on the stable interval).
+ * Largest full document (bytes) re-read at every pulse when the vendor sends no validators or
+ * ignores them (instatus, Slack and Heroku documents are about 1 KB; a Better Stack or Status.io
+ * document of tens of KB that comes whole every time stays on the stable interval).
  */
 export const PULSE_FULL_MAX_BYTES = 8 * 1024;
 /** How long a vendor's pulse document is left unused after it went missing or changed shape. */
