@@ -166,9 +166,11 @@ Deno.test("pulses and full reads together keep per-host spacing, the concurrency
     for (let host = 0; host < HOSTS; host++) {
       const starts = h.hits.filter((x) => x.host === host).map((x) => x.at).sort((a, b) => a - b);
       const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
-      // A little under the spacing for loopback delivery jitter between two requests.
+      // Arrival at the server, not the limiter's start: on a loaded machine one request can
+      // reach the server late and the next on time (a gap of 79 ms was seen in the whole suite),
+      // so half the spacing; without spacing, requests to one host come a few ms apart.
       ok(
-        gaps.every((g) => g >= SPACING_MS * 0.8),
+        gaps.every((g) => g >= SPACING_MS * 0.5),
         `host ${host}: requests at least ${SPACING_MS} ms apart, got ${
           gaps.map(Math.round).join(", ")
         }`,
