@@ -7,8 +7,9 @@
  * - CPU per request against a bare fetch loop doing the same number of requests against the same
  *   simulator in the same run;
  * - peak RSS, missed deadlines;
- * - bytes per calm vendor-hour fetched from vendors against today's calm polling (one conditional
- *   full read per stable interval, measured on the same simulator in the same run).
+ * - bytes per calm vendor-hour (vendors never put in trouble) fetched from vendors against
+ *   today's calm polling (one conditional full read per stable interval, measured on the same
+ *   simulator in the same run).
  * @module
  */
 import { systemClock, type Vendor } from "../domain/mod.ts";
@@ -92,10 +93,16 @@ export async function simStats(origin: string): Promise<SimStats> {
 }
 
 /**
- * The vendors: `calm-<platform>-…` and `moving-<platform>-…`, Statuspage for
- * {@link STATUSPAGE_SHARE} of them, the other platforms sharing the rest.
+ * The vendors: `calm-<platform>-…`, `trouble-<platform>-…` (calm until trouble is injected, at
+ * most `troublePerPlatform` of each platform; apart so the calm vendors' bytes are counted
+ * without them) and `moving-<platform>-…`, Statuspage for {@link STATUSPAGE_SHARE} of them, the
+ * other platforms sharing the rest.
  */
-function benchCatalog(origins: readonly string[], o: PollerBenchOptions) {
+function benchCatalog(
+  origins: readonly string[],
+  o: PollerBenchOptions,
+  troublePerPlatform: number,
+) {
   const others = SIMULATED_PLATFORM_NAMES.filter((p) => p !== "statuspage");
   const plan: [SimulatedPlatformName, number][] = [
     ["statuspage", Math.round(o.vendors * STATUSPAGE_SHARE)],
@@ -105,6 +112,7 @@ function benchCatalog(origins: readonly string[], o: PollerBenchOptions) {
     ]),
   ];
   const calm: Vendor[] = [];
+  const trouble: Vendor[] = [];
   const moving: Vendor[] = [];
   let offset = 0;
   for (const [platform, count] of plan) {
@@ -112,7 +120,12 @@ function benchCatalog(origins: readonly string[], o: PollerBenchOptions) {
     // Spread over the listeners (hosts) as one catalog would be.
     const rotate = origins.map((_, i) => origins[(i + offset) % origins.length]!);
     offset += count;
-    calm.push(...simulatedCatalog(rotate, count - nMoving, `calm-${platform}`, platform));
+    const nTrouble = Math.min(troublePerPlatform, count - nMoving);
+    const calmOnes = simulatedCatalog(rotate, count - nMoving, `calm-${platform}`, platform);
+    calm.push(...calmOnes.slice(nTrouble));
+    trouble.push(
+      ...simulatedCatalog(rotate, nTrouble, `trouble-${platform}`, platform),
+    );
     moving.push(
       ...simulatedCatalog(
         rotate.slice(1).concat(rotate[0]!),
@@ -122,7 +135,7 @@ function benchCatalog(origins: readonly string[], o: PollerBenchOptions) {
       ),
     );
   }
-  return { calm, moving, all: [...calm, ...moving] };
+  return { calm, trouble, moving, all: [...calm, ...trouble, ...moving] };
 }
 
 /**
@@ -176,7 +189,15 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const legacy = await todaysCalmPoll(sim.origins);
   const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
   const store = openSqliteStore(`${dir}/bench.db`);
-  const catalog = benchCatalog(sim.origins, options);
+  // Trouble starts after the start-up burst and stops 65 s before the end, so each can be seen.
+  const flipFrom = Math.min(60_000, options.seconds * 400);
+  const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 65_000);
+  const flipCount = Math.floor((flipUntil - flipFrom) / options.flipEveryMs) + 1;
+  const catalog = benchCatalog(
+    sim.origins,
+    options,
+    Math.ceil(flipCount / SIMULATED_PLATFORM_NAMES.length),
+  );
   await store.catalog.sync(catalog.all, systemClock.now());
   const setScenario = async (v: Vendor, scenario: "calm" | "outage") => {
     const origin = new URL(v.statusPageUrl).origin;
@@ -215,18 +236,20 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     },
   );
 
-  // Trouble starts after the start-up burst and stops 65 s before the end, so each can be seen.
   const started = Date.now();
-  const flipFrom = Math.min(60_000, options.seconds * 400);
-  const flipUntil = Math.max(flipFrom + 1, options.seconds * 1000 - 65_000);
-  const calmLeft = [...catalog.calm];
+  // Calm vendors are put in trouble one platform after the other, so every platform is seen
+  // (picked at random, 9 in 10 flips would land on Statuspage).
+  const calmLeft = SIMULATED_PLATFORM_NAMES.map((p) =>
+    catalog.trouble.filter((v) => v.platform === p)
+  );
   const movingLeft = [...catalog.moving];
   const take = (list: Vendor[]) => list.splice(Math.floor(Math.random() * list.length), 1)[0];
   let injected = 0;
+  let turn = 0;
   const flipper = setInterval(async () => {
     const t = Date.now() - started;
     if (t < flipFrom || t > flipUntil) return;
-    const calm = take(calmLeft);
+    const calm = take(calmLeft[turn++ % calmLeft.length]!);
     const moving = take(movingLeft);
     if (calm) {
       await setScenario(calm, "outage");
@@ -327,7 +350,7 @@ export function pollerBenchOptions(): PollerBenchOptions {
     seconds: Number(Deno.env.get("BENCH_SECONDS") ?? 150),
     listeners: 250,
     concurrency: 32,
-    flipEveryMs: 1000,
+    flipEveryMs: 250,
     movingShare: 0.1,
   };
 }

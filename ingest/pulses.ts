@@ -2,18 +2,20 @@
  * What the poller remembers between polls about each vendor's pulse (issue #15), in memory: a
  * restart starts every vendor over with a full read. A calm vendor is watched by pulses when
  * its platform offers a pulse document (adapter `pulse`), or when a conditional request of its
- * full document is cheap: the vendor answers it 304, or the document is small. A vendor whose
- * full document is large and comes whole every time stays on the stable interval, so pulses
- * never multiply what a vendor sends.
+ * full document is cheap: the vendor answers it 304, or its document came with validators (an
+ * ETag or Last-Modified: presumed honoured from the first read on, until the same document comes
+ * whole in answer to a conditional request), or the document is small. A vendor whose full
+ * document is large and comes whole every time stays on the stable interval, so pulses never
+ * multiply what a vendor sends.
  * @module
  */
 import type { EpochMs } from "../domain/mod.ts";
 import type { Adapter, Pulse } from "./adapters/adapter.ts";
 
 /**
- * Largest full document (bytes) re-read at every pulse when the vendor ignores validators
- * (instatus, Slack and Heroku documents are about 1 KB; Better Stack's or status.io's tens of KB
- * stay on the stable interval).
+ * Largest full document (bytes) re-read at every pulse when the vendor sends no validators or
+ * ignores them (instatus, Slack and Heroku documents are about 1 KB; a Better Stack or Status.io
+ * document of tens of KB that comes whole every time stays on the stable interval).
  */
 export const PULSE_FULL_MAX_BYTES = 8 * 1024;
 /** How long a vendor's pulse document is left unused after it went missing or changed shape. */
@@ -32,6 +34,10 @@ export interface PulseState {
   fullBytes: number | null;
   /** The full endpoint answered a conditional request 304 the last time one was sent. */
   fullAnswers304: boolean;
+  /** The last full document came with an ETag or a Last-Modified. */
+  fullValidators: boolean;
+  /** The same full document came whole in answer to a conditional request: validators unused. */
+  ignoresValidators: boolean;
   /** The pulse document went missing or changed shape: not used before this instant. */
   brokenUntil: EpochMs | null;
 }
@@ -63,6 +69,8 @@ export function createPulseBook(): PulseBook {
         lastFullAt: null,
         fullBytes: null,
         fullAnswers304: false,
+        fullValidators: false,
+        ignoresValidators: false,
         brokenUntil: null,
       };
       states.set(vendorId, s);
@@ -81,7 +89,8 @@ export function createPulseBook(): PulseBook {
       if (usablePulse(vendorId, adapter, now)) return true;
       const s = states.get(vendorId);
       if (!s) return false;
-      return s.fullAnswers304 || (s.fullBytes !== null && s.fullBytes <= PULSE_FULL_MAX_BYTES);
+      return s.fullAnswers304 || (s.fullValidators && !s.ignoresValidators) ||
+        (s.fullBytes !== null && s.fullBytes <= PULSE_FULL_MAX_BYTES);
     },
     forgetFingerprint(vendorId) {
       const s = states.get(vendorId);

@@ -82,10 +82,13 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     ).run(p.nextPollAt, p.deadlineAt, p.at, id);
 
   const unchanged = (vendorId: number, poll: PollRecord) => {
-    // The document did not change: the notes of the reading that produced it still hold.
-    statement(db, `UPDATE vendors SET ${HEALTHY}, last_success_at = ? WHERE id = ?`)
-      .run(poll.at, vendorId);
-    schedule(vendorId, poll);
+    // The document did not change: the notes of the reading that produced it still hold. One
+    // statement for health and schedule (a pulse is most of the poller's writes, issue #15).
+    statement(
+      db,
+      `UPDATE vendors SET ${HEALTHY}, last_success_at = ?, next_poll_at = ?, deadline_at = ?,
+         last_checked_at = ? WHERE id = ?`,
+    ).run(poll.at, poll.nextPollAt, poll.deadlineAt, poll.at, vendorId);
     countLatency(db, vendorId, poll.at, poll.latencyMs);
   };
   const publish = (changes: readonly Change[]) => feed.publish(changes);

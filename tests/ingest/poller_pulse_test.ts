@@ -157,20 +157,38 @@ Deno.test("a change behind an unchanged pulse is caught by the full read within 
   }
 });
 
-Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too", async () => {
+Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too, with no pulse before it", async () => {
   const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
   try {
     await r.poller.runOnce();
     for (let i = 0; i < 4; i++) await r.step(60);
     // The fetch log keeps full reads: the first (200) and the one due at +240 s, conditional
-    // (304); the three pulses between were answered 304 and only counted.
+    // (304); the three pulses between were answered 304 and only counted. The scheduled full
+    // read goes without a pulse first (it tells by itself): 4 pulses in 5 polls.
     const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
     equal(codes.join(","), "200,304");
-    equal(r.poller.stats().pulses, 5);
-    equal(r.sim.requestsTo(slug, STATUS), 5);
+    equal(r.poller.stats().pulses, 4);
+    equal(r.sim.requestsTo(slug, STATUS), 4);
     equal(r.sim.requestsTo(slug, SUMMARY), 2);
     equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("trouble that starts just before the scheduled full read is seen by it, with no pulse first", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    await r.poller.runOnce();
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 4);
+    r.sim.setScenario(slug, "outage");
+    await r.step(60); // +240 s: the full read is due
+    equal(r.sim.requestsTo(slug, STATUS), 4, "no pulse before a full read that is due");
+    equal(r.sim.requestsTo(slug, SUMMARY), 2);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
   } finally {
     await r.close();
   }
@@ -197,6 +215,73 @@ Deno.test("every platform: calm reads OPERATIONAL and trouble is seen within one
     }
   } finally {
     await r.close();
+  }
+});
+
+Deno.test("a large document without a pulse that came with validators is watched every pulse interval from its first read", async () => {
+  // Status.io, Better Stack and Google Cloud documents are tens of KB, answered 304 when asked
+  // conditionally: cheap to ask every minute, and no 304 has to be seen first.
+  const r = await rig(["statusio", "betterstack", "google-cloud"]);
+  try {
+    await r.poller.runOnce();
+    for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    for (const slug of r.slugs) {
+      notEqual((await vendor(r.store, slug)).current_status, "OPERATIONAL", `${slug} within 60 s`);
+      equal(r.sim.requests(slug), 2, slug);
+    }
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a large document whose ETag is not honoured (the same document again) goes back to the stable interval", async () => {
+  const body = SIMULATED_PLATFORMS.betterstack.calm;
+  const seen: { conditional: boolean }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push({ conditional: req.headers.has("if-none-match") });
+    return new Response(body, {
+      headers: { "content-type": "application/json", etag: '"always-the-same"' },
+    });
+  });
+  const store = memoryStore();
+  const clock = fixedClock(T0);
+  await syncVendors(store, [{
+    name: "Deaf",
+    slug: "deaf",
+    statusPageUrl: `http://127.0.0.1:${server.addr.port}/v/deaf`,
+    platform: "betterstack",
+    category: "other",
+    provider: "deaf",
+    domains: [],
+  }], clock.now());
+  const poller = createPoller(CONFIG, {
+    store: store.polls,
+    clock,
+    log: silentLogger,
+    adapters: simulatedAdapters(),
+    hostSpacingMs: 0,
+    random: () => 0.5,
+  });
+  try {
+    ok(body.length > 8 * 1024, "a large document");
+    await poller.runOnce();
+    clock.advance(60 * SECOND_MS);
+    await poller.runOnce(); // presumed to honour its ETag: asked again within a minute
+    equal(seen.length, 2);
+    equal(seen[1]!.conditional, true);
+    for (let i = 0; i < 4; i++) {
+      clock.advance(60 * SECOND_MS);
+      await poller.runOnce();
+    }
+    equal(seen.length, 2, "the same document came whole: nothing more before the stable interval");
+    clock.advance(60 * SECOND_MS);
+    await poller.runOnce();
+    equal(seen.length, 3, "one stable interval after the second read");
+  } finally {
+    await poller.stop();
+    await server.shutdown();
+    await store.close();
   }
 });
 

@@ -44,7 +44,7 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "ingest/",
     mayImport: ["domain", "ingest/adapters", "log.ts"],
-    packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises"],
+    packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises", "node:crypto"],
   },
   {
     area: "app/",

@@ -22,6 +22,7 @@ import { healthCases } from "./health.ts";
 import { historyCases } from "./history.ts";
 import { incidentCases } from "./incidents.ts";
 import { keyCases } from "./keys.ts";
+import { latencyCases } from "./latency.ts";
 import { oauthCases } from "./oauth.ts";
 import { pollCases } from "./polls.ts";
 import { readingCases } from "./readings.ts";
@@ -43,6 +44,7 @@ export const CASES: readonly Case[] = [
   ...sessionCases,
   ...oauthCases,
   ...retentionCases,
+  ...latencyCases,
   ...attemptCases,
   ...monitorCases,
   ...boardCases,

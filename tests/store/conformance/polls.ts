@@ -5,11 +5,12 @@
  * @module
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import type { FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
+import type { Change, FailureRecord, ReadingErrorKind, Store } from "../../../domain/mod.ts";
 import { histogramOf, READING_MESSAGE_MAX, READING_NOTES_MAX } from "../../../domain/mod.ts";
 import type { Case } from "./_support.ts";
 import {
   ALL_TIME,
+  component,
   DAY,
   incident,
   MIN,
@@ -337,6 +338,97 @@ export const pollCases: Case[] = [
         [...sla.latency].sort((x, y) => x[0] - y[0]),
         [...histogramOf([12, 250])].sort((x, y) => x[0] - y[0]),
       );
+    },
+  },
+  {
+    name:
+      "polls: records written at once each settle after their own commit, with their own changes; one that fails rejects alone",
+    async run(store) {
+      const { a, b, c } = await withVendors(store, [vendor("a"), vendor("b"), vendor("c")]);
+      await read(store, c!, snapshot("OPERATIONAL"), T - DAY);
+      const before = await store.changes.latestId();
+      const told: Change[][] = [];
+      const stop = store.changes.subscribe((batch) => told.push([...batch]));
+      const missing = Math.max(a!, b!, c!) + 1000;
+      // Not awaited one by one: an engine may commit them together (SQLite's group commit).
+      const settled = await Promise.allSettled([
+        store.polls.recordSuccess(a!, snapshot("MAJOR_OUTAGE"), success(T, { latencyMs: 11 })),
+        store.polls.recordSuccess(missing, snapshot("MAJOR_OUTAGE"), success(T)),
+        store.polls.recordPulse(b!, {
+          at: T,
+          latencyMs: 22,
+          httpStatus: 200,
+          nextPollAt: T + 5 * MIN,
+          deadlineAt: T + 6 * MIN,
+        }),
+        store.polls.recordFailure(c!, failure(T, "network", { stale: true })),
+      ]);
+      stop();
+      deepStrictEqual(settled.map((s) => s.status), [
+        "fulfilled",
+        "rejected",
+        "fulfilled",
+        "fulfilled",
+      ]);
+      const fromA = (settled[0] as PromiseFulfilledResult<readonly Change[]>).value;
+      const fromC = (settled[3] as PromiseFulfilledResult<readonly Change[]>).value;
+      deepStrictEqual(fromA.map((x) => [x.kind, x.slug, "to" in x ? x.to : null]), [[
+        "status",
+        "a",
+        "MAJOR_OUTAGE",
+      ]]);
+      deepStrictEqual(fromC.map((x) => [x.kind, x.slug, "to" in x ? x.to : null]), [[
+        "status",
+        "c",
+        "UNKNOWN",
+      ]]);
+      deepStrictEqual(
+        told.flat().map((x) => x.id).sort((x, y) => x - y),
+        [...fromA, ...fromC].map((x) => x.id).sort((x, y) => x - y),
+        "subscribers hear each committed change once, none of the failed record",
+      );
+      deepStrictEqual(
+        (await store.changes.after(before, 10)).map((x) => x.slug).sort(),
+        ["a", "c"],
+        "committed and readable once settled",
+      );
+      equal((await store.catalog.service("a"))!.currentStatus, "MAJOR_OUTAGE");
+      equal((await readingOf(store, "b")).lastSuccessAt, T);
+      equal((await store.polls.dueVendors(T + 5 * MIN - 1, 10)).some((v) => v.slug === "b"), false);
+      equal((await store.catalog.service("c"))!.currentStatus, "UNKNOWN");
+      deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.latencyMs), [11]);
+    },
+  },
+  {
+    name:
+      "polls: a record the store cannot write leaves no part of itself while others written with it land",
+    async run(store) {
+      const { a, b } = await withVendors(store, [vendor("a"), vendor("b")]);
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL", [component("x")]), success(T));
+      const before = await store.changes.latestId();
+      const [broken, fine] = await Promise.allSettled([
+        // A time that is not a number cannot be stored: the write fails part way through.
+        store.polls.recordSuccess(
+          a!,
+          snapshot("MAJOR_OUTAGE", [component("x", "MAJOR_OUTAGE"), component("y")], [
+            incident("i1", T + MIN),
+          ]),
+          success(Number.NaN, { latencyMs: 70 }),
+        ),
+        store.polls.recordSuccess(b!, snapshot("DEGRADED_PERFORMANCE"), success(T + MIN)),
+      ]);
+      equal(broken!.status, "rejected");
+      equal(fine!.status, "fulfilled");
+      const d = (await store.catalog.detail("a", ALL_TIME, 0))!;
+      equal(d.service.currentStatus, "OPERATIONAL");
+      deepStrictEqual(d.components.map((x) => [x.name, x.status]), [["X", "OPERATIONAL"]]);
+      deepStrictEqual(d.incidents, []);
+      equal((await readingOf(store, "a")).lastSuccessAt, T);
+      equal((await store.history.fetchLog("a", 0)).length, 1);
+      const sla = (await store.history.slaInputs("a", ALL_TIME, { start: T, end: T }))!;
+      deepStrictEqual([...sla.latency.values()], [1], "only the first read is counted");
+      deepStrictEqual((await store.changes.after(before, 100)).map((x) => x.slug), ["b"]);
+      equal((await store.catalog.service("b"))!.currentStatus, "DEGRADED_PERFORMANCE");
     },
   },
 ];
