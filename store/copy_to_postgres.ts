@@ -42,6 +42,9 @@ const TABLES: readonly {
   { name: "monitors", key: ["rowid"] },
   { name: "account_docs", key: ["rowid"] },
   { name: "idempotency_keys", key: ["rowid"] },
+  { name: "alert_deliveries", key: ["rowid"] },
+  { name: "alert_attempts", key: ["rowid"] },
+  { name: "alert_cursors", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */

@@ -7,11 +7,13 @@ import { offsetOf } from "../../domain/mod.ts";
 import { docOf, recordOf } from "../account_doc_rows.ts";
 import { read, type Sql, write } from "./db.ts";
 
-type Kind = "group" | "board";
+/** The kinds of account document (migration 13 / PostgreSQL 7 added the alerting ones). */
+export type DocKind = "group" | "board" | "route" | "rule" | "escalation" | "subscription";
 
-function docStore<R extends { id: string; accountId: string }, N, P>(
+/** The shared operations over one kind of account document. */
+export function docStore<R extends { id: string; accountId: string }, N, P>(
   sql: Sql,
-  kind: Kind,
+  kind: DocKind,
 ): AccountDocStore<R, N, P> {
   const withSlug = kind === "board";
   const get = async (tx: Sql, accountId: string, id: string, lock = false) => {

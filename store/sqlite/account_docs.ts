@@ -9,11 +9,13 @@ import { type Db, readTransaction, statement, transaction } from "./db.ts";
 import { promised } from "./promised.ts";
 
 type Row = Record<string, unknown>;
-type Kind = "group" | "board";
+/** The kinds of account document (migration 13 / PostgreSQL 7 added the alerting ones). */
+export type DocKind = "group" | "board" | "route" | "rule" | "escalation" | "subscription";
 
-function docStore<R extends { id: string; accountId: string }, N, P>(
+/** The shared operations over one kind of account document. */
+export function docStore<R extends { id: string; accountId: string }, N, P>(
   db: Db,
-  kind: Kind,
+  kind: DocKind,
 ): AccountDocStore<R, N, P> {
   const withSlug = kind === "board";
   const get = (accountId: string, id: string) => {

@@ -47,8 +47,25 @@ export const RULES: readonly AreaRule[] = [
     packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises", "node:crypto"],
   },
   {
+    area: "outbound/channels/",
+    mayImport: ["domain"],
+    packages: ["zod", "standardwebhooks"],
+    forbidden: [
+      { pattern: /\bfetch\s*\(/, why: "I/O (a channel is a pure renderer)" },
+      { pattern: /\bDeno\./, why: "I/O or the runtime" },
+      { pattern: /\bDate\.now\s*\(|new Date\(\s*\)|performance\.now\s*\(/, why: "a clock" },
+      { pattern: /\bconsole\./, why: "logging" },
+      { pattern: /\bset(?:Timeout|Interval)\s*\(/, why: "timers" },
+    ],
+  },
+  {
+    area: "outbound/",
+    mayImport: ["domain", "outbound/channels", "log.ts"],
+    packages: ["zod", "standardwebhooks", "nodemailer", "node:dns/promises", "node:crypto"],
+  },
+  {
     area: "app/",
-    mayImport: ["domain", "log.ts"],
+    mayImport: ["domain", "outbound/channels", "log.ts"],
     packages: ["zod", "croner", "@oslojs/encoding", "@oslojs/crypto/", "node:crypto"],
   },
   {
@@ -82,7 +99,17 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "main.ts",
-    mayImport: ["app", "config.ts", "domain", "ingest", "log.ts", "routes", "store", "cli/admin"],
+    mayImport: [
+      "app",
+      "config.ts",
+      "domain",
+      "ingest",
+      "outbound",
+      "log.ts",
+      "routes",
+      "store",
+      "cli/admin",
+    ],
     packages: [],
   },
   { area: "config.ts", mayImport: ["domain"], packages: ["zod"] },

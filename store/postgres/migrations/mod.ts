@@ -11,6 +11,7 @@ import attempts from "./003_attempts.ts";
 import monitors from "./004_monitors.ts";
 import accountDocs from "./005_account_docs.ts";
 import idempotency from "./006_idempotency.ts";
+import alerting from "./007_alerting.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   monitors,
   accountDocs,
   idempotency,
+  alerting,
 ];

@@ -14,6 +14,7 @@ import latencyDays from "./009_latency_days.ts";
 import monitors from "./010_monitors.ts";
 import accountDocs from "./011_account_docs.ts";
 import idempotency from "./012_idempotency.ts";
+import alerting from "./013_alerting.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   monitors,
   accountDocs,
   idempotency,
+  alerting,
 ];

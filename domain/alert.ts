@@ -1,0 +1,116 @@
+/**
+ * Alerting (issue #13): what an alert says, where it goes and what became of it. The records of
+ * routes, rules, escalation policies and subscriptions are account documents (see
+ * `domain/store/boards.ts`, kinds `route`, `rule`, `escalation`, `subscription`); deliveries are
+ * the durable outbox (`domain/store/deliveries.ts`). Channels render an {@link AlertMessage} into
+ * what they send (`outbound/channels/`); a worker does the I/O (`outbound/worker.ts`).
+ * @module
+ */
+import type { Impact, IncidentStatus } from "./incident.ts";
+import type { StatusLevel } from "./status.ts";
+import type { EpochMs } from "./time.ts";
+
+/** The destinations statusd can deliver to. */
+export const CHANNEL_KINDS = [
+  "webhook",
+  "slack",
+  "discord",
+  "teams",
+  "email",
+  "pagerduty",
+] as const;
+/** One destination kind. */
+export type ChannelKind = typeof CHANNEL_KINDS[number];
+
+/** What made an alert: the change it reports, or why statusd itself writes. */
+export type AlertTrigger =
+  /** A watched service or component reached a level (see `level`, `previousLevel`). */
+  | "status"
+  | "incident_opened"
+  | "incident_updated"
+  | "incident_resolved"
+  | "maintenance_scheduled"
+  | "maintenance_started"
+  | "maintenance_completed"
+  /** statusd has failed to read a watched vendor for the rule's minutes. */
+  | "reading_failing"
+  /** What an earlier alert of the same notification reported is over. */
+  | "recovered"
+  /** "Send test" on a route. */
+  | "test"
+  /** A message from statusd about the account's alerting (confirm a subscription, a paused route). */
+  | "notice";
+
+/** Typical time to resolve an incident of this impact at this vendor, from stored history. */
+export interface AlertTimeToResolve {
+  readonly impact: Impact;
+  readonly p50Minutes: number;
+  readonly p90Minutes: number;
+  /** How many resolved incidents the figures come from. */
+  readonly sample: number;
+}
+
+/**
+ * What an alert says, complete: channels render only from this (no store reads at send time), so
+ * a retry a day later says exactly what the first attempt said. Texts are already bounded by the
+ * producer; channels still cut to their platform's limits.
+ */
+export interface AlertMessage {
+  /** The notification this message belongs to: steps, repeats and the recovery share it (PagerDuty `dedup_key`). */
+  readonly notificationId: string;
+  readonly trigger: AlertTrigger;
+  /** One line for subjects, titles and PagerDuty `summary`, e.g. "GitHub is MAJOR_OUTAGE". */
+  readonly summary: string;
+  /** The level now (for incidents, the service's level when it was written). */
+  readonly level: StatusLevel;
+  readonly previousLevel: StatusLevel | null;
+  /** The vendor, or null for notices and tests not about one. */
+  readonly service: {
+    readonly slug: string;
+    readonly name: string;
+    /** The vendor's own status page. */
+    readonly vendorUrl: string;
+    /** statusd's page for it (absolute, from STATUSD_PUBLIC_URL). */
+    readonly statusdUrl: string;
+  } | null;
+  /** The components concerned, worst first (empty: the service as a whole). */
+  readonly components: readonly { readonly name: string; readonly level: StatusLevel }[];
+  readonly incident: {
+    readonly id: string;
+    readonly title: string;
+    readonly status: IncidentStatus;
+    readonly impact: Impact;
+    readonly latestUpdate: string | null;
+    readonly url: string | null;
+  } | null;
+  /** What readers can expect (null when history has too few incidents of this impact). */
+  readonly timeToResolve: AlertTimeToResolve | null;
+  /** What the reader should do next, one or two sentences. */
+  readonly advice: string;
+  /** Signed links: acknowledge (stops an escalation), unsubscribe (subscriptions), confirm. */
+  readonly links: {
+    readonly acknowledge?: string;
+    readonly unsubscribe?: string;
+    readonly confirm?: string;
+  };
+  /** The name of the rule, subscription or route that sent it, for the footer. */
+  readonly sentBecause: string;
+  readonly at: EpochMs;
+}
+
+/** Where a delivery stands. */
+export type DeliveryState = "pending" | "delivered" | "failed" | "acknowledged" | "cancelled";
+
+/** One try at delivering, as shown to the owner. */
+export interface DeliveryAttempt {
+  readonly n: number;
+  readonly at: EpochMs;
+  readonly ok: boolean;
+  /** HTTP status, or the SMTP reply code. */
+  readonly status: number | null;
+  /** The start of the receiver's answer or SMTP reply (bounded, secrets never included). */
+  readonly reply: string | null;
+  readonly latencyMs: number;
+  /** Why it failed in words ("timeout after 10 s", "refused address 10.0.0.5"), null when ok. */
+  readonly error: string | null;
+}

@@ -1,0 +1,96 @@
+/**
+ * The durable outbox of alerting (issue #13): one row per message to send to one route, written in
+ * the same transaction that advances the evaluator's cursor over the change log, so a kill -9
+ * between commit and send loses nothing and re-evaluating never sends twice (ids are derived from
+ * what caused them). Workers claim due rows with a lease (`FOR UPDATE SKIP LOCKED` on
+ * PostgreSQL), so with several instances exactly one sends each.
+ * @module
+ */
+import type { AlertMessage, DeliveryAttempt, DeliveryState } from "../alert.ts";
+import type { PageRequest } from "../page.ts";
+import type { EpochMs } from "../time.ts";
+
+/** Who asked for a delivery. */
+export interface DeliverySource {
+  readonly kind: "rule" | "subscription" | "test" | "notice";
+  /** The rule's or subscription's id; null for tests and notices. */
+  readonly id: string | null;
+}
+
+/** A message to deliver. */
+export interface NewDelivery {
+  /** Stable and derived from its cause (source, change, route, step): the receiver's dedupe key. */
+  readonly id: string;
+  readonly accountId: string;
+  readonly routeId: string;
+  readonly source: DeliverySource;
+  /** The change (`Change.id`) that caused it, if one did. */
+  readonly changeId: number | null;
+  /** One alert: its escalation steps, repeats and recovery share it; acknowledging stops them. */
+  readonly notificationId: string;
+  /** What the alert is about, e.g. `monitor:<id>` or `service:github` (finds the alert a recovery ends). */
+  readonly subject: string | null;
+  /** Escalation step (0 without escalation); repeats continue the count. */
+  readonly step: number;
+  readonly recovery: boolean;
+  readonly message: AlertMessage;
+  /** Not sent before this time (debounce, escalation wait). */
+  readonly notBefore: EpochMs;
+  readonly createdAt: EpochMs;
+}
+
+/** A delivery as stored. */
+export interface DeliveryRecord extends NewDelivery {
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly updatedAt: EpochMs;
+}
+
+/** What else an enqueue does in its transaction. */
+export interface EnqueueOptions {
+  /** Moves the named cursor from `from` to `to`; the whole enqueue is refused if it moved since. */
+  readonly cursor?: { readonly name: string; readonly from: number; readonly to: number };
+  /** Pending deliveries of these notifications stop (a recovery or a flap ending a debounce). */
+  readonly cancel?: { readonly notificationIds: readonly string[]; readonly state: "cancelled" };
+}
+
+/** Filters of the owner's delivery list. */
+export interface DeliveryFilter {
+  readonly state?: DeliveryState;
+  readonly routeId?: string;
+  readonly sourceId?: string;
+}
+
+/** The outbox noun. */
+export interface DeliveryStore {
+  /**
+   * Inserts `items` (an id already stored is skipped, never duplicated) and applies `options`,
+   * all in one transaction. "stale_cursor" when the cursor was not at `from`: nothing written.
+   */
+  enqueue(
+    items: readonly NewDelivery[],
+    options?: EnqueueOptions,
+  ): Promise<{ readonly inserted: number } | "stale_cursor">;
+  /** Where the named cursor stands (null: never moved). */
+  cursor(name: string): Promise<number | null>;
+  /** Pending, not cancelled deliveries of `sourceId` about `subject` (what a recovery ends). */
+  openNotifications(sourceId: string, subject: string): Promise<readonly DeliveryRecord[]>;
+  /** The last delivery of `sourceId` about `subject`, whatever its state (null: none). */
+  latestFor(sourceId: string, subject: string): Promise<DeliveryRecord | null>;
+  /** Pending deliveries of the notification become `acknowledged`; how many did. */
+  acknowledge(notificationId: string, at: EpochMs): Promise<number>;
+  /** One page of the account's deliveries, newest first, and how many match. */
+  list(
+    accountId: string,
+    filter: DeliveryFilter,
+    page: PageRequest,
+  ): Promise<{ readonly items: readonly DeliveryRecord[]; readonly total: number }>;
+  /** The account's delivery with `id` and its attempts, or null. */
+  get(
+    accountId: string,
+    id: string,
+  ): Promise<
+    { readonly delivery: DeliveryRecord; readonly attempts: readonly DeliveryAttempt[] } | null
+  >;
+}
