@@ -52,6 +52,9 @@ function postgresUrl(text: string): URL | null {
  * cannot be read is not shown at all, since it may hold one).
  */
 function shown(name: string, value: string | undefined): string {
+  if (name === "STATUSD_SMTP_URL" && value !== undefined) {
+    return "(not shown: it may hold a password)";
+  }
   if (name !== "STATUSD_DATABASE_URL" || value === undefined) return JSON.stringify(value);
   const url = postgresUrl(value.trim());
   if (url === null) return "(not shown: it may hold a password)";
@@ -89,6 +92,25 @@ const schema = z.object({
     });
     return z.NEVER;
   }).prefault("off"),
+  STATUSD_ALLOW_PRIVATE_DESTINATIONS: z.string().transform((value, ctx): AddressAllowance => {
+    const parsed = parseAllowance(value);
+    if (parsed.ok) return parsed.allowance;
+    ctx.issues.push({
+      code: "custom",
+      input: value,
+      message: `expected "off", "on" or a comma list of IP addresses and CIDRs (cannot read ${
+        parsed.bad.map((b) => JSON.stringify(b)).join(", ") || "an empty list"
+      })`,
+    });
+    return z.NEVER;
+  }).prefault("off"),
+  STATUSD_SMTP_URL: z.url({
+    protocol: /^smtps?$/,
+    error: "expected an SMTP URL like smtp://user:password@mail.example.com:587 or smtps://…:465",
+  }).optional(),
+  STATUSD_MAIL_FROM: z.string().trim().max(320).regex(/^(?:[^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+>?$/, {
+    error: 'expected an address like statusd@example.com or "statusd <statusd@example.com>"',
+  }).optional(),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_MAX_MONITORS: int(1, 1_000_000).default(10_000),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
@@ -115,6 +137,19 @@ export interface PollConfig {
   readonly allowPrivate: AddressAllowance;
 }
 
+/** Alerting settings (issue #13, a slice passed to the outbound worker and the route checks). */
+export interface AlertingConfig {
+  /**
+   * Non-public addresses alert destinations may reach (`STATUSD_ALLOW_PRIVATE_DESTINATIONS`);
+   * every other loopback, private, link-local or reserved address is refused.
+   */
+  readonly allowPrivate: AddressAllowance;
+  /** `STATUSD_SMTP_URL` (credentials inside; never log it), or null: email routes are refused. */
+  readonly smtpUrl: string | null;
+  /** `STATUSD_MAIL_FROM`, default `statusd@<host of STATUSD_PUBLIC_URL>`. */
+  readonly mailFrom: string;
+}
+
 /** The resolved configuration: every default filled in. */
 export interface Config {
   readonly port: number;
@@ -130,6 +165,7 @@ export interface Config {
   /** Path of a catalog file replacing the built-in one, or null. */
   readonly catalogPath: string | null;
   readonly poll: PollConfig;
+  readonly alerting: AlertingConfig;
   /**
    * Addresses/CIDRs of reverse proxies whose `X-Forwarded-For` / `Forwarded` header names the
    * client (empty: the connection's own address is the client).
@@ -171,6 +207,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       concurrency: e.STATUSD_POLL_CONCURRENCY,
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
+    }),
+    alerting: Object.freeze({
+      allowPrivate: e.STATUSD_ALLOW_PRIVATE_DESTINATIONS,
+      smtpUrl: e.STATUSD_SMTP_URL ?? null,
+      mailFrom: e.STATUSD_MAIL_FROM ?? `statusd@${new URL(publicUrl).hostname}`,
     }),
     trustedProxies: Object.freeze([...e.STATUSD_TRUSTED_PROXIES]),
     maxMonitors: e.STATUSD_MAX_MONITORS,
