@@ -271,6 +271,21 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const t0 = performance.now();
   const before = await simStats(control);
   poller.start();
+  const memTrace = Deno.env.get("BENCH_MEM_TRACE")
+    ? setInterval(() => {
+      const m = Deno.memoryUsage();
+      const st = Deno.readTextFileSync("/proc/self/status");
+      const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(st)?.[1] ?? 0) / 1024;
+      console.log(
+        `  t=${((performance.now() - t0) / 1000).toFixed(0)}s rss=${kb("VmRSS").toFixed(0)} ` +
+          `anon=${kb("RssAnon").toFixed(0)} file=${kb("RssFile").toFixed(0)} ` +
+          `heapTotal=${(m.heapTotal / 1048576).toFixed(0)} heapUsed=${
+            (m.heapUsed / 1048576).toFixed(0)
+          } ` +
+          `external=${(m.external / 1048576).toFixed(0)} threads=${kb("Threads") * 1024}`,
+      );
+    }, 3000)
+    : undefined;
   await new Promise((r) => setTimeout(r, options.seconds * 1000));
   const stats = poller.stats();
   const cpu = cpuSeconds() - cpu0;
@@ -278,8 +293,11 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const after = await simStats(control);
   const end = performance.now();
   clearInterval(flipper);
+  if (memTrace !== undefined) clearInterval(memTrace);
   clearTimeout(steadyTimer);
   await poller.stop();
+  // The poller's peak, read before the baseline loop below runs in this same process.
+  const pollerPeakRss = peakRssMb();
   const requests = after.totalRequests - before.totalRequests;
 
   const urls = catalog.all.map((v) => simulatedAdapters()[v.platform]!.endpoint(v).href);
@@ -331,7 +349,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `  ratio poller / baseline CPU per request: ${
       (perRequest / basePerRequest).toFixed(2)
     } (goal ≤ 3)`,
-    `  peak RSS             ${peakRssMb().toFixed(0)} MB (goal < 150 MB)`,
+    `  peak RSS             ${pollerPeakRss.toFixed(0)} MB (goal < 150 MB)`,
     `  bytes per calm vendor-hour (steady part, headers + bodies as sent over HTTP/1.1): ` +
     `${(perVendorHour / 1024).toFixed(1)} KiB in ${
       (calmRequests / catalog.calm.length / hours).toFixed(0)
