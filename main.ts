@@ -7,7 +7,7 @@
 import { createAppContext, startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidRequest, systemClock } from "./domain/mod.ts";
-import { createPoller, isParseWorker, loadCatalog } from "./ingest/mod.ts";
+import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./ingest/mod.ts";
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
 import { openStore, StoreOpenError } from "./store/mod.ts";
@@ -64,6 +64,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       pollStableSeconds: config.poll.stableSeconds,
       pollMovingSeconds: config.poll.movingSeconds,
       maxMonitors: config.maxMonitors,
+      signals: loadCatalogSignals(vendors),
     },
   });
   const app = createServer({

@@ -4,7 +4,7 @@
  * state, so two contexts never share a queue or a counter).
  * @module
  */
-import type { Clock, Store } from "../domain/mod.ts";
+import type { Clock, PackageSignals, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
 
@@ -18,6 +18,8 @@ export interface AppSettings {
   readonly pollMovingSeconds: number;
   /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`; default 10,000). */
   readonly maxMonitors?: number;
+  /** The catalog's package and provider signals (monitor suggestions); none: domains only. */
+  readonly signals?: PackageSignals;
 }
 
 /** The context passed as the first argument to every verb. */

@@ -69,6 +69,13 @@ export {
   updateMonitor,
   WRITE_MONITORS,
 } from "./monitors.ts";
+export {
+  acceptSuggestions,
+  type FileSummary,
+  type Suggestion,
+  type SuggestionReport,
+  suggestMonitors,
+} from "./suggestions.ts";
 export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,

@@ -21,6 +21,7 @@ import {
   monitorReading,
   type MonitorRecord,
   type MonitorState,
+  type NewMonitor,
   NotFound,
   type Page,
   pageOf,
@@ -116,6 +117,7 @@ async function checkComponents(
   ctx: AppContext,
   slug: string,
   chosen: readonly string[],
+  at = "",
 ): Promise<string[]> {
   const unique: string[] = [];
   const seen = new Set<string>();
@@ -134,7 +136,7 @@ async function checkComponents(
     if (byKey.has(componentKey(name))) return;
     const close = closestWord(componentKey(name), [...byKey.keys()]);
     issues.push({
-      parameter: `components.${i}`,
+      parameter: `${at}components.${i}`,
       message: `"${name}" is not a component of ${slug}` +
         (close ? `; did you mean "${byKey.get(close)}"?` : ""),
     });
@@ -238,27 +240,28 @@ export async function getMonitor(ctx: AppContext, who: Caller, id: string): Prom
   return await viewOf(ctx, m);
 }
 
-/** Creates a monitor of a catalog service; 400 naming the field for unknown slugs or components. */
-export async function createMonitor(
+/**
+ * A monitor to store for `input`, checked: an unknown service or component is a 400 naming the
+ * field (prefixed with `at`, e.g. `monitors.2.`), with close matches.
+ */
+export async function prepareMonitor(
   ctx: AppContext,
-  who: Caller,
+  account: Account,
   input: unknown,
-): Promise<MonitorView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  at = "",
+): Promise<NewMonitor> {
   const m = parse(NewMonitorInput, input);
   const service = await ctx.store.catalog.service(m.service);
   if (service === null) {
     const close = await suggestSlugs(ctx, m.service);
     throw new InvalidRequest([{
-      parameter: "service",
+      parameter: `${at}service`,
       message: `no service "${m.service}" in the catalog` +
         (close.length ? `; did you mean ${close.map((s) => `"${s}"`).join(", ")}?` : ""),
     }]);
   }
-  const components = await checkComponents(ctx, service.slug, m.components);
-  const free = account.plan === "FREE";
-  const limit = free ? FREE_MONITOR_LIMIT : ctx.settings.maxMonitors ?? DEFAULT_MONITOR_LIMIT;
-  const made = await ctx.store.monitors.create({
+  const components = await checkComponents(ctx, service.slug, m.components, at);
+  return {
     id: `mon_${randomToken(12)}`,
     accountId: account.id,
     serviceSlug: service.slug,
@@ -267,13 +270,34 @@ export async function createMonitor(
     slaTarget: m.slaTarget,
     paused: m.paused,
     createdAt: ctx.clock.now(),
-  }, limit);
-  if (made === "limit") {
-    if (free) {
-      throw new PlanRequired("PRO", `More than ${FREE_MONITOR_LIMIT} monitors`);
-    }
-    throw new Forbidden(`This account already has ${limit} monitors, the most this server allows`);
-  }
+  };
+}
+
+/** How many monitors `account` may keep. */
+export function monitorLimit(ctx: AppContext, account: Account): number {
+  return account.plan === "FREE"
+    ? FREE_MONITOR_LIMIT
+    : ctx.settings.maxMonitors ?? DEFAULT_MONITOR_LIMIT;
+}
+
+/** The refusal of a create past {@link monitorLimit}. */
+export function overLimit(ctx: AppContext, account: Account): Error {
+  const limit = monitorLimit(ctx, account);
+  return account.plan === "FREE"
+    ? new PlanRequired("PRO", `More than ${FREE_MONITOR_LIMIT} monitors`)
+    : new Forbidden(`This account already has ${limit} monitors, the most this server allows`);
+}
+
+/** Creates a monitor of a catalog service; 400 naming the field for unknown slugs or components. */
+export async function createMonitor(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<MonitorView> {
+  const account = accountOf(who, WRITE_MONITORS);
+  const doc = await prepareMonitor(ctx, account, input);
+  const made = await ctx.store.monitors.create(doc, monitorLimit(ctx, account));
+  if (made === "limit") throw overLimit(ctx, account);
   return await viewOf(ctx, made);
 }
 

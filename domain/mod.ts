@@ -316,3 +316,22 @@ export {
   type WatchedComponent,
   worstTimeline,
 } from "./monitor.ts";
+export {
+  type Ecosystem,
+  type FileDependencies,
+  type FileProblem,
+  hostOf,
+  isFileProblem,
+  MAX_FILE_BYTES,
+  pypiName,
+  READABLE_FILES,
+  readDependencyFile,
+  terraformProvider,
+} from "./dependency_files.ts";
+export {
+  componentInRegion,
+  indexSignals,
+  type PackageSignals,
+  type ServiceSignals,
+  servicesOfPackage,
+} from "./package_signals.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 export { loadCatalog } from "./catalog.ts";
+export { loadCatalogSignals } from "./catalog_signals.ts";
 export { ADAPTERS } from "./adapters/mod.ts";
 export type { Adapter, ParseContext } from "./adapters/mod.ts";
 export { PayloadError } from "./adapters/mod.ts";

@@ -17,6 +17,7 @@ import { clientAddressReader } from "./middleware/client_address.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
+import { registerSuggestionsApi } from "./api/suggestions.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -62,6 +63,7 @@ const ROUTERS: Register[] = [
   registerProviders,
   registerEvents,
   registerUserApi,
+  registerSuggestionsApi,
   registerMonitorsApi,
   registerBoardsApi,
   registerAuthPages,

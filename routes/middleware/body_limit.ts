@@ -18,6 +18,8 @@ export const BODY_LIMITS = {
   mcp: 1024 * KIB,
   /** `POST /oauth/register`: RFC 7591 client metadata (JSON). */
   clientRegistration: 64 * KIB,
+  /** `POST /api/user/monitors/suggestions`: dependency and lock files (a lock file runs to MBs). */
+  suggestions: 4096 * KIB,
   /** Forms (sign-in, keys, consent), `/oauth/token`, `/oauth/revoke` and any other route. */
   other: 16 * KIB,
 } as const;
@@ -26,6 +28,7 @@ export const BODY_LIMITS = {
 export function bodyLimitFor(path: string): number {
   if (path === "/api/mcp") return BODY_LIMITS.mcp;
   if (path === "/oauth/register") return BODY_LIMITS.clientRegistration;
+  if (path === "/api/user/monitors/suggestions") return BODY_LIMITS.suggestions;
   return BODY_LIMITS.other;
 }
 

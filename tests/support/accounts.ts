@@ -8,7 +8,13 @@ import {
   createKey,
   type Membership,
 } from "../../app/mod.ts";
-import { type Clock, fixedClock, type Plan, type Scope } from "../../domain/mod.ts";
+import {
+  type Clock,
+  fixedClock,
+  type PackageSignals,
+  type Plan,
+  type Scope,
+} from "../../domain/mod.ts";
 import { createLogger, type Logger } from "../../log.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
@@ -22,7 +28,7 @@ export const PASSWORD = "correct horse battery";
 
 /** A verb context over a fresh in-memory store; `lines` collects every log line. */
 export function testContext(
-  opts: { clock?: Clock; publicUrl?: string } = {},
+  opts: { clock?: Clock; publicUrl?: string; signals?: PackageSignals } = {},
 ): AppContext & { lines: string[] } {
   const lines: string[] = [];
   const log: Logger = createLogger("debug", (l) => lines.push(l));
@@ -34,6 +40,7 @@ export function testContext(
       publicUrl: opts.publicUrl ?? "http://localhost:8080",
       pollStableSeconds: 300,
       pollMovingSeconds: 60,
+      ...(opts.signals ? { signals: opts.signals } : {}),
     },
   });
   return Object.assign(ctx, { lines });

@@ -7,9 +7,15 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type AppContext, createAppContext } from "../../app/mod.ts";
-import { type Change, type EpochMs, fixedClock, type Store } from "../../domain/mod.ts";
+import {
+  type Change,
+  type EpochMs,
+  fixedClock,
+  type PackageSignals,
+  type Store,
+} from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
-import { createPoller } from "../../ingest/mod.ts";
+import { createPoller, loadCatalog, loadCatalogSignals } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import type { Env } from "../../routes/env.ts";
 import { createResponseCache, createServer, type ResponseCache } from "../../routes/mod.ts";
@@ -37,6 +43,12 @@ export interface ApiRig {
   close(): Promise<void>;
 }
 
+let signals: PackageSignals | undefined;
+/** The built-in catalog's package signals (read once). */
+function builtInSignals(): PackageSignals {
+  return signals ??= loadCatalogSignals(loadCatalog());
+}
+
 /** An app over a fresh empty store, or `store` (add rows with the helpers below). */
 export function apiRig(
   options: { running?: boolean; shutdown?: AbortSignal; store?: Store } = {},
@@ -51,7 +63,12 @@ export function apiRig(
     store,
     clock,
     log: silentLogger,
-    settings: { publicUrl: PUBLIC_URL, pollStableSeconds: 300, pollMovingSeconds: 60 },
+    settings: {
+      publicUrl: PUBLIC_URL,
+      pollStableSeconds: 300,
+      pollMovingSeconds: 60,
+      signals: builtInSignals(),
+    },
   });
   const cache = createResponseCache(store.changes);
   const app = createServer({

@@ -469,6 +469,40 @@ function monitorCases(keys: Record<string, string>): Case[] {
       status: 412,
     },
     { op: "deleteMonitor", method: "DELETE", path: gone, headers: all, status: 204 },
+    ...suggestionCases(all, bad, none),
+  ];
+}
+
+/** Every status of the suggestion operations. */
+function suggestionCases(
+  all: Record<string, string>,
+  bad: Record<string, string>,
+  none: Record<string, string>,
+): Case[] {
+  const suggest = "/api/user/monitors/suggestions";
+  const accept = `${suggest}/accept`;
+  const files = { files: [{ name: "requirements.txt", content: "stripe==9.0\n" }] };
+  const chosen = { monitors: [{ service: "stripe" }] };
+  const post = (
+    op: string,
+    path: string,
+    headers: Record<string, string>,
+    body: unknown,
+    status: number,
+  ): Case => ({ op, method: "POST", path, headers, body, status });
+  return [
+    post("suggestMonitors", suggest, all, files, 200),
+    post("suggestMonitors", suggest, all, { files: [{ name: "Gemfile", content: "x" }] }, 400),
+    post("suggestMonitors", suggest, bad, files, 401),
+    post("suggestMonitors", suggest, none, files, 403),
+    post("acceptSuggestions", accept, { ...all, "idempotency-key": "accept-once" }, chosen, 201),
+    post("acceptSuggestions", accept, { ...all, "idempotency-key": "accept-once" }, {
+      monitors: [{ service: "github" }],
+    }, 422),
+    post("acceptSuggestions", accept, { ...all, "idempotency-key": "in-flight" }, chosen, 409),
+    post("acceptSuggestions", accept, all, { monitors: [] }, 400),
+    post("acceptSuggestions", accept, bad, chosen, 401),
+    post("acceptSuggestions", accept, none, chosen, 403),
   ];
 }
 
@@ -529,6 +563,22 @@ function failureCases(keys: Record<string, string>): Case[] {
       status: 500,
     },
     { op: "getMonitor", path: `/api/user/monitors/${keys.monitor}`, headers: all, status: 500 },
+    {
+      op: "suggestMonitors",
+      method: "POST",
+      path: "/api/user/monitors/suggestions",
+      headers: all,
+      body: { domains: ["stripe.com"] },
+      status: 500,
+    },
+    {
+      op: "acceptSuggestions",
+      method: "POST",
+      path: "/api/user/monitors/suggestions/accept",
+      headers: all,
+      body: { monitors: [{ service: "github" }] },
+      status: 500,
+    },
     {
       op: "updateMonitor",
       method: "PATCH",
