@@ -21,6 +21,7 @@ import { registerSuggestionsApi } from "./api/suggestions.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
+import { registerMonitorsPages } from "./web/settings_monitors.tsx";
 import { registerServices } from "./api/services.ts";
 import { registerIncidents } from "./api/incidents.ts";
 import { registerProviders } from "./api/providers.ts";
@@ -68,6 +69,7 @@ const ROUTERS: Register[] = [
   registerBoardsApi,
   registerAuthPages,
   registerKeysPages,
+  registerMonitorsPages,
   registerCatalogPages,
   registerBoardPages,
   registerDiscovery,
@@ -84,6 +86,9 @@ const ROUTERS: Register[] = [
   registerFavicon,
 ];
 
+/** Paths whose successful writes change what public board pages show. */
+const LAYOUT_WRITES = /^\/(?:api\/user|settings)\/(?:monitors|groups|boards)(?:\/|$)/;
+
 /** Builds the app for `deps`. */
 export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
@@ -94,6 +99,12 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     c.set("clientAddress", addressOf(c));
     c.set("responseCache", responseCache);
     await next();
+    // Public board pages, feeds and badges are shared-cached; a write to what they show (a
+    // board made private or deleted, a monitor renamed) drops the cache at once.
+    if (
+      c.req.method !== "GET" && c.req.method !== "HEAD" && c.res.status < 400 &&
+      LAYOUT_WRITES.test(new URL(c.req.url).pathname)
+    ) responseCache.clear();
   });
   api.use("*", securityHeaders(deps.app.settings.publicUrl));
   api.use("*", limitBodies);

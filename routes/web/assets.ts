@@ -44,6 +44,9 @@ th{font-weight:600;color:var(--muted);font-size:.85rem}
 .s-DEGRADED_PERFORMANCE{background:var(--deg)}.s-PARTIAL_OUTAGE{background:var(--part)}
 .s-MAJOR_OUTAGE{background:var(--major)}.s-UNKNOWN{background:var(--unk)}
 form.inline{display:flex;gap:.5rem;flex-wrap:wrap;margin:0 0 1rem}
+.row-actions{display:inline-flex;gap:.75rem;align-items:center;flex-wrap:wrap}.row-actions form.inline{margin:0}
+.row-actions a{display:inline-block;padding:.3rem .2rem;min-width:24px;min-height:24px}
+article.card{border:1px solid var(--line);border-radius:.4rem;padding:.25rem 1rem .5rem;margin:0 0 1rem;min-width:0}
 form.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.6rem 1rem;align-items:end;margin:0 0 1rem}
 form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;color:var(--muted);min-width:0}
 form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
@@ -132,12 +135,15 @@ form.setAttribute("data-live","on")})();
 
 /**
  * Names the API reference viewer's copy buttons on `/docs` ("Copy code"): the viewer draws them
- * with an icon and no accessible name, which screen readers announce as just "button".
+ * with an icon and no accessible name, which screen readers announce as just "button". And makes
+ * its per-tag endpoint lists, which scroll on a phone, reachable from the keyboard.
  */
 export const DOCS_SCRIPT = `
 (function(){var queued=false;function label(){queued=false;
 document.querySelectorAll("button.scalar-code-copy:not([aria-label])").forEach(function(b){
-b.setAttribute("aria-label","Copy code")})}
+b.setAttribute("aria-label","Copy code")});
+document.querySelectorAll('ul[aria-label$=" endpoints"]:not([tabindex])').forEach(function(l){
+l.setAttribute("tabindex","0")})}
 new MutationObserver(function(){if(!queued){queued=true;requestAnimationFrame(label)}})
 .observe(document.documentElement,{childList:true,subtree:true});label()})();
 `;

@@ -14,6 +14,7 @@ export const NAV = [
   { key: "home", href: "/", label: "Home" },
   { key: "services", href: "/services", label: "Services" },
   { key: "api", href: "/docs", label: "API" },
+  { key: "monitors", href: "/settings/monitors", label: "Monitors" },
   { key: "settings", href: "/settings/api-keys", label: "API Keys" },
   { key: "mcp", href: "/settings/mcp", label: "MCP" },
 ] as const;

@@ -1,0 +1,818 @@
+/**
+ * Settings > Monitors (issue #12): find a service by name and watch it, choose which of its
+ * components count, group monitors, order groups and boards, and publish a board at `/b/{slug}`.
+ * Plain forms (each POST carries the session's CSRF token and answers with a redirect back, or
+ * the page again with the error next to the form that caused it): everything works without
+ * JavaScript. The page calls the same app verbs as `/api/user/monitors|groups|boards`.
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import {
+  type BoardView,
+  createBoard,
+  createGroup,
+  createMonitor,
+  deleteBoard,
+  deleteGroup,
+  deleteMonitor,
+  FREE_BOARD_LIMIT,
+  FREE_MONITOR_LIMIT,
+  getMonitor,
+  getService,
+  type GroupView,
+  listBoards,
+  listGroups,
+  listMonitors,
+  listServices,
+  type MonitorView,
+  updateBoard,
+  updateGroup,
+  updateMonitor,
+  type WebSession,
+} from "../../app/mod.ts";
+import {
+  AppError,
+  type BoardItem,
+  InvalidRequest,
+  NotFound,
+  type Service,
+} from "../../domain/mod.ts";
+import type { Register } from "../register.ts";
+import { errorBody } from "../error_body.ts";
+import { pageError } from "./auth.tsx";
+import { Layout } from "./layout.tsx";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+
+/** Path of the page. */
+export const MONITORS_PATH = "/settings/monitors";
+const GROUPS_PATH = "/settings/groups";
+const BOARDS_PATH = "/settings/boards";
+
+/** What a redirect back says happened (a code in `?done=`, never text from the request). */
+const DONE = {
+  saved: "Monitor saved.",
+  removed: "Monitor removed.",
+  "group-created": "Group created.",
+  "group-saved": "Group saved.",
+  "group-deleted": "Group deleted.",
+  "board-created": "Board created.",
+  "board-saved": "Board saved.",
+  "board-deleted": "Board deleted.",
+  order: "Order saved.",
+} as const;
+
+const done = (code: keyof typeof DONE) => `${MONITORS_PATH}?done=${code}`;
+
+/** Which form an error belongs to, so it is shown next to it. */
+type Place = "add" | "monitors" | "groups" | "boards" | `group:${string}` | `board:${string}`;
+
+interface Failure {
+  readonly place: Place;
+  readonly message: string;
+}
+
+interface PageData {
+  readonly monitors: readonly MonitorView[];
+  readonly groups: readonly GroupView[];
+  readonly boards: readonly BoardView[];
+  readonly results: readonly Service[] | null;
+  readonly q: string;
+}
+
+const all = { page: 0, limit: 500 };
+
+async function pageData(c: Context<WebEnv>, session: WebSession, q: string): Promise<PageData> {
+  const app = c.get("app");
+  const who = session.principal;
+  const [monitors, groups, boards] = await Promise.all([
+    listMonitors(app, who, all),
+    listGroups(app, who, all),
+    listBoards(app, who, all),
+  ]);
+  const results = q.trim() === ""
+    ? null
+    : (await listServices(app, { q: q.slice(0, 100) }, { page: 0, limit: 10 })).content;
+  return {
+    monitors: monitors.content,
+    groups: groups.content,
+    boards: boards.content,
+    results,
+    q,
+  };
+}
+
+function ErrorNote(props: { failure?: Failure; at: Place }) {
+  if (!props.failure || props.failure.place !== props.at) return null;
+  return <p class="notice error" role="alert">{props.failure.message}</p>;
+}
+
+function Csrf(props: { session: WebSession }) {
+  return <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />;
+}
+
+function monitorName(m: MonitorView): string {
+  return m.label ?? m.serviceName ?? m.serviceSlug;
+}
+
+function watching(m: MonitorView): string {
+  return m.components.length ? m.components.join(", ") : "the whole service";
+}
+
+function MoveButtons(
+  props: { session: WebSession; action: string; item: string; name: string; i: number; n: number },
+) {
+  return (
+    <span class="row-actions">
+      {props.i > 0 && (
+        <form method="post" action={props.action} class="inline">
+          <Csrf session={props.session} />
+          <input type="hidden" name="item" value={props.item} />
+          <input type="hidden" name="dir" value="up" />
+          <button type="submit" aria-label={`Move ${props.name} up`}>↑</button>
+        </form>
+      )}
+      {props.i < props.n - 1 && (
+        <form method="post" action={props.action} class="inline">
+          <Csrf session={props.session} />
+          <input type="hidden" name="item" value={props.item} />
+          <input type="hidden" name="dir" value="down" />
+          <button type="submit" aria-label={`Move ${props.name} down`}>↓</button>
+        </form>
+      )}
+    </span>
+  );
+}
+
+function AddSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  const watched = new Set(props.data.monitors.map((m) => m.serviceSlug));
+  return (
+    <section aria-labelledby="add-title">
+      <h2 id="add-title">Add a monitor</h2>
+      <form method="get" action={MONITORS_PATH} class="inline" role="search">
+        <label>
+          Find a service{" "}
+          <input type="search" name="q" value={props.data.q} maxlength={100} required />
+        </label>{" "}
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote failure={props.failure} at="add" />
+      {props.data.results !== null && (
+        props.data.results.length === 0
+          ? <p class="muted">No service matches “{props.data.q}”.</p>
+          : (
+            <ul class="results" aria-label="Services found">
+              {props.data.results.map((s) => (
+                <li>
+                  <a href={`/services/${s.slug}`}>{s.name}</a>{" "}
+                  <span class="muted">{s.currentStatus}</span> {watched.has(s.slug)
+                    ? <span class="muted">(monitored)</span>
+                    : (
+                      <form method="post" action={MONITORS_PATH} class="inline">
+                        <Csrf session={props.session} />
+                        <input type="hidden" name="service" value={s.slug} />
+                        <button type="submit" aria-label={`Add ${s.name}`}>Add</button>
+                      </form>
+                    )}
+                </li>
+              ))}
+            </ul>
+          )
+      )}
+    </section>
+  );
+}
+
+function MonitorsSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  const { monitors } = props.data;
+  return (
+    <section aria-labelledby="monitors-title">
+      <h2 id="monitors-title">Your monitors ({monitors.length})</h2>
+      <ErrorNote failure={props.failure} at="monitors" />
+      {monitors.length === 0
+        ? <p class="muted">None yet: find a service above and add it.</p>
+        : (
+          <table class="cards">
+            <caption class="sr">Your monitors</caption>
+            <thead>
+              <tr>
+                <th scope="col">Monitor</th>
+                <th scope="col">Watching</th>
+                <th scope="col">Status</th>
+                <th scope="col">Uptime 30 d</th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {monitors.map((m) => (
+                <tr>
+                  <td data-label="Monitor">
+                    <a href={`/services/${m.serviceSlug}`}>{monitorName(m)}</a>
+                    {m.paused && <span class="muted">(paused)</span>}
+                  </td>
+                  <td data-label="Watching" class="labelled">{watching(m)}</td>
+                  <td data-label="Status" class="labelled">{m.currentStatus}</td>
+                  <td data-label="Uptime 30 d" class="labelled">
+                    {m.uptime30d === null ? "—" : `${m.uptime30d.toFixed(2)} %`}
+                  </td>
+                  <td class="row-actions">
+                    <a href={`${MONITORS_PATH}/${m.id}`} aria-label={`Edit ${monitorName(m)}`}>
+                      Edit
+                    </a>
+                    <form
+                      method="post"
+                      action={`${MONITORS_PATH}/${m.id}/delete`}
+                      class="inline"
+                    >
+                      <Csrf session={props.session} />
+                      <button type="submit" aria-label={`Remove ${monitorName(m)}`}>Remove</button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+    </section>
+  );
+}
+
+function GroupForm(
+  props: { session: WebSession; g: GroupView; monitors: readonly MonitorView[]; failure?: Failure },
+) {
+  const { g } = props;
+  const members = new Set(g.monitorIds);
+  const ordered = g.monitors;
+  return (
+    <article class="card" aria-labelledby={`g-${g.id}`}>
+      <h3 id={`g-${g.id}`}>{g.name}</h3>
+      <ErrorNote failure={props.failure} at={`group:${g.id}`} />
+      {ordered.length > 0 && (
+        <ol aria-label={`Order of ${g.name}`}>
+          {ordered.map((m, i) => (
+            <li>
+              {monitorName(m)}{" "}
+              <MoveButtons
+                session={props.session}
+                action={`${GROUPS_PATH}/${g.id}/move`}
+                item={m.id}
+                name={monitorName(m)}
+                i={i}
+                n={ordered.length}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+      <form method="post" action={`${GROUPS_PATH}/${g.id}`} class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Name <input type="text" name="name" value={g.name} required maxlength={100} />
+        </label>
+        <fieldset>
+          <legend>Monitors in {g.name}</legend>
+          {props.monitors.map((m) => (
+            <label class="check">
+              <input type="checkbox" name="monitors" value={m.id} checked={members.has(m.id)} />
+              {" "}
+              {monitorName(m)}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">Save {g.name}</button>
+      </form>
+      <form method="post" action={`${GROUPS_PATH}/${g.id}/delete`} class="inline">
+        <Csrf session={props.session} />
+        <button type="submit" aria-label={`Delete group ${g.name}`}>Delete group</button>
+      </form>
+    </article>
+  );
+}
+
+function GroupsSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  return (
+    <section aria-labelledby="groups-title">
+      <h2 id="groups-title">Groups</h2>
+      <p class="muted">A group reads the worst level of its monitors.</p>
+      {props.data.groups.map((g) => (
+        <GroupForm
+          session={props.session}
+          g={g}
+          monitors={props.data.monitors}
+          failure={props.failure}
+        />
+      ))}
+      <form method="post" action={GROUPS_PATH} class="stack">
+        <Csrf session={props.session} />
+        <ErrorNote failure={props.failure} at="groups" />
+        <label>
+          New group name{" "}
+          <input type="text" name="name" required maxlength={100} placeholder="e.g. Payments" />
+        </label>
+        <button type="submit">Create group</button>
+      </form>
+    </section>
+  );
+}
+
+const itemKey = (i: BoardItem) => `${i.kind}:${i.id}`;
+
+function BoardForm(
+  props: { session: WebSession; b: BoardView; data: PageData; failure?: Failure },
+) {
+  const { b } = props;
+  const chosen = new Set(b.items.map(itemKey));
+  return (
+    <article class="card" aria-labelledby={`b-${b.id}`}>
+      <h3 id={`b-${b.id}`}>
+        {b.title}{" "}
+        <span class="muted">
+          {b.public ? <a href={`/b/${b.slug}`}>/b/{b.slug}</a> : <>private · /b/{b.slug}</>}
+        </span>
+      </h3>
+      <ErrorNote failure={props.failure} at={`board:${b.id}`} />
+      {b.entries.length > 0 && (
+        <ol aria-label={`Order of ${b.title}`}>
+          {b.entries.map((e, i) => (
+            <li>
+              {e.kind === "group" ? `Group ${e.name}` : e.name}{" "}
+              <MoveButtons
+                session={props.session}
+                action={`${BOARDS_PATH}/${b.id}/move`}
+                item={`${e.kind}:${e.id}`}
+                name={e.name}
+                i={i}
+                n={b.entries.length}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+      <form method="post" action={`${BOARDS_PATH}/${b.id}`} class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Title <input type="text" name="title" value={b.title} required maxlength={200} />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="public" value="yes" checked={b.public} />{" "}
+          Public: anyone can read it at /b/{b.slug}
+        </label>
+        <fieldset>
+          <legend>On {b.title}</legend>
+          {props.data.groups.map((g) => (
+            <label class="check">
+              <input
+                type="checkbox"
+                name="items"
+                value={`group:${g.id}`}
+                checked={chosen.has(`group:${g.id}`)}
+              />{" "}
+              Group {g.name}
+            </label>
+          ))}
+          {props.data.monitors.map((m) => (
+            <label class="check">
+              <input
+                type="checkbox"
+                name="items"
+                value={`monitor:${m.id}`}
+                checked={chosen.has(`monitor:${m.id}`)}
+              />{" "}
+              {monitorName(m)}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">Save {b.title}</button>
+      </form>
+      <form method="post" action={`${BOARDS_PATH}/${b.id}/delete`} class="inline">
+        <Csrf session={props.session} />
+        <button type="submit" aria-label={`Delete board ${b.title}`}>Delete board</button>
+      </form>
+    </article>
+  );
+}
+
+function BoardsSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  return (
+    <section aria-labelledby="boards-title">
+      <h2 id="boards-title">Boards</h2>
+      <p class="muted">
+        A board lays out groups and monitors on one page; a public one is readable by anyone at{" "}
+        <code>/b/&lt;slug&gt;</code>{" "}
+        with each item's level, 90 days of daily worst status and open incidents.
+      </p>
+      {props.data.boards.map((b) => (
+        <BoardForm session={props.session} b={b} data={props.data} failure={props.failure} />
+      ))}
+      <form method="post" action={BOARDS_PATH} class="stack">
+        <Csrf session={props.session} />
+        <ErrorNote failure={props.failure} at="boards" />
+        <label>
+          Address{" "}
+          <input
+            type="text"
+            name="slug"
+            required
+            maxlength={63}
+            pattern="[a-z0-9][a-z0-9\-]{1,62}"
+            placeholder="e.g. acme-stack"
+          />
+        </label>
+        <label>
+          Title <input type="text" name="title" required maxlength={200} />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="public" value="yes" /> Public
+        </label>
+        <button type="submit">Create board</button>
+      </form>
+    </section>
+  );
+}
+
+function MonitorsPage(
+  props: {
+    publicUrl: string;
+    session: WebSession;
+    data: PageData;
+    notice?: string;
+    failure?: Failure;
+  },
+) {
+  const who = props.session.principal;
+  return (
+    <Layout
+      title="Monitors"
+      publicUrl={props.publicUrl}
+      nav="monitors"
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <h1>Settings › Monitors</h1>
+      <p class="muted">
+        Account <strong>{who.account.name}</strong> · plan <strong>{who.account.plan}</strong>
+        {who.account.plan === "FREE" &&
+          ` · FREE accounts keep up to ${FREE_MONITOR_LIMIT} monitors and ${FREE_BOARD_LIMIT} board`}
+      </p>
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <AddSection session={props.session} data={props.data} failure={props.failure} />
+      <MonitorsSection session={props.session} data={props.data} failure={props.failure} />
+      <GroupsSection session={props.session} data={props.data} failure={props.failure} />
+      <BoardsSection session={props.session} data={props.data} failure={props.failure} />
+    </Layout>
+  );
+}
+
+function EditMonitorPage(
+  props: {
+    publicUrl: string;
+    session: WebSession;
+    m: MonitorView;
+    components: readonly string[];
+    error?: string;
+  },
+) {
+  const { m } = props;
+  const chosen = new Set(m.components);
+  const name = monitorName(m);
+  return (
+    <Layout
+      title={`Edit ${name}`}
+      publicUrl={props.publicUrl}
+      nav="monitors"
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <h1>Edit monitor “{name}”</h1>
+      <p>
+        <a href={MONITORS_PATH}>← Settings › Monitors</a>
+      </p>
+      {props.error && <p class="notice error" role="alert">{props.error}</p>}
+      <form method="post" action={`${MONITORS_PATH}/${m.id}`} class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Label{" "}
+          <input
+            type="text"
+            name="label"
+            value={m.label ?? ""}
+            maxlength={100}
+            placeholder={m.serviceName ?? m.serviceSlug}
+          />
+        </label>
+        <fieldset>
+          <legend>Components to watch (none checked: the whole service)</legend>
+          {props.components.length === 0 && (
+            <p class="muted">statusd has not read any component of this service yet.</p>
+          )}
+          {props.components.map((c) => (
+            <label class="check">
+              <input type="checkbox" name="components" value={c} checked={chosen.has(c)} /> {c}
+            </label>
+          ))}
+        </fieldset>
+        <label class="check">
+          <input type="checkbox" name="paused" value="yes" checked={m.paused} /> Paused
+        </label>
+        <button type="submit">Save monitor</button>
+      </form>
+    </Layout>
+  );
+}
+
+function signedIn(c: Context<WebEnv>): WebSession | null {
+  return c.get("session");
+}
+
+function toSignIn(c: Context<WebEnv>): Response {
+  return c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
+}
+
+function messageOf(err: unknown): string | null {
+  if (err instanceof InvalidRequest) {
+    return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
+  }
+  if (err instanceof NotFound) return null;
+  if (err instanceof AppError) return err.message;
+  return null;
+}
+
+/** `list` with `item` moved one place `dir`. */
+function moved<T>(list: readonly T[], item: T, dir: string, same: (a: T, b: T) => boolean): T[] {
+  const out = [...list];
+  const i = out.findIndex((x) => same(x, item));
+  const j = dir === "up" ? i - 1 : i + 1;
+  if (i < 0 || j < 0 || j >= out.length) return out;
+  [out[i], out[j]] = [out[j]!, out[i]!];
+  return out;
+}
+
+/** `chosen` in the order `current` has them, new ones after. */
+function keepOrder(current: readonly string[], chosen: readonly string[]): string[] {
+  const want = new Set(chosen);
+  return [...current.filter((x) => want.has(x)), ...chosen.filter((x) => !current.includes(x))];
+}
+
+function listOf(form: Record<string, string | string[]>, name: string): string[] {
+  const v = form[name];
+  return v === undefined ? [] : [v].flat();
+}
+
+function itemOf(text: string): BoardItem | null {
+  const m = /^(group|monitor):(.{1,100})$/.exec(text);
+  return m ? { kind: m[1] as BoardItem["kind"], id: m[2]! } : null;
+}
+
+/** The Settings > Monitors routes. */
+export function monitorsPages(): Hono<WebEnv> {
+  const web = new Hono<WebEnv>();
+  web.onError(pageError);
+  const publicUrl = (c: Context<WebEnv>) => c.get("app").settings.publicUrl;
+
+  /** Runs a change; on a refusal the page again (400/403) with the message at `place`. */
+  const change = async (
+    c: Context<WebEnv>,
+    place: Place,
+    run: (session: WebSession) => Promise<string>,
+  ): Promise<Response> => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    try {
+      return c.redirect(await run(session), 303);
+    } catch (err) {
+      const message = messageOf(err);
+      if (message === null) throw err;
+      const status = errorBody(err as AppError).status;
+      return c.html(
+        <MonitorsPage
+          publicUrl={publicUrl(c)}
+          session={session}
+          data={await pageData(c, session, "")}
+          failure={{ place, message }}
+        />,
+        status as 400 | 403 | 409 | 412,
+      );
+    }
+  };
+
+  web.get(MONITORS_PATH, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const code = c.req.query("done") ?? "";
+    const notice = Object.hasOwn(DONE, code) ? DONE[code as keyof typeof DONE] : undefined;
+    return c.html(
+      <MonitorsPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        data={await pageData(c, session, c.req.query("q") ?? "")}
+        notice={notice}
+      />,
+    );
+  });
+
+  web.post(MONITORS_PATH, webSession, (c) =>
+    change(c, "add", async (session) => {
+      const form = await readForm(c);
+      const m = await createMonitor(c.get("app"), session.principal, {
+        service: field(form, "service"),
+      });
+      return `${MONITORS_PATH}/${m.id}?added=1`;
+    }));
+
+  web.get(`${MONITORS_PATH}/:id`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const app = c.get("app");
+    const m = await getMonitor(app, session.principal, c.req.param("id"));
+    const components = m.serviceName === null
+      ? []
+      : (await getService(app, m.serviceSlug)).components.map((x) => x.name);
+    return c.html(
+      <EditMonitorPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        m={m}
+        components={components}
+      />,
+    );
+  });
+
+  web.post(`${MONITORS_PATH}/:id`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const app = c.get("app");
+    const id = c.req.param("id");
+    const form = await readForm(c);
+    const label = field(form, "label").trim();
+    try {
+      await updateMonitor(app, session.principal, id, {
+        label: label === "" ? null : label,
+        components: listOf(form, "components"),
+        paused: field(form, "paused") === "yes",
+      }, null);
+      return c.redirect(done("saved"), 303);
+    } catch (err) {
+      const message = messageOf(err);
+      if (message === null) throw err;
+      const m = await getMonitor(app, session.principal, id);
+      const components = m.serviceName === null
+        ? []
+        : (await getService(app, m.serviceSlug)).components.map((x) => x.name);
+      return c.html(
+        <EditMonitorPage
+          publicUrl={publicUrl(c)}
+          session={session}
+          m={m}
+          components={components}
+          error={message}
+        />,
+        400,
+      );
+    }
+  });
+
+  web.post(
+    `${MONITORS_PATH}/:id/delete`,
+    webSession,
+    (c) =>
+      change(c, "monitors", async (session) => {
+        await readForm(c);
+        await deleteMonitor(c.get("app"), session.principal, c.req.param("id"), null);
+        return done("removed");
+      }),
+  );
+
+  web.post(GROUPS_PATH, webSession, (c) =>
+    change(c, "groups", async (session) => {
+      const form = await readForm(c);
+      await createGroup(c.get("app"), session.principal, { name: field(form, "name") });
+      return done("group-created");
+    }));
+
+  web.post(
+    `${GROUPS_PATH}/:id`,
+    webSession,
+    (c) =>
+      change(c, `group:${c.req.param("id")}`, async (session) => {
+        const form = await readForm(c);
+        const app = c.get("app");
+        const id = c.req.param("id");
+        const current = (await listGroups(app, session.principal, all)).content.find((g) =>
+          g.id === id
+        );
+        if (!current) throw new NotFound("group", id);
+        await updateGroup(app, session.principal, id, {
+          name: field(form, "name"),
+          monitors: keepOrder(current.monitorIds, listOf(form, "monitors")),
+        }, null);
+        return done("group-saved");
+      }),
+  );
+
+  web.post(
+    `${GROUPS_PATH}/:id/move`,
+    webSession,
+    (c) =>
+      change(c, `group:${c.req.param("id")}`, async (session) => {
+        const form = await readForm(c);
+        const app = c.get("app");
+        const id = c.req.param("id");
+        const g = (await listGroups(app, session.principal, all)).content.find((x) => x.id === id);
+        if (!g) throw new NotFound("group", id);
+        const order = moved(
+          g.monitorIds,
+          field(form, "item"),
+          field(form, "dir"),
+          (a, b) => a === b,
+        );
+        await updateGroup(app, session.principal, id, { monitors: order }, null);
+        return done("order");
+      }),
+  );
+
+  web.post(`${GROUPS_PATH}/:id/delete`, webSession, (c) =>
+    change(c, "groups", async (session) => {
+      await readForm(c);
+      await deleteGroup(c.get("app"), session.principal, c.req.param("id"), null);
+      return done("group-deleted");
+    }));
+
+  web.post(BOARDS_PATH, webSession, (c) =>
+    change(c, "boards", async (session) => {
+      const form = await readForm(c);
+      await createBoard(c.get("app"), session.principal, {
+        slug: field(form, "slug"),
+        title: field(form, "title"),
+        public: field(form, "public") === "yes",
+      });
+      return done("board-created");
+    }));
+
+  web.post(
+    `${BOARDS_PATH}/:id`,
+    webSession,
+    (c) =>
+      change(c, `board:${c.req.param("id")}`, async (session) => {
+        const form = await readForm(c);
+        const app = c.get("app");
+        const id = c.req.param("id");
+        const b = (await listBoards(app, session.principal, all)).content.find((x) => x.id === id);
+        if (!b) throw new NotFound("board", id);
+        const chosen = listOf(form, "items");
+        const bad = chosen.filter((t) => itemOf(t) === null);
+        if (bad.length) {
+          throw new InvalidRequest([{ parameter: "items", message: `cannot read "${bad[0]}"` }]);
+        }
+        const order = keepOrder(b.items.map(itemKey), chosen);
+        await updateBoard(app, session.principal, id, {
+          title: field(form, "title"),
+          public: field(form, "public") === "yes",
+          items: order.map((t) => itemOf(t)!),
+        }, null);
+        return done("board-saved");
+      }),
+  );
+
+  web.post(
+    `${BOARDS_PATH}/:id/move`,
+    webSession,
+    (c) =>
+      change(c, `board:${c.req.param("id")}`, async (session) => {
+        const form = await readForm(c);
+        const app = c.get("app");
+        const id = c.req.param("id");
+        const b = (await listBoards(app, session.principal, all)).content.find((x) => x.id === id);
+        if (!b) throw new NotFound("board", id);
+        const order = moved(
+          b.items.map(itemKey),
+          field(form, "item"),
+          field(form, "dir"),
+          (a, b) => a === b,
+        );
+        await updateBoard(
+          app,
+          session.principal,
+          id,
+          { items: order.map((t) => itemOf(t)!) },
+          null,
+        );
+        return done("order");
+      }),
+  );
+
+  web.post(`${BOARDS_PATH}/:id/delete`, webSession, (c) =>
+    change(c, "boards", async (session) => {
+      await readForm(c);
+      await deleteBoard(c.get("app"), session.principal, c.req.param("id"), null);
+      return done("board-deleted");
+    }));
+
+  return web;
+}
+
+/** Mounts Settings > Monitors. */
+export const registerMonitorsPages: Register = (api) => {
+  api.route("/", monitorsPages());
+};
