@@ -114,3 +114,28 @@ export interface DeliveryAttempt {
   /** Why it failed in words ("timeout after 10 s", "refused address 10.0.0.5"), null when ok. */
   readonly error: string | null;
 }
+
+/** A route's settings as stored: `kind` and its fields (validated by `outbound/channels/settings.ts`). */
+export type RouteSettingsData = { readonly kind: ChannelKind } & Readonly<Record<string, unknown>>;
+
+/** A named destination of an account (`alerts:*`). */
+export interface RouteRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly settings: RouteSettingsData;
+  /** Set when deliveries kept failing: nothing more is sent until it is resumed. */
+  readonly paused: { readonly since: EpochMs; readonly reason: string } | null;
+  /** Failed deliveries in a row (reset by a delivered one). */
+  readonly failuresInARow: number;
+  readonly createdAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly version: number;
+}
+
+/** A route to create. */
+export type NewRoute = Omit<RouteRecord, "updatedAt" | "version">;
+/** What a route update may change. */
+export type RoutePatch = Partial<
+  Pick<RouteRecord, "name" | "settings" | "paused" | "failuresInARow">
+>;

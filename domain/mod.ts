@@ -210,6 +210,28 @@ export {
   type SuccessRecord,
   type TokenRotation,
 } from "./store/mod.ts";
+export type {
+  AlertRouteStore,
+  DeliveryFilter,
+  DeliveryRecord,
+  DeliverySource,
+  DeliveryStore,
+  EnqueueOptions,
+  NewDelivery,
+} from "./store/mod.ts";
+export {
+  type AlertMessage,
+  type AlertTimeToResolve,
+  type AlertTrigger,
+  CHANNEL_KINDS,
+  type ChannelKind,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type NewRoute,
+  type RoutePatch,
+  type RouteRecord,
+  type RouteSettingsData,
+} from "./alert.ts";
 export { type PollerStats } from "./poller.ts";
 export {
   type CapsToEnforce,

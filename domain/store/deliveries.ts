@@ -86,6 +86,34 @@ export interface DeliveryStore {
     filter: DeliveryFilter,
     page: PageRequest,
   ): Promise<{ readonly items: readonly DeliveryRecord[]; readonly total: number }>;
+  /**
+   * Up to `limit` deliveries due at `now` (pending, `notBefore` reached, not held by another
+   * worker's unexpired lease), leased to `holder` until `now + leaseMs`; on PostgreSQL claimed
+   * with `FOR UPDATE SKIP LOCKED`, so two instances never claim the same one.
+   */
+  claimDue(
+    now: EpochMs,
+    limit: number,
+    holder: string,
+    leaseMs: number,
+  ): Promise<readonly DeliveryRecord[]>;
+  /**
+   * Records one attempt and where the delivery goes next (`pending` again at `notBefore`, or
+   * `delivered` / `failed`), releasing the lease — only while `holder` still holds it (false:
+   * the lease was lost and nothing was written).
+   */
+  finish(
+    id: string,
+    holder: string,
+    attempt: DeliveryAttempt,
+    next: {
+      readonly state: DeliveryState;
+      readonly notBefore: EpochMs;
+      readonly error: string | null;
+    },
+  ): Promise<boolean>;
+  /** A delivered or failed delivery of the account becomes pending again at `at` (null: none). */
+  redeliver(accountId: string, id: string, at: EpochMs): Promise<DeliveryRecord | null>;
   /** The account's delivery with `id` and its attempts, or null. */
   get(
     accountId: string,

@@ -20,7 +20,12 @@ import type { IncidentStore } from "./incidents.ts";
 import type { KeyStore } from "./keys.ts";
 import type { MonitorStore } from "./monitors.ts";
 import type { IdempotencyStore } from "./idempotency.ts";
-import type { BoardStore, GroupStore } from "./boards.ts";
+import type { AccountDocStore, BoardStore, GroupStore } from "./boards.ts";
+import type { DeliveryStore } from "./deliveries.ts";
+import type { NewRoute, RoutePatch, RouteRecord } from "../alert.ts";
+
+/** Alert routes (issue #13): the shared account-document operations. */
+export type AlertRouteStore = AccountDocStore<RouteRecord, NewRoute, RoutePatch>;
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";
 import type { RetentionStore } from "./retention.ts";
@@ -49,6 +54,10 @@ export interface Store {
   readonly groups: GroupStore;
   readonly boards: BoardStore;
   readonly idempotency: IdempotencyStore;
+  /** Alert routes (issue #13): account documents of kind `route`. */
+  readonly alertRoutes: AlertRouteStore;
+  /** The alerting outbox (issue #13). */
+  readonly deliveries: DeliveryStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -124,3 +133,11 @@ export type {
 } from "./polls.ts";
 export { PRUNE_CHUNK, type RetentionStore } from "./retention.ts";
 export type { SessionRecord, SessionStore } from "./sessions.ts";
+export type {
+  DeliveryFilter,
+  DeliveryRecord,
+  DeliverySource,
+  DeliveryStore,
+  EnqueueOptions,
+  NewDelivery,
+} from "./deliveries.ts";

@@ -8,7 +8,8 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
-import { boardStore, groupStore } from "./account_docs.ts";
+import { boardStore, docStore, groupStore } from "./account_docs.ts";
+import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
@@ -89,6 +90,8 @@ export async function postgresStoreOver(
     monitors: monitorStore(sql),
     groups: groupStore(sql),
     boards: boardStore(sql),
+    alertRoutes: docStore(sql, "route"),
+    deliveries: deliveryStore(sql),
     idempotency: idempotencyStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });

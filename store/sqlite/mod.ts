@@ -7,7 +7,8 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
-import { boardStore, groupStore } from "./account_docs.ts";
+import { boardStore, docStore, groupStore } from "./account_docs.ts";
+import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
 import { changeStore } from "./changes.ts";
@@ -70,6 +71,8 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     monitors: monitorStore(db),
     groups: groupStore(db),
     boards: boardStore(db),
+    alertRoutes: docStore(db, "route"),
+    deliveries: deliveryStore(db),
     idempotency: idempotencyStore(db),
     close() {
       if (open) {

@@ -16,6 +16,7 @@ import { attemptCases } from "./attempts.ts";
 import { monitorCases } from "./monitors.ts";
 import { boardCases } from "./boards.ts";
 import { idempotencyCases } from "./idempotency.ts";
+import { deliveryCases } from "./deliveries.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -49,6 +50,7 @@ export const CASES: readonly Case[] = [
   ...monitorCases,
   ...boardCases,
   ...idempotencyCases,
+  ...deliveryCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */

@@ -1,0 +1,131 @@
+/**
+ * The alerting outbox on PostgreSQL (issue #13), as on SQLite; several instances share it, so a
+ * claim takes due rows with `FOR UPDATE SKIP LOCKED` and a lease, and a cursor move is a
+ * compare-and-set under the row lock.
+ * @module
+ */
+import type { DeliveryStore, NewDelivery } from "../../domain/mod.ts";
+import { offsetOf } from "../../domain/mod.ts";
+import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
+import { affected, read, type Row, type Sql, write } from "./db.ts";
+
+async function insert(tx: Sql, d: NewDelivery): Promise<number> {
+  return affected(
+    await tx`INSERT INTO alert_deliveries (id, account_id, route_id, source_kind, source_id,
+        change_id, notification_id, subject, step, recovery, message, state, not_before,
+        created_at, updated_at)
+      VALUES (${d.id}, ${d.accountId}, ${d.routeId}, ${d.source.kind}, ${d.source.id},
+        ${d.changeId}, ${d.notificationId}, ${d.subject}, ${d.step}, ${d.recovery ? 1 : 0},
+        ${JSON.stringify(d.message)}, 'pending', ${d.notBefore}, ${d.createdAt}, ${d.createdAt})
+      ON CONFLICT (id) DO NOTHING`,
+  );
+}
+
+/** The outbox noun over `sql`. */
+export function deliveryStore(sql: Sql): DeliveryStore {
+  const one = async (tx: Sql, id: string) =>
+    (await tx`SELECT * FROM alert_deliveries WHERE id = ${id}`)[0] as Row | undefined;
+  return {
+    enqueue(items, options = {}) {
+      return write(sql, async (tx) => {
+        if (options.cursor) {
+          const { name, from, to } = options.cursor;
+          await tx`INSERT INTO alert_cursors (name, position, updated_at)
+            VALUES (${name}, 0, ${Date.now()}) ON CONFLICT (name) DO NOTHING`;
+          const [at] = await tx`SELECT position FROM alert_cursors WHERE name = ${name}
+            FOR UPDATE`;
+          if (Number(at!.position) !== from) return "stale_cursor" as const;
+          await tx`UPDATE alert_cursors SET position = ${to}, updated_at = ${Date.now()}
+            WHERE name = ${name}`;
+        }
+        let inserted = 0;
+        for (const d of items) inserted += await insert(tx, d);
+        for (const n of options.cancel?.notificationIds ?? []) {
+          await tx`UPDATE alert_deliveries SET state = 'cancelled', updated_at = ${Date.now()}
+            WHERE notification_id = ${n} AND state = 'pending'`;
+        }
+        return { inserted };
+      });
+    },
+    async cursor(name) {
+      const [r] = await sql`SELECT position FROM alert_cursors WHERE name = ${name}`;
+      return r ? Number(r.position) : null;
+    },
+    async openNotifications(sourceId, subject) {
+      return (await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
+        AND subject = ${subject} AND state = 'pending' ORDER BY created_at, seq`).map(deliveryOf);
+    },
+    async latestFor(sourceId, subject) {
+      const [r] = await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
+        AND subject = ${subject} ORDER BY created_at DESC, seq DESC LIMIT 1`;
+      return r ? deliveryOf(r) : null;
+    },
+    async acknowledge(notificationId, at) {
+      return affected(
+        await sql`UPDATE alert_deliveries SET state = 'acknowledged', updated_at = ${at}
+          WHERE notification_id = ${notificationId} AND state = 'pending'`,
+      );
+    },
+    list(accountId, filter, page) {
+      return read(sql, async (tx) => {
+        const w = tx`account_id = ${accountId}
+          ${filter.state ? tx`AND state = ${filter.state}` : tx``}
+          ${filter.routeId ? tx`AND route_id = ${filter.routeId}` : tx``}
+          ${filter.sourceId ? tx`AND source_id = ${filter.sourceId}` : tx``}`;
+        const [{ n }] = await tx`SELECT COUNT(*) AS n FROM alert_deliveries WHERE ${w}`;
+        const rows = await tx`SELECT * FROM alert_deliveries WHERE ${w}
+          ORDER BY created_at DESC, seq DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`;
+        return { items: rows.map(deliveryOf), total: Number(n) };
+      });
+    },
+    get(accountId, id) {
+      return read(sql, async (tx) => {
+        const r = await one(tx, id);
+        if (!r || r.account_id !== accountId) return null;
+        const attempts = await tx`SELECT * FROM alert_attempts WHERE delivery_id = ${id}
+          ORDER BY n`;
+        return { delivery: deliveryOf(r), attempts: attempts.map(attemptOf) };
+      });
+    },
+    claimDue(now, limit, holder, leaseMs) {
+      return write(sql, async (tx) => {
+        const rows = await tx`UPDATE alert_deliveries SET claimed_by = ${holder},
+            claimed_until = ${now + leaseMs}
+          WHERE id IN (SELECT id FROM alert_deliveries
+            WHERE state = 'pending' AND not_before <= ${now}
+              AND (claimed_until IS NULL OR claimed_until < ${now})
+            ORDER BY not_before, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING *`;
+        return rows.map(deliveryOf).sort((a, b) => a.notBefore - b.notBefore);
+      });
+    },
+    finish(id, holder, attempt, next) {
+      return write(sql, async (tx) => {
+        const [r] = await tx`SELECT attempts, claimed_by FROM alert_deliveries WHERE id = ${id}
+          FOR UPDATE`;
+        if (!r || r.claimed_by !== holder) return false;
+        const n = Number(r.attempts) + 1;
+        await tx`INSERT INTO alert_attempts (delivery_id, n, at, ok, status, reply, latency_ms,
+            error)
+          VALUES (${id}, ${n}, ${attempt.at}, ${attempt.ok ? 1 : 0}, ${attempt.status},
+            ${attempt.reply?.slice(0, REPLY_MAX) ?? null}, ${Math.round(attempt.latencyMs)},
+            ${attempt.error?.slice(0, REPLY_MAX) ?? null})`;
+        await tx`UPDATE alert_deliveries SET
+            state = CASE WHEN state = 'pending' THEN ${next.state} ELSE state END,
+            not_before = ${next.notBefore}, attempts = ${n}, last_error = ${next.error},
+            claimed_by = NULL, claimed_until = NULL, updated_at = ${attempt.at}
+          WHERE id = ${id}`;
+        return true;
+      });
+    },
+    redeliver(accountId, id, at) {
+      return write(sql, async (tx) => {
+        const r = await one(tx, id);
+        if (!r || r.account_id !== accountId) return null;
+        await tx`UPDATE alert_deliveries SET state = 'pending', not_before = ${at},
+            claimed_by = NULL, claimed_until = NULL, updated_at = ${at} WHERE id = ${id}`;
+        return deliveryOf((await one(tx, id))!);
+      });
+    },
+  };
+}

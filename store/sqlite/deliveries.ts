@@ -1,0 +1,193 @@
+/**
+ * The alerting outbox on SQLite (issue #13): `alert_deliveries`, their `alert_attempts` and the
+ * evaluator's `alert_cursors` (migration 13). One process owns a SQLite file, so a claim is a
+ * plain update inside a write transaction.
+ * @module
+ */
+import type {
+  DeliveryAttempt,
+  DeliveryRecord,
+  DeliveryStore,
+  NewDelivery,
+} from "../../domain/mod.ts";
+import { offsetOf } from "../../domain/mod.ts";
+import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
+import { type Db, readTransaction, statement, transaction } from "./db.ts";
+import { promised } from "./promised.ts";
+
+type Row = Record<string, unknown>;
+
+function insert(db: Db, d: NewDelivery): number {
+  const r = statement(
+    db,
+    `INSERT INTO alert_deliveries (id, account_id, route_id, source_kind, source_id, change_id,
+       notification_id, subject, step, recovery, message, state, not_before, created_at,
+       updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+  ).run(
+    d.id,
+    d.accountId,
+    d.routeId,
+    d.source.kind,
+    d.source.id,
+    d.changeId,
+    d.notificationId,
+    d.subject,
+    d.step,
+    d.recovery ? 1 : 0,
+    JSON.stringify(d.message),
+    d.notBefore,
+    d.createdAt,
+    d.createdAt,
+  );
+  return Number(r.changes);
+}
+
+/** The outbox noun over `db`. */
+export function deliveryStore(db: Db): DeliveryStore {
+  const one = (id: string) =>
+    statement(db, "SELECT * FROM alert_deliveries WHERE id = ?").get(id) as Row | undefined;
+  return promised<DeliveryStore>({
+    enqueue(items, options = {}) {
+      return transaction(db, () => {
+        if (options.cursor) {
+          const { name, from, to } = options.cursor;
+          const at = statement(db, "SELECT position FROM alert_cursors WHERE name = ?")
+            .get(name) as { position: number } | undefined;
+          if ((at?.position ?? 0) !== from) return "stale_cursor" as const;
+          statement(
+            db,
+            `INSERT INTO alert_cursors (name, position, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET position = excluded.position,
+               updated_at = excluded.updated_at`,
+          ).run(name, to, Date.now());
+        }
+        let inserted = 0;
+        for (const d of items) inserted += insert(db, d);
+        for (const n of options.cancel?.notificationIds ?? []) {
+          statement(
+            db,
+            `UPDATE alert_deliveries SET state = 'cancelled', updated_at = ?
+             WHERE notification_id = ? AND state = 'pending'`,
+          ).run(Date.now(), n);
+        }
+        return { inserted };
+      });
+    },
+    cursor(name) {
+      const r = statement(db, "SELECT position FROM alert_cursors WHERE name = ?").get(name) as
+        | { position: number }
+        | undefined;
+      return r ? Number(r.position) : null;
+    },
+    openNotifications(sourceId, subject) {
+      return (statement(
+        db,
+        `SELECT * FROM alert_deliveries WHERE source_id = ? AND subject = ? AND state = 'pending'
+         ORDER BY created_at, rowid`,
+      ).all(sourceId, subject) as Row[]).map(deliveryOf);
+    },
+    latestFor(sourceId, subject) {
+      const r = statement(
+        db,
+        `SELECT * FROM alert_deliveries WHERE source_id = ? AND subject = ?
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      ).get(sourceId, subject) as Row | undefined;
+      return r ? deliveryOf(r) : null;
+    },
+    acknowledge(notificationId, at) {
+      const r = statement(
+        db,
+        `UPDATE alert_deliveries SET state = 'acknowledged', updated_at = ?
+         WHERE notification_id = ? AND state = 'pending'`,
+      ).run(at, notificationId);
+      return Number(r.changes);
+    },
+    list(accountId, filter, page) {
+      return readTransaction(db, () => {
+        const where = ["account_id = ?"];
+        const params: (string | number)[] = [accountId];
+        if (filter.state) (where.push("state = ?"), params.push(filter.state));
+        if (filter.routeId) (where.push("route_id = ?"), params.push(filter.routeId));
+        if (filter.sourceId) (where.push("source_id = ?"), params.push(filter.sourceId));
+        const w = where.join(" AND ");
+        const { n } = statement(db, `SELECT COUNT(*) AS n FROM alert_deliveries WHERE ${w}`)
+          .get(...params) as { n: number };
+        const rows = statement(
+          db,
+          `SELECT * FROM alert_deliveries WHERE ${w}
+           ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+        ).all(...params, page.limit, offsetOf(page)) as Row[];
+        return { items: rows.map(deliveryOf), total: Number(n) };
+      });
+    },
+    get(accountId, id) {
+      return readTransaction(db, () => {
+        const r = one(id);
+        if (!r || r.account_id !== accountId) return null;
+        const attempts = (statement(
+          db,
+          "SELECT * FROM alert_attempts WHERE delivery_id = ? ORDER BY n",
+        ).all(id) as Row[]).map(attemptOf);
+        return { delivery: deliveryOf(r), attempts };
+      });
+    },
+    claimDue(now, limit, holder, leaseMs) {
+      return transaction(db, () => {
+        const rows = statement(
+          db,
+          `SELECT id FROM alert_deliveries
+           WHERE state = 'pending' AND not_before <= ?
+             AND (claimed_until IS NULL OR claimed_until < ?)
+           ORDER BY not_before, rowid LIMIT ?`,
+        ).all(now, now, limit) as { id: string }[];
+        const claim = statement(
+          db,
+          "UPDATE alert_deliveries SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+        );
+        for (const r of rows) claim.run(holder, now + leaseMs, r.id);
+        return rows.map((r) => deliveryOf(one(r.id)!));
+      });
+    },
+    finish(id, holder, attempt: DeliveryAttempt, next) {
+      return transaction(db, () => {
+        const r = one(id);
+        if (!r || r.claimed_by !== holder) return false;
+        const n = Number(r.attempts) + 1;
+        statement(
+          db,
+          `INSERT INTO alert_attempts (delivery_id, n, at, ok, status, reply, latency_ms, error)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          id,
+          n,
+          attempt.at,
+          attempt.ok ? 1 : 0,
+          attempt.status,
+          attempt.reply?.slice(0, REPLY_MAX) ?? null,
+          Math.round(attempt.latencyMs),
+          attempt.error?.slice(0, REPLY_MAX) ?? null,
+        );
+        statement(
+          db,
+          `UPDATE alert_deliveries SET state = CASE WHEN state = 'pending' THEN ? ELSE state END,
+             not_before = ?, attempts = ?, last_error = ?, claimed_by = NULL,
+             claimed_until = NULL, updated_at = ? WHERE id = ?`,
+        ).run(next.state, next.notBefore, n, next.error, attempt.at, id);
+        return true;
+      });
+    },
+    redeliver(accountId, id, at) {
+      return transaction(db, () => {
+        const r = one(id);
+        if (!r || r.account_id !== accountId) return null;
+        statement(
+          db,
+          `UPDATE alert_deliveries SET state = 'pending', not_before = ?, claimed_by = NULL,
+             claimed_until = NULL, updated_at = ? WHERE id = ?`,
+        ).run(at, at, id);
+        return deliveryOf(one(id)!);
+      });
+    },
+  });
+}

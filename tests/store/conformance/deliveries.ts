@@ -1,0 +1,166 @@
+/**
+ * Conformance cases for `store.deliveries` and `store.alertRoutes` (issue #13).
+ * @module
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import type { AlertMessage, NewDelivery } from "../../../domain/mod.ts";
+import { accountOf, memberOf } from "./accounts.ts";
+import type { Case } from "./_support.ts";
+import { T } from "./_support.ts";
+
+const message: AlertMessage = {
+  notificationId: "n1",
+  trigger: "test",
+  summary: "Test from statusd",
+  level: "OPERATIONAL",
+  previousLevel: null,
+  service: null,
+  components: [],
+  incident: null,
+  timeToResolve: null,
+  advice: "Nothing to do.",
+  links: {},
+  sentBecause: "route hooks",
+  at: T,
+};
+
+function delivery(id: string, over: Partial<NewDelivery> = {}): NewDelivery {
+  return {
+    id,
+    accountId: "a1",
+    routeId: "rt_1",
+    source: { kind: "rule", id: "rule_1" },
+    changeId: 7,
+    notificationId: "n1",
+    subject: "monitor:m1",
+    step: 0,
+    recovery: false,
+    message,
+    notBefore: T,
+    createdAt: T,
+    ...over,
+  };
+}
+
+export const deliveryCases: readonly Case[] = [
+  {
+    name: "deliveries: enqueue is idempotent by id and moves the cursor only from where it was",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      const d = store.deliveries;
+      equal(await d.cursor("evaluator"), null);
+      deepStrictEqual(
+        await d.enqueue([delivery("d1"), delivery("d2")], {
+          cursor: { name: "evaluator", from: 0, to: 7 },
+        }),
+        { inserted: 2 },
+      );
+      equal(await d.cursor("evaluator"), 7);
+      equal(
+        await d.enqueue([delivery("d3")], { cursor: { name: "evaluator", from: 0, to: 9 } }),
+        "stale_cursor",
+      );
+      equal((await d.list("a1", {}, { page: 0, limit: 10 })).total, 2, "nothing of a stale one");
+      deepStrictEqual(await d.enqueue([delivery("d1")]), { inserted: 0 }, "a stored id is skipped");
+      deepStrictEqual(
+        (await d.openNotifications("rule_1", "monitor:m1")).map((x) => x.id).sort(),
+        ["d1", "d2"],
+      );
+      await d.enqueue([], { cancel: { notificationIds: ["n1"], state: "cancelled" } });
+      equal((await d.list("a1", { state: "cancelled" }, { page: 0, limit: 10 })).total, 2);
+      equal((await d.latestFor("rule_1", "monitor:m1"))!.state, "cancelled");
+    },
+  },
+  {
+    name: "deliveries: due ones are claimed once under a lease, finished with their attempts",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      await store.accounts.create(accountOf("a2"), memberOf("m2", "a2", "two@x.test"));
+      const d = store.deliveries;
+      await d.enqueue([
+        delivery("now", { notificationId: "x1" }),
+        delivery("later", { notificationId: "x2", notBefore: T + 60_000 }),
+      ]);
+      const first = await d.claimDue(T, 10, "w1", 30_000);
+      deepStrictEqual(first.map((x) => x.id), ["now"]);
+      deepStrictEqual(first[0]!.message, message);
+      deepStrictEqual(await d.claimDue(T + 1, 10, "w2", 30_000), [], "leased to w1");
+      equal(
+        await d.finish("now", "w2", {
+          n: 1,
+          at: T + 2,
+          ok: true,
+          status: 200,
+          reply: "ok",
+          latencyMs: 5,
+          error: null,
+        }, { state: "delivered", notBefore: T + 2, error: null }),
+        false,
+        "only the holder finishes",
+      );
+      ok(
+        await d.finish("now", "w1", {
+          n: 1,
+          at: T + 2,
+          ok: false,
+          status: 503,
+          reply: "busy",
+          latencyMs: 12.4,
+          error: "HTTP 503",
+        }, { state: "pending", notBefore: T + 10_000, error: "HTTP 503" }),
+      );
+      deepStrictEqual(await d.claimDue(T + 5_000, 10, "w2", 30_000), [], "backing off");
+      const again = await d.claimDue(T + 10_000, 10, "w2", 30_000);
+      deepStrictEqual(again.map((x) => x.id), ["now"]);
+      await d.finish("now", "w2", {
+        n: 2,
+        at: T + 10_001,
+        ok: true,
+        status: 204,
+        reply: null,
+        latencyMs: 3,
+        error: null,
+      }, { state: "delivered", notBefore: T + 10_001, error: null });
+      const got = (await d.get("a1", "now"))!;
+      equal(got.delivery.state, "delivered");
+      equal(got.delivery.attempts, 2);
+      deepStrictEqual(got.attempts.map((a) => [a.n, a.ok, a.status, a.latencyMs]), [
+        [1, false, 503, 12],
+        [2, true, 204, 3],
+      ]);
+      equal(await d.get("a2", "now"), null, "another account's is not found");
+      equal(await d.acknowledge("x2", T), 1, "a pending one is acknowledged");
+      deepStrictEqual(await d.claimDue(T + 120_000, 10, "w1", 30_000), []);
+      const back = (await d.redeliver("a1", "now", T + 130_000))!;
+      equal(back.state, "pending");
+      equal(await d.redeliver("a2", "now", T), null);
+      deepStrictEqual((await d.claimDue(T + 130_000, 10, "w1", 30_000)).map((x) => x.id), ["now"]);
+      deepStrictEqual(
+        (await d.list("a1", {}, { page: 0, limit: 1 })).items.length,
+        1,
+      );
+    },
+  },
+  {
+    name: "alert routes: account documents of their own kind",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      const r = store.alertRoutes;
+      const made = await r.create({
+        id: "rt_1",
+        accountId: "a1",
+        name: "hooks",
+        settings: { kind: "webhook", url: "https://example.com/h", secret: "whsec_x" },
+        paused: null,
+        failuresInARow: 0,
+        createdAt: T,
+      }, 5);
+      ok(typeof made === "object");
+      equal((await store.groups.list("a1", { page: 0, limit: 10 })).total, 0, "not a group");
+      const up = await r.update("a1", "rt_1", { paused: { since: T, reason: "x" } }, T + 1, 1);
+      ok(up !== null && typeof up === "object");
+      deepStrictEqual(up.paused, { since: T, reason: "x" });
+      equal(up.version, 2);
+    },
+  },
+];
