@@ -53,7 +53,7 @@ else
   pass -A tests/
   if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [[ -n ${STATUSD_TEST_DATABASE_URL:-} ]]; then
     echo "--- the same suites on PostgreSQL (STATUSD_TEST_ENGINE=postgres) ---"
-    STATUSD_TEST_ENGINE=postgres pass -A tests/app tests/routes tests/cli tests/ingest
+    STATUSD_TEST_ENGINE=postgres pass -A tests/app tests/routes tests/cli tests/ingest tests/outbound
   elif [[ -n ${CI:-} ]]; then
     echo "No PostgreSQL in CI: install Debian's postgresql (.ci/run does) or set STATUSD_TEST_DATABASE_URL"
     total_failed=$((total_failed + 1)) status=1

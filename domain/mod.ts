@@ -357,3 +357,10 @@ export {
   type ServiceSignals,
   servicesOfPackage,
 } from "./package_signals.ts";
+export {
+  FIRST_RETRY_MS,
+  MAX_RETRY_MS,
+  nextTry,
+  PAUSE_AFTER_FAILURES,
+  RETRY_FOR_MS,
+} from "./delivery_policy.ts";

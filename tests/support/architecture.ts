@@ -43,7 +43,7 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/",
-    mayImport: ["domain", "ingest/adapters", "log.ts"],
+    mayImport: ["domain", "ingest/adapters", "ingest/pinned_client.ts", "log.ts"],
     packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises", "node:crypto"],
   },
   {
@@ -58,9 +58,10 @@ export const RULES: readonly AreaRule[] = [
       { pattern: /\bset(?:Timeout|Interval)\s*\(/, why: "timers" },
     ],
   },
+  { area: "ingest/pinned_client.ts", mayImport: [], packages: [] },
   {
     area: "outbound/",
-    mayImport: ["domain", "outbound/channels", "log.ts"],
+    mayImport: ["domain", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
     packages: ["zod", "standardwebhooks", "nodemailer", "node:dns/promises", "node:crypto"],
   },
   {

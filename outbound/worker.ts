@@ -1,0 +1,269 @@
+/**
+ * The delivery worker (issue #13): claims due deliveries from the outbox under a lease, renders
+ * each for its route and sends it, records the attempt, and schedules the retry or gives up
+ * (domain/delivery_policy.ts). Deliveries of one route go one after the other; different routes
+ * go side by side up to a global limit, so a slow or dead destination delays only itself. A
+ * route whose deliveries keep failing is paused (visible in the API) and the account's other
+ * routes are told; its pending deliveries wait until it is resumed.
+ * @module
+ */
+import type {
+  AlertMessage,
+  Clock,
+  DeliveryRecord,
+  NewDelivery,
+  RouteRecord,
+  RouteSettingsData,
+  Store,
+} from "../domain/mod.ts";
+import { nextTry, PAUSE_AFTER_FAILURES } from "../domain/mod.ts";
+import type { Logger } from "../log.ts";
+import { describeRoute, renderFor, RouteSettings } from "./channels/mod.ts";
+import type { HttpOutgoing, MailOutgoing } from "./channels/mod.ts";
+import type { SendResult } from "./transport.ts";
+
+/** What the worker needs. */
+export interface DeliveryWorkerDeps {
+  readonly store: Pick<Store, "deliveries" | "alertRoutes">;
+  readonly http: { send(out: HttpOutgoing): Promise<SendResult> };
+  /** null: STATUSD_SMTP_URL is not set (email deliveries fail, saying so). */
+  readonly mail: { send(out: MailOutgoing): Promise<SendResult> } | null;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** This process's name (the lease holder). */
+  readonly instanceId: string;
+  readonly options?: {
+    /** Sends in flight at once (16). */
+    readonly concurrency?: number;
+    /** How often the outbox is looked at when idle, ms (500). */
+    readonly idleMs?: number;
+    /** Lease on claimed deliveries, ms (120 s). */
+    readonly leaseMs?: number;
+    /** Jitter source in [0, 1) (tests pin it). */
+    readonly random?: () => number;
+  };
+}
+
+/** A running worker. */
+export interface DeliveryWorker {
+  start(): void;
+  /** Looks at the outbox now (after an enqueue) instead of at the next tick. */
+  wake(): void;
+  /** One round: claims what is due and sends it; resolves with how many were attempted. */
+  runOnce(): Promise<number>;
+  /** Stops claiming and waits for sends in flight. */
+  stop(): Promise<void>;
+}
+
+/** How long a paused route's deliveries wait before they are looked at again. */
+const PAUSED_RECHECK_MS = 60_000;
+
+/** A worker over `deps`. */
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  const concurrency = deps.options?.concurrency ?? 16;
+  const idleMs = deps.options?.idleMs ?? 500;
+  const leaseMs = deps.options?.leaseMs ?? 120_000;
+  const random = deps.options?.random ?? Math.random;
+  const chains = new Map<string, Promise<void>>();
+  let inFlight = 0;
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let round: Promise<number> | null = null;
+
+  const routeKey = (d: DeliveryRecord) => `${d.accountId}/${d.routeId}`;
+
+  async function deliver(d: DeliveryRecord): Promise<void> {
+    const store = deps.store;
+    const route = await store.alertRoutes.get(d.accountId, d.routeId);
+    const now = () => deps.clock.now();
+    if (route === null) {
+      await finish(d, failed("the route was deleted", true), null);
+      return;
+    }
+    if (route.paused) {
+      await store.deliveries.redeliver(d.accountId, d.id, now() + PAUSED_RECHECK_MS);
+      return;
+    }
+    const settings = RouteSettings.safeParse(route.settings);
+    if (!settings.success) {
+      await finish(d, failed("the route's settings no longer validate", true), route);
+      return;
+    }
+    const out = renderFor(settings.data as RouteSettingsData, d.message, {
+      eventId: d.id,
+      at: now(),
+    });
+    let result: SendResult;
+    try {
+      result = out.kind === "http"
+        ? await deps.http.send(out)
+        : deps.mail
+        ? await deps.mail.send(out)
+        : failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
+    } catch (err) {
+      result = failed(`send failed: ${String(err).slice(0, 200)}`, false);
+    }
+    await finish(d, result, route);
+  }
+
+  function failed(error: string, permanent: boolean): SendResult {
+    return {
+      ok: false,
+      status: null,
+      reply: null,
+      latencyMs: 0,
+      retryAfterMs: null,
+      permanent,
+      error,
+    };
+  }
+
+  async function finish(d: DeliveryRecord, r: SendResult, route: RouteRecord | null) {
+    const at = deps.clock.now();
+    const n = d.attempts + 1;
+    const retryAt = r.ok ? null : nextTry(n, at, d.createdAt, r, random());
+    const state = r.ok ? "delivered" : retryAt === null ? "failed" : "pending";
+    const kept = await deps.store.deliveries.finish(d.id, deps.instanceId, {
+      n,
+      at,
+      ok: r.ok,
+      status: r.status,
+      reply: r.reply,
+      latencyMs: r.latencyMs,
+      error: r.error,
+    }, { state, notBefore: retryAt ?? at, error: r.error });
+    if (!kept) {
+      deps.log.warn("delivery lease lost before its attempt was recorded", { delivery: d.id });
+      return;
+    }
+    deps.log[r.ok ? "debug" : "info"]("alert delivery attempt", {
+      delivery: d.id,
+      route: d.routeId,
+      attempt: n,
+      state,
+      status: r.status,
+      error: r.error,
+    });
+    if (route === null) return;
+    if (r.ok && route.failuresInARow > 0) {
+      await deps.store.alertRoutes.update(d.accountId, route.id, { failuresInARow: 0 }, at, null);
+    } else if (state === "failed") {
+      const failures = route.failuresInARow + 1;
+      const pause = failures >= PAUSE_AFTER_FAILURES
+        ? { since: at, reason: `${failures} deliveries in a row failed; the last: ${r.error}` }
+        : null;
+      const updated = await deps.store.alertRoutes.update(
+        d.accountId,
+        route.id,
+        { failuresInARow: failures, ...(pause ? { paused: pause } : {}) },
+        at,
+        null,
+      );
+      if (pause && updated && typeof updated === "object") await tellOwner(updated, at);
+    }
+  }
+
+  /** A notice on the account's other working routes that `route` was paused. */
+  async function tellOwner(route: RouteRecord, at: number) {
+    deps.log.warn("alert route paused after repeated failures", {
+      account: route.accountId,
+      route: route.id,
+      destination: describeRoute(route.settings),
+    });
+    const { items } = await deps.store.alertRoutes.list(route.accountId, { page: 0, limit: 100 });
+    const others = items.filter((r) => r.id !== route.id && r.paused === null);
+    const notificationId = `pause_${route.id}_${at}`;
+    const message: AlertMessage = {
+      notificationId,
+      trigger: "notice",
+      summary: `statusd paused the alert route "${route.name}"`,
+      level: "UNKNOWN",
+      previousLevel: null,
+      service: null,
+      components: [],
+      incident: null,
+      timeToResolve: null,
+      advice: `Deliveries to ${describeRoute(route.settings)} kept failing (${
+        route.paused?.reason ?? "see its delivered alert events"
+      }). Alerts for it wait until you fix the destination and resume the route.`,
+      links: {},
+      sentBecause: `route ${route.name}`,
+      at,
+    };
+    const notices: NewDelivery[] = others.map((o) => ({
+      id: `${notificationId}_${o.id}`,
+      accountId: route.accountId,
+      routeId: o.id,
+      source: { kind: "notice", id: null },
+      changeId: null,
+      notificationId,
+      subject: `route:${route.id}`,
+      step: 0,
+      recovery: false,
+      message,
+      notBefore: at,
+      createdAt: at,
+    }));
+    if (notices.length) await deps.store.deliveries.enqueue(notices);
+  }
+
+  async function runOnce(): Promise<number> {
+    const free = concurrency - inFlight;
+    if (free <= 0) return 0;
+    const due = await deps.store.deliveries.claimDue(
+      deps.clock.now(),
+      free,
+      deps.instanceId,
+      leaseMs,
+    );
+    for (const d of due) {
+      const key = routeKey(d);
+      inFlight++;
+      const next = (chains.get(key) ?? Promise.resolve())
+        .then(() => deliver(d))
+        .catch((err) =>
+          deps.log.error("alert delivery failed", { delivery: d.id, err: String(err) })
+        )
+        .finally(() => {
+          inFlight--;
+          if (chains.get(key) === next) chains.delete(key);
+          if (running) schedule(0);
+        });
+      chains.set(key, next);
+    }
+    return due.length;
+  }
+
+  function schedule(ms: number) {
+    if (!running) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+  }
+
+  async function tick() {
+    if (round) return;
+    round = runOnce().catch((err) => {
+      deps.log.error("alert outbox round failed", { err: String(err) });
+      return 0;
+    });
+    const n = await round;
+    round = null;
+    schedule(n > 0 ? 0 : idleMs);
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      schedule(0);
+    },
+    wake: () => schedule(0),
+    runOnce,
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      if (round) await round;
+      await Promise.all([...chains.values()]);
+    },
+  };
+}
