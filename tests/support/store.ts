@@ -84,6 +84,8 @@ function freshPostgresStore(): Store {
     "groups",
     "boards",
     "idempotency",
+    "alertRoutes",
+    "deliveries",
   ] as const;
   return {
     engine: "postgres",
