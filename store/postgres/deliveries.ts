@@ -96,7 +96,12 @@ export function deliveryStore(sql: Sql): DeliveryStore {
               AND (claimed_until IS NULL OR claimed_until < ${now})
             ORDER BY not_before, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING *`;
-        return rows.map(deliveryOf).sort((a, b) => a.notBefore - b.notBefore);
+        // In claim order, as SQLite returns them: due first, then as they were enqueued.
+        return [...rows]
+          .sort((a, b) =>
+            Number(a.not_before) - Number(b.not_before) || Number(a.seq) - Number(b.seq)
+          )
+          .map(deliveryOf);
       });
     },
     finish(id, holder, attempt, next) {
