@@ -11,6 +11,9 @@ import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
 import { openStore, StoreOpenError } from "./store/mod.ts";
+import { checkDestination, createHttpSender } from "./outbound/send_http.ts";
+import { createMailSender } from "./outbound/send_mail.ts";
+import { createDeliveryWorker } from "./outbound/worker.ts";
 
 /**
  * After SIGTERM/SIGINT, open requests (a slow upload, a stalled reader) and the poller's
@@ -55,6 +58,21 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   log.info("catalog loaded", { vendors: vendors.length, engine: store.engine, ...synced });
   const stopping = new AbortController();
   const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
+  // Alert delivery (issue #13): one worker per instance; the outbox's leases share the work.
+  const http = createHttpSender({ timeoutMs: 10_000, allowPrivate: config.alerting.allowPrivate });
+  const mail = config.alerting.smtpUrl === null ? null : createMailSender({
+    smtpUrl: config.alerting.smtpUrl,
+    from: config.alerting.mailFrom,
+    timeoutMs: 10_000,
+  });
+  const deliveries = createDeliveryWorker({
+    store,
+    http,
+    mail,
+    clock: systemClock,
+    log,
+    instanceId: instance,
+  });
   const ctx = createAppContext({
     store,
     clock: systemClock,
@@ -65,7 +83,19 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       pollMovingSeconds: config.poll.movingSeconds,
       maxMonitors: config.maxMonitors,
       signals: loadCatalogSignals(vendors),
+      mailEnabled: mail !== null,
     },
+    checkDestination: async (url) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return "not a URL";
+      }
+      const checked = await checkDestination(parsed, config.alerting.allowPrivate);
+      return "refused" in checked ? checked.refused : null;
+    },
+    wakeDeliveries: () => deliveries.wake(),
   });
   const app = createServer({
     app: ctx,
@@ -82,6 +112,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
   if (config.poll.enabled) poller.start();
+  deliveries.start();
   // Deletes what is older than the reported windows: now, then every 15 minutes.
   const retention = startRetention(ctx);
   const stopped = Promise.withResolvers<void>();
@@ -91,7 +122,15 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     stopRequested = true;
     log.info("stopping", { graceSeconds: SHUTDOWN_GRACE_SECONDS });
     stopping.abort();
-    const graceful = Promise.all([poller.stop(), retention.stop(), server.shutdown()]);
+    const graceful = Promise.all([
+      poller.stop(),
+      retention.stop(),
+      server.shutdown(),
+      deliveries.stop().then(() => {
+        http.close();
+        mail?.close();
+      }),
+    ]);
     if (!await within(graceful, SHUTDOWN_GRACE_SECONDS * 1000)) {
       log.warn("stopping without waiting any longer for open requests");
     }

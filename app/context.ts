@@ -18,6 +18,8 @@ export interface AppSettings {
   readonly pollMovingSeconds: number;
   /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`; default 10,000). */
   readonly maxMonitors?: number;
+  /** A mail server is configured (STATUSD_SMTP_URL): email alert routes can be created. */
+  readonly mailEnabled?: boolean;
   /** The catalog's package and provider signals (monitor suggestions); none: domains only. */
   readonly signals?: PackageSignals;
 }
@@ -31,6 +33,10 @@ export interface AppContext {
   readonly log: Logger;
   /** API-key uses waiting to be written (`lastUsedAt`), off the request's path. */
   readonly keyUses: KeyUseRecorder;
+  /** Why an alert destination URL is refused (a private address), or null (issue #13). */
+  readonly checkDestination?: (url: string) => Promise<string | null>;
+  /** Tells the delivery worker something was queued (sends it now, not at its next look). */
+  readonly wakeDeliveries?: () => void;
 }
 
 /** What {@link createAppContext} needs. */
@@ -39,6 +45,8 @@ export interface AppContextDeps {
   readonly clock: Clock;
   readonly settings: AppSettings;
   readonly log: Logger;
+  readonly checkDestination?: (url: string) => Promise<string | null>;
+  readonly wakeDeliveries?: () => void;
 }
 
 /** A context over `deps` with fresh services (the key-use queue). */

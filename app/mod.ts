@@ -202,3 +202,20 @@ export {
   type Recovery,
   serviceTimeToResolve,
 } from "./track_record.ts";
+export {
+  type CreatedRoute,
+  createRoute,
+  deleteRoute,
+  type DeliveryView,
+  getDelivery,
+  getRoute,
+  listDeliveries,
+  listRoutes,
+  READ_ALERTS,
+  redeliver,
+  type RouteView,
+  routeView,
+  sendTest,
+  updateRoute,
+  WRITE_ALERTS,
+} from "./alert_routes.ts";

@@ -18,6 +18,7 @@ import { securityHeaders } from "./middleware/security_headers.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
 import { registerSuggestionsApi } from "./api/suggestions.ts";
+import { registerAlertsApi } from "./api/alerts.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -67,6 +68,7 @@ const ROUTERS: Register[] = [
   registerSuggestionsApi,
   registerMonitorsApi,
   registerBoardsApi,
+  registerAlertsApi,
   registerAuthPages,
   registerKeysPages,
   registerMonitorsPages,

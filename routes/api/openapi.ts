@@ -76,6 +76,12 @@ export function openApiDocument(
           "chooses, with what that selection reads now (`monitors:read` / `monitors:write`)",
       },
       {
+        name: "Alerting",
+        description:
+          "Where the calling account's alerts go (webhook, Slack, Discord, Teams, email, " +
+          "PagerDuty) and every alert delivered, with its attempts (`alerts:read` / `alerts:write`)",
+      },
+      {
         name: "Feeds",
         description: "Status badges, RSS/Atom incident feeds and the maintenance calendar",
       },

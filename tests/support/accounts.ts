@@ -28,7 +28,13 @@ export const PASSWORD = "correct horse battery";
 
 /** A verb context over a fresh in-memory store; `lines` collects every log line. */
 export function testContext(
-  opts: { clock?: Clock; publicUrl?: string; signals?: PackageSignals } = {},
+  opts: {
+    clock?: Clock;
+    publicUrl?: string;
+    signals?: PackageSignals;
+    mailEnabled?: boolean;
+    checkDestination?: (url: string) => Promise<string | null>;
+  } = {},
 ): AppContext & { lines: string[] } {
   const lines: string[] = [];
   const log: Logger = createLogger("debug", (l) => lines.push(l));
@@ -41,7 +47,9 @@ export function testContext(
       pollStableSeconds: 300,
       pollMovingSeconds: 60,
       ...(opts.signals ? { signals: opts.signals } : {}),
+      ...(opts.mailEnabled ? { mailEnabled: true } : {}),
     },
+    ...(opts.checkDestination ? { checkDestination: opts.checkDestination } : {}),
   });
   return Object.assign(ctx, { lines });
 }

@@ -106,6 +106,7 @@ export const RULES: readonly AreaRule[] = [
       "domain",
       "ingest",
       "outbound",
+      "outbound/channels",
       "log.ts",
       "routes",
       "store",

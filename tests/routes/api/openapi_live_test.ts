@@ -10,7 +10,13 @@ import { equal, ok } from "node:assert/strict";
 import ajv2020 from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { DAY_MS, HOUR_MS } from "../../../domain/mod.ts";
-import { createBoard, createGroup, createMonitor } from "../../../app/mod.ts";
+import {
+  createBoard,
+  createGroup,
+  createMonitor,
+  createRoute,
+  sendTest,
+} from "../../../app/mod.ts";
 import { account, key, storeRawKey } from "../../support/accounts.ts";
 import {
   addComponent,
@@ -102,9 +108,16 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   await createBoard(r.ctx, admin, { slug: "private-board", title: "private" });
   // A create with this key is in flight (as on another instance): a second one gets 409.
   await r.store.idempotency.begin(pro.account.id, "in-flight", "elsewhere", T0, 0);
+  const hook = { kind: "slack", url: "https://hooks.example.com/services/T/B/X" };
+  const route = await createRoute(r.ctx, admin, { name: "hooks", settings: hook });
+  const doomedRoute = await createRoute(r.ctx, admin, { name: "old", settings: hook });
+  const event = await sendTest(r.ctx, admin, route.route.id);
   return {
     r,
     keys: {
+      route: route.route.id,
+      doomedRoute: doomedRoute.route.id,
+      event: event.id,
       group: group.id,
       doomedGroup: doomedGroup.id,
       board: board.id,
@@ -236,6 +249,7 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getMaintenanceCalendar", path: "/calendar.ics", headers: bad, status: 401 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=nope", status: 404 },
     ...monitorCases(keys),
+    ...alertCases(keys),
     ...docCases(keys, "Group", "groups", "group", "doomedGroup", { name: "new" }, { name: 5 }),
     ...docCases(keys, "Board", "boards", "board", "doomedBoard", {
       slug: "fresh-board",
@@ -473,6 +487,77 @@ function monitorCases(keys: Record<string, string>): Case[] {
   ];
 }
 
+/** Every status of the alerting operations. */
+function alertCases(keys: Record<string, string>): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const list = "/api/user/alert-routes";
+  const one = `${list}/${keys.route}`;
+  const events = "/api/user/alert-events";
+  const event = `${events}/${keys.event}`;
+  const good = { name: "n", settings: { kind: "discord", url: "https://discord.example/api/w" } };
+  const c = (
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    status: number,
+    body?: unknown,
+  ): Case => ({ op, method, path, headers, status, ...(body === undefined ? {} : { body }) });
+  return [
+    c("listAlertRoutes", "GET", list, all, 200),
+    c("listAlertRoutes", "GET", `${list}?limit=0`, all, 400),
+    c("listAlertRoutes", "GET", list, bad, 401),
+    c("listAlertRoutes", "GET", list, none, 403),
+    c("createAlertRoute", "POST", list, { ...all, "idempotency-key": "route-once" }, 201, good),
+    c("createAlertRoute", "POST", list, { ...all, "idempotency-key": "route-once" }, 422, {
+      ...good,
+      name: "other",
+    }),
+    c("createAlertRoute", "POST", list, { ...all, "idempotency-key": "in-flight" }, 409, good),
+    c("createAlertRoute", "POST", list, all, 400, { name: "n", settings: { kind: "fax" } }),
+    c("createAlertRoute", "POST", list, bad, 401, good),
+    c("createAlertRoute", "POST", list, none, 403, good),
+    c("getAlertRoute", "GET", one, all, 200),
+    c("getAlertRoute", "GET", `${list}/${"x".repeat(101)}`, all, 400),
+    c("getAlertRoute", "GET", one, bad, 401),
+    c("getAlertRoute", "GET", one, none, 403),
+    c("getAlertRoute", "GET", `${list}/rt_nope`, all, 404),
+    c("updateAlertRoute", "PATCH", one, all, 200, { name: "renamed" }),
+    c("updateAlertRoute", "PATCH", one, all, 400, { paused: true }),
+    c("updateAlertRoute", "PATCH", one, bad, 401, { name: "x" }),
+    c("updateAlertRoute", "PATCH", one, none, 403, { name: "x" }),
+    c("updateAlertRoute", "PATCH", `${list}/rt_nope`, all, 404, { name: "x" }),
+    c("updateAlertRoute", "PATCH", one, { ...all, "if-match": '"v99"' }, 412, { name: "x" }),
+    c("testAlertRoute", "POST", `${one}/test`, all, 202),
+    c("testAlertRoute", "POST", `${list}/${"x".repeat(101)}/test`, all, 400),
+    c("testAlertRoute", "POST", `${one}/test`, bad, 401),
+    c("testAlertRoute", "POST", `${one}/test`, none, 403),
+    c("testAlertRoute", "POST", `${list}/rt_nope/test`, all, 404),
+    c("listAlertEvents", "GET", events, all, 200),
+    c("listAlertEvents", "GET", `${events}?state=lost`, all, 400),
+    c("listAlertEvents", "GET", events, bad, 401),
+    c("listAlertEvents", "GET", events, none, 403),
+    c("getAlertEvent", "GET", event, all, 200),
+    c("getAlertEvent", "GET", `${events}/${"x".repeat(101)}`, all, 400),
+    c("getAlertEvent", "GET", event, bad, 401),
+    c("getAlertEvent", "GET", event, none, 403),
+    c("getAlertEvent", "GET", `${events}/dlv_nope`, all, 404),
+    c("redeliverAlertEvent", "POST", `${event}/redeliver`, all, 202),
+    c("redeliverAlertEvent", "POST", `${events}/${"x".repeat(101)}/redeliver`, all, 400),
+    c("redeliverAlertEvent", "POST", `${event}/redeliver`, bad, 401),
+    c("redeliverAlertEvent", "POST", `${event}/redeliver`, none, 403),
+    c("redeliverAlertEvent", "POST", `${events}/dlv_nope/redeliver`, all, 404),
+    c("deleteAlertRoute", "DELETE", one, { ...all, "if-match": "v1" }, 400),
+    c("deleteAlertRoute", "DELETE", one, bad, 401),
+    c("deleteAlertRoute", "DELETE", one, none, 403),
+    c("deleteAlertRoute", "DELETE", `${list}/rt_nope`, all, 404),
+    c("deleteAlertRoute", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
+    c("deleteAlertRoute", "DELETE", `${list}/${keys.doomedRoute}`, all, 204),
+  ];
+}
+
 /** Every status of the suggestion operations. */
 function suggestionCases(
   all: Record<string, string>,
@@ -569,6 +654,57 @@ function failureCases(keys: Record<string, string>): Case[] {
       path: "/api/user/monitors/suggestions",
       headers: all,
       body: { domains: ["stripe.com"] },
+      status: 500,
+    },
+    { op: "listAlertRoutes", path: "/api/user/alert-routes", headers: all, status: 500 },
+    {
+      op: "createAlertRoute",
+      method: "POST",
+      path: "/api/user/alert-routes",
+      headers: all,
+      body: { name: "n", settings: { kind: "teams", url: "https://teams.example/w" } },
+      status: 500,
+    },
+    {
+      op: "getAlertRoute",
+      path: `/api/user/alert-routes/${keys.route}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "updateAlertRoute",
+      method: "PATCH",
+      path: `/api/user/alert-routes/${keys.route}`,
+      headers: all,
+      body: { name: "n" },
+      status: 500,
+    },
+    {
+      op: "deleteAlertRoute",
+      method: "DELETE",
+      path: `/api/user/alert-routes/${keys.route}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "testAlertRoute",
+      method: "POST",
+      path: `/api/user/alert-routes/${keys.route}/test`,
+      headers: all,
+      status: 500,
+    },
+    { op: "listAlertEvents", path: "/api/user/alert-events", headers: all, status: 500 },
+    {
+      op: "getAlertEvent",
+      path: `/api/user/alert-events/${keys.event}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "redeliverAlertEvent",
+      method: "POST",
+      path: `/api/user/alert-events/${keys.event}/redeliver`,
+      headers: all,
       status: 500,
     },
     {

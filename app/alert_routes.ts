@@ -1,0 +1,366 @@
+/**
+ * Alert routes and delivered alert events (issue #13): named destinations an account's alerts go
+ * to (webhook, Slack, Discord, Teams, email, PagerDuty), "send test", and the log of every
+ * delivery with its attempts and a redeliver action. Reads hold `alerts:read`, changes
+ * `alerts:write`. A route's secrets (the webhook URL of a chat platform, the signing secret, the
+ * routing key) are never shown after create; the generated signing secret is shown once.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type Account,
+  type AlertMessage,
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type DeliveryState,
+  Forbidden,
+  InvalidRequest,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  PreconditionFailed,
+  type RouteRecord,
+  type RouteSettingsData,
+} from "../domain/mod.ts";
+import { describeRoute, RouteSettings, SECRET_FIELDS } from "../outbound/channels/mod.ts";
+import { randomToken } from "./_tokens.ts";
+import type { AppContext } from "./context.ts";
+import { type Access, authorize, type Caller } from "./policy.ts";
+import { parse } from "./monitors.ts";
+
+/** Reading alert routes, rules and delivered events. */
+export const READ_ALERTS: Access = { credential: "key", scopes: ["alerts:read"] };
+/** Changing alert routes and rules. */
+export const WRITE_ALERTS: Access = { credential: "key", scopes: ["alerts:write"] };
+/** Routes an account may keep. */
+export const ROUTE_LIMIT = 100;
+
+/** A route as shown: its destination described, secrets masked. */
+export interface RouteView {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: RouteSettingsData["kind"];
+  /** The destination with secrets masked (`https://hooks.slack.com/services/•••`). */
+  readonly destination: string;
+  readonly paused: RouteRecord["paused"];
+  readonly failuresInARow: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly version: number;
+}
+
+/** A created route, with the signing secret of a webhook route (shown this once). */
+export interface CreatedRoute {
+  readonly route: RouteView;
+  readonly secret: string | null;
+}
+
+const Name = z.string().trim().min(1).max(100);
+
+/** What a create takes: a name and the kind's settings (a webhook's secret is generated). */
+const NewRouteInput = z.object({
+  name: Name,
+  settings: z.record(z.string(), z.unknown()),
+}).strict();
+
+/** What an update may change: the name, the settings (whole), or resume a paused route. */
+const RoutePatchInput = z.object({
+  name: Name.optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  paused: z.literal(false).optional(),
+}).strict();
+
+function accountFor(who: Caller, access: Access): Account {
+  authorize(who, access);
+  if (who.kind === "anonymous") throw new Forbidden();
+  if (access === WRITE_ALERTS && who.kind === "session" && who.member.role === "MEMBER") {
+    throw new Forbidden("Only the account's owners and admins can change its alerting");
+  }
+  return who.account;
+}
+
+/** The route as shown. */
+export function routeView(r: RouteRecord): RouteView {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.settings.kind,
+    destination: describeRoute(r.settings),
+    paused: r.paused,
+    failuresInARow: r.failuresInARow,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    version: r.version,
+  };
+}
+
+/** Settings checked: the kind's fields, an allowed destination, a mail server for email. */
+async function checkSettings(
+  ctx: AppContext,
+  raw: Record<string, unknown>,
+): Promise<RouteSettingsData> {
+  const withSecret = raw.kind === "webhook" && raw.secret === undefined
+    ? { ...raw, secret: `whsec_${btoa(randomToken(24)).replace(/=+$/, "")}` }
+    : raw;
+  const r = RouteSettings.safeParse(withSecret);
+  if (!r.success) {
+    throw new InvalidRequest(r.error.issues.map((i) => ({
+      parameter: ["settings", ...i.path].join("."),
+      message: i.message,
+    })));
+  }
+  const settings = r.data as RouteSettingsData;
+  if (settings.kind === "email" && !ctx.settings.mailEnabled) {
+    throw new InvalidRequest([{
+      parameter: "settings.kind",
+      message: "email routes need a mail server: the self-hoster sets STATUSD_SMTP_URL",
+    }]);
+  }
+  const url = settings.kind === "pagerduty"
+    ? String(settings.endpoint)
+    : typeof settings.url === "string"
+    ? settings.url
+    : null;
+  if (url !== null && ctx.checkDestination) {
+    const refused = await ctx.checkDestination(url);
+    if (refused) {
+      throw new InvalidRequest([{
+        parameter: settings.kind === "pagerduty" ? "settings.endpoint" : "settings.url",
+        message: refused,
+      }]);
+    }
+  }
+  return settings;
+}
+
+/** The account's routes, oldest first. */
+export async function listRoutes(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+): Promise<Page<RouteView>> {
+  const account = accountFor(who, READ_ALERTS);
+  const { items, total } = await ctx.store.alertRoutes.list(account.id, page);
+  return pageOf(items.map(routeView), total, page);
+}
+
+/** One of the account's routes. */
+export async function getRoute(ctx: AppContext, who: Caller, id: string): Promise<RouteView> {
+  const account = accountFor(who, READ_ALERTS);
+  const r = await ctx.store.alertRoutes.get(account.id, id);
+  if (r === null) throw new NotFound("alert route", id);
+  return routeView(r);
+}
+
+/** Creates a route; a webhook route's signing secret is generated and returned this once. */
+export async function createRoute(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<CreatedRoute> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const r = parse(NewRouteInput, input);
+  if (r.settings.kind === "webhook" && r.settings.secret !== undefined) {
+    throw new InvalidRequest([{
+      parameter: "settings.secret",
+      message: "statusd generates the signing secret; leave it out",
+    }]);
+  }
+  const settings = await checkSettings(ctx, r.settings);
+  const made = await ctx.store.alertRoutes.create({
+    id: `rt_${randomToken(12)}`,
+    accountId: account.id,
+    name: r.name,
+    settings,
+    paused: null,
+    failuresInARow: 0,
+    createdAt: ctx.clock.now(),
+  }, ROUTE_LIMIT);
+  if (made === "limit" || made === "slug_taken") {
+    throw new Forbidden(`This account already has ${ROUTE_LIMIT} alert routes, the most allowed`);
+  }
+  return {
+    route: routeView(made),
+    secret: settings.kind === "webhook" ? String(settings.secret) : null,
+  };
+}
+
+/** Changes a route: its name, its settings (the webhook secret is kept), or resumes it. */
+export async function updateRoute(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  input: unknown,
+  ifVersion: number | null,
+): Promise<RouteView> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const patch = parse(RoutePatchInput, input);
+  const now = await ctx.store.alertRoutes.get(account.id, id);
+  if (now === null) throw new NotFound("alert route", id);
+  let settings: RouteSettingsData | undefined;
+  if (patch.settings) {
+    const keep = patch.settings.kind === "webhook" && now.settings.kind === "webhook"
+      ? { secret: now.settings.secret }
+      : {};
+    settings = await checkSettings(ctx, { ...patch.settings, ...keep });
+  }
+  const updated = await ctx.store.alertRoutes.update(
+    account.id,
+    id,
+    {
+      ...(patch.name === undefined ? {} : { name: patch.name }),
+      ...(settings === undefined ? {} : { settings }),
+      ...(patch.paused === false ? { paused: null, failuresInARow: 0 } : {}),
+    },
+    ctx.clock.now(),
+    ifVersion,
+  );
+  if (updated === null) throw new NotFound("alert route", id);
+  if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
+  return routeView(updated);
+}
+
+/** Deletes a route (its pending deliveries fail, saying so). */
+export async function deleteRoute(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const done = await ctx.store.alertRoutes.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("alert route", id);
+  if (done === "conflict") throw new PreconditionFailed();
+}
+
+/** Queues a test message on the route; the worker sends it at once. */
+export async function sendTest(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+): Promise<DeliveryView> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const route = await ctx.store.alertRoutes.get(account.id, id);
+  if (route === null) throw new NotFound("alert route", id);
+  const at = ctx.clock.now();
+  const deliveryId = `dlv_${randomToken(12)}`;
+  const message: AlertMessage = {
+    notificationId: `test_${deliveryId}`,
+    trigger: "test",
+    summary: `Test alert from statusd for "${route.name}"`,
+    level: "OPERATIONAL",
+    previousLevel: null,
+    service: null,
+    components: [],
+    incident: null,
+    timeToResolve: null,
+    advice: "Nothing is wrong: this checks that alerts reach this destination.",
+    links: {},
+    sentBecause: `route ${route.name}`,
+    at,
+  };
+  await ctx.store.deliveries.enqueue([{
+    id: deliveryId,
+    accountId: account.id,
+    routeId: route.id,
+    source: { kind: "test", id: null },
+    changeId: null,
+    notificationId: message.notificationId,
+    subject: null,
+    step: 0,
+    recovery: false,
+    message,
+    notBefore: at,
+    createdAt: at,
+  }]);
+  ctx.wakeDeliveries?.();
+  const got = await ctx.store.deliveries.get(account.id, deliveryId);
+  return deliveryView(got!.delivery, got!.attempts);
+}
+
+/** A delivered alert event as shown. */
+export interface DeliveryView {
+  readonly id: string;
+  readonly routeId: string;
+  readonly source: DeliveryRecord["source"];
+  readonly changeId: number | null;
+  readonly notificationId: string;
+  readonly step: number;
+  readonly recovery: boolean;
+  readonly trigger: AlertMessage["trigger"];
+  readonly summary: string;
+  readonly state: DeliveryState;
+  readonly attempts: readonly DeliveryAttempt[];
+  readonly lastError: string | null;
+  readonly notBefore: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+function deliveryView(d: DeliveryRecord, attempts: readonly DeliveryAttempt[]): DeliveryView {
+  return {
+    id: d.id,
+    routeId: d.routeId,
+    source: d.source,
+    changeId: d.changeId,
+    notificationId: d.notificationId,
+    step: d.step,
+    recovery: d.recovery,
+    trigger: d.message.trigger,
+    summary: d.message.summary,
+    state: d.state,
+    attempts,
+    lastError: d.lastError,
+    notBefore: d.notBefore,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
+const STATES = ["pending", "delivered", "failed", "acknowledged", "cancelled"] as const;
+
+/** The account's delivered alert events, newest first (attempts: see {@link getDelivery}). */
+export async function listDeliveries(
+  ctx: AppContext,
+  who: Caller,
+  filter: { readonly state?: string; readonly routeId?: string },
+  page: PageRequest,
+): Promise<Page<DeliveryView>> {
+  const account = accountFor(who, READ_ALERTS);
+  if (filter.state !== undefined && !(STATES as readonly string[]).includes(filter.state)) {
+    throw new InvalidRequest([{
+      parameter: "state",
+      message: `expected one of ${STATES.join(", ")}`,
+    }]);
+  }
+  const { items, total } = await ctx.store.deliveries.list(account.id, {
+    ...(filter.state ? { state: filter.state as DeliveryState } : {}),
+    ...(filter.routeId ? { routeId: filter.routeId } : {}),
+  }, page);
+  return pageOf(items.map((d) => deliveryView(d, [])), total, page);
+}
+
+/** One delivered alert event with every attempt. */
+export async function getDelivery(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+): Promise<DeliveryView> {
+  const account = accountFor(who, READ_ALERTS);
+  const got = await ctx.store.deliveries.get(account.id, id);
+  if (got === null) throw new NotFound("alert event", id);
+  return deliveryView(got.delivery, got.attempts);
+}
+
+/** Sends a delivered or failed event again (same id: receivers can drop a duplicate). */
+export async function redeliver(ctx: AppContext, who: Caller, id: string): Promise<DeliveryView> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const done = await ctx.store.deliveries.redeliver(account.id, id, ctx.clock.now());
+  if (done === null) throw new NotFound("alert event", id);
+  ctx.wakeDeliveries?.();
+  return await getDelivery(ctx, who, id);
+}
+
+/** Fields of a kind's settings never shown (for docs and tests). */
+export const SECRET_SETTINGS = SECRET_FIELDS;

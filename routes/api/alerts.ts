@@ -1,0 +1,406 @@
+/**
+ * `/api/user/alert-routes` and `/api/user/alert-events` (issue #13): an account's alert
+ * destinations (webhook, Slack, Discord, Teams, email, PagerDuty) with "send test", and every
+ * delivered alert event with its attempts and a redeliver action. Reads hold `alerts:read`,
+ * changes `alerts:write`; versions, `If-Match` and `Idempotency-Key` as for monitors.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import {
+  createRoute,
+  deleteRoute,
+  type DeliveryView,
+  getDelivery,
+  getRoute,
+  idempotentCreate,
+  listDeliveries,
+  listRoutes,
+  READ_ALERTS,
+  redeliver,
+  type RouteView,
+  sendTest,
+  updateRoute,
+  WRITE_ALERTS,
+} from "../../app/mod.ts";
+import { CHANNEL_KINDS, toIso } from "../../domain/mod.ts";
+import type { Register } from "../register.ts";
+import { defineRoute } from "./define.ts";
+import {
+  etagHeader,
+  IdempotencyHeader,
+  idempotencyResponses,
+  IfMatch,
+  NO_STORE,
+  stale,
+  versionOf,
+} from "./monitors.ts";
+import { pageJson, PageQuery, pageSchema } from "./schemas.ts";
+
+const RouteSchema = z.object({
+  id: z.string().openapi({ example: "rt_k3v9q2xw8t4m" }),
+  name: z.string().openapi({ example: "On-call Slack" }),
+  kind: z.enum(CHANNEL_KINDS),
+  destination: z.string().openapi({
+    description: "Where it sends, secrets masked",
+    example: "https://hooks.slack.com/services/•••",
+  }),
+  paused: z.object({ since: z.string(), reason: z.string() }).nullable().openapi({
+    description: 'Set when deliveries kept failing; PATCH `{"paused": false}` resumes it',
+  }),
+  failuresInARow: z.number().int(),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).openapi("AlertRoute");
+
+const CreatedRouteSchema = RouteSchema.extend({
+  secret: z.string().nullable().openapi({
+    description: "A webhook route's signing secret (`whsec_…`), shown this once; null otherwise",
+  }),
+}).openapi("AlertRouteCreated");
+
+const Settings = z.record(z.string(), z.unknown()).openapi({
+  description: "By `kind`: webhook `{url}` (statusd generates the signing secret); slack, " +
+    "discord, teams `{url}` (the incoming or workflow webhook URL); email `{to: [addresses]}`; " +
+    "pagerduty `{routingKey, endpoint?}` (Events API v2, US endpoint by default).",
+  example: { kind: "slack", url: "https://hooks.slack.com/services/T000/B000/XXXX" },
+});
+
+const CreateBody = z.object({ name: z.string(), settings: Settings }).strict().openapi(
+  "AlertRouteCreate",
+);
+const PatchBody = z.object({
+  name: z.string().optional(),
+  settings: Settings.optional(),
+  paused: z.literal(false).optional(),
+}).strict().openapi("AlertRoutePatch");
+
+const AttemptSchema = z.object({
+  n: z.number().int(),
+  at: z.string(),
+  ok: z.boolean(),
+  status: z.number().int().nullable().openapi({ description: "HTTP status or SMTP reply code" }),
+  reply: z.string().nullable(),
+  latencyMs: z.number(),
+  error: z.string().nullable(),
+});
+
+const EventSchema = z.object({
+  id: z.string().openapi({
+    description: "Stable: the `webhook-id` receivers can drop a duplicate by",
+  }),
+  routeId: z.string(),
+  source: z.object({
+    kind: z.enum(["rule", "subscription", "test", "notice"]),
+    id: z.string().nullable(),
+  }),
+  changeId: z.number().int().nullable(),
+  notificationId: z.string(),
+  step: z.number().int(),
+  recovery: z.boolean(),
+  trigger: z.string(),
+  summary: z.string(),
+  state: z.enum(["pending", "delivered", "failed", "acknowledged", "cancelled"]),
+  attempts: z.array(AttemptSchema),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).openapi("AlertEvent");
+
+const IdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
+});
+const tags = ["Alerting"];
+const ROUTES = "/api/user/alert-routes";
+const EVENTS = "/api/user/alert-events";
+
+function routeJson(r: RouteView): z.infer<typeof RouteSchema> {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    destination: r.destination,
+    paused: r.paused && { since: toIso(r.paused.since)!, reason: r.paused.reason },
+    failuresInARow: r.failuresInARow,
+    version: r.version,
+    createdAt: toIso(r.createdAt)!,
+    updatedAt: toIso(r.updatedAt)!,
+  };
+}
+
+function eventJson(e: DeliveryView): z.infer<typeof EventSchema> {
+  return {
+    id: e.id,
+    routeId: e.routeId,
+    source: e.source,
+    changeId: e.changeId,
+    notificationId: e.notificationId,
+    step: e.step,
+    recovery: e.recovery,
+    trigger: e.trigger,
+    summary: e.summary,
+    state: e.state,
+    attempts: e.attempts.map((a) => ({ ...a, at: toIso(a.at)! })),
+    lastError: e.lastError,
+    nextAttemptAt: e.state === "pending" ? toIso(e.notBefore) : null,
+    createdAt: toIso(e.createdAt)!,
+    updatedAt: toIso(e.updatedAt)!,
+  };
+}
+
+const listRoute = defineRoute({
+  method: "get",
+  path: ROUTES,
+  operationId: "listAlertRoutes",
+  summary: "The account's alert routes",
+  description: "The calling account's alert routes, oldest first, each with its destination " +
+    "(secrets masked), whether statusd paused it and how many deliveries failed in a row.",
+  tags,
+  request: { query: z.object(PageQuery) },
+  responses: {
+    200: {
+      description: "One page of routes",
+      content: {
+        "application/json": { schema: pageSchema(RouteSchema, "AlertRoutePage", "routes") },
+      },
+    },
+  },
+}, READ_ALERTS);
+
+const createDef = defineRoute({
+  method: "post",
+  path: ROUTES,
+  operationId: "createAlertRoute",
+  summary: "Add a destination for alerts",
+  description: "Settings are checked for their kind; a URL resolving to a private or loopback " +
+    "address is a 400 unless the self-hoster allows it (STATUSD_ALLOW_PRIVATE_DESTINATIONS); " +
+    "email needs STATUSD_SMTP_URL. A webhook route's signing secret is generated and shown in " +
+    "this answer only.",
+  tags,
+  request: {
+    headers: IdempotencyHeader,
+    body: { content: { "application/json": { schema: CreateBody } }, required: true },
+  },
+  responses: {
+    201: {
+      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
+      headers: z.object({ Location: z.string(), ETag: z.string() }),
+      content: { "application/json": { schema: CreatedRouteSchema } },
+    },
+    ...idempotencyResponses,
+  },
+}, WRITE_ALERTS);
+
+const getDef = defineRoute({
+  method: "get",
+  path: `${ROUTES}/{id}`,
+  operationId: "getAlertRoute",
+  summary: "One alert route",
+  description: "One of the calling account's alert routes, secrets masked; its ETag is its " +
+    "version for If-Match. Another account's route is a 404.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "The route",
+      headers: etagHeader,
+      content: { "application/json": { schema: RouteSchema } },
+    },
+  },
+}, READ_ALERTS);
+
+const patchDef = defineRoute({
+  method: "patch",
+  path: `${ROUTES}/{id}`,
+  operationId: "updateAlertRoute",
+  summary: "Rename, change the destination, or resume a paused route",
+  description: "`settings` replaces the destination (a webhook keeps its secret); " +
+    '`{"paused": false}` resumes a route statusd paused, and its waiting deliveries go.',
+  tags,
+  request: {
+    params: IdParam,
+    headers: IfMatch,
+    body: { content: { "application/json": { schema: PatchBody } }, required: true },
+  },
+  responses: {
+    200: {
+      description: "The changed route",
+      headers: etagHeader,
+      content: { "application/json": { schema: RouteSchema } },
+    },
+    412: stale,
+  },
+}, WRITE_ALERTS);
+
+const deleteDef = defineRoute({
+  method: "delete",
+  path: `${ROUTES}/{id}`,
+  operationId: "deleteAlertRoute",
+  summary: "Remove an alert route",
+  description: "Deletes the route (204); deliveries still waiting for it fail, saying the " +
+    "route was deleted. With If-Match, a stale version is a 412.",
+  tags,
+  request: { params: IdParam, headers: IfMatch },
+  responses: { 204: { description: "Deleted" }, 412: stale },
+}, WRITE_ALERTS);
+
+const testDef = defineRoute({
+  method: "post",
+  path: `${ROUTES}/{id}/test`,
+  operationId: "testAlertRoute",
+  summary: "Send a test alert",
+  description: "Queues a test message on the route (202) and answers its alert event; follow " +
+    "`/api/user/alert-events/{id}` for the attempt.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    202: {
+      description: "Queued",
+      headers: z.object({ Location: z.string() }),
+      content: { "application/json": { schema: EventSchema } },
+    },
+  },
+}, WRITE_ALERTS);
+
+const listEventsDef = defineRoute({
+  method: "get",
+  path: EVENTS,
+  operationId: "listAlertEvents",
+  summary: "Delivered alert events",
+  description: "Every notification statusd sent or is sending for the account, newest first, " +
+    "filterable by `state` and `route`.",
+  tags,
+  request: {
+    query: z.object({
+      ...PageQuery,
+      state: z.string().optional().openapi({
+        description: "pending, delivered, failed, acknowledged or cancelled",
+      }),
+      route: z.string().max(100).optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: "One page of events (attempts listed by getAlertEvent)",
+      content: {
+        "application/json": { schema: pageSchema(EventSchema, "AlertEventPage", "events") },
+      },
+    },
+  },
+}, READ_ALERTS);
+
+const getEventDef = defineRoute({
+  method: "get",
+  path: `${EVENTS}/{id}`,
+  operationId: "getAlertEvent",
+  summary: "One alert event with every attempt",
+  description: "One delivered alert event of the calling account with every attempt: time, " +
+    "HTTP status or SMTP reply, latency and error, and when the next attempt is due.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "The event",
+      content: { "application/json": { schema: EventSchema } },
+    },
+  },
+}, READ_ALERTS);
+
+const redeliverDef = defineRoute({
+  method: "post",
+  path: `${EVENTS}/{id}/redeliver`,
+  operationId: "redeliverAlertEvent",
+  summary: "Send an alert event again",
+  description: "Queues a delivered or failed event again (202). It keeps its id, so a " +
+    "receiver that already has it can drop the duplicate.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    202: {
+      description: "Queued again",
+      content: { "application/json": { schema: EventSchema } },
+    },
+  },
+}, WRITE_ALERTS);
+
+/** Mounts the alerting API. */
+export const registerAlertsApi: Register = (api) => {
+  api.openapi(listRoute, async (c) => {
+    const { limit, page } = c.req.valid("query");
+    const found = await listRoutes(c.get("app"), c.get("principal"), { limit, page });
+    return c.json(pageJson(found, routeJson), 200, NO_STORE);
+  });
+  api.openapi(createDef, async (c) => {
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createAlertRoute",
+      body,
+      async () => {
+        const made = await createRoute(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify({ ...routeJson(made.route), secret: made.secret }),
+          location: `${ROUTES}/${made.route.id}`,
+        };
+      },
+    );
+    const version = (JSON.parse(answer.body) as { version: number }).version;
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: {
+        "Content-Type": "application/json",
+        ...NO_STORE,
+        ...(answer.location ? { Location: answer.location } : {}),
+        ETag: `"v${version}"`,
+        ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}),
+      },
+    }) as never;
+  });
+  api.openapi(getDef, async (c) => {
+    const r = await getRoute(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(routeJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
+  });
+  api.openapi(patchDef, async (c) => {
+    const r = await updateRoute(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.json(routeJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
+  });
+  api.openapi(deleteDef, async (c) => {
+    await deleteRoute(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.body(null, 204);
+  });
+  api.openapi(testDef, async (c) => {
+    const e = await sendTest(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(eventJson(e), 202, { ...NO_STORE, Location: `${EVENTS}/${e.id}` });
+  });
+  api.openapi(listEventsDef, async (c) => {
+    const { limit, page, state, route } = c.req.valid("query");
+    const found = await listDeliveries(c.get("app"), c.get("principal"), {
+      state,
+      routeId: route,
+    }, { limit, page });
+    return c.json(pageJson(found, eventJson), 200, NO_STORE);
+  });
+  api.openapi(getEventDef, async (c) => {
+    const e = await getDelivery(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(eventJson(e), 200, NO_STORE);
+  });
+  api.openapi(redeliverDef, async (c) => {
+    const e = await redeliver(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(eventJson(e), 202, NO_STORE);
+  });
+};
