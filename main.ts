@@ -4,7 +4,7 @@
  * {@link SHUTDOWN_BOUND_SECONDS} whatever clients do.
  * @module
  */
-import { createAppContext, startRetention } from "./app/mod.ts";
+import { createAppContext, startAlertEvaluator, startRetention } from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidRequest, systemClock } from "./domain/mod.ts";
 import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./ingest/mod.ts";
@@ -113,6 +113,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   }, app.fetch);
   if (config.poll.enabled) poller.start();
   deliveries.start();
+  const evaluator = startAlertEvaluator(ctx);
   // Deletes what is older than the reported windows: now, then every 15 minutes.
   const retention = startRetention(ctx);
   const stopped = Promise.withResolvers<void>();
@@ -125,6 +126,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     const graceful = Promise.all([
       poller.stop(),
       retention.stop(),
+      evaluator.stop(),
       server.shutdown(),
       deliveries.stop().then(() => {
         http.close();

@@ -219,3 +219,13 @@ export {
   updateRoute,
   WRITE_ALERTS,
 } from "./alert_routes.ts";
+export {
+  createRule,
+  deleteRule,
+  evaluateAlerts,
+  EVALUATOR_CURSOR,
+  getRule,
+  listRules,
+  startAlertEvaluator,
+  updateRule,
+} from "./alert_rules.ts";

@@ -139,3 +139,50 @@ export type NewRoute = Omit<RouteRecord, "updatedAt" | "version">;
 export type RoutePatch = Partial<
   Pick<RouteRecord, "name" | "settings" | "paused" | "failuresInARow">
 >;
+
+/** What an alert rule watches: one monitor, a group, a board, or every monitor of the account. */
+export type RuleTarget =
+  | { readonly kind: "monitor" | "group" | "board"; readonly id: string }
+  | { readonly kind: "all" };
+
+/** An alert rule of an account (`alerts:*`). */
+export interface RuleRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly target: RuleTarget;
+  /** Fires when what it watches reaches this level or worse (null: levels are not watched). */
+  readonly level: StatusLevel | null;
+  /** Also tells of incidents opened, updated and resolved at the watched services. */
+  readonly incidents: boolean;
+  /** Also tells of maintenance scheduled, started and completed. */
+  readonly maintenance: boolean;
+  /** Minutes the level must last before anything is sent (a shorter flap sends nothing). */
+  readonly forMinutes: number;
+  /** Sends a recovery when the level is back under the threshold. */
+  readonly recovery: boolean;
+  /** Where it sends (route ids of the account). */
+  readonly routes: readonly string[];
+  readonly enabled: boolean;
+  readonly createdAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly version: number;
+}
+
+/** A rule to create. */
+export type NewRule = Omit<RuleRecord, "updatedAt" | "version">;
+/** What a rule update may change. */
+export type RulePatch = Partial<
+  Pick<
+    RuleRecord,
+    | "name"
+    | "target"
+    | "level"
+    | "incidents"
+    | "maintenance"
+    | "forMinutes"
+    | "recovery"
+    | "routes"
+    | "enabled"
+  >
+>;

@@ -212,6 +212,7 @@ export {
 } from "./store/mod.ts";
 export type {
   AlertRouteStore,
+  AlertRuleStore,
   DeliveryFilter,
   DeliveryRecord,
   DeliverySource,
@@ -228,9 +229,13 @@ export {
   type DeliveryAttempt,
   type DeliveryState,
   type NewRoute,
+  type NewRule,
   type RoutePatch,
   type RouteRecord,
   type RouteSettingsData,
+  type RulePatch,
+  type RuleRecord,
+  type RuleTarget,
 } from "./alert.ts";
 export { type PollerStats } from "./poller.ts";
 export {

@@ -22,10 +22,23 @@ import type { MonitorStore } from "./monitors.ts";
 import type { IdempotencyStore } from "./idempotency.ts";
 import type { AccountDocStore, BoardStore, GroupStore } from "./boards.ts";
 import type { DeliveryStore } from "./deliveries.ts";
-import type { NewRoute, RoutePatch, RouteRecord } from "../alert.ts";
+import type {
+  NewRoute,
+  NewRule,
+  RoutePatch,
+  RouteRecord,
+  RulePatch,
+  RuleRecord,
+} from "../alert.ts";
 
 /** Alert routes (issue #13): the shared account-document operations. */
 export type AlertRouteStore = AccountDocStore<RouteRecord, NewRoute, RoutePatch>;
+
+/** Alert rules (issue #13): account documents of kind `rule`, and every account's at once. */
+export interface AlertRuleStore extends AccountDocStore<RuleRecord, NewRule, RulePatch> {
+  /** Every enabled rule of every account, oldest first (the evaluator's input). */
+  enabled(): Promise<readonly RuleRecord[]>;
+}
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";
 import type { RetentionStore } from "./retention.ts";
@@ -56,6 +69,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Alert routes (issue #13): account documents of kind `route`. */
   readonly alertRoutes: AlertRouteStore;
+  /** Alert rules (issue #13). */
+  readonly alertRules: AlertRuleStore;
   /** The alerting outbox (issue #13). */
   readonly deliveries: DeliveryStore;
   /** Closes the database; later calls reject. */

@@ -8,24 +8,30 @@
 import { z } from "@hono/zod-openapi";
 import {
   createRoute,
+  createRule,
   deleteRoute,
+  deleteRule,
   type DeliveryView,
   getDelivery,
   getRoute,
+  getRule,
   idempotentCreate,
   listDeliveries,
   listRoutes,
+  listRules,
   READ_ALERTS,
   redeliver,
   type RouteView,
   sendTest,
   updateRoute,
+  updateRule,
   WRITE_ALERTS,
 } from "../../app/mod.ts";
-import { CHANNEL_KINDS, toIso } from "../../domain/mod.ts";
+import { CHANNEL_KINDS, type RuleRecord, STATUS_LEVELS, toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import {
+  createdResponse,
   etagHeader,
   IdempotencyHeader,
   idempotencyResponses,
@@ -324,8 +330,213 @@ const redeliverDef = defineRoute({
   },
 }, WRITE_ALERTS);
 
+const RULES = "/api/user/alert-rules";
+
+const TargetSchema = z.object({
+  kind: z.enum(["monitor", "group", "board", "all"]),
+  id: z.string().optional().openapi({ description: "The monitor, group or board (not for all)" }),
+});
+
+const RuleSchema = z.object({
+  id: z.string().openapi({ example: "rule_k3v9q2xw8t4m" }),
+  name: z.string(),
+  target: TargetSchema,
+  level: z.enum(STATUS_LEVELS).nullable().openapi({
+    description: "Fires when what it watches reaches this level or worse; null: levels ignored",
+  }),
+  incidents: z.boolean().openapi({
+    description: "Also tells of incidents opened, updated, resolved",
+  }),
+  maintenance: z.boolean().openapi({
+    description: "Also tells of maintenance scheduled, started, completed",
+  }),
+  forMinutes: z.number().int().openapi({
+    description:
+      "How long the level must last before anything is sent (a shorter flap sends nothing)",
+  }),
+  recovery: z.boolean().openapi({ description: "Tells when it is back under the level" }),
+  routes: z.array(z.string()),
+  enabled: z.boolean(),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).openapi("AlertRule");
+
+const RuleBody = z.object({
+  name: z.string(),
+  target: TargetSchema,
+  level: z.enum(STATUS_LEVELS).nullable().optional(),
+  incidents: z.boolean().optional(),
+  maintenance: z.boolean().optional(),
+  forMinutes: z.number().int().optional(),
+  recovery: z.boolean().optional(),
+  routes: z.array(z.string()),
+  enabled: z.boolean().optional(),
+}).openapi("AlertRuleCreate");
+
+const RulePatchBody = RuleBody.partial().openapi("AlertRulePatch");
+
+function ruleJson(r: RuleRecord): z.infer<typeof RuleSchema> {
+  return {
+    id: r.id,
+    name: r.name,
+    target: r.target.kind === "all" ? { kind: "all" } : { kind: r.target.kind, id: r.target.id },
+    level: r.level as z.infer<typeof RuleSchema>["level"],
+    incidents: r.incidents,
+    maintenance: r.maintenance,
+    forMinutes: r.forMinutes,
+    recovery: r.recovery,
+    routes: [...r.routes],
+    enabled: r.enabled,
+    version: r.version,
+    createdAt: toIso(r.createdAt)!,
+    updatedAt: toIso(r.updatedAt)!,
+  };
+}
+
+const listRulesDef = defineRoute({
+  method: "get",
+  path: RULES,
+  operationId: "listAlertRules",
+  summary: "The account's alert rules",
+  description: "The calling account's alert rules, oldest first: what each watches, when it " +
+    "fires, for how long a level must last, and where it sends.",
+  tags,
+  request: { query: z.object(PageQuery) },
+  responses: {
+    200: {
+      description: "One page of rules",
+      content: { "application/json": { schema: pageSchema(RuleSchema, "AlertRulePage", "rules") } },
+    },
+  },
+}, READ_ALERTS);
+
+const createRuleDef = defineRoute({
+  method: "post",
+  path: RULES,
+  operationId: "createAlertRule",
+  summary: "Alert when a monitor, group, board or any monitor breaks",
+  description: '`target` is a monitor, group or board of the account, or `{"kind":"all"}`; ' +
+    "`level` (default PARTIAL_OUTAGE) fires at that level or worse after `forMinutes`; " +
+    "`incidents` and `maintenance` add incident and maintenance notices; `routes` are the " +
+    "account's alert routes. Unknown ids are a 400 naming the field.",
+  tags,
+  request: {
+    headers: IdempotencyHeader,
+    body: { content: { "application/json": { schema: RuleBody } }, required: true },
+  },
+  responses: {
+    201: {
+      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
+      headers: z.object({ Location: z.string(), ETag: z.string() }),
+      content: { "application/json": { schema: RuleSchema } },
+    },
+    ...idempotencyResponses,
+  },
+}, WRITE_ALERTS);
+
+const getRuleDef = defineRoute({
+  method: "get",
+  path: `${RULES}/{id}`,
+  operationId: "getAlertRule",
+  summary: "One alert rule",
+  description: "One of the calling account's alert rules; its ETag is its version for " +
+    "If-Match. Another account's rule is a 404.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "The rule",
+      headers: etagHeader,
+      content: { "application/json": { schema: RuleSchema } },
+    },
+  },
+}, READ_ALERTS);
+
+const patchRuleDef = defineRoute({
+  method: "patch",
+  path: `${RULES}/{id}`,
+  operationId: "updateAlertRule",
+  summary: "Change an alert rule (fields given only)",
+  description: "Changes the fields given; `enabled: false` silences it. With If-Match, a rule " +
+    "changed since that ETag is refused with 412 and stays as it was.",
+  tags,
+  request: {
+    params: IdParam,
+    headers: IfMatch,
+    body: { content: { "application/json": { schema: RulePatchBody } }, required: true },
+  },
+  responses: {
+    200: {
+      description: "The changed rule",
+      headers: etagHeader,
+      content: { "application/json": { schema: RuleSchema } },
+    },
+    412: stale,
+  },
+}, WRITE_ALERTS);
+
+const deleteRuleDef = defineRoute({
+  method: "delete",
+  path: `${RULES}/{id}`,
+  operationId: "deleteAlertRule",
+  summary: "Remove an alert rule",
+  description: "Deletes the rule (204); what it already queued still goes. With If-Match, a " +
+    "stale version is a 412.",
+  tags,
+  request: { params: IdParam, headers: IfMatch },
+  responses: { 204: { description: "Deleted" }, 412: stale },
+}, WRITE_ALERTS);
+
 /** Mounts the alerting API. */
 export const registerAlertsApi: Register = (api) => {
+  api.openapi(listRulesDef, async (c) => {
+    const { limit, page } = c.req.valid("query");
+    const found = await listRules(c.get("app"), c.get("principal"), { limit, page });
+    return c.json(pageJson(found, ruleJson), 200, NO_STORE);
+  });
+  api.openapi(createRuleDef, async (c) => {
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createAlertRule",
+      body,
+      async () => {
+        const made = await createRule(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify(ruleJson(made)),
+          location: `${RULES}/${made.id}`,
+        };
+      },
+    );
+    return createdResponse(answer) as never;
+  });
+  api.openapi(getRuleDef, async (c) => {
+    const r = await getRule(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(ruleJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
+  });
+  api.openapi(patchRuleDef, async (c) => {
+    const r = await updateRule(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.json(ruleJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
+  });
+  api.openapi(deleteRuleDef, async (c) => {
+    await deleteRule(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.body(null, 204);
+  });
   api.openapi(listRoute, async (c) => {
     const { limit, page } = c.req.valid("query");
     const found = await listRoutes(c.get("app"), c.get("principal"), { limit, page });

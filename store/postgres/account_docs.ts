@@ -2,7 +2,13 @@
  * Groups and boards on PostgreSQL (one `account_docs` table, `kind` telling them apart).
  * @module
  */
-import type { AccountDocStore, BoardStore, GroupStore } from "../../domain/mod.ts";
+import type {
+  AccountDocStore,
+  AlertRuleStore,
+  BoardStore,
+  GroupStore,
+  RuleRecord,
+} from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { docOf, recordOf } from "../account_doc_rows.ts";
 import { read, type Sql, write } from "./db.ts";
@@ -104,4 +110,16 @@ export function boardStore(sql: Sql): BoardStore {
       return r ? recordOf(r, true) : null;
     },
   } as BoardStore;
+}
+
+/** The alert rules noun over `sql`. */
+export function ruleStore(sql: Sql): AlertRuleStore {
+  return {
+    ...docStore(sql, "rule"),
+    async enabled() {
+      const rows =
+        await sql`SELECT * FROM account_docs WHERE kind = 'rule' ORDER BY created_at, seq`;
+      return rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled);
+    },
+  };
 }

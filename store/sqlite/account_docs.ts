@@ -2,7 +2,13 @@
  * Groups and boards on SQLite (one `account_docs` table, `kind` telling them apart).
  * @module
  */
-import type { AccountDocStore, BoardStore, GroupStore } from "../../domain/mod.ts";
+import type {
+  AccountDocStore,
+  AlertRuleStore,
+  BoardStore,
+  GroupStore,
+  RuleRecord,
+} from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { docOf, recordOf } from "../account_doc_rows.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
@@ -121,4 +127,20 @@ export function boardStore(db: Db): BoardStore {
       },
     }),
   } as BoardStore;
+}
+
+/** The alert rules noun over `db`. */
+export function ruleStore(db: Db): AlertRuleStore {
+  return {
+    ...docStore(db, "rule"),
+    enabled() {
+      const rows = statement(
+        db,
+        "SELECT * FROM account_docs WHERE kind = 'rule' ORDER BY created_at, rowid",
+      ).all() as Row[];
+      return Promise.resolve(
+        rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled),
+      );
+    },
+  };
 }

@@ -85,6 +85,7 @@ function freshPostgresStore(): Store {
     "boards",
     "idempotency",
     "alertRoutes",
+    "alertRules",
     "deliveries",
   ] as const;
   return {

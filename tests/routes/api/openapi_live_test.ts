@@ -15,6 +15,7 @@ import {
   createGroup,
   createMonitor,
   createRoute,
+  createRule,
   sendTest,
 } from "../../../app/mod.ts";
 import { account, key, storeRawKey } from "../../support/accounts.ts";
@@ -112,12 +113,24 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   const route = await createRoute(r.ctx, admin, { name: "hooks", settings: hook });
   const doomedRoute = await createRoute(r.ctx, admin, { name: "old", settings: hook });
   const event = await sendTest(r.ctx, admin, route.route.id);
+  const rule = await createRule(r.ctx, admin, {
+    name: "all",
+    target: { kind: "all" },
+    routes: [route.route.id],
+  });
+  const doomedRule = await createRule(r.ctx, admin, {
+    name: "old",
+    target: { kind: "monitor", id: kept.id },
+    routes: [route.route.id],
+  });
   return {
     r,
     keys: {
       route: route.route.id,
       doomedRoute: doomedRoute.route.id,
       event: event.id,
+      rule: rule.id,
+      doomedRule: doomedRule.id,
       group: group.id,
       doomedGroup: doomedGroup.id,
       board: board.id,
@@ -555,6 +568,59 @@ function alertCases(keys: Record<string, string>): Case[] {
     c("deleteAlertRoute", "DELETE", `${list}/rt_nope`, all, 404),
     c("deleteAlertRoute", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
     c("deleteAlertRoute", "DELETE", `${list}/${keys.doomedRoute}`, all, 204),
+    ...ruleCases(keys, c),
+  ];
+}
+
+/** Every status of the alert rule operations. */
+function ruleCases(
+  keys: Record<string, string>,
+  c: (
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    status: number,
+    body?: unknown,
+  ) => Case,
+): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const list = "/api/user/alert-rules";
+  const one = `${list}/${keys.rule}`;
+  const good = { name: "r", target: { kind: "all" }, routes: [keys.route] };
+  return [
+    c("listAlertRules", "GET", list, all, 200),
+    c("listAlertRules", "GET", `${list}?limit=0`, all, 400),
+    c("listAlertRules", "GET", list, bad, 401),
+    c("listAlertRules", "GET", list, none, 403),
+    c("createAlertRule", "POST", list, { ...all, "idempotency-key": "rule-once" }, 201, good),
+    c("createAlertRule", "POST", list, { ...all, "idempotency-key": "rule-once" }, 422, {
+      ...good,
+      name: "other",
+    }),
+    c("createAlertRule", "POST", list, { ...all, "idempotency-key": "in-flight" }, 409, good),
+    c("createAlertRule", "POST", list, all, 400, { ...good, routes: ["rt_nope"] }),
+    c("createAlertRule", "POST", list, bad, 401, good),
+    c("createAlertRule", "POST", list, none, 403, good),
+    c("getAlertRule", "GET", one, all, 200),
+    c("getAlertRule", "GET", `${list}/${"x".repeat(101)}`, all, 400),
+    c("getAlertRule", "GET", one, bad, 401),
+    c("getAlertRule", "GET", one, none, 403),
+    c("getAlertRule", "GET", `${list}/rule_nope`, all, 404),
+    c("updateAlertRule", "PATCH", one, all, 200, { enabled: false }),
+    c("updateAlertRule", "PATCH", one, all, 400, { forMinutes: -1 }),
+    c("updateAlertRule", "PATCH", one, bad, 401, { name: "x" }),
+    c("updateAlertRule", "PATCH", one, none, 403, { name: "x" }),
+    c("updateAlertRule", "PATCH", `${list}/rule_nope`, all, 404, { name: "x" }),
+    c("updateAlertRule", "PATCH", one, { ...all, "if-match": '"v99"' }, 412, { name: "x" }),
+    c("deleteAlertRule", "DELETE", one, { ...all, "if-match": "v1" }, 400),
+    c("deleteAlertRule", "DELETE", one, bad, 401),
+    c("deleteAlertRule", "DELETE", one, none, 403),
+    c("deleteAlertRule", "DELETE", `${list}/rule_nope`, all, 404),
+    c("deleteAlertRule", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
+    c("deleteAlertRule", "DELETE", `${list}/${keys.doomedRule}`, all, 204),
   ];
 }
 
@@ -657,6 +723,31 @@ function failureCases(keys: Record<string, string>): Case[] {
       status: 500,
     },
     { op: "listAlertRoutes", path: "/api/user/alert-routes", headers: all, status: 500 },
+    { op: "listAlertRules", path: "/api/user/alert-rules", headers: all, status: 500 },
+    {
+      op: "createAlertRule",
+      method: "POST",
+      path: "/api/user/alert-rules",
+      headers: all,
+      body: { name: "r", target: { kind: "all" }, routes: [keys.route] },
+      status: 500,
+    },
+    { op: "getAlertRule", path: `/api/user/alert-rules/${keys.rule}`, headers: all, status: 500 },
+    {
+      op: "updateAlertRule",
+      method: "PATCH",
+      path: `/api/user/alert-rules/${keys.rule}`,
+      headers: all,
+      body: { name: "n" },
+      status: 500,
+    },
+    {
+      op: "deleteAlertRule",
+      method: "DELETE",
+      path: `/api/user/alert-rules/${keys.rule}`,
+      headers: all,
+      status: 500,
+    },
     {
       op: "createAlertRoute",
       method: "POST",

@@ -1,0 +1,267 @@
+/**
+ * Alert rules and the evaluator (issue #13), on the store the suite runs on (SQLite, then
+ * PostgreSQL): a flip of a watched component queues one delivery per route, a flip of an
+ * unwatched one nothing; the recovery shares the notification; a flap shorter than `forMinutes`
+ * is cancelled and sends nothing while a longer one goes; incidents are told when asked;
+ * re-reading the same changes queues nothing twice; and a queued alert reaches a receiver with
+ * what to do next.
+ */
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import {
+  createGroup,
+  createMonitor,
+  createRoute,
+  createRule,
+  evaluateAlerts,
+  EVALUATOR_CURSOR,
+} from "../../app/mod.ts";
+import type { Caller } from "../../app/mod.ts";
+import type { ComponentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.ts";
+import { parseAllowance } from "../../domain/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { createHttpSender } from "../../outbound/send_http.ts";
+import { createDeliveryWorker } from "../../outbound/worker.ts";
+import { account, testContext } from "../support/accounts.ts";
+import { startReceivers } from "../support/receivers.ts";
+import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+
+const T0 = Math.floor(Date.now() / 1000) * 1000;
+
+function aws(levels: Record<string, StatusLevel>): Snapshot {
+  const components: ComponentSnapshot[] = Object.entries(levels).map(([r, status]) => ({
+    externalId: r,
+    name: `Amazon EC2 (${r})`,
+    group: null,
+    status,
+  }));
+  return { indicator: "OPERATIONAL", components, incidents: [] };
+}
+
+async function setup() {
+  let now = T0;
+  const ctx = testContext({ clock: { now: () => now } });
+  await syncVendors(ctx.store, [
+    vendorOf({ slug: "aws", name: "AWS" }),
+    vendorOf({ slug: "github", name: "GitHub" }),
+  ], T0 - 86_400_000);
+  await recordReading(
+    ctx.store,
+    "aws",
+    aws({ "eu-west-1": "OPERATIONAL", "us-east-1": "OPERATIONAL" }),
+    T0 - 3_600_000,
+  );
+  await recordReading(ctx.store, "github", {
+    indicator: "OPERATIONAL",
+    components: [],
+    incidents: [],
+  }, T0 - 3_600_000);
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const route = (await createRoute(ctx, admin, {
+    name: "hooks",
+    settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
+  })).route;
+  const eu = await createMonitor(ctx, admin, {
+    service: "aws",
+    components: ["Amazon EC2 (eu-west-1)"],
+  });
+  const gh = await createMonitor(ctx, admin, { service: "github" });
+  // The first round starts at the newest change: history is not re-alerted.
+  equal(await evaluateAlerts(ctx), 0);
+  const all = async () =>
+    (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 100 })).items;
+  return {
+    ctx,
+    admin,
+    who,
+    route,
+    eu,
+    gh,
+    all,
+    at: () => now,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+Deno.test("a watched component's flip queues one alert per route; an unwatched one nothing; the recovery follows", async () => {
+  const s = await setup();
+  await createRule(s.ctx, s.admin, {
+    name: "EU compute",
+    target: { kind: "monitor", id: s.eu.id },
+    level: "PARTIAL_OUTAGE",
+    routes: [s.route.id],
+  });
+  s.advance(60_000);
+  await recordReading(
+    s.ctx.store,
+    "aws",
+    aws({ "eu-west-1": "OPERATIONAL", "us-east-1": "MAJOR_OUTAGE" }),
+    s.at(),
+  );
+  ok(await evaluateAlerts(s.ctx) > 0);
+  deepStrictEqual(await s.all(), [], "us-east-1 is not watched");
+
+  s.advance(60_000);
+  await recordReading(
+    s.ctx.store,
+    "aws",
+    aws({ "eu-west-1": "MAJOR_OUTAGE", "us-east-1": "MAJOR_OUTAGE" }),
+    s.at(),
+  );
+  await evaluateAlerts(s.ctx);
+  const [alert, ...rest] = await s.all();
+  equal(rest.length, 0);
+  equal(alert!.routeId, s.route.id);
+  equal(alert!.message.trigger, "status");
+  equal(alert!.message.level, "MAJOR_OUTAGE");
+  equal(alert!.message.summary, "AWS is major outage");
+  deepStrictEqual(alert!.message.components, [{
+    name: "Amazon EC2 (eu-west-1)",
+    level: "MAJOR_OUTAGE",
+  }]);
+  equal(alert!.message.service!.statusdUrl, "http://localhost:8080/services/aws");
+  equal(alert!.subject, `monitor:${s.eu.id}`);
+
+  // Reading the same changes again queues nothing more (ids come from what caused them).
+  const cursor = (await s.ctx.store.deliveries.cursor(EVALUATOR_CURSOR))!;
+  await s.ctx.store.deliveries.enqueue([], {
+    cursor: { name: EVALUATOR_CURSOR, from: cursor, to: cursor - 2 },
+  });
+  await evaluateAlerts(s.ctx);
+  equal((await s.all()).length, 1);
+
+  s.advance(60_000);
+  await recordReading(
+    s.ctx.store,
+    "aws",
+    aws({ "eu-west-1": "OPERATIONAL", "us-east-1": "MAJOR_OUTAGE" }),
+    s.at(),
+  );
+  await evaluateAlerts(s.ctx);
+  const [recovery] = await s.all();
+  equal(recovery!.recovery, true);
+  equal(recovery!.message.trigger, "recovered");
+  equal(recovery!.notificationId, alert!.notificationId, "one notification: PagerDuty resolves it");
+});
+
+Deno.test("a flap shorter than forMinutes sends nothing; a longer one goes once", async () => {
+  const s = await setup();
+  const group = await createGroup(s.ctx, s.admin, { name: "Code", monitors: [s.gh.id] });
+  await createRule(s.ctx, s.admin, {
+    name: "Code down",
+    target: { kind: "group", id: group.id },
+    level: "MAJOR_OUTAGE",
+    forMinutes: 10,
+    routes: [s.route.id],
+  });
+  const gh = (level: StatusLevel): Snapshot => ({
+    indicator: level,
+    components: [],
+    incidents: [],
+  });
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", gh("MAJOR_OUTAGE"), s.at());
+  await evaluateAlerts(s.ctx);
+  const [waiting] = await s.all();
+  equal(waiting!.state, "pending");
+  equal(waiting!.notBefore, s.at() + 10 * 60_000, "not before the 10 minutes");
+  s.advance(3 * 60_000);
+  await recordReading(s.ctx.store, "github", gh("OPERATIONAL"), s.at());
+  await evaluateAlerts(s.ctx);
+  deepStrictEqual((await s.all()).map((d) => d.state), ["cancelled"], "the flap pages no one");
+
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", gh("MAJOR_OUTAGE"), s.at());
+  await evaluateAlerts(s.ctx);
+  s.advance(11 * 60_000);
+  await evaluateAlerts(s.ctx);
+  const states = (await s.all()).map((d) => d.state).sort();
+  deepStrictEqual(states, ["cancelled", "pending"]);
+  const due = await s.ctx.store.deliveries.claimDue(s.at(), 10, "t", 60_000);
+  equal(due.length, 1, "due after 10 minutes of outage");
+});
+
+Deno.test("incidents are told when the rule asks; a rule's unknown target or route is a 400", async () => {
+  const s = await setup();
+  await createRule(s.ctx, s.admin, {
+    name: "GitHub incidents",
+    target: { kind: "all" },
+    level: null,
+    incidents: true,
+    routes: [s.route.id],
+  });
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", {
+    indicator: "DEGRADED_PERFORMANCE",
+    components: [],
+    incidents: [{
+      externalId: "inc-1",
+      title: "Degraded Git operations",
+      status: "INVESTIGATING",
+      impact: "MINOR",
+      startedAt: s.at(),
+      updatedAt: s.at(),
+      resolvedAt: null,
+      url: "https://www.githubstatus.com/incidents/1",
+      componentIds: [],
+      updates: [{ at: s.at(), status: "INVESTIGATING", body: "Looking into it." }],
+    }],
+  }, s.at());
+  await evaluateAlerts(s.ctx);
+  const found = await s.all();
+  ok(found.length >= 1, "the incident was told");
+  match(found[0]!.message.trigger, /^incident_/);
+  equal(found[0]!.message.incident!.title, "Degraded Git operations");
+  await createRule(s.ctx, s.admin, {
+    name: "x",
+    target: { kind: "monitor", id: "mon_nope" },
+    routes: ["rt_nope"],
+  }).then(
+    () => ok(false, "refused"),
+    (e) =>
+      deepStrictEqual(e.issues.map((i: { parameter: string }) => i.parameter), [
+        "target.id",
+        "routes.0",
+      ]),
+  );
+});
+
+Deno.test("a queued alert reaches the receiver with what to do next", async () => {
+  const s = await setup();
+  const rx = startReceivers();
+  const allow = parseAllowance("127.0.0.1");
+  if (!allow.ok) throw new Error();
+  const hook = (await createRoute(s.ctx, s.admin, {
+    name: "slack",
+    settings: { kind: "slack", url: `${rx.origin}/slack` },
+  })).route;
+  await createRule(s.ctx, s.admin, { name: "All", target: { kind: "all" }, routes: [hook.id] });
+  const http = createHttpSender({ timeoutMs: 2_000, allowPrivate: allow.allowance });
+  const worker = createDeliveryWorker({
+    store: s.ctx.store,
+    http,
+    mail: null,
+    clock: s.ctx.clock,
+    log: silentLogger,
+    instanceId: "t",
+  });
+  try {
+    s.advance(60_000);
+    await recordReading(s.ctx.store, "github", {
+      indicator: "MAJOR_OUTAGE",
+      components: [],
+      incidents: [],
+    }, s.at());
+    await evaluateAlerts(s.ctx);
+    await worker.runOnce();
+    await worker.stop();
+    const [got] = rx.on("/slack");
+    equal(got!.status, 200);
+    match(got!.body, /GitHub is major outage/);
+    match(got!.body, /Check GitHub's status page for updates/);
+    match(got!.body, /<http:\/\/localhost:8080\/services\/github\|statusd page>/);
+  } finally {
+    http.close();
+    await rx.close();
+  }
+});
