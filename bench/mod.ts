@@ -10,6 +10,7 @@ import { hostileBenchOptions, runHostileBench } from "./hostile_bench.ts";
 import { runEnginesBench } from "./engines_bench.ts";
 import { clusterBenchOptions, runClusterBench } from "./cluster_bench.ts";
 import { recordsBenchOptions, runRecordsBench } from "./records_bench.ts";
+import { alertsBenchOptions, runAlertsBench } from "./alerts_bench.ts";
 
 /** The benchmarks, by name; add a line per bench. */
 const BENCHES: [string, () => Promise<void>][] = [
@@ -29,6 +30,7 @@ const BENCHES: [string, () => Promise<void>][] = [
       connections: 20,
     })],
   ["records", () => runRecordsBench(recordsBenchOptions())],
+  ["alerts", () => runAlertsBench(alertsBenchOptions())],
 ];
 
 const only = new Set(Deno.args);
