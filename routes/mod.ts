@@ -23,6 +23,7 @@ import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerMonitorsPages } from "./web/settings_monitors.tsx";
+import { registerAlertsPages } from "./web/settings_alerts.tsx";
 import { registerServices } from "./api/services.ts";
 import { registerIncidents } from "./api/incidents.ts";
 import { registerProviders } from "./api/providers.ts";
@@ -72,6 +73,7 @@ const ROUTERS: Register[] = [
   registerAuthPages,
   registerKeysPages,
   registerMonitorsPages,
+  registerAlertsPages,
   registerCatalogPages,
   registerBoardPages,
   registerDiscovery,

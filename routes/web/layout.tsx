@@ -15,6 +15,7 @@ export const NAV = [
   { key: "services", href: "/services", label: "Services" },
   { key: "api", href: "/docs", label: "API" },
   { key: "monitors", href: "/settings/monitors", label: "Monitors" },
+  { key: "alerts", href: "/settings/alerts", label: "Alerts" },
   { key: "settings", href: "/settings/api-keys", label: "API Keys" },
   { key: "mcp", href: "/settings/mcp", label: "MCP" },
 ] as const;

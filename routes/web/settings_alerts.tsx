@@ -1,0 +1,570 @@
+/**
+ * Settings > Alerts (issue #13): add the destinations alerts go to (webhook, Slack, Discord,
+ * Teams, email, PagerDuty) and send each a test, write rules (what to watch, from which level,
+ * for how long, with or without recovery, to which routes), resume a route statusd paused, and
+ * read the latest delivered alerts with their outcome. Plain forms with the session's CSRF token,
+ * as Settings > Monitors; the page calls the same verbs as `/api/user/alert-*`.
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import {
+  type CreatedRoute,
+  createRoute,
+  createRule,
+  deleteRoute,
+  deleteRule,
+  type DeliveryView,
+  listBoards,
+  listDeliveries,
+  listGroups,
+  listMonitors,
+  listRoutes,
+  listRules,
+  type RouteView,
+  sendTest,
+  updateRoute,
+  updateRule,
+  type WebSession,
+} from "../../app/mod.ts";
+import {
+  AppError,
+  InvalidRequest,
+  NotFound,
+  type RuleRecord,
+  STATUS_LEVELS,
+  toIso,
+} from "../../domain/mod.ts";
+import { errorBody } from "../error_body.ts";
+import type { Register } from "../register.ts";
+import { pageError } from "./auth.tsx";
+import { Layout } from "./layout.tsx";
+import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+
+/** Path of the page. */
+export const ALERTS_PATH = "/settings/alerts";
+
+const DONE = {
+  "route-created": "Route added.",
+  "route-deleted": "Route removed.",
+  "route-resumed": "Route resumed: its waiting alerts go now.",
+  "test-queued": "Test alert queued: see it under Recent alerts.",
+  "rule-created": "Rule added.",
+  "rule-saved": "Rule saved.",
+  "rule-deleted": "Rule removed.",
+} as const;
+const done = (code: keyof typeof DONE) => `${ALERTS_PATH}?done=${code}`;
+
+type Place = "routes" | "rules";
+interface Failure {
+  readonly place: Place;
+  readonly message: string;
+}
+
+const all = { page: 0, limit: 200 };
+
+interface PageData {
+  readonly routes: readonly RouteView[];
+  readonly rules: readonly RuleRecord[];
+  readonly events: readonly DeliveryView[];
+  readonly targets: readonly { value: string; label: string }[];
+}
+
+async function pageData(c: Context<WebEnv>, session: WebSession): Promise<PageData> {
+  const app = c.get("app");
+  const who = session.principal;
+  const [routes, rules, events, monitors, groups, boards] = await Promise.all([
+    listRoutes(app, who, all),
+    listRules(app, who, all),
+    listDeliveries(app, who, {}, { page: 0, limit: 20 }),
+    listMonitors(app, who, { page: 0, limit: 500 }),
+    listGroups(app, who, all),
+    listBoards(app, who, all),
+  ]);
+  return {
+    routes: routes.content,
+    rules: rules.content,
+    events: events.content,
+    targets: [
+      { value: "all:", label: "All my monitors" },
+      ...monitors.content.map((m) => ({
+        value: `monitor:${m.id}`,
+        label: `Monitor ${m.label ?? m.serviceName ?? m.serviceSlug}`,
+      })),
+      ...groups.content.map((g) => ({ value: `group:${g.id}`, label: `Group ${g.name}` })),
+      ...boards.content.map((b) => ({ value: `board:${b.id}`, label: `Board ${b.title}` })),
+    ],
+  };
+}
+
+function Csrf(props: { session: WebSession }) {
+  return <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />;
+}
+
+function ErrorNote(props: { failure?: Failure; at: Place }) {
+  if (!props.failure || props.failure.place !== props.at) return null;
+  return <p class="notice error" role="alert">{props.failure.message}</p>;
+}
+
+function when(t: number): string {
+  return toIso(t)!.replace("T", " ").slice(0, 16) + " UTC";
+}
+
+function targetLabel(r: RuleRecord, data: PageData): string {
+  if (r.target.kind === "all") return "All my monitors";
+  const value = `${r.target.kind}:${r.target.id}`;
+  return data.targets.find((t) => t.value === value)?.label ?? `${r.target.kind} (deleted)`;
+}
+
+function RoutesSection(
+  props: { session: WebSession; data: PageData; failure?: Failure; created?: CreatedRoute },
+) {
+  const { routes } = props.data;
+  return (
+    <section aria-labelledby="routes-title">
+      <h2 id="routes-title">Routes: where alerts go</h2>
+      {props.created?.secret && (
+        <section class="notice" aria-labelledby="secret-title">
+          <h3 id="secret-title">Signing secret of “{props.created.route.name}”</h3>
+          <p>
+            <strong>Copy it now: this is the only time it is shown.</strong>{" "}
+            Verify each webhook with it (Standard Webhooks).
+          </p>
+          <pre><code id="route-secret">{props.created.secret}</code></pre>
+        </section>
+      )}
+      <ErrorNote failure={props.failure} at="routes" />
+      {routes.length === 0 ? <p class="muted">No routes yet.</p> : (
+        <table class="cards">
+          <caption class="sr">Alert routes</caption>
+          <thead>
+            <tr>
+              <th scope="col">Route</th>
+              <th scope="col">Destination</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {routes.map((r) => (
+              <tr>
+                <td data-label="Route">
+                  {r.name} <span class="muted">({r.kind})</span>
+                </td>
+                <td data-label="Destination" class="labelled">
+                  <code>{r.destination}</code>
+                </td>
+                <td data-label="State" class="labelled">
+                  {r.paused ? `paused: ${r.paused.reason}` : "active"}
+                </td>
+                <td class="row-actions">
+                  <form method="post" action={`${ALERTS_PATH}/routes/${r.id}/test`} class="inline">
+                    <Csrf session={props.session} />
+                    <button type="submit" aria-label={`Send test to ${r.name}`}>Send test</button>
+                  </form>
+                  {r.paused && (
+                    <form
+                      method="post"
+                      action={`${ALERTS_PATH}/routes/${r.id}/resume`}
+                      class="inline"
+                    >
+                      <Csrf session={props.session} />
+                      <button type="submit" aria-label={`Resume ${r.name}`}>Resume</button>
+                    </form>
+                  )}
+                  <form
+                    method="post"
+                    action={`${ALERTS_PATH}/routes/${r.id}/delete`}
+                    class="inline"
+                  >
+                    <Csrf session={props.session} />
+                    <button type="submit" aria-label={`Remove route ${r.name}`}>Remove</button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form method="post" action={`${ALERTS_PATH}/routes`} class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Route name <input type="text" name="name" required maxlength={100} />
+        </label>
+        <label>
+          Kind{" "}
+          <select name="kind">
+            <option value="slack">Slack incoming webhook</option>
+            <option value="discord">Discord webhook</option>
+            <option value="teams">Microsoft Teams workflow</option>
+            <option value="webhook">Webhook (signed JSON)</option>
+            <option value="pagerduty">PagerDuty (Events API v2)</option>
+            <option value="email">Email</option>
+          </select>
+        </label>
+        <label>
+          Webhook URL (Slack, Discord, Teams, webhook){" "}
+          <input type="url" name="url" maxlength={2048} />
+        </label>
+        <label>
+          Email addresses, comma-separated <input type="text" name="to" maxlength={2000} />
+        </label>
+        <label>
+          PagerDuty routing key <input type="text" name="routingKey" maxlength={64} />
+        </label>
+        <button type="submit">Add route</button>
+      </form>
+    </section>
+  );
+}
+
+function RulesSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  const { rules, routes } = props.data;
+  const routeName = (id: string) => routes.find((r) => r.id === id)?.name ?? "(deleted)";
+  return (
+    <section aria-labelledby="rules-title">
+      <h2 id="rules-title">Rules: what to watch</h2>
+      <ErrorNote failure={props.failure} at="rules" />
+      {rules.length === 0 ? <p class="muted">No rules yet.</p> : (
+        <table class="cards">
+          <caption class="sr">Alert rules</caption>
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">Watches</th>
+              <th scope="col">Fires</th>
+              <th scope="col">Sends to</th>
+              <th scope="col">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((r) => (
+              <tr>
+                <td data-label="Rule">
+                  {r.name} {!r.enabled && <span class="muted">(off)</span>}
+                </td>
+                <td data-label="Watches" class="labelled">{targetLabel(r, props.data)}</td>
+                <td data-label="Fires" class="labelled">
+                  {r.level ? `${r.level} or worse for ${r.forMinutes} min` : "no level"}
+                  {r.incidents ? " · incidents" : ""}
+                  {r.maintenance ? " · maintenance" : ""}
+                  {r.recovery ? " · recovery" : ""}
+                </td>
+                <td data-label="Sends to" class="labelled">{r.routes.map(routeName).join(", ")}</td>
+                <td class="row-actions">
+                  <form method="post" action={`${ALERTS_PATH}/rules/${r.id}/toggle`} class="inline">
+                    <Csrf session={props.session} />
+                    <button
+                      type="submit"
+                      aria-label={`${r.enabled ? "Turn off" : "Turn on"} ${r.name}`}
+                    >
+                      {r.enabled ? "Turn off" : "Turn on"}
+                    </button>
+                  </form>
+                  <form method="post" action={`${ALERTS_PATH}/rules/${r.id}/delete`} class="inline">
+                    <Csrf session={props.session} />
+                    <button type="submit" aria-label={`Remove rule ${r.name}`}>Remove</button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {routes.length === 0
+        ? <p class="muted">Add a route first: a rule sends to routes.</p>
+        : (
+          <form method="post" action={`${ALERTS_PATH}/rules`} class="stack">
+            <Csrf session={props.session} />
+            <label>
+              Rule name <input type="text" name="name" required maxlength={100} />
+            </label>
+            <label>
+              Watch{" "}
+              <select name="target">
+                {props.data.targets.map((t) => (
+                  <option key={t.value} value={t.value}>{t.label}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Fire at{" "}
+              <select name="level">
+                {STATUS_LEVELS.filter((l) => l !== "OPERATIONAL").map((l) => (
+                  <option value={l} selected={l === "PARTIAL_OUTAGE"}>{l} or worse</option>
+                ))}
+                <option value="">no level (incidents or maintenance only)</option>
+              </select>
+            </label>
+            <label>
+              Lasting at least (minutes){" "}
+              <input type="number" name="forMinutes" min={0} max={1440} value="0" />
+            </label>
+            <label class="check">
+              <input type="checkbox" name="recovery" value="yes" checked /> Tell me when it recovers
+            </label>
+            <label class="check">
+              <input type="checkbox" name="incidents" value="yes" /> Also tell of incidents
+            </label>
+            <label class="check">
+              <input type="checkbox" name="maintenance" value="yes" /> Also tell of maintenance
+            </label>
+            <fieldset>
+              <legend>Send to</legend>
+              {routes.map((r) => (
+                <label class="check">
+                  <input type="checkbox" name="routes" value={r.id} /> {r.name}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit">Add rule</button>
+          </form>
+        )}
+    </section>
+  );
+}
+
+function EventsSection(props: { data: PageData }) {
+  const { events, routes } = props.data;
+  const routeName = (id: string) => routes.find((r) => r.id === id)?.name ?? "(deleted)";
+  return (
+    <section aria-labelledby="events-title">
+      <h2 id="events-title">Recent alerts</h2>
+      {events.length === 0 ? <p class="muted">Nothing sent yet.</p> : (
+        <table class="cards">
+          <caption class="sr">Recent alerts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Alert</th>
+              <th scope="col">Route</th>
+              <th scope="col">State</th>
+              <th scope="col">Queued</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr>
+                <td data-label="Alert">{e.summary}</td>
+                <td data-label="Route" class="labelled">{routeName(e.routeId)}</td>
+                <td data-label="State" class="labelled">
+                  {e.state}
+                  {e.lastError ? ` — ${e.lastError}` : ""}
+                </td>
+                <td data-label="Queued" class="labelled">{when(e.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function AlertsPage(
+  props: {
+    publicUrl: string;
+    session: WebSession;
+    data: PageData;
+    notice?: string;
+    failure?: Failure;
+    created?: CreatedRoute;
+  },
+) {
+  return (
+    <Layout
+      title="Alerts"
+      publicUrl={props.publicUrl}
+      nav="alerts"
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <h1>Settings › Alerts</h1>
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <RoutesSection
+        session={props.session}
+        data={props.data}
+        failure={props.failure}
+        created={props.created}
+      />
+      <RulesSection session={props.session} data={props.data} failure={props.failure} />
+      <EventsSection data={props.data} />
+    </Layout>
+  );
+}
+
+function messageOf(err: unknown): string | null {
+  if (err instanceof InvalidRequest) {
+    return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
+  }
+  if (err instanceof NotFound) return null;
+  if (err instanceof AppError) return err.message;
+  return null;
+}
+
+function settingsOf(form: Record<string, string | string[]>): Record<string, unknown> {
+  const kind = field(form, "kind");
+  if (kind === "email") {
+    return { kind, to: field(form, "to").split(",").map((s) => s.trim()).filter(Boolean) };
+  }
+  if (kind === "pagerduty") return { kind, routingKey: field(form, "routingKey").trim() };
+  return { kind, url: field(form, "url").trim() };
+}
+
+/** The Settings > Alerts routes. */
+export function alertsPages(): Hono<WebEnv> {
+  const web = new Hono<WebEnv>();
+  web.onError(pageError);
+  const publicUrl = (c: Context<WebEnv>) => c.get("app").settings.publicUrl;
+  const toSignIn = (c: Context<WebEnv>) =>
+    c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
+
+  const change = async (
+    c: Context<WebEnv>,
+    place: Place,
+    run: (
+      session: WebSession,
+      form: Record<string, string | string[]>,
+    ) => Promise<string | Response>,
+  ): Promise<Response> => {
+    const session = c.get("session");
+    if (!session) return toSignIn(c);
+    const form = await readForm(c);
+    try {
+      const out = await run(session, form);
+      return typeof out === "string" ? c.redirect(out, 303) : out;
+    } catch (err) {
+      const message = messageOf(err);
+      if (message === null) throw err;
+      return c.html(
+        <AlertsPage
+          publicUrl={publicUrl(c)}
+          session={session}
+          data={await pageData(c, session)}
+          failure={{ place, message }}
+        />,
+        errorBody(err as AppError).status as 400,
+      );
+    }
+  };
+
+  web.get(ALERTS_PATH, webSession, async (c) => {
+    const session = c.get("session");
+    if (!session) return toSignIn(c);
+    const code = c.req.query("done") ?? "";
+    return c.html(
+      <AlertsPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        data={await pageData(c, session)}
+        notice={Object.hasOwn(DONE, code) ? DONE[code as keyof typeof DONE] : undefined}
+      />,
+    );
+  });
+
+  web.post(
+    `${ALERTS_PATH}/routes`,
+    webSession,
+    (c) =>
+      change(c, "routes", async (session, form) => {
+        const created = await createRoute(c.get("app"), session.principal, {
+          name: field(form, "name"),
+          settings: settingsOf(form),
+        });
+        if (!created.secret) return done("route-created");
+        // The secret is shown in this answer only (never in a redirect URL).
+        return c.html(
+          <AlertsPage
+            publicUrl={publicUrl(c)}
+            session={session}
+            data={await pageData(c, session)}
+            notice={DONE["route-created"]}
+            created={created}
+          />,
+          201,
+        );
+      }),
+  );
+  web.post(
+    `${ALERTS_PATH}/routes/:id/test`,
+    webSession,
+    (c) =>
+      change(c, "routes", async (session) => {
+        await sendTest(c.get("app"), session.principal, c.req.param("id"));
+        return done("test-queued");
+      }),
+  );
+  web.post(
+    `${ALERTS_PATH}/routes/:id/resume`,
+    webSession,
+    (c) =>
+      change(c, "routes", async (session) => {
+        await updateRoute(
+          c.get("app"),
+          session.principal,
+          c.req.param("id"),
+          { paused: false },
+          null,
+        );
+        return done("route-resumed");
+      }),
+  );
+  web.post(
+    `${ALERTS_PATH}/routes/:id/delete`,
+    webSession,
+    (c) =>
+      change(c, "routes", async (session) => {
+        await deleteRoute(c.get("app"), session.principal, c.req.param("id"), null);
+        return done("route-deleted");
+      }),
+  );
+  web.post(`${ALERTS_PATH}/rules`, webSession, (c) =>
+    change(c, "rules", async (session, form) => {
+      const [kind, id] = field(form, "target").split(":");
+      const level = field(form, "level");
+      const minutes = field(form, "forMinutes").trim();
+      await createRule(c.get("app"), session.principal, {
+        name: field(form, "name"),
+        target: kind === "all" ? { kind: "all" } : { kind, id },
+        level: level === "" ? null : level,
+        forMinutes: minutes === "" ? 0 : Number(minutes),
+        recovery: field(form, "recovery") === "yes",
+        incidents: field(form, "incidents") === "yes",
+        maintenance: field(form, "maintenance") === "yes",
+        routes: form.routes === undefined ? [] : [form.routes].flat(),
+      });
+      return done("rule-created");
+    }));
+  web.post(
+    `${ALERTS_PATH}/rules/:id/toggle`,
+    webSession,
+    (c) =>
+      change(c, "rules", async (session) => {
+        const app = c.get("app");
+        const rule = (await listRules(app, session.principal, all)).content.find((r) =>
+          r.id === c.req.param("id")
+        );
+        if (!rule) throw new NotFound("alert rule", c.req.param("id"));
+        await updateRule(app, session.principal, rule.id, { enabled: !rule.enabled }, null);
+        return done("rule-saved");
+      }),
+  );
+  web.post(
+    `${ALERTS_PATH}/rules/:id/delete`,
+    webSession,
+    (c) =>
+      change(c, "rules", async (session) => {
+        await deleteRule(c.get("app"), session.principal, c.req.param("id"), null);
+        return done("rule-deleted");
+      }),
+  );
+  return web;
+}
+
+/** Mounts Settings > Alerts. */
+export const registerAlertsPages: Register = (api) => {
+  api.route("/", alertsPages());
+};
