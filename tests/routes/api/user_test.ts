@@ -3,7 +3,10 @@ import {
   createBoard,
   createGroup,
   createMonitor,
+  createRoute,
+  createRule,
   revokeKeyByName,
+  sendTest,
   setSlaTarget,
 } from "../../../app/mod.ts";
 import {
@@ -229,11 +232,27 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
   const monitor = await createMonitor(ctx, admin, { service: "acme" });
   const group = await createGroup(ctx, admin, { name: "g", monitors: [monitor.id] });
   const board = await createBoard(ctx, admin, { slug: "acme-board", title: "b" });
+  const route = await createRoute(ctx, admin, {
+    name: "r",
+    settings: { kind: "slack", url: "https://hooks.example.com/services/x" },
+  });
+  const rule = await createRule(ctx, admin, {
+    name: "r",
+    target: { kind: "all" },
+    routes: [route.route.id],
+  });
+  const event = await sendTest(ctx, admin, route.route.id);
   const idFor = (path: string) =>
     path.startsWith("/api/user/groups/")
       ? group.id
       : path.startsWith("/api/user/boards/")
       ? board.id
+      : path.startsWith("/api/user/alert-routes/")
+      ? route.route.id
+      : path.startsWith("/api/user/alert-rules/")
+      ? rule.id
+      : path.startsWith("/api/user/alert-events/")
+      ? event.id
       : monitor.id;
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const ops: { path: string; scopes: Scope[] }[] = [];
