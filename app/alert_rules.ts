@@ -19,6 +19,7 @@ import {
   type AlertTrigger,
   type Change,
   componentKey,
+  escalationSchedule,
   Forbidden,
   InvalidRequest,
   type Issue,
@@ -38,6 +39,7 @@ import {
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { randomToken } from "./_tokens.ts";
 import { getService } from "./catalog.ts";
+import { acknowledgeLink } from "./escalations.ts";
 import type { AppContext } from "./context.ts";
 import { viewOf } from "./monitors.ts";
 import { parse } from "./monitors.ts";
@@ -65,7 +67,8 @@ const NewRuleInput = z.object({
   maintenance: z.boolean().default(false),
   forMinutes: z.number().int().min(0).max(1440).default(0),
   recovery: z.boolean().default(true),
-  routes: z.array(Id).min(1).max(20),
+  routes: z.array(Id).max(20).default([]),
+  escalation: Id.nullable().default(null),
   enabled: z.boolean().default(true),
 }).strict();
 
@@ -84,9 +87,15 @@ function accountFor(who: Caller, access: Access): Account {
 async function checkRefs(
   ctx: AppContext,
   accountId: string,
-  rule: { target?: RuleTarget; routes?: readonly string[] },
+  rule: { target?: RuleTarget; routes?: readonly string[]; escalation?: string | null },
 ): Promise<void> {
   const issues: Issue[] = [];
+  if (rule.escalation && await ctx.store.escalations.get(accountId, rule.escalation) === null) {
+    issues.push({
+      parameter: "escalation",
+      message: `no escalation policy "${rule.escalation}" in this account`,
+    });
+  }
   const t = rule.target;
   if (t && t.kind !== "all") {
     const found = t.kind === "monitor"
@@ -133,6 +142,12 @@ export async function createRule(
 ): Promise<RuleRecord> {
   const account = accountFor(who, WRITE_ALERTS);
   const r = parse(NewRuleInput, input);
+  if (r.routes.length === 0 && r.escalation === null) {
+    throw new InvalidRequest([{
+      parameter: "routes",
+      message: "a rule sends somewhere: give routes, an escalation policy, or both",
+    }]);
+  }
   if (r.level === null && !r.incidents && !r.maintenance) {
     throw new InvalidRequest([{
       parameter: "level",
@@ -345,8 +360,9 @@ function toRoutes(
   subject: string,
   notBefore: number,
   recovery: boolean,
+  routes: readonly string[] = rule.routes,
 ): NewDelivery[] {
-  return rule.routes.map((routeId) => ({
+  return routes.map((routeId) => ({
     id: `dlv_${hash(rule.id, subject, change.id, routeId, recovery ? "r" : "a")}`,
     accountId: rule.accountId,
     routeId,
@@ -360,6 +376,45 @@ function toRoutes(
     notBefore,
     createdAt: change.at,
   }));
+}
+
+/** A fired alert's deliveries: the rule's routes now, and each escalation step at its time. */
+async function firing(
+  ctx: AppContext,
+  rule: RuleRecord,
+  message: AlertMessage,
+  change: Change,
+  subject: string,
+  at: number,
+): Promise<NewDelivery[]> {
+  const out = toRoutes(rule, message, change, subject, at, false);
+  const policy = rule.escalation
+    ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
+    : null;
+  if (!policy) return out;
+  const withAck: AlertMessage = {
+    ...message,
+    links: { ...message.links, acknowledge: acknowledgeLink(ctx, message.notificationId) },
+  };
+  for (const s of escalationSchedule(policy, at)) {
+    for (const routeId of s.routes) {
+      out.push({
+        id: `dlv_${hash(rule.id, subject, change.id, routeId, "step", s.step)}`,
+        accountId: rule.accountId,
+        routeId,
+        source: { kind: "rule", id: rule.id },
+        changeId: change.id,
+        notificationId: message.notificationId,
+        subject,
+        step: s.step + 1,
+        recovery: false,
+        message: withAck,
+        notBefore: s.at,
+        createdAt: change.at,
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -388,16 +443,17 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
     string,
     { open: boolean; notificationId: string | null; waiting: boolean }
   >();
-  const stateOf = async (ruleId: string, subject: string) => {
-    const key = `${ruleId}|${subject}`;
+  const stateOf = async (rule: RuleRecord, subject: string) => {
+    const key = `${rule.id}|${subject}`;
     const known = states.get(key);
     if (known) return known;
-    const last = await d.latestFor(ruleId, subject);
+    const last = await d.latestFor(rule.id, subject);
+    const open = last !== null && !last.recovery && last.state !== "cancelled";
     const state = {
-      open: last !== null && !last.recovery && last.state !== "cancelled",
+      open,
       notificationId: last?.notificationId ?? null,
-      waiting: last !== null && last.state === "pending" && last.attempts === 0 &&
-        last.notBefore > now,
+      // Waiting: still inside forMinutes from the change that fired it, so nothing went yet.
+      waiting: open && rule.forMinutes > 0 && now < last!.createdAt + rule.forMinutes * 60_000,
     };
     states.set(key, state);
     return state;
@@ -429,7 +485,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
         const level = (await viewOf(ctx, m)).currentStatus;
         const fired = reached(level, rule.level);
         if (fired === null) continue; // UNKNOWN: neither fired nor recovered
-        const s = await stateOf(rule.id, subject);
+        const s = await stateOf(rule, subject);
         if (fired && !s.open) {
           const notificationId = `ntf_${hash(rule.id, subject, change.id)}`;
           const msg = await messageFor(
@@ -442,7 +498,9 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
             level,
             change.kind === "status" ? change.from : null,
           );
-          out.push(...toRoutes(rule, msg, change, subject, now + rule.forMinutes * 60_000, false));
+          out.push(
+            ...await firing(ctx, rule, msg, change, subject, now + rule.forMinutes * 60_000),
+          );
           states.set(`${rule.id}|${subject}`, {
             open: true,
             notificationId,
@@ -454,7 +512,16 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
             const queued = out.filter((x) => x.notificationId === s.notificationId);
             if (queued.length) out.splice(0, out.length, ...out.filter((x) => !queued.includes(x)));
             else cancel.push(s.notificationId);
-          } else if (rule.recovery) {
+          } else {
+            // Escalation steps still waiting stop with the recovery (queued or stored).
+            const id = s.notificationId;
+            const kept = out.filter((x) =>
+              !(x.notificationId === id && x.step > 0 && x.notBefore > now)
+            );
+            out.splice(0, out.length, ...kept);
+            cancel.push(id);
+          }
+          if (!s.waiting && rule.recovery) {
             const msg = await messageFor(
               ctx,
               rule,
@@ -465,7 +532,12 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
               level,
               change.kind === "status" ? change.from : null,
             );
-            out.push(...toRoutes(rule, msg, change, subject, now, true));
+            // Told where the alert was first told: the rule's routes and the first step's.
+            const policy = rule.escalation
+              ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
+              : null;
+            const told = [...new Set([...rule.routes, ...(policy?.steps[0]?.routes ?? [])])];
+            out.push(...toRoutes(rule, msg, change, subject, now, true, told));
           }
           states.set(`${rule.id}|${subject}`, {
             open: false,
@@ -479,7 +551,9 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
   const to = changes[changes.length - 1]!.id;
   const r = await d.enqueue(out, {
     cursor: { name: EVALUATOR_CURSOR, from, to },
-    ...(cancel.length ? { cancel: { notificationIds: cancel, state: "cancelled" } } : {}),
+    ...(cancel.length
+      ? { cancel: { notificationIds: cancel, state: "cancelled" as const, dueAfter: now } }
+      : {}),
   });
   if (r === "stale_cursor") return 0; // another instance took this batch
   if (r.inserted > 0) ctx.wakeDeliveries?.();

@@ -229,3 +229,13 @@ export {
   startAlertEvaluator,
   updateRule,
 } from "./alert_rules.ts";
+export {
+  acknowledgeByLink,
+  acknowledgeEvent,
+  acknowledgeLink,
+  createEscalation,
+  deleteEscalation,
+  getEscalation,
+  listEscalations,
+  updateEscalation,
+} from "./escalations.ts";

@@ -163,6 +163,8 @@ export interface RuleRecord {
   readonly recovery: boolean;
   /** Where it sends (route ids of the account). */
   readonly routes: readonly string[];
+  /** An escalation policy of the account that also gets it (its steps, until acknowledged). */
+  readonly escalation?: string | null;
   readonly enabled: boolean;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
@@ -186,3 +188,47 @@ export type RulePatch = Partial<
     | "enabled"
   >
 >;
+
+/** One step of an escalation policy: routes told `afterMinutes` after the previous step. */
+export interface EscalationStep {
+  readonly routes: readonly string[];
+  readonly afterMinutes: number;
+}
+
+/** An escalation policy (`alerts:*`): steps in order, the whole repeated `repeat` more times. */
+export interface EscalationRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly steps: readonly EscalationStep[];
+  readonly repeat: number;
+  readonly createdAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly version: number;
+}
+
+/** A policy to create. */
+export type NewEscalation = Omit<EscalationRecord, "updatedAt" | "version">;
+/** What a policy update may change. */
+export type EscalationPatch = Partial<Pick<EscalationRecord, "name" | "steps" | "repeat">>;
+
+/**
+ * When each step of `policy` goes for an alert firing at `at`: one entry per step and repeat,
+ * numbered from 0, each `afterMinutes` after the one before (pure).
+ */
+export function escalationSchedule(
+  policy: Pick<EscalationRecord, "steps" | "repeat">,
+  at: EpochMs,
+): { readonly step: number; readonly routes: readonly string[]; readonly at: EpochMs }[] {
+  const out: { step: number; routes: readonly string[]; at: EpochMs }[] = [];
+  let t = at;
+  const cycle = policy.steps.reduce((n, s) => n + s.afterMinutes, 0);
+  const repeats = cycle > 0 ? policy.repeat : 0;
+  for (let r = 0; r <= repeats; r++) {
+    for (const [i, s] of policy.steps.entries()) {
+      if (r > 0 || i > 0) t += s.afterMinutes * 60_000;
+      out.push({ step: r * policy.steps.length + i, routes: s.routes, at: t });
+    }
+  }
+  return out;
+}

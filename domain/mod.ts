@@ -218,6 +218,7 @@ export type {
   DeliverySource,
   DeliveryStore,
   EnqueueOptions,
+  EscalationStore,
   NewDelivery,
 } from "./store/mod.ts";
 export {
@@ -228,6 +229,11 @@ export {
   type ChannelKind,
   type DeliveryAttempt,
   type DeliveryState,
+  type EscalationPatch,
+  type EscalationRecord,
+  escalationSchedule,
+  type EscalationStep,
+  type NewEscalation,
   type NewRoute,
   type NewRule,
   type RoutePatch,

@@ -51,8 +51,16 @@ export interface DeliveryRecord extends NewDelivery {
 export interface EnqueueOptions {
   /** Moves the named cursor from `from` to `to`; the whole enqueue is refused if it moved since. */
   readonly cursor?: { readonly name: string; readonly from: number; readonly to: number };
-  /** Pending deliveries of these notifications stop (a recovery or a flap ending a debounce). */
-  readonly cancel?: { readonly notificationIds: readonly string[]; readonly state: "cancelled" };
+  /**
+   * Pending deliveries of these notifications stop (a recovery ending an escalation, a flap
+   * ending a debounce), before `items` are inserted.
+   */
+  readonly cancel?: {
+    readonly notificationIds: readonly string[];
+    readonly state: "cancelled";
+    /** Only deliveries not due by then stop (one already due still goes). */
+    readonly dueAfter: EpochMs;
+  };
 }
 
 /** Filters of the owner's delivery list. */
@@ -78,7 +86,10 @@ export interface DeliveryStore {
   openNotifications(sourceId: string, subject: string): Promise<readonly DeliveryRecord[]>;
   /** The last delivery of `sourceId` about `subject`, whatever its state (null: none). */
   latestFor(sourceId: string, subject: string): Promise<DeliveryRecord | null>;
-  /** Pending deliveries of the notification become `acknowledged`; how many did. */
+  /**
+   * Pending deliveries of the notification not due by `at` become `acknowledged` (one already
+   * due still goes); how many did.
+   */
   acknowledge(notificationId: string, at: EpochMs): Promise<number>;
   /** One page of the account's deliveries, newest first, and how many match. */
   list(

@@ -23,6 +23,9 @@ import type { IdempotencyStore } from "./idempotency.ts";
 import type { AccountDocStore, BoardStore, GroupStore } from "./boards.ts";
 import type { DeliveryStore } from "./deliveries.ts";
 import type {
+  EscalationPatch,
+  EscalationRecord,
+  NewEscalation,
   NewRoute,
   NewRule,
   RoutePatch,
@@ -30,6 +33,9 @@ import type {
   RulePatch,
   RuleRecord,
 } from "../alert.ts";
+
+/** Escalation policies (issue #13): account documents of kind `escalation`. */
+export type EscalationStore = AccountDocStore<EscalationRecord, NewEscalation, EscalationPatch>;
 
 /** Alert routes (issue #13): the shared account-document operations. */
 export type AlertRouteStore = AccountDocStore<RouteRecord, NewRoute, RoutePatch>;
@@ -69,6 +75,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Alert routes (issue #13): account documents of kind `route`. */
   readonly alertRoutes: AlertRouteStore;
+  /** Escalation policies (issue #13). */
+  readonly escalations: EscalationStore;
   /** Alert rules (issue #13). */
   readonly alertRules: AlertRuleStore;
   /** The alerting outbox (issue #13). */

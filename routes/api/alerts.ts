@@ -7,27 +7,39 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
+  acknowledgeEvent,
+  createEscalation,
   createRoute,
   createRule,
+  deleteEscalation,
   deleteRoute,
   deleteRule,
   type DeliveryView,
   getDelivery,
+  getEscalation,
   getRoute,
   getRule,
   idempotentCreate,
   listDeliveries,
+  listEscalations,
   listRoutes,
   listRules,
   READ_ALERTS,
   redeliver,
   type RouteView,
   sendTest,
+  updateEscalation,
   updateRoute,
   updateRule,
   WRITE_ALERTS,
 } from "../../app/mod.ts";
-import { CHANNEL_KINDS, type RuleRecord, STATUS_LEVELS, toIso } from "../../domain/mod.ts";
+import {
+  CHANNEL_KINDS,
+  type EscalationRecord,
+  type RuleRecord,
+  STATUS_LEVELS,
+  toIso,
+} from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import {
@@ -356,6 +368,9 @@ const RuleSchema = z.object({
   }),
   recovery: z.boolean().openapi({ description: "Tells when it is back under the level" }),
   routes: z.array(z.string()),
+  escalation: z.string().nullable().openapi({
+    description: "An escalation policy that also gets the alert, step by step until acknowledged",
+  }),
   enabled: z.boolean(),
   version: z.number().int(),
   createdAt: z.string(),
@@ -370,7 +385,8 @@ const RuleBody = z.object({
   maintenance: z.boolean().optional(),
   forMinutes: z.number().int().optional(),
   recovery: z.boolean().optional(),
-  routes: z.array(z.string()),
+  routes: z.array(z.string()).optional(),
+  escalation: z.string().nullable().optional(),
   enabled: z.boolean().optional(),
 }).openapi("AlertRuleCreate");
 
@@ -387,6 +403,7 @@ function ruleJson(r: RuleRecord): z.infer<typeof RuleSchema> {
     forMinutes: r.forMinutes,
     recovery: r.recovery,
     routes: [...r.routes],
+    escalation: r.escalation ?? null,
     enabled: r.enabled,
     version: r.version,
     createdAt: toIso(r.createdAt)!,
@@ -488,8 +505,216 @@ const deleteRuleDef = defineRoute({
   responses: { 204: { description: "Deleted" }, 412: stale },
 }, WRITE_ALERTS);
 
+const ESCALATIONS = "/api/user/escalation-policies";
+
+const EscalationSchema = z.object({
+  id: z.string().openapi({ example: "esc_k3v9q2xw8t4m" }),
+  name: z.string(),
+  steps: z.array(z.object({
+    routes: z.array(z.string()),
+    afterMinutes: z.number().int().openapi({ description: "Minutes after the step before" }),
+  })),
+  repeat: z.number().int().openapi({ description: "Times the steps run again (0–5)" }),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).openapi("EscalationPolicy");
+
+const EscalationBody = z.object({
+  name: z.string(),
+  steps: z.array(z.object({ routes: z.array(z.string()), afterMinutes: z.number().int() })),
+  repeat: z.number().int().optional(),
+}).openapi("EscalationPolicyCreate");
+const EscalationPatchBody = EscalationBody.partial().openapi("EscalationPolicyPatch");
+
+function escalationJson(e: EscalationRecord): z.infer<typeof EscalationSchema> {
+  return {
+    id: e.id,
+    name: e.name,
+    steps: e.steps.map((s) => ({ routes: [...s.routes], afterMinutes: s.afterMinutes })),
+    repeat: e.repeat,
+    version: e.version,
+    createdAt: toIso(e.createdAt)!,
+    updatedAt: toIso(e.updatedAt)!,
+  };
+}
+
+const listEscDef = defineRoute({
+  method: "get",
+  path: ESCALATIONS,
+  operationId: "listEscalationPolicies",
+  summary: "The account's escalation policies",
+  description: "The calling account's escalation policies, oldest first: ordered steps (routes " +
+    "and minutes to wait before each) and how many times they repeat.",
+  tags,
+  request: { query: z.object(PageQuery) },
+  responses: {
+    200: {
+      description: "One page of policies",
+      content: {
+        "application/json": {
+          schema: pageSchema(EscalationSchema, "EscalationPolicyPage", "policies"),
+        },
+      },
+    },
+  },
+}, READ_ALERTS);
+
+const createEscDef = defineRoute({
+  method: "post",
+  path: ESCALATIONS,
+  operationId: "createEscalationPolicy",
+  summary: "Escalate an alert step by step until someone acknowledges it",
+  description: "`steps`: each `{routes, afterMinutes}` is told `afterMinutes` after the step " +
+    "before; `repeat` (0–5) runs them again. A rule naming the policy queues every step when " +
+    "it fires; acknowledging (the link in the message or acknowledgeAlertEvent) or the " +
+    "recovery stops the steps still waiting. Unknown routes are a 400 naming the field.",
+  tags,
+  request: {
+    headers: IdempotencyHeader,
+    body: { content: { "application/json": { schema: EscalationBody } }, required: true },
+  },
+  responses: {
+    201: {
+      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
+      headers: z.object({ Location: z.string(), ETag: z.string() }),
+      content: { "application/json": { schema: EscalationSchema } },
+    },
+    ...idempotencyResponses,
+  },
+}, WRITE_ALERTS);
+
+const getEscDef = defineRoute({
+  method: "get",
+  path: `${ESCALATIONS}/{id}`,
+  operationId: "getEscalationPolicy",
+  summary: "One escalation policy",
+  description: "One of the calling account's escalation policies; its ETag is its version for " +
+    "If-Match. Another account's policy is a 404.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "The policy",
+      headers: etagHeader,
+      content: { "application/json": { schema: EscalationSchema } },
+    },
+  },
+}, READ_ALERTS);
+
+const patchEscDef = defineRoute({
+  method: "patch",
+  path: `${ESCALATIONS}/{id}`,
+  operationId: "updateEscalationPolicy",
+  summary: "Change an escalation policy (fields given only)",
+  description: "Changes the fields given; alerts already queued keep the steps they were " +
+    "given. With If-Match, a policy changed since that ETag is refused with 412.",
+  tags,
+  request: {
+    params: IdParam,
+    headers: IfMatch,
+    body: { content: { "application/json": { schema: EscalationPatchBody } }, required: true },
+  },
+  responses: {
+    200: {
+      description: "The changed policy",
+      headers: etagHeader,
+      content: { "application/json": { schema: EscalationSchema } },
+    },
+    412: stale,
+  },
+}, WRITE_ALERTS);
+
+const deleteEscDef = defineRoute({
+  method: "delete",
+  path: `${ESCALATIONS}/{id}`,
+  operationId: "deleteEscalationPolicy",
+  summary: "Remove an escalation policy",
+  description: "Deletes the policy (204); rules naming it send to their own routes only. With " +
+    "If-Match, a stale version is a 412.",
+  tags,
+  request: { params: IdParam, headers: IfMatch },
+  responses: { 204: { description: "Deleted" }, 412: stale },
+}, WRITE_ALERTS);
+
+const ackDef = defineRoute({
+  method: "post",
+  path: `${EVENTS}/{id}/acknowledge`,
+  operationId: "acknowledgeAlertEvent",
+  summary: "Acknowledge an alert: stop its escalation",
+  description: "Acknowledges the alert this event belongs to: every step of its escalation " +
+    "still waiting becomes `acknowledged` and is not sent. Answers how many stopped.",
+  tags,
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "Acknowledged",
+      content: {
+        "application/json": {
+          schema: z.object({ stopped: z.number().int() }).openapi("Acknowledgement"),
+        },
+      },
+    },
+  },
+}, WRITE_ALERTS);
+
 /** Mounts the alerting API. */
 export const registerAlertsApi: Register = (api) => {
+  api.openapi(listEscDef, async (c) => {
+    const { limit, page } = c.req.valid("query");
+    const found = await listEscalations(c.get("app"), c.get("principal"), { limit, page });
+    return c.json(pageJson(found, escalationJson), 200, NO_STORE);
+  });
+  api.openapi(createEscDef, async (c) => {
+    const body = c.req.valid("json");
+    const answer = await idempotentCreate(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("header")["idempotency-key"],
+      "createEscalationPolicy",
+      body,
+      async () => {
+        const made = await createEscalation(c.get("app"), c.get("principal"), body);
+        return {
+          status: 201,
+          body: JSON.stringify(escalationJson(made)),
+          location: `${ESCALATIONS}/${made.id}`,
+        };
+      },
+    );
+    return createdResponse(answer) as never;
+  });
+  api.openapi(getEscDef, async (c) => {
+    const e = await getEscalation(c.get("app"), c.get("principal"), c.req.valid("param").id);
+    return c.json(escalationJson(e), 200, { ...NO_STORE, ETag: `"v${e.version}"` });
+  });
+  api.openapi(patchEscDef, async (c) => {
+    const e = await updateEscalation(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.json(escalationJson(e), 200, { ...NO_STORE, ETag: `"v${e.version}"` });
+  });
+  api.openapi(deleteEscDef, async (c) => {
+    await deleteEscalation(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+      versionOf(c.req.valid("header")["if-match"]),
+    );
+    return c.body(null, 204);
+  });
+  api.openapi(ackDef, async (c) => {
+    const stopped = await acknowledgeEvent(
+      c.get("app"),
+      c.get("principal"),
+      c.req.valid("param").id,
+    );
+    return c.json({ stopped }, 200, NO_STORE);
+  });
   api.openapi(listRulesDef, async (c) => {
     const { limit, page } = c.req.valid("query");
     const found = await listRules(c.get("app"), c.get("principal"), { limit, page });

@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import {
+  acknowledgeByLink,
   type CreatedRoute,
   createRoute,
   createRule,
@@ -39,7 +40,15 @@ import { errorBody } from "../error_body.ts";
 import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+import {
+  CSRF_FIELD,
+  field,
+  formToken,
+  readForm,
+  signedInOf,
+  type WebEnv,
+  webSession,
+} from "./session.ts";
 
 /** Path of the page. */
 export const ALERTS_PATH = "/settings/alerts";
@@ -414,6 +423,37 @@ function settingsOf(form: Record<string, string | string[]>): Record<string, unk
   return { kind, url: field(form, "url").trim() };
 }
 
+/** The page an acknowledge link opens: one button, so link previews acknowledge nothing. */
+function AcknowledgePage(
+  props: { publicUrl: string; csrf: string; id: string; stopped?: number },
+) {
+  return (
+    <Layout title="Acknowledge alert" publicUrl={props.publicUrl} noindex>
+      <h1>Acknowledge this alert</h1>
+      {props.stopped === undefined
+        ? (
+          <>
+            <p>
+              Acknowledging tells statusd someone is on it: the escalation steps still waiting are
+              not sent. The recovery is still sent.
+            </p>
+            <form method="post" action={`/alerts/acknowledge/${encodeURIComponent(props.id)}`}>
+              <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+              <button type="submit">Acknowledge</button>
+            </form>
+          </>
+        )
+        : (
+          <p class="notice" role="status">
+            Acknowledged. {props.stopped === 0
+              ? "Nothing was waiting: it was already acknowledged, recovered or fully sent."
+              : `${props.stopped} waiting step${props.stopped === 1 ? "" : "s"} will not be sent.`}
+          </p>
+        )}
+    </Layout>
+  );
+}
+
 /** The Settings > Alerts routes. */
 export function alertsPages(): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
@@ -561,6 +601,17 @@ export function alertsPages(): Hono<WebEnv> {
         return done("rule-deleted");
       }),
   );
+  web.get("/alerts/acknowledge/:id", webSession, (c) =>
+    c.html(
+      <AcknowledgePage publicUrl={publicUrl(c)} csrf={formToken(c)} id={c.req.param("id")} />,
+    ));
+  web.post("/alerts/acknowledge/:id", webSession, async (c) => {
+    await readForm(c);
+    const stopped = await acknowledgeByLink(c.get("app"), c.req.param("id"));
+    return c.html(
+      <AcknowledgePage publicUrl={publicUrl(c)} csrf="" id={c.req.param("id")} stopped={stopped} />,
+    );
+  });
   return web;
 }
 

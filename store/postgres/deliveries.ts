@@ -38,12 +38,14 @@ export function deliveryStore(sql: Sql): DeliveryStore {
           await tx`UPDATE alert_cursors SET position = ${to}, updated_at = ${Date.now()}
             WHERE name = ${name}`;
         }
-        let inserted = 0;
-        for (const d of items) inserted += await insert(tx, d);
+        // Cancels first: a recovery queued with the cancel of its notification's steps stays.
         for (const n of options.cancel?.notificationIds ?? []) {
           await tx`UPDATE alert_deliveries SET state = 'cancelled', updated_at = ${Date.now()}
-            WHERE notification_id = ${n} AND state = 'pending'`;
+            WHERE notification_id = ${n} AND state = 'pending'
+              AND not_before > ${options.cancel!.dueAfter}`;
         }
+        let inserted = 0;
+        for (const d of items) inserted += await insert(tx, d);
         return { inserted };
       });
     },
@@ -63,7 +65,7 @@ export function deliveryStore(sql: Sql): DeliveryStore {
     async acknowledge(notificationId, at) {
       return affected(
         await sql`UPDATE alert_deliveries SET state = 'acknowledged', updated_at = ${at}
-          WHERE notification_id = ${notificationId} AND state = 'pending'`,
+          WHERE notification_id = ${notificationId} AND state = 'pending' AND not_before > ${at}`,
       );
     },
     list(accountId, filter, page) {

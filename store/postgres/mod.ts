@@ -92,6 +92,7 @@ export async function postgresStoreOver(
     boards: boardStore(sql),
     alertRoutes: docStore(sql, "route"),
     alertRules: ruleStore(sql),
+    escalations: docStore(sql, "escalation"),
     deliveries: deliveryStore(sql),
     idempotency: idempotencyStore(sql),
     close() {

@@ -62,15 +62,16 @@ export function deliveryStore(db: Db): DeliveryStore {
                updated_at = excluded.updated_at`,
           ).run(name, to, Date.now());
         }
-        let inserted = 0;
-        for (const d of items) inserted += insert(db, d);
+        // Cancels first: a recovery queued with the cancel of its notification's steps stays.
         for (const n of options.cancel?.notificationIds ?? []) {
           statement(
             db,
             `UPDATE alert_deliveries SET state = 'cancelled', updated_at = ?
-             WHERE notification_id = ? AND state = 'pending'`,
-          ).run(Date.now(), n);
+             WHERE notification_id = ? AND state = 'pending' AND not_before > ?`,
+          ).run(Date.now(), n, options.cancel!.dueAfter);
         }
+        let inserted = 0;
+        for (const d of items) inserted += insert(db, d);
         return { inserted };
       });
     },
@@ -99,8 +100,8 @@ export function deliveryStore(db: Db): DeliveryStore {
       const r = statement(
         db,
         `UPDATE alert_deliveries SET state = 'acknowledged', updated_at = ?
-         WHERE notification_id = ? AND state = 'pending'`,
-      ).run(at, notificationId);
+         WHERE notification_id = ? AND state = 'pending' AND not_before > ?`,
+      ).run(at, notificationId, at);
       return Number(r.changes);
     },
     list(accountId, filter, page) {

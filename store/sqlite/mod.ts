@@ -73,6 +73,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     boards: boardStore(db),
     alertRoutes: docStore(db, "route"),
     alertRules: ruleStore(db),
+    escalations: docStore(db, "escalation"),
     deliveries: deliveryStore(db),
     idempotency: idempotencyStore(db),
     close() {

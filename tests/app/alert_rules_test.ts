@@ -8,6 +8,8 @@
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import {
+  acknowledgeByLink,
+  createEscalation,
   createGroup,
   createMonitor,
   createRoute,
@@ -264,4 +266,112 @@ Deno.test("a queued alert reaches the receiver with what to do next", async () =
     http.close();
     await rx.close();
   }
+});
+
+Deno.test("a three-step escalation: each step at its time, the acknowledge link stops the rest", async () => {
+  const s = await setup();
+  const route = async (name: string) =>
+    (await createRoute(s.ctx, s.admin, {
+      name,
+      settings: { kind: "webhook", url: `http://127.0.0.1:9/${name}` },
+    })).route.id;
+  const [first, second, third] = [
+    await route("first"),
+    await route("second"),
+    await route("third"),
+  ];
+  const policy = await createEscalation(s.ctx, s.admin, {
+    name: "On call",
+    steps: [
+      { routes: [first], afterMinutes: 0 },
+      { routes: [second], afterMinutes: 5 },
+      { routes: [third], afterMinutes: 10 },
+    ],
+  });
+  await createRule(s.ctx, s.admin, {
+    name: "GitHub down",
+    target: { kind: "monitor", id: s.gh.id },
+    level: "MAJOR_OUTAGE",
+    escalation: policy.id,
+  });
+  s.advance(60_000);
+  const fired = s.at();
+  await recordReading(s.ctx.store, "github", {
+    indicator: "MAJOR_OUTAGE",
+    components: [],
+    incidents: [],
+  }, fired);
+  await evaluateAlerts(s.ctx);
+  const steps = [...await s.all()].sort((a, b) => a.step - b.step);
+  deepStrictEqual(steps.map((d) => [d.routeId, d.step, d.notBefore - fired]), [
+    [first, 1, 0],
+    [second, 2, 5 * 60_000],
+    [third, 3, 15 * 60_000],
+  ]);
+  const link = steps[0]!.message.links.acknowledge!;
+  equal(link, `http://localhost:8080/alerts/acknowledge/${steps[0]!.notificationId}`);
+  // The first step goes; then someone acknowledges through the link.
+  const due = await s.ctx.store.deliveries.claimDue(s.at(), 10, "w", 60_000);
+  deepStrictEqual(due.map((d) => d.routeId), [first]);
+  await s.ctx.store.deliveries.finish(due[0]!.id, "w", {
+    n: 1,
+    at: s.at(),
+    ok: true,
+    status: 200,
+    reply: null,
+    latencyMs: 5,
+    error: null,
+  }, { state: "delivered", notBefore: s.at(), error: null });
+  equal(await acknowledgeByLink(s.ctx, steps[0]!.notificationId), 2, "two steps stopped");
+  s.advance(20 * 60_000);
+  deepStrictEqual(
+    await s.ctx.store.deliveries.claimDue(s.at(), 10, "w2", 60_000),
+    [],
+    "nothing more",
+  );
+  const states = (await s.all()).map((d) => [d.step, d.state]).sort();
+  deepStrictEqual(states, [[1, "delivered"], [2, "acknowledged"], [3, "acknowledged"]]);
+  await acknowledgeByLink(s.ctx, "ntf_000000000000000000000000").then(
+    (n) => equal(n, 0),
+    () => ok(false),
+  );
+  await acknowledgeByLink(s.ctx, "../etc").then(
+    () => ok(false, "refused"),
+    (e) => equal(e.code, "not_found"),
+  );
+});
+
+Deno.test("the recovery stops an escalation and is told where the alert was first told", async () => {
+  const s = await setup();
+  const policy = await createEscalation(s.ctx, s.admin, {
+    name: "Later",
+    steps: [{ routes: [s.route.id], afterMinutes: 0 }, { routes: [s.route.id], afterMinutes: 30 }],
+    repeat: 1,
+  });
+  await createRule(s.ctx, s.admin, {
+    name: "GitHub down",
+    target: { kind: "monitor", id: s.gh.id },
+    escalation: policy.id,
+  });
+  const gh = (level: StatusLevel): Snapshot => ({
+    indicator: level,
+    components: [],
+    incidents: [],
+  });
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", gh("MAJOR_OUTAGE"), s.at());
+  await evaluateAlerts(s.ctx);
+  equal((await s.all()).length, 4, "two steps, repeated once");
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", gh("OPERATIONAL"), s.at());
+  await evaluateAlerts(s.ctx);
+  const all = await s.all();
+  const recovery = all.filter((d) => d.recovery);
+  equal(recovery.length, 1);
+  equal(recovery[0]!.routeId, s.route.id);
+  deepStrictEqual(
+    all.filter((d) => !d.recovery).map((d) => [d.step, d.state]).sort(),
+    [[1, "pending"], [2, "cancelled"], [3, "cancelled"], [4, "cancelled"]],
+    "the first step (already due) still goes; later ones stop",
+  );
 });

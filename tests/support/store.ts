@@ -86,6 +86,7 @@ function freshPostgresStore(): Store {
     "idempotency",
     "alertRoutes",
     "alertRules",
+    "escalations",
     "deliveries",
   ] as const;
   return {

@@ -12,6 +12,7 @@ import ajvFormats from "ajv-formats";
 import { DAY_MS, HOUR_MS } from "../../../domain/mod.ts";
 import {
   createBoard,
+  createEscalation,
   createGroup,
   createMonitor,
   createRoute,
@@ -113,6 +114,14 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   const route = await createRoute(r.ctx, admin, { name: "hooks", settings: hook });
   const doomedRoute = await createRoute(r.ctx, admin, { name: "old", settings: hook });
   const event = await sendTest(r.ctx, admin, route.route.id);
+  const escalation = await createEscalation(r.ctx, admin, {
+    name: "on call",
+    steps: [{ routes: [route.route.id], afterMinutes: 0 }],
+  });
+  const doomedEscalation = await createEscalation(r.ctx, admin, {
+    name: "old",
+    steps: [{ routes: [route.route.id], afterMinutes: 0 }],
+  });
   const rule = await createRule(r.ctx, admin, {
     name: "all",
     target: { kind: "all" },
@@ -131,6 +140,8 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
       event: event.id,
       rule: rule.id,
       doomedRule: doomedRule.id,
+      escalation: escalation.id,
+      doomedEscalation: doomedEscalation.id,
       group: group.id,
       doomedGroup: doomedGroup.id,
       board: board.id,
@@ -569,6 +580,71 @@ function alertCases(keys: Record<string, string>): Case[] {
     c("deleteAlertRoute", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
     c("deleteAlertRoute", "DELETE", `${list}/${keys.doomedRoute}`, all, 204),
     ...ruleCases(keys, c),
+    ...escalationCases(keys, c),
+    c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, all, 200),
+    c("acknowledgeAlertEvent", "POST", `${events}/${"x".repeat(101)}/acknowledge`, all, 400),
+    c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, bad, 401),
+    c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, none, 403),
+    c("acknowledgeAlertEvent", "POST", `${events}/dlv_nope/acknowledge`, all, 404),
+  ];
+}
+
+/** Every status of the escalation policy operations. */
+function escalationCases(
+  keys: Record<string, string>,
+  c: (
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    status: number,
+    body?: unknown,
+  ) => Case,
+): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const list = "/api/user/escalation-policies";
+  const one = `${list}/${keys.escalation}`;
+  const good = { name: "p", steps: [{ routes: [keys.route], afterMinutes: 0 }] };
+  return [
+    c("listEscalationPolicies", "GET", list, all, 200),
+    c("listEscalationPolicies", "GET", `${list}?limit=0`, all, 400),
+    c("listEscalationPolicies", "GET", list, bad, 401),
+    c("listEscalationPolicies", "GET", list, none, 403),
+    c("createEscalationPolicy", "POST", list, { ...all, "idempotency-key": "esc-once" }, 201, good),
+    c("createEscalationPolicy", "POST", list, { ...all, "idempotency-key": "esc-once" }, 422, {
+      ...good,
+      name: "other",
+    }),
+    c(
+      "createEscalationPolicy",
+      "POST",
+      list,
+      { ...all, "idempotency-key": "in-flight" },
+      409,
+      good,
+    ),
+    c("createEscalationPolicy", "POST", list, all, 400, { name: "p", steps: [] }),
+    c("createEscalationPolicy", "POST", list, bad, 401, good),
+    c("createEscalationPolicy", "POST", list, none, 403, good),
+    c("getEscalationPolicy", "GET", one, all, 200),
+    c("getEscalationPolicy", "GET", `${list}/${"x".repeat(101)}`, all, 400),
+    c("getEscalationPolicy", "GET", one, bad, 401),
+    c("getEscalationPolicy", "GET", one, none, 403),
+    c("getEscalationPolicy", "GET", `${list}/esc_nope`, all, 404),
+    c("updateEscalationPolicy", "PATCH", one, all, 200, { repeat: 2 }),
+    c("updateEscalationPolicy", "PATCH", one, all, 400, { repeat: 9 }),
+    c("updateEscalationPolicy", "PATCH", one, bad, 401, { name: "x" }),
+    c("updateEscalationPolicy", "PATCH", one, none, 403, { name: "x" }),
+    c("updateEscalationPolicy", "PATCH", `${list}/esc_nope`, all, 404, { name: "x" }),
+    c("updateEscalationPolicy", "PATCH", one, { ...all, "if-match": '"v99"' }, 412, { name: "x" }),
+    c("deleteEscalationPolicy", "DELETE", one, { ...all, "if-match": "v1" }, 400),
+    c("deleteEscalationPolicy", "DELETE", one, bad, 401),
+    c("deleteEscalationPolicy", "DELETE", one, none, 403),
+    c("deleteEscalationPolicy", "DELETE", `${list}/esc_nope`, all, 404),
+    c("deleteEscalationPolicy", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
+    c("deleteEscalationPolicy", "DELETE", `${list}/${keys.doomedEscalation}`, all, 204),
   ];
 }
 
@@ -724,6 +800,48 @@ function failureCases(keys: Record<string, string>): Case[] {
     },
     { op: "listAlertRoutes", path: "/api/user/alert-routes", headers: all, status: 500 },
     { op: "listAlertRules", path: "/api/user/alert-rules", headers: all, status: 500 },
+    {
+      op: "listEscalationPolicies",
+      path: "/api/user/escalation-policies",
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "createEscalationPolicy",
+      method: "POST",
+      path: "/api/user/escalation-policies",
+      headers: all,
+      body: { name: "p", steps: [{ routes: [keys.route], afterMinutes: 0 }] },
+      status: 500,
+    },
+    {
+      op: "getEscalationPolicy",
+      path: `/api/user/escalation-policies/${keys.escalation}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "updateEscalationPolicy",
+      method: "PATCH",
+      path: `/api/user/escalation-policies/${keys.escalation}`,
+      headers: all,
+      body: { name: "n" },
+      status: 500,
+    },
+    {
+      op: "deleteEscalationPolicy",
+      method: "DELETE",
+      path: `/api/user/escalation-policies/${keys.escalation}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "acknowledgeAlertEvent",
+      method: "POST",
+      path: `/api/user/alert-events/${keys.event}/acknowledge`,
+      headers: all,
+      status: 500,
+    },
     {
       op: "createAlertRule",
       method: "POST",

@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import {
   createBoard,
+  createEscalation,
   createGroup,
   createMonitor,
   createRoute,
@@ -242,6 +243,10 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
     routes: [route.route.id],
   });
   const event = await sendTest(ctx, admin, route.route.id);
+  const escalation = await createEscalation(ctx, admin, {
+    name: "e",
+    steps: [{ routes: [route.route.id], afterMinutes: 0 }],
+  });
   const idFor = (path: string) =>
     path.startsWith("/api/user/groups/")
       ? group.id
@@ -253,6 +258,8 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
       ? rule.id
       : path.startsWith("/api/user/alert-events/")
       ? event.id
+      : path.startsWith("/api/user/escalation-policies/")
+      ? escalation.id
       : monitor.id;
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const ops: { path: string; scopes: Scope[] }[] = [];

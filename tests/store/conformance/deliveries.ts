@@ -66,7 +66,15 @@ export const deliveryCases: readonly Case[] = [
         (await d.openNotifications("rule_1", "monitor:m1")).map((x) => x.id).sort(),
         ["d1", "d2"],
       );
-      await d.enqueue([], { cancel: { notificationIds: ["n1"], state: "cancelled" } });
+      await d.enqueue([], { cancel: { notificationIds: ["n1"], state: "cancelled", dueAfter: T } });
+      equal(
+        (await d.list("a1", { state: "cancelled" }, { page: 0, limit: 10 })).total,
+        0,
+        "due by T: they still go",
+      );
+      await d.enqueue([], {
+        cancel: { notificationIds: ["n1"], state: "cancelled", dueAfter: T - 1 },
+      });
       equal((await d.list("a1", { state: "cancelled" }, { page: 0, limit: 10 })).total, 2);
       equal((await d.latestFor("rule_1", "monitor:m1"))!.state, "cancelled");
     },

@@ -1,0 +1,171 @@
+/**
+ * Escalation policies and acknowledgement (issue #13). A policy is ordered steps — routes and
+ * the minutes to wait before each — repeated up to `repeat` more times; a rule that names one
+ * queues every step of it when it fires (each with its own `notBefore`), and acknowledging the
+ * alert (the link in the message, or the API) stops the steps still waiting, as the recovery
+ * does.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type Account,
+  type EscalationRecord,
+  Forbidden,
+  InvalidRequest,
+  type Issue,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  PreconditionFailed,
+} from "../domain/mod.ts";
+import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
+import { randomToken } from "./_tokens.ts";
+import type { AppContext } from "./context.ts";
+import { parse } from "./monitors.ts";
+import { type Access, authorize, type Caller } from "./policy.ts";
+
+/** Policies an account may keep. */
+export const ESCALATION_LIMIT = 50;
+
+const Step = z.object({
+  routes: z.array(z.string().trim().min(1).max(100)).min(1).max(10),
+  afterMinutes: z.number().int().min(0).max(1440),
+}).strict();
+const NewInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  steps: z.array(Step).min(1).max(10),
+  repeat: z.number().int().min(0).max(5).default(0),
+}).strict();
+const PatchInput = NewInput.partial().strict();
+
+function accountFor(who: Caller, access: Access): Account {
+  authorize(who, access);
+  if (who.kind === "anonymous") throw new Forbidden();
+  if (access === WRITE_ALERTS && who.kind === "session" && who.member.role === "MEMBER") {
+    throw new Forbidden("Only the account's owners and admins can change its alerting");
+  }
+  return who.account;
+}
+
+async function checkRoutes(
+  ctx: AppContext,
+  accountId: string,
+  steps: readonly { routes: readonly string[] }[] | undefined,
+) {
+  const issues: Issue[] = [];
+  for (const [i, s] of (steps ?? []).entries()) {
+    for (const [j, id] of s.routes.entries()) {
+      if (await ctx.store.alertRoutes.get(accountId, id) === null) {
+        issues.push({
+          parameter: `steps.${i}.routes.${j}`,
+          message: `no alert route "${id}" in this account`,
+        });
+      }
+    }
+  }
+  if (issues.length) throw new InvalidRequest(issues);
+}
+
+/** The account's escalation policies, oldest first. */
+export async function listEscalations(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+): Promise<Page<EscalationRecord>> {
+  const account = accountFor(who, READ_ALERTS);
+  const { items, total } = await ctx.store.escalations.list(account.id, page);
+  return pageOf([...items], total, page);
+}
+
+/** One of the account's escalation policies. */
+export async function getEscalation(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+): Promise<EscalationRecord> {
+  const account = accountFor(who, READ_ALERTS);
+  const e = await ctx.store.escalations.get(account.id, id);
+  if (e === null) throw new NotFound("escalation policy", id);
+  return e;
+}
+
+/** Creates a policy (its routes must be the account's). */
+export async function createEscalation(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<EscalationRecord> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const e = parse(NewInput, input);
+  await checkRoutes(ctx, account.id, e.steps);
+  const made = await ctx.store.escalations.create({
+    id: `esc_${randomToken(12)}`,
+    accountId: account.id,
+    ...e,
+    createdAt: ctx.clock.now(),
+  }, ESCALATION_LIMIT);
+  if (made === "limit" || made === "slug_taken") {
+    throw new Forbidden(`This account already has ${ESCALATION_LIMIT} escalation policies`);
+  }
+  return made;
+}
+
+/** Changes a policy (alerts already queued keep the steps they were given). */
+export async function updateEscalation(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  input: unknown,
+  ifVersion: number | null,
+): Promise<EscalationRecord> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const patch = parse(PatchInput, input);
+  await checkRoutes(ctx, account.id, patch.steps);
+  const updated = await ctx.store.escalations.update(
+    account.id,
+    id,
+    patch,
+    ctx.clock.now(),
+    ifVersion,
+  );
+  if (updated === null) throw new NotFound("escalation policy", id);
+  if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
+  return updated;
+}
+
+/** Deletes a policy (rules naming it send to their own routes only). */
+export async function deleteEscalation(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const done = await ctx.store.escalations.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("escalation policy", id);
+  if (done === "conflict") throw new PreconditionFailed();
+}
+
+/** The acknowledge link of a notification (its id is not guessable: it hashes a random rule id). */
+export function acknowledgeLink(ctx: AppContext, notificationId: string): string {
+  return `${ctx.settings.publicUrl}/alerts/acknowledge/${encodeURIComponent(notificationId)}`;
+}
+
+/**
+ * Acknowledges the alert a link names: its steps still waiting stop. How many stopped (0 when
+ * it was already acknowledged, recovered or fully sent; an unknown id is a 404).
+ */
+export async function acknowledgeByLink(ctx: AppContext, notificationId: string): Promise<number> {
+  if (!/^ntf_[0-9a-f]{24}$/.test(notificationId)) throw new NotFound("alert", notificationId);
+  const n = await ctx.store.deliveries.acknowledge(notificationId, ctx.clock.now());
+  return n;
+}
+
+/** Acknowledges the alert of one of the account's events (`alerts:write`). */
+export async function acknowledgeEvent(ctx: AppContext, who: Caller, id: string): Promise<number> {
+  const account = accountFor(who, WRITE_ALERTS);
+  const got = await ctx.store.deliveries.get(account.id, id);
+  if (got === null) throw new NotFound("alert event", id);
+  return await ctx.store.deliveries.acknowledge(got.delivery.notificationId, ctx.clock.now());
+}

@@ -1,0 +1,60 @@
+/**
+ * The acknowledge link of an escalated alert (issue #13): opening it acknowledges nothing (link
+ * previews are safe); its one button, with the page's CSRF token, stops the steps still waiting;
+ * a form without the token is refused; an unknown or malformed id is a 404 page.
+ */
+import { equal, match } from "node:assert/strict";
+import { createEscalation, createRoute } from "../../../app/mod.ts";
+import type { AlertMessage } from "../../../domain/mod.ts";
+import { createServer } from "../../../routes/mod.ts";
+import { account, T0, testContext } from "../../support/accounts.ts";
+import { formBrowser } from "../../support/web.ts";
+
+Deno.test("the acknowledge link: a page with one button; the button stops the waiting steps", async () => {
+  const ctx = testContext();
+  const who = await account(ctx, "owner@example.com");
+  const admin = { kind: "admin", account: who.account } as const;
+  const route = (await createRoute(ctx, admin, {
+    name: "r",
+    settings: { kind: "slack", url: "https://hooks.example.com/services/x" },
+  })).route.id;
+  await createEscalation(ctx, admin, { name: "e", steps: [{ routes: [route], afterMinutes: 5 }] });
+  const id = "ntf_0123456789abcdef01234567";
+  const message = {
+    notificationId: id,
+    trigger: "status",
+    summary: "x",
+  } as unknown as AlertMessage;
+  await ctx.store.deliveries.enqueue([2, 3].map((step) => ({
+    id: `dlv_${step}`,
+    accountId: who.account.id,
+    routeId: route,
+    source: { kind: "rule" as const, id: "rule_1" },
+    changeId: 1,
+    notificationId: id,
+    subject: "monitor:m",
+    step,
+    recovery: false,
+    message,
+    notBefore: T0 + step * 300_000,
+    createdAt: T0,
+  })));
+  const app = createServer({ app: ctx });
+  const b = formBrowser(app);
+  const page = await b.get(`/alerts/acknowledge/${id}`);
+  equal(page.status, 200);
+  match(await page.text(), /<button type="submit">Acknowledge<\/button>/);
+  equal((await ctx.store.deliveries.get(who.account.id, "dlv_2"))!.delivery.state, "pending");
+  const forged = await b.get(`/alerts/acknowledge/${id}`, {
+    method: "POST",
+    body: new URLSearchParams(),
+  });
+  equal(forged.status, 403);
+  const done = await b.submit(`/alerts/acknowledge/${id}`, `/alerts/acknowledge/${id}`, {});
+  equal(done.status, 200);
+  match(await done.text(), /Acknowledged\. 2 waiting steps will not be sent\./);
+  equal((await ctx.store.deliveries.get(who.account.id, "dlv_3"))!.delivery.state, "acknowledged");
+  const bad = await b.submit(`/alerts/acknowledge/${id}`, "/alerts/acknowledge/nope", {});
+  equal(bad.status, 404);
+  await bad.body?.cancel();
+});
