@@ -40,6 +40,7 @@ import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { randomToken } from "./_tokens.ts";
 import { getService } from "./catalog.ts";
 import { acknowledgeLink } from "./escalations.ts";
+import { unsubscribeLink } from "./subscriptions.ts";
 import type { AppContext } from "./context.ts";
 import { viewOf } from "./monitors.ts";
 import { parse } from "./monitors.ts";
@@ -216,7 +217,7 @@ const hash = (...parts: (string | number)[]) =>
 /** The monitors a rule watches (existing ones). */
 async function monitorsOf(
   ctx: AppContext,
-  rule: RuleRecord,
+  rule: { readonly accountId: string; readonly target: RuleTarget },
   cache: Map<string, MonitorRecord[]>,
 ): Promise<MonitorRecord[]> {
   let all = cache.get(rule.accountId);
@@ -282,7 +283,7 @@ function incidentTrigger(change: Change & { kind: "incident" }): AlertTrigger {
 
 async function messageFor(
   ctx: AppContext,
-  rule: RuleRecord,
+  rule: { readonly name: string },
   m: MonitorRecord,
   change: Change,
   notificationId: string,
@@ -347,7 +348,7 @@ async function messageFor(
       ? "Nothing to do: what this rule watches is back under its threshold."
       : `Check ${name}'s status page for updates; statusd tells you when it recovers.`,
     links: {},
-    sentBecause: `rule ${rule.name}`,
+    sentBecause: rule.name,
     at: change.at,
   };
 }
@@ -434,6 +435,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
   const changes = await ctx.store.changes.after(from, BATCH);
   if (changes.length === 0) return 0;
   const rules = await ctx.store.alertRules.enabled();
+  const subscriptions = await ctx.store.subscriptions.active();
   const out: NewDelivery[] = [];
   const cancel: string[] = [];
   const monitors = new Map<string, MonitorRecord[]>();
@@ -470,7 +472,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
           const notificationId = `ntf_${hash(rule.id, subject, "incident", change.incidentId)}`;
           const msg = await messageFor(
             ctx,
-            rule,
+            { name: `rule ${rule.name}` },
             m,
             change,
             notificationId,
@@ -490,7 +492,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
           const notificationId = `ntf_${hash(rule.id, subject, change.id)}`;
           const msg = await messageFor(
             ctx,
-            rule,
+            { name: `rule ${rule.name}` },
             m,
             change,
             notificationId,
@@ -524,7 +526,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
           if (!s.waiting && rule.recovery) {
             const msg = await messageFor(
               ctx,
-              rule,
+              { name: `rule ${rule.name}` },
               m,
               change,
               s.notificationId,
@@ -545,6 +547,43 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
             waiting: false,
           });
         }
+      }
+    }
+  }
+  for (const change of changes) {
+    for (const sub of subscriptions) {
+      for (const m of await monitorsOf(ctx, sub, monitors)) {
+        if (!concerns(change, m)) continue;
+        const level = (await viewOf(ctx, m)).currentStatus;
+        const trigger: AlertTrigger = change.kind === "incident"
+          ? incidentTrigger(change)
+          : "status";
+        const notificationId = `ntf_${hash(sub.id, m.id, change.id)}`;
+        const msg = await messageFor(
+          ctx,
+          { name: `subscription to ${sub.target.kind} ${sub.target.id}` },
+          m,
+          change,
+          notificationId,
+          trigger,
+          level,
+          change.kind === "status" ? change.from : null,
+        );
+        const routeId = sub.channel.kind === "route" ? sub.channel.routeId : sub.id;
+        out.push({
+          id: `dlv_${hash(sub.id, m.id, change.id, routeId)}`,
+          accountId: sub.accountId,
+          routeId,
+          source: { kind: "subscription", id: sub.id },
+          changeId: change.id,
+          notificationId,
+          subject: `monitor:${m.id}`,
+          step: 0,
+          recovery: false,
+          message: { ...msg, links: { ...msg.links, unsubscribe: unsubscribeLink(ctx, sub) } },
+          notBefore: now,
+          createdAt: change.at,
+        });
       }
     }
   }

@@ -239,3 +239,14 @@ export {
   listEscalations,
   updateEscalation,
 } from "./escalations.ts";
+export {
+  confirmByLink,
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  SUBSCRIPTION_ROUTE_PREFIX,
+  type SubscriptionView,
+  unsubscribeByLink,
+  unsubscribeLink,
+} from "./subscriptions.ts";

@@ -232,3 +232,32 @@ export function escalationSchedule(
   }
   return out;
 }
+
+/** Where a subscription's messages go: an address (double opt-in) or one of the account's routes. */
+export type SubscriptionChannel =
+  | { readonly kind: "email"; readonly email: string }
+  | { readonly kind: "route"; readonly routeId: string };
+
+/**
+ * A subscription (`monitors:*`): every status change, incident update and maintenance notice of a
+ * monitor, group or board, on one channel. An email one sends nothing until its address confirms.
+ */
+export interface SubscriptionRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly target: { readonly kind: "monitor" | "group" | "board"; readonly id: string };
+  readonly channel: SubscriptionChannel;
+  readonly state: "pending_confirmation" | "active" | "unsubscribed";
+  /** SHA-256 of the confirm token (the confirmation mail carries the token), null once used. */
+  readonly confirmHash: string | null;
+  /** The token of the unsubscribe link every message carries (it can only unsubscribe). */
+  readonly unsubscribeToken: string;
+  readonly createdAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly version: number;
+}
+
+/** A subscription to create. */
+export type NewSubscription = Omit<SubscriptionRecord, "updatedAt" | "version">;
+/** What a subscription update may change. */
+export type SubscriptionPatch = Partial<Pick<SubscriptionRecord, "state" | "confirmHash">>;

@@ -220,6 +220,7 @@ export type {
   EnqueueOptions,
   EscalationStore,
   NewDelivery,
+  SubscriptionStore,
 } from "./store/mod.ts";
 export {
   type AlertMessage,
@@ -236,12 +237,16 @@ export {
   type NewEscalation,
   type NewRoute,
   type NewRule,
+  type NewSubscription,
   type RoutePatch,
   type RouteRecord,
   type RouteSettingsData,
   type RulePatch,
   type RuleRecord,
   type RuleTarget,
+  type SubscriptionChannel,
+  type SubscriptionPatch,
+  type SubscriptionRecord,
 } from "./alert.ts";
 export { type PollerStats } from "./poller.ts";
 export {

@@ -24,7 +24,7 @@ import type { SendResult } from "./transport.ts";
 
 /** What the worker needs. */
 export interface DeliveryWorkerDeps {
-  readonly store: Pick<Store, "deliveries" | "alertRoutes">;
+  readonly store: Pick<Store, "deliveries" | "alertRoutes" | "subscriptions">;
   readonly http: { send(out: HttpOutgoing): Promise<SendResult> };
   /** null: STATUSD_SMTP_URL is not set (email deliveries fail, saying so). */
   readonly mail: { send(out: MailOutgoing): Promise<SendResult> } | null;
@@ -72,8 +72,32 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   const routeKey = (d: DeliveryRecord) => `${d.accountId}/${d.routeId}`;
 
+  /** A delivery to a subscription's own address (its route id is the subscription's id). */
+  async function deliverToSubscriber(d: DeliveryRecord): Promise<void> {
+    const sub = await deps.store.subscriptions.byId(d.routeId);
+    if (!sub || sub.accountId !== d.accountId || sub.channel.kind !== "email") {
+      await finish(d, failed("the subscription was deleted", true), null);
+      return;
+    }
+    const confirmation = d.source.kind === "notice" && sub.state === "pending_confirmation";
+    if (sub.state !== "active" && !confirmation) {
+      const why = sub.state === "unsubscribed" ? "the address unsubscribed" : "not confirmed";
+      await finish(d, failed(why, true), null);
+      return;
+    }
+    const out = renderFor({ kind: "email", to: [sub.channel.email] }, d.message, {
+      eventId: d.id,
+      at: deps.clock.now(),
+    });
+    const result = out.kind === "mail" && deps.mail
+      ? await deps.mail.send(out)
+      : failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
+    await finish(d, result, null);
+  }
+
   async function deliver(d: DeliveryRecord): Promise<void> {
     const store = deps.store;
+    if (d.routeId.startsWith("sub_")) return await deliverToSubscriber(d);
     const route = await store.alertRoutes.get(d.accountId, d.routeId);
     const now = () => deps.clock.now();
     if (route === null) {

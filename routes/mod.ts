@@ -19,6 +19,7 @@ import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
 import { registerSuggestionsApi } from "./api/suggestions.ts";
 import { registerAlertsApi } from "./api/alerts.ts";
+import { registerSubscriptionsApi } from "./api/subscriptions.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -70,6 +71,7 @@ const ROUTERS: Register[] = [
   registerMonitorsApi,
   registerBoardsApi,
   registerAlertsApi,
+  registerSubscriptionsApi,
   registerAuthPages,
   registerKeysPages,
   registerMonitorsPages,

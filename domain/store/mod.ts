@@ -28,11 +28,23 @@ import type {
   NewEscalation,
   NewRoute,
   NewRule,
+  NewSubscription,
   RoutePatch,
   RouteRecord,
   RulePatch,
   RuleRecord,
+  SubscriptionPatch,
+  SubscriptionRecord,
 } from "../alert.ts";
+
+/** Subscriptions (issue #13): account documents of kind `subscription`, and all at once. */
+export interface SubscriptionStore
+  extends AccountDocStore<SubscriptionRecord, NewSubscription, SubscriptionPatch> {
+  /** Every active subscription of every account (the evaluator's input). */
+  active(): Promise<readonly SubscriptionRecord[]>;
+  /** A subscription by id, whoever owns it (its links carry the id). */
+  byId(id: string): Promise<SubscriptionRecord | null>;
+}
 
 /** Escalation policies (issue #13): account documents of kind `escalation`. */
 export type EscalationStore = AccountDocStore<EscalationRecord, NewEscalation, EscalationPatch>;
@@ -75,6 +87,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Alert routes (issue #13): account documents of kind `route`. */
   readonly alertRoutes: AlertRouteStore;
+  /** Subscriptions (issue #13). */
+  readonly subscriptions: SubscriptionStore;
   /** Escalation policies (issue #13). */
   readonly escalations: EscalationStore;
   /** Alert rules (issue #13). */

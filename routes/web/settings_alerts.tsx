@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import {
   acknowledgeByLink,
+  confirmByLink,
   type CreatedRoute,
   createRoute,
   createRule,
@@ -24,6 +25,7 @@ import {
   listRules,
   type RouteView,
   sendTest,
+  unsubscribeByLink,
   updateRoute,
   updateRule,
   type WebSession,
@@ -423,6 +425,45 @@ function settingsOf(form: Record<string, string | string[]>): Record<string, unk
   return { kind, url: field(form, "url").trim() };
 }
 
+/** The pages a subscription's confirm and unsubscribe links open. */
+function SubscriptionLinkPage(
+  props: {
+    publicUrl: string;
+    csrf: string;
+    action: string;
+    what: "confirm" | "unsubscribe";
+    result?: boolean;
+  },
+) {
+  const title = props.what === "confirm" ? "Confirm your subscription" : "Unsubscribe";
+  return (
+    <Layout title={title} publicUrl={props.publicUrl} noindex>
+      <h1>{title}</h1>
+      {props.result === undefined
+        ? (
+          <form method="post" action={props.action}>
+            <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+            <p>
+              {props.what === "confirm"
+                ? "Confirm to receive the status changes this subscription follows."
+                : "Stop receiving messages of this subscription."}
+            </p>
+            <button type="submit">{props.what === "confirm" ? "Confirm" : "Unsubscribe"}</button>
+          </form>
+        )
+        : (
+          <p class="notice" role="status">
+            {props.result
+              ? props.what === "confirm"
+                ? "Confirmed: status changes will reach this address."
+                : "Unsubscribed: nothing more will be sent."
+              : "This link is not valid (or was already used)."}
+          </p>
+        )}
+    </Layout>
+  );
+}
+
 /** The page an acknowledge link opens: one button, so link previews acknowledge nothing. */
 function AcknowledgePage(
   props: { publicUrl: string; csrf: string; id: string; stopped?: number },
@@ -601,6 +642,39 @@ export function alertsPages(): Hono<WebEnv> {
         return done("rule-deleted");
       }),
   );
+  for (const what of ["confirm", "unsubscribe"] as const) {
+    const path = `/subscriptions/${what}/:link`;
+    web.get(path, webSession, (c) =>
+      c.html(
+        <SubscriptionLinkPage
+          publicUrl={publicUrl(c)}
+          csrf={formToken(c)}
+          action={`/subscriptions/${what}/${encodeURIComponent(c.req.param("link") ?? "")}`}
+          what={what}
+        />,
+      ));
+    web.post(path, webSession, async (c) => {
+      // One-click unsubscribe (RFC 8058) comes from mail providers without our form's token;
+      // the link itself is the capability. Confirming needs the page's token.
+      if (what === "confirm") await readForm(c);
+      else await c.req.text();
+      const app = c.get("app");
+      const link = c.req.param("link") ?? "";
+      const result = what === "confirm"
+        ? await confirmByLink(app, link)
+        : await unsubscribeByLink(app, link);
+      return c.html(
+        <SubscriptionLinkPage
+          publicUrl={publicUrl(c)}
+          csrf=""
+          action=""
+          what={what}
+          result={result}
+        />,
+        result ? 200 : 404,
+      );
+    });
+  }
   web.get("/alerts/acknowledge/:id", webSession, (c) =>
     c.html(
       <AcknowledgePage publicUrl={publicUrl(c)} csrf={formToken(c)} id={c.req.param("id")} />,

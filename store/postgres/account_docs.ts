@@ -8,6 +8,8 @@ import type {
   BoardStore,
   GroupStore,
   RuleRecord,
+  SubscriptionRecord,
+  SubscriptionStore,
 } from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { docOf, recordOf } from "../account_doc_rows.ts";
@@ -120,6 +122,24 @@ export function ruleStore(sql: Sql): AlertRuleStore {
       const rows =
         await sql`SELECT * FROM account_docs WHERE kind = 'rule' ORDER BY created_at, seq`;
       return rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled);
+    },
+  };
+}
+
+/** The subscriptions noun over `sql`. */
+export function subscriptionStore(sql: Sql): SubscriptionStore {
+  return {
+    ...docStore(sql, "subscription"),
+    async active() {
+      const rows = await sql`SELECT * FROM account_docs WHERE kind = 'subscription'
+        ORDER BY created_at, seq`;
+      return rows.map((r) => recordOf<SubscriptionRecord>(r, false)).filter((s) =>
+        s.state === "active"
+      );
+    },
+    async byId(id) {
+      const [r] = await sql`SELECT * FROM account_docs WHERE kind = 'subscription' AND id = ${id}`;
+      return r ? recordOf<SubscriptionRecord>(r, false) : null;
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
-import { boardStore, docStore, groupStore, ruleStore } from "./account_docs.ts";
+import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -93,6 +93,7 @@ export async function postgresStoreOver(
     alertRoutes: docStore(sql, "route"),
     alertRules: ruleStore(sql),
     escalations: docStore(sql, "escalation"),
+    subscriptions: subscriptionStore(sql),
     deliveries: deliveryStore(sql),
     idempotency: idempotencyStore(sql),
     close() {

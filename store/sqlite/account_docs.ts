@@ -8,6 +8,8 @@ import type {
   BoardStore,
   GroupStore,
   RuleRecord,
+  SubscriptionRecord,
+  SubscriptionStore,
 } from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { docOf, recordOf } from "../account_doc_rows.ts";
@@ -142,5 +144,19 @@ export function ruleStore(db: Db): AlertRuleStore {
         rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled),
       );
     },
+  };
+}
+
+/** The subscriptions noun over `db`. */
+export function subscriptionStore(db: Db): SubscriptionStore {
+  const all = (where: string, ...params: string[]) =>
+    (statement(
+      db,
+      `SELECT * FROM account_docs WHERE kind = 'subscription' ${where} ORDER BY created_at, rowid`,
+    ).all(...params) as Row[]).map((r) => recordOf<SubscriptionRecord>(r, false));
+  return {
+    ...docStore(db, "subscription"),
+    active: () => Promise.resolve(all("").filter((s) => s.state === "active")),
+    byId: (id) => Promise.resolve(all("AND id = ?", id)[0] ?? null),
   };
 }

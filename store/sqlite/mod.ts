@@ -7,7 +7,7 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
-import { boardStore, docStore, groupStore, ruleStore } from "./account_docs.ts";
+import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -74,6 +74,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     alertRoutes: docStore(db, "route"),
     alertRules: ruleStore(db),
     escalations: docStore(db, "escalation"),
+    subscriptions: subscriptionStore(db),
     deliveries: deliveryStore(db),
     idempotency: idempotencyStore(db),
     close() {

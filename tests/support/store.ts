@@ -87,6 +87,7 @@ function freshPostgresStore(): Store {
     "alertRoutes",
     "alertRules",
     "escalations",
+    "subscriptions",
     "deliveries",
   ] as const;
   return {

@@ -17,6 +17,7 @@ import {
   createMonitor,
   createRoute,
   createRule,
+  createSubscription,
   sendTest,
 } from "../../../app/mod.ts";
 import { account, key, storeRawKey } from "../../support/accounts.ts";
@@ -122,6 +123,14 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
     name: "old",
     steps: [{ routes: [route.route.id], afterMinutes: 0 }],
   });
+  const subscription = await createSubscription(r.ctx, admin, {
+    target: { kind: "monitor", id: kept.id },
+    route: route.route.id,
+  });
+  const doomedSubscription = await createSubscription(r.ctx, admin, {
+    target: { kind: "monitor", id: kept.id },
+    route: route.route.id,
+  });
   const rule = await createRule(r.ctx, admin, {
     name: "all",
     target: { kind: "all" },
@@ -141,6 +150,8 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
       rule: rule.id,
       doomedRule: doomedRule.id,
       escalation: escalation.id,
+      subscription: subscription.id,
+      doomedSubscription: doomedSubscription.id,
       doomedEscalation: doomedEscalation.id,
       group: group.id,
       doomedGroup: doomedGroup.id,
@@ -581,11 +592,57 @@ function alertCases(keys: Record<string, string>): Case[] {
     c("deleteAlertRoute", "DELETE", `${list}/${keys.doomedRoute}`, all, 204),
     ...ruleCases(keys, c),
     ...escalationCases(keys, c),
+    ...subscriptionCases(keys, c),
     c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, all, 200),
     c("acknowledgeAlertEvent", "POST", `${events}/${"x".repeat(101)}/acknowledge`, all, 400),
     c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, bad, 401),
     c("acknowledgeAlertEvent", "POST", `${event}/acknowledge`, none, 403),
     c("acknowledgeAlertEvent", "POST", `${events}/dlv_nope/acknowledge`, all, 404),
+  ];
+}
+
+/** Every status of the subscription operations. */
+function subscriptionCases(
+  keys: Record<string, string>,
+  c: (
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    status: number,
+    body?: unknown,
+  ) => Case,
+): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const list = "/api/user/subscriptions";
+  const one = `${list}/${keys.subscription}`;
+  const good = { target: { kind: "monitor", id: keys.monitor }, route: keys.route };
+  return [
+    c("listSubscriptions", "GET", list, all, 200),
+    c("listSubscriptions", "GET", `${list}?limit=0`, all, 400),
+    c("listSubscriptions", "GET", list, bad, 401),
+    c("listSubscriptions", "GET", list, none, 403),
+    c("createSubscription", "POST", list, { ...all, "idempotency-key": "sub-once" }, 201, good),
+    c("createSubscription", "POST", list, { ...all, "idempotency-key": "sub-once" }, 422, {
+      ...good,
+      route: "rt_other",
+    }),
+    c("createSubscription", "POST", list, { ...all, "idempotency-key": "in-flight" }, 409, good),
+    c("createSubscription", "POST", list, all, 400, { target: good.target }),
+    c("createSubscription", "POST", list, bad, 401, good),
+    c("createSubscription", "POST", list, none, 403, good),
+    c("getSubscription", "GET", one, all, 200),
+    c("getSubscription", "GET", `${list}/${"x".repeat(101)}`, all, 400),
+    c("getSubscription", "GET", one, bad, 401),
+    c("getSubscription", "GET", one, none, 403),
+    c("getSubscription", "GET", `${list}/sub_nope`, all, 404),
+    c("deleteSubscription", "DELETE", one, { ...all, "if-match": "v1" }, 400),
+    c("deleteSubscription", "DELETE", one, bad, 401),
+    c("deleteSubscription", "DELETE", one, none, 403),
+    c("deleteSubscription", "DELETE", `${list}/sub_nope`, all, 404),
+    c("deleteSubscription", "DELETE", `${list}/${keys.doomedSubscription}`, all, 204),
   ];
 }
 
@@ -800,6 +857,28 @@ function failureCases(keys: Record<string, string>): Case[] {
     },
     { op: "listAlertRoutes", path: "/api/user/alert-routes", headers: all, status: 500 },
     { op: "listAlertRules", path: "/api/user/alert-rules", headers: all, status: 500 },
+    { op: "listSubscriptions", path: "/api/user/subscriptions", headers: all, status: 500 },
+    {
+      op: "createSubscription",
+      method: "POST",
+      path: "/api/user/subscriptions",
+      headers: all,
+      body: { target: { kind: "monitor", id: keys.monitor }, route: keys.route },
+      status: 500,
+    },
+    {
+      op: "getSubscription",
+      path: `/api/user/subscriptions/${keys.subscription}`,
+      headers: all,
+      status: 500,
+    },
+    {
+      op: "deleteSubscription",
+      method: "DELETE",
+      path: `/api/user/subscriptions/${keys.subscription}`,
+      headers: all,
+      status: 500,
+    },
     {
       op: "listEscalationPolicies",
       path: "/api/user/escalation-policies",

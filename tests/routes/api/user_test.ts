@@ -6,6 +6,7 @@ import {
   createMonitor,
   createRoute,
   createRule,
+  createSubscription,
   revokeKeyByName,
   sendTest,
   setSlaTarget,
@@ -243,6 +244,10 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
     routes: [route.route.id],
   });
   const event = await sendTest(ctx, admin, route.route.id);
+  const subscription = await createSubscription(ctx, admin, {
+    target: { kind: "monitor", id: monitor.id },
+    route: route.route.id,
+  });
   const escalation = await createEscalation(ctx, admin, {
     name: "e",
     steps: [{ routes: [route.route.id], afterMinutes: 0 }],
@@ -260,6 +265,8 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
       ? event.id
       : path.startsWith("/api/user/escalation-policies/")
       ? escalation.id
+      : path.startsWith("/api/user/subscriptions/")
+      ? subscription.id
       : monitor.id;
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const ops: { path: string; scopes: Scope[] }[] = [];

@@ -58,3 +58,55 @@ Deno.test("the acknowledge link: a page with one button; the button stops the wa
   equal(bad.status, 404);
   await bad.body?.cancel();
 });
+
+Deno.test("subscription links: confirm needs the page's button; one-click unsubscribe works from a mail client", async () => {
+  const ctx = testContext({ mailEnabled: true });
+  const who = await account(ctx, "owner@example.com");
+  const admin = { kind: "admin", account: who.account } as const;
+  await ctx.store.catalog.sync([{
+    name: "GitHub",
+    slug: "github",
+    statusPageUrl: "https://www.githubstatus.com",
+    platform: "statuspage",
+    category: "other",
+    provider: "github",
+    domains: [],
+  }], T0);
+  const { createMonitor, createSubscription } = await import("../../../app/mod.ts");
+  const monitor = await createMonitor(ctx, admin, { service: "github" });
+  const sub = await createSubscription(ctx, admin, {
+    target: { kind: "monitor", id: monitor.id },
+    email: "watcher@example.com",
+  });
+  const confirmation = (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 5 }))
+    .items[0]!.message;
+  const confirm = new URL(confirmation.links.confirm!).pathname;
+  const unsubscribe = new URL(confirmation.links.unsubscribe!).pathname;
+  const app = createServer({ app: ctx });
+  const b = formBrowser(app);
+  match(await (await b.get(confirm)).text(), /<button type="submit">Confirm<\/button>/);
+  equal(
+    (await ctx.store.subscriptions.byId(sub.id))!.state,
+    "pending_confirmation",
+    "GET changes nothing",
+  );
+  equal((await b.get(confirm, { method: "POST", body: new URLSearchParams() })).status, 403);
+  const confirmed = await b.submit(confirm, confirm, {});
+  equal(confirmed.status, 200);
+  equal((await ctx.store.subscriptions.byId(sub.id))!.state, "active");
+  // RFC 8058: the mail provider POSTs "List-Unsubscribe=One-Click", no cookie, no token.
+  const oneClick = await app.request(unsubscribe, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
+  equal(oneClick.status, 200);
+  match(await oneClick.text(), /Unsubscribed: nothing more will be sent\./);
+  equal((await ctx.store.subscriptions.byId(sub.id))!.state, "unsubscribed");
+  const forged = await app.request(unsubscribe.replace(/.$/, (c) => (c === "x" ? "y" : "x")), {
+    method: "POST",
+    body: "List-Unsubscribe=One-Click",
+  });
+  equal(forged.status, 404);
+  await forged.body?.cancel();
+});

@@ -1,0 +1,248 @@
+/**
+ * Subscriptions (issue #13): follow a monitor, group or board and receive every status change,
+ * incident update and maintenance notice on one channel — an email address or one of the
+ * account's routes. An email subscription sends nothing but its confirmation until the address
+ * confirms (double opt-in, the link works once); every message carries a one-click unsubscribe
+ * link (`List-Unsubscribe` in mail). Changing needs `monitors:write`, listing `monitors:read`.
+ * @module
+ */
+import { z } from "zod";
+import {
+  type Account,
+  type AlertMessage,
+  Forbidden,
+  InvalidRequest,
+  NotFound,
+  type Page,
+  pageOf,
+  type PageRequest,
+  type SubscriptionRecord,
+} from "../domain/mod.ts";
+import { hashToken, randomToken, sameText } from "./_tokens.ts";
+import type { AppContext } from "./context.ts";
+import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
+import { type Access, authorize, type Caller } from "./policy.ts";
+
+/** Subscriptions an account may keep. */
+export const SUBSCRIPTION_LIMIT = 500;
+/** The route id of deliveries to a subscription's own address. */
+export const SUBSCRIPTION_ROUTE_PREFIX = "sub_";
+
+const Id = z.string().trim().min(1).max(100);
+const NewInput = z.object({
+  target: z.object({ kind: z.enum(["monitor", "group", "board"]), id: Id }).strict(),
+  email: z.email().max(254).optional(),
+  route: Id.optional(),
+}).strict();
+
+/** A subscription as shown (no tokens). */
+export interface SubscriptionView {
+  readonly id: string;
+  readonly target: SubscriptionRecord["target"];
+  readonly channel: SubscriptionRecord["channel"];
+  readonly state: SubscriptionRecord["state"];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly version: number;
+}
+
+function view(s: SubscriptionRecord): SubscriptionView {
+  return {
+    id: s.id,
+    target: s.target,
+    channel: s.channel,
+    state: s.state,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    version: s.version,
+  };
+}
+
+function accountFor(who: Caller, access: Access): Account {
+  authorize(who, access);
+  if (who.kind === "anonymous") throw new Forbidden();
+  if (access === WRITE_MONITORS && who.kind === "session" && who.member.role === "MEMBER") {
+    throw new Forbidden("Only the account's owners and admins can change its subscriptions");
+  }
+  return who.account;
+}
+
+/** The unsubscribe link of a subscription. */
+export function unsubscribeLink(ctx: AppContext, s: SubscriptionRecord): string {
+  return `${ctx.settings.publicUrl}/subscriptions/unsubscribe/${s.id}.${s.unsubscribeToken}`;
+}
+
+/** The account's subscriptions, oldest first. */
+export async function listSubscriptions(
+  ctx: AppContext,
+  who: Caller,
+  page: PageRequest,
+): Promise<Page<SubscriptionView>> {
+  const account = accountFor(who, READ_MONITORS);
+  const { items, total } = await ctx.store.subscriptions.list(account.id, page);
+  return pageOf(items.map(view), total, page);
+}
+
+/** One of the account's subscriptions. */
+export async function getSubscription(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+): Promise<SubscriptionView> {
+  const account = accountFor(who, READ_MONITORS);
+  const s = await ctx.store.subscriptions.get(account.id, id);
+  if (s === null) throw new NotFound("subscription", id);
+  return view(s);
+}
+
+/**
+ * Follows a monitor, group or board on an address (a confirmation mail goes first; nothing
+ * else until it is confirmed) or on one of the account's routes (active at once).
+ */
+export async function createSubscription(
+  ctx: AppContext,
+  who: Caller,
+  input: unknown,
+): Promise<SubscriptionView> {
+  const account = accountFor(who, WRITE_MONITORS);
+  const r = parse(NewInput, input);
+  if ((r.email === undefined) === (r.route === undefined)) {
+    throw new InvalidRequest([{
+      parameter: "email",
+      message: "give an email or a route, not both",
+    }]);
+  }
+  const t = r.target;
+  const exists = t.kind === "monitor"
+    ? await ctx.store.monitors.get(account.id, t.id)
+    : t.kind === "group"
+    ? await ctx.store.groups.get(account.id, t.id)
+    : await ctx.store.boards.get(account.id, t.id);
+  if (exists === null) {
+    throw new InvalidRequest([{
+      parameter: "target.id",
+      message: `no ${t.kind} "${t.id}" in this account`,
+    }]);
+  }
+  if (r.route && await ctx.store.alertRoutes.get(account.id, r.route) === null) {
+    throw new InvalidRequest([{
+      parameter: "route",
+      message: `no alert route "${r.route}" in this account`,
+    }]);
+  }
+  if (r.email && !ctx.settings.mailEnabled) {
+    throw new InvalidRequest([{
+      parameter: "email",
+      message: "email subscriptions need a mail server: the self-hoster sets STATUSD_SMTP_URL",
+    }]);
+  }
+  const confirm = r.email ? randomToken(24) : null;
+  const now = ctx.clock.now();
+  const made = await ctx.store.subscriptions.create({
+    id: `${SUBSCRIPTION_ROUTE_PREFIX}${randomToken(12)}`,
+    accountId: account.id,
+    target: t,
+    channel: r.email ? { kind: "email", email: r.email } : { kind: "route", routeId: r.route! },
+    state: r.email ? "pending_confirmation" : "active",
+    confirmHash: confirm ? hashToken(confirm) : null,
+    unsubscribeToken: randomToken(24),
+    createdAt: now,
+  }, SUBSCRIPTION_LIMIT);
+  if (made === "limit" || made === "slug_taken") {
+    throw new Forbidden(`This account already has ${SUBSCRIPTION_LIMIT} subscriptions`);
+  }
+  if (confirm) {
+    const message: AlertMessage = {
+      notificationId: `confirm_${made.id}`,
+      trigger: "notice",
+      summary: "Confirm your statusd subscription",
+      level: "OPERATIONAL",
+      previousLevel: null,
+      service: null,
+      components: [],
+      incident: null,
+      timeToResolve: null,
+      advice: `Someone asked statusd to send status changes of a ${t.kind} to this address. ` +
+        "Confirm to receive them; ignore this mail and nothing more is sent.",
+      links: {
+        confirm: `${ctx.settings.publicUrl}/subscriptions/confirm/${made.id}.${confirm}`,
+        unsubscribe: unsubscribeLink(ctx, made),
+      },
+      sentBecause: `subscription ${made.id}`,
+      at: now,
+    };
+    await ctx.store.deliveries.enqueue([{
+      id: `dlv_confirm_${made.id}`,
+      accountId: account.id,
+      routeId: made.id,
+      source: { kind: "notice", id: made.id },
+      changeId: null,
+      notificationId: message.notificationId,
+      subject: `subscription:${made.id}`,
+      step: 0,
+      recovery: false,
+      message,
+      notBefore: now,
+      createdAt: now,
+    }]);
+    ctx.wakeDeliveries?.();
+  }
+  return view(made);
+}
+
+/** Deletes a subscription. */
+export async function deleteSubscription(
+  ctx: AppContext,
+  who: Caller,
+  id: string,
+  ifVersion: number | null,
+): Promise<void> {
+  const account = accountFor(who, WRITE_MONITORS);
+  const done = await ctx.store.subscriptions.delete(account.id, id, ifVersion);
+  if (done === false) throw new NotFound("subscription", id);
+}
+
+function split(link: string): { id: string; token: string } | null {
+  const m = /^(sub_[A-Za-z0-9_-]{1,40})\.([A-Za-z0-9_-]{16,64})$/.exec(link);
+  return m ? { id: m[1]!, token: m[2]! } : null;
+}
+
+/** Confirms an address (the link works once); false when the link is not (or no longer) valid. */
+export async function confirmByLink(ctx: AppContext, link: string): Promise<boolean> {
+  const p = split(link);
+  if (!p) return false;
+  const s = await ctx.store.subscriptions.byId(p.id);
+  if (!s || s.state !== "pending_confirmation" || !s.confirmHash) return false;
+  if (!sameText(hashToken(p.token), s.confirmHash)) return false;
+  const done = await ctx.store.subscriptions.update(
+    s.accountId,
+    s.id,
+    {
+      state: "active",
+      confirmHash: null,
+    },
+    ctx.clock.now(),
+    s.version,
+  );
+  return done !== null && typeof done === "object";
+}
+
+/** Unsubscribes (one click); false when the link is not valid. */
+export async function unsubscribeByLink(ctx: AppContext, link: string): Promise<boolean> {
+  const p = split(link);
+  if (!p) return false;
+  const s = await ctx.store.subscriptions.byId(p.id);
+  if (!s || !sameText(p.token, s.unsubscribeToken)) return false;
+  if (s.state === "unsubscribed") return true;
+  const done = await ctx.store.subscriptions.update(
+    s.accountId,
+    s.id,
+    {
+      state: "unsubscribed",
+      confirmHash: null,
+    },
+    ctx.clock.now(),
+    null,
+  );
+  return done !== null;
+}
