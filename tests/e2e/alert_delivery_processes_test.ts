@@ -1,0 +1,175 @@
+/**
+ * Alert delivery with real statusd processes (issue #13). (1) kill -9: an alert whose first
+ * attempt failed (503) is in the outbox when the process is killed; after a restart it is sent,
+ * and the receiver gets exactly one accepted request per event id. (2) Two instances on one
+ * PostgreSQL: twenty alerts, each sent by exactly one of them.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { createAppContext, createMonitor, createRoute, createRule } from "../../app/mod.ts";
+import { type Store, systemClock, type Vendor } from "../../domain/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { account, key } from "../support/accounts.ts";
+import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
+import { startReceivers } from "../support/receivers.ts";
+import { startSimulator } from "../support/simulator.ts";
+import { startStatusd, until } from "../support/statusd_process.ts";
+
+const FAST = {
+  STATUSD_ALLOW_PRIVATE_VENDORS: "127.0.0.1",
+  STATUSD_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
+  STATUSD_POLL_STABLE_SECONDS: "2",
+  STATUSD_POLL_MOVING_SECONDS: "1",
+  STATUSD_POLL_PULSE_SECONDS: "0",
+};
+
+/** An account watching `slug` with `rules` rules to a webhook; its API key. */
+async function seed(store: Store, vendors: Vendor[], slug: string, hook: string, rules: number) {
+  await store.catalog.sync(vendors, Date.now());
+  const ctx = createAppContext({
+    store,
+    clock: systemClock,
+    log: silentLogger,
+    settings: { publicUrl: "http://localhost:8080", pollStableSeconds: 2, pollMovingSeconds: 1 },
+  });
+  const who = await account(ctx, "owner@example.com");
+  const admin = { kind: "admin", account: who.account } as const;
+  const monitor = await createMonitor(ctx, admin, { service: slug });
+  const route = (await createRoute(ctx, admin, {
+    name: "hook",
+    settings: { kind: "webhook", url: hook },
+  })).route;
+  for (let i = 0; i < rules; i++) {
+    await createRule(ctx, admin, {
+      name: `rule ${i}`,
+      target: { kind: "monitor", id: monitor.id },
+      level: "PARTIAL_OUTAGE",
+      routes: [route.id],
+    });
+  }
+  return await key(ctx, who, "ops", ["alerts:read"]);
+}
+
+interface Event {
+  id: string;
+  state: string;
+  attempts: { status: number | null }[];
+}
+
+async function events(base: string, apiKey: string): Promise<Event[]> {
+  const list = await (await fetch(`${base}/api/user/alert-events?limit=100`, {
+    headers: { "X-API-Key": apiKey },
+  })).json();
+  return await Promise.all(
+    list.content.map(async (e: { id: string }) =>
+      await (await fetch(`${base}/api/user/alert-events/${e.id}`, {
+        headers: { "X-API-Key": apiKey },
+      })).json()
+    ),
+  );
+}
+
+Deno.test({
+  name: "kill -9 with an alert waiting for its retry: after the restart it goes, once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const sim = startSimulator();
+    const rx = startReceivers();
+    const dir = await Deno.makeTempDir();
+    try {
+      const vendors = sim.catalog(1, "crash");
+      const slug = vendors[0]!.slug;
+      const catalog = join(dir, "catalog.json");
+      await Deno.writeTextFile(catalog, JSON.stringify(vendors));
+      const path = join(dir, "statusd.db");
+      const store = openSqliteStore(path);
+      const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, 1);
+      await store.close();
+      const env = { ...FAST, STATUSD_DB: path, STATUSD_CATALOG: catalog };
+      const first = await startStatusd(env);
+      try {
+        await until("the first reading", async () => {
+          const s = await (await fetch(`${first.base}/api/services/${slug}`)).json();
+          return s.currentStatus === "OPERATIONAL" ? s : null;
+        });
+        rx.script("/webhook", { answer: 503 });
+        sim.setScenario(slug, "outage");
+        await until("the first attempt to fail", async () => {
+          const e = await events(first.base, apiKey);
+          return e.length === 1 && e[0]!.attempts.length === 1 ? e : null;
+        });
+      } finally {
+        await first.kill();
+      }
+      equal(rx.on("/webhook").length, 1);
+      const second = await startStatusd(env);
+      try {
+        const [done] = await until("the retry after the restart", async () => {
+          const e = await events(second.base, apiKey);
+          return e[0]?.state === "delivered" ? e : null;
+        }, 60_000);
+        deepStrictEqual(done!.attempts.map((a) => a.status), [503, 200]);
+        const accepted = rx.on("/webhook").filter((r) => r.status === 200);
+        equal(accepted.length, 1, "delivered once");
+        equal(accepted[0]!.headers["webhook-id"], done!.id);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await sim.close();
+      await rx.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "two instances on one PostgreSQL: every alert is sent by exactly one of them",
+  ignore: !postgresAvailable() && !Deno.env.get("CI"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const db = await freshDatabase();
+    const sim = startSimulator();
+    const rx = startReceivers();
+    const dir = await Deno.makeTempDir();
+    try {
+      const vendors = sim.catalog(1, "pair");
+      const slug = vendors[0]!.slug;
+      const catalog = join(dir, "catalog.json");
+      await Deno.writeTextFile(catalog, JSON.stringify(vendors));
+      const store = await openPostgresStore(db.url, { poolSize: 2 });
+      const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, 20);
+      await store.close();
+      const env = { ...FAST, STATUSD_DATABASE_URL: db.url, STATUSD_CATALOG: catalog };
+      const [a, b] = await Promise.all([
+        startStatusd({ ...env, STATUSD_INSTANCE_ID: "a" }),
+        startStatusd({ ...env, STATUSD_INSTANCE_ID: "b" }),
+      ]);
+      try {
+        await until("the first reading", async () => {
+          const s = await (await fetch(`${a.base}/api/services/${slug}`)).json();
+          return s.currentStatus === "OPERATIONAL" ? s : null;
+        });
+        sim.setScenario(slug, "outage");
+        const sent = await until("twenty alerts delivered", async () => {
+          const e = await events(b.base, apiKey);
+          return e.length === 20 && e.every((x) => x.state === "delivered") ? e : null;
+        }, 60_000);
+        await new Promise((r) => setTimeout(r, 1_500)); // anything sent twice would show by now
+        const ids = rx.on("/webhook").map((r) => r.headers["webhook-id"]).sort();
+        deepStrictEqual(ids, sent.map((e) => e.id).sort(), "each event once, none twice");
+        ok(sent.every((e) => e.attempts.length === 1));
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+    } finally {
+      await sim.close();
+      await rx.close();
+      await db.drop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
