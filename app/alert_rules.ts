@@ -67,6 +67,7 @@ const NewRuleInput = z.object({
   incidents: z.boolean().default(false),
   maintenance: z.boolean().default(false),
   forMinutes: z.number().int().min(0).max(1440).default(0),
+  failingMinutes: z.number().int().min(1).max(1440).nullable().default(null),
   recovery: z.boolean().default(true),
   routes: z.array(Id).max(20).default([]),
   escalation: Id.nullable().default(null),
@@ -149,10 +150,11 @@ export async function createRule(
       message: "a rule sends somewhere: give routes, an escalation policy, or both",
     }]);
   }
-  if (r.level === null && !r.incidents && !r.maintenance) {
+  if (r.level === null && !r.incidents && !r.maintenance && r.failingMinutes === null) {
     throw new InvalidRequest([{
       parameter: "level",
-      message: "a rule watches a level, incidents or maintenance: give at least one",
+      message:
+        "a rule watches a level, incidents, maintenance or failing readings: give at least one",
     }]);
   }
   await checkRefs(ctx, account.id, r);
@@ -599,6 +601,109 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
   return changes.length;
 }
 
+/**
+ * The readings pass: rules with `failingMinutes` fire when statusd has failed to read a watched
+ * vendor for that long (one alert per failure run: its id comes from when the run began) and
+ * recover when a reading succeeds again. Resolves with how many deliveries it queued.
+ */
+export async function evaluateReadings(ctx: AppContext): Promise<number> {
+  const rules = (await ctx.store.alertRules.enabled()).filter((r) => r.failingMinutes);
+  if (rules.length === 0) return 0;
+  const now = ctx.clock.now();
+  const monitors = new Map<string, MonitorRecord[]>();
+  const out: NewDelivery[] = [];
+  const cancel: string[] = [];
+  for (const rule of rules) {
+    for (const m of await monitorsOf(ctx, rule, monitors)) {
+      if (m.paused) continue;
+      const view = await viewOf(ctx, m);
+      const reading = view.reading;
+      const subject = `reading:${m.id}`;
+      const last = await ctx.store.deliveries.latestFor(rule.id, subject);
+      const open = last !== null && !last.recovery && last.state !== "cancelled";
+      const failingFor = reading?.state === "failing" && reading.error
+        ? now - reading.error.since
+        : null;
+      const name = view.serviceName ?? m.serviceSlug;
+      const base = {
+        level: "UNKNOWN" as const,
+        previousLevel: null,
+        service: {
+          slug: m.serviceSlug,
+          name,
+          vendorUrl: `${ctx.settings.publicUrl}/services/${m.serviceSlug}`,
+          statusdUrl: `${ctx.settings.publicUrl}/services/${m.serviceSlug}`,
+        },
+        components: [],
+        incident: null,
+        timeToResolve: null,
+        links: {},
+        sentBecause: `rule ${rule.name}`,
+        at: now,
+      };
+      const deliver = (message: AlertMessage, recovery: boolean, key: string) => {
+        const routes = recovery ? rule.routes : rule.routes;
+        for (const routeId of routes) {
+          out.push({
+            id: `dlv_${hash(rule.id, subject, key, routeId, recovery ? "r" : "a")}`,
+            accountId: rule.accountId,
+            routeId,
+            source: { kind: "rule", id: rule.id },
+            changeId: null,
+            notificationId: message.notificationId,
+            subject,
+            step: 0,
+            recovery,
+            message,
+            notBefore: now,
+            createdAt: now,
+          });
+        }
+      };
+      if (failingFor !== null && failingFor >= rule.failingMinutes! * 60_000 && !open) {
+        const since = reading!.error!.since;
+        const notificationId = `ntf_${hash(rule.id, subject, since)}`;
+        deliver(
+          {
+            ...base,
+            notificationId,
+            trigger: "reading_failing",
+            summary: `statusd cannot read ${name}`.slice(0, 300),
+            advice: `${reading!.summary}. Its status is unknown until a reading succeeds; check ` +
+              "the vendor's status page yourself meanwhile.",
+          },
+          false,
+          String(since),
+        );
+      } else if (failingFor === null && open && reading?.state !== "never_read") {
+        cancel.push(last!.notificationId);
+        if (rule.recovery) {
+          deliver(
+            {
+              ...base,
+              level: view.currentStatus,
+              notificationId: last!.notificationId,
+              trigger: "recovered",
+              summary: `statusd reads ${name} again`.slice(0, 300),
+              advice: "Nothing to do: readings succeed again.",
+            },
+            true,
+            last!.notificationId,
+          );
+        }
+      }
+    }
+  }
+  if (out.length === 0 && cancel.length === 0) return 0;
+  const r = await ctx.store.deliveries.enqueue(out, {
+    ...(cancel.length
+      ? { cancel: { notificationIds: cancel, state: "cancelled" as const, dueAfter: now } }
+      : {}),
+  });
+  if (r !== "stale_cursor" && r.inserted > 0) ctx.wakeDeliveries?.();
+  return r === "stale_cursor" ? 0 : r.inserted;
+}
+
 /** Runs {@link evaluateAlerts} after every committed change batch and every `everyMs`. */
 export function startAlertEvaluator(ctx: AppContext, everyMs = 2_000): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
@@ -613,6 +718,7 @@ export function startAlertEvaluator(ctx: AppContext, everyMs = 2_000): { stop():
     running = (async () => {
       try {
         while (!stopped && await evaluateAlerts(ctx) === BATCH);
+        if (!stopped) await evaluateReadings(ctx);
       } catch (err) {
         ctx.log.error("alert evaluation failed", { err: String(err) });
       }

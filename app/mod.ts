@@ -223,6 +223,7 @@ export {
   createRule,
   deleteRule,
   evaluateAlerts,
+  evaluateReadings,
   EVALUATOR_CURSOR,
   getRule,
   listRules,

@@ -159,6 +159,8 @@ export interface RuleRecord {
   readonly maintenance: boolean;
   /** Minutes the level must last before anything is sent (a shorter flap sends nothing). */
   readonly forMinutes: number;
+  /** Also fires when statusd has failed to read a watched vendor for this many minutes. */
+  readonly failingMinutes?: number | null;
   /** Sends a recovery when the level is back under the threshold. */
   readonly recovery: boolean;
   /** Where it sends (route ids of the account). */
@@ -183,6 +185,7 @@ export type RulePatch = Partial<
     | "incidents"
     | "maintenance"
     | "forMinutes"
+    | "failingMinutes"
     | "recovery"
     | "routes"
     | "enabled"

@@ -366,6 +366,9 @@ const RuleSchema = z.object({
     description:
       "How long the level must last before anything is sent (a shorter flap sends nothing)",
   }),
+  failingMinutes: z.number().int().nullable().openapi({
+    description: "Also fires when statusd has failed to read a watched vendor this many minutes",
+  }),
   recovery: z.boolean().openapi({ description: "Tells when it is back under the level" }),
   routes: z.array(z.string()),
   escalation: z.string().nullable().openapi({
@@ -384,6 +387,7 @@ const RuleBody = z.object({
   incidents: z.boolean().optional(),
   maintenance: z.boolean().optional(),
   forMinutes: z.number().int().optional(),
+  failingMinutes: z.number().int().nullable().optional(),
   recovery: z.boolean().optional(),
   routes: z.array(z.string()).optional(),
   escalation: z.string().nullable().optional(),
@@ -401,6 +405,7 @@ function ruleJson(r: RuleRecord): z.infer<typeof RuleSchema> {
     incidents: r.incidents,
     maintenance: r.maintenance,
     forMinutes: r.forMinutes,
+    failingMinutes: r.failingMinutes ?? null,
     recovery: r.recovery,
     routes: [...r.routes],
     escalation: r.escalation ?? null,

@@ -12,13 +12,16 @@ import {
   acknowledgeByLink,
   confirmByLink,
   type CreatedRoute,
+  createEscalation,
   createRoute,
   createRule,
+  deleteEscalation,
   deleteRoute,
   deleteRule,
   type DeliveryView,
   listBoards,
   listDeliveries,
+  listEscalations,
   listGroups,
   listMonitors,
   listRoutes,
@@ -32,6 +35,7 @@ import {
 } from "../../app/mod.ts";
 import {
   AppError,
+  type EscalationRecord,
   InvalidRequest,
   NotFound,
   type RuleRecord,
@@ -63,10 +67,12 @@ const DONE = {
   "rule-created": "Rule added.",
   "rule-saved": "Rule saved.",
   "rule-deleted": "Rule removed.",
+  "escalation-created": "Escalation policy added.",
+  "escalation-deleted": "Escalation policy removed.",
 } as const;
 const done = (code: keyof typeof DONE) => `${ALERTS_PATH}?done=${code}`;
 
-type Place = "routes" | "rules";
+type Place = "routes" | "rules" | "escalations";
 interface Failure {
   readonly place: Place;
   readonly message: string;
@@ -75,6 +81,7 @@ interface Failure {
 const all = { page: 0, limit: 200 };
 
 interface PageData {
+  readonly escalations: readonly EscalationRecord[];
   readonly routes: readonly RouteView[];
   readonly rules: readonly RuleRecord[];
   readonly events: readonly DeliveryView[];
@@ -84,15 +91,17 @@ interface PageData {
 async function pageData(c: Context<WebEnv>, session: WebSession): Promise<PageData> {
   const app = c.get("app");
   const who = session.principal;
-  const [routes, rules, events, monitors, groups, boards] = await Promise.all([
+  const [routes, rules, events, monitors, groups, boards, escalations] = await Promise.all([
     listRoutes(app, who, all),
     listRules(app, who, all),
     listDeliveries(app, who, {}, { page: 0, limit: 20 }),
     listMonitors(app, who, { page: 0, limit: 500 }),
     listGroups(app, who, all),
     listBoards(app, who, all),
+    listEscalations(app, who, all),
   ]);
   return {
+    escalations: escalations.content,
     routes: routes.content,
     rules: rules.content,
     events: events.content,
@@ -315,6 +324,10 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
               Lasting at least (minutes){" "}
               <input type="number" name="forMinutes" min={0} max={1440} value="0" />
             </label>
+            <label>
+              Also when statusd cannot read it for (minutes, empty: never){" "}
+              <input type="number" name="failingMinutes" min={1} max={1440} />
+            </label>
             <label class="check">
               <input type="checkbox" name="recovery" value="yes" checked /> Tell me when it recovers
             </label>
@@ -332,9 +345,80 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
                 </label>
               ))}
             </fieldset>
+            <label>
+              And escalate with{" "}
+              <select name="escalation">
+                <option value="">no escalation</option>
+                {props.data.escalations.map((e) => <option key={e.id} value={e.id}>{e.name}
+                </option>)}
+              </select>
+            </label>
             <button type="submit">Add rule</button>
           </form>
         )}
+    </section>
+  );
+}
+
+function EscalationsSection(props: { session: WebSession; data: PageData; failure?: Failure }) {
+  const { escalations, routes } = props.data;
+  const routeName = (id: string) => routes.find((r) => r.id === id)?.name ?? "(deleted)";
+  if (routes.length === 0) return null;
+  return (
+    <section aria-labelledby="escalations-title">
+      <h2 id="escalations-title">Escalation policies</h2>
+      <p class="muted">
+        Steps told one after the other until someone acknowledges (the link in the message) or it
+        recovers.
+      </p>
+      <ErrorNote failure={props.failure} at="escalations" />
+      {escalations.map((e) => (
+        <article class="card" aria-labelledby={`e-${e.id}`}>
+          <h3 id={`e-${e.id}`}>{e.name}</h3>
+          <ol>
+            {e.steps.map((step) => (
+              <li>
+                after {step.afterMinutes} min: {step.routes.map(routeName).join(", ")}
+              </li>
+            ))}
+          </ol>
+          {e.repeat > 0 && <p class="muted">repeated {e.repeat} more times</p>}
+          <form method="post" action={`${ALERTS_PATH}/escalations/${e.id}/delete`} class="inline">
+            <Csrf session={props.session} />
+            <button type="submit" aria-label={`Remove escalation ${e.name}`}>Remove</button>
+          </form>
+        </article>
+      ))}
+      <form method="post" action={`${ALERTS_PATH}/escalations`} class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Policy name <input type="text" name="name" required maxlength={100} />
+        </label>
+        {[1, 2, 3].map((n) => (
+          <fieldset>
+            <legend>Step {n}{n > 1 ? " (optional)" : ""}</legend>
+            <label>
+              Minutes after the step before{" "}
+              <input
+                type="number"
+                name={`after${n}`}
+                min={0}
+                max={1440}
+                value={n === 1 ? "0" : ""}
+              />
+            </label>
+            {routes.map((r) => (
+              <label class="check">
+                <input type="checkbox" name={`step${n}`} value={r.id} /> {r.name}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <label>
+          Repeat the steps (times) <input type="number" name="repeat" min={0} max={5} value="0" />
+        </label>
+        <button type="submit">Add escalation policy</button>
+      </form>
     </section>
   );
 }
@@ -402,6 +486,7 @@ function AlertsPage(
         created={props.created}
       />
       <RulesSection session={props.session} data={props.data} failure={props.failure} />
+      <EscalationsSection session={props.session} data={props.data} failure={props.failure} />
       <EventsSection data={props.data} />
     </Layout>
   );
@@ -612,6 +697,10 @@ export function alertsPages(): Hono<WebEnv> {
         target: kind === "all" ? { kind: "all" } : { kind, id },
         level: level === "" ? null : level,
         forMinutes: minutes === "" ? 0 : Number(minutes),
+        failingMinutes: field(form, "failingMinutes").trim() === ""
+          ? null
+          : Number(field(form, "failingMinutes")),
+        escalation: field(form, "escalation") === "" ? null : field(form, "escalation"),
         recovery: field(form, "recovery") === "yes",
         incidents: field(form, "incidents") === "yes",
         maintenance: field(form, "maintenance") === "yes",
@@ -619,6 +708,34 @@ export function alertsPages(): Hono<WebEnv> {
       });
       return done("rule-created");
     }));
+  web.post(
+    `${ALERTS_PATH}/escalations`,
+    webSession,
+    (c) =>
+      change(c, "escalations", async (session, form) => {
+        const steps = [1, 2, 3].flatMap((n) => {
+          const routes = form[`step${n}`] === undefined ? [] : [form[`step${n}`]!].flat();
+          if (routes.length === 0) return [];
+          const after = field(form, `after${n}`).trim();
+          return [{ routes, afterMinutes: after === "" ? 0 : Number(after) }];
+        });
+        await createEscalation(c.get("app"), session.principal, {
+          name: field(form, "name"),
+          steps,
+          repeat: Number(field(form, "repeat") || "0"),
+        });
+        return done("escalation-created");
+      }),
+  );
+  web.post(
+    `${ALERTS_PATH}/escalations/:id/delete`,
+    webSession,
+    (c) =>
+      change(c, "escalations", async (session) => {
+        await deleteEscalation(c.get("app"), session.principal, c.req.param("id"), null);
+        return done("escalation-deleted");
+      }),
+  );
   web.post(
     `${ALERTS_PATH}/rules/:id/toggle`,
     webSession,

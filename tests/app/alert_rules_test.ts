@@ -15,6 +15,7 @@ import {
   createRoute,
   createRule,
   evaluateAlerts,
+  evaluateReadings,
   EVALUATOR_CURSOR,
 } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
@@ -25,7 +26,7 @@ import { createHttpSender } from "../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { startReceivers } from "../support/receivers.ts";
-import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+import { recordReading, syncVendors, vendorId, vendorOf } from "../support/seed.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 
@@ -374,4 +375,50 @@ Deno.test("the recovery stops an escalation and is told where the alert was firs
     [[1, "pending"], [2, "cancelled"], [3, "cancelled"], [4, "cancelled"]],
     "the first step (already due) still goes; later ones stop",
   );
+});
+
+Deno.test("a vendor statusd cannot read for N minutes fires once per failing run; a good reading recovers it", async () => {
+  const s = await setup();
+  await createRule(s.ctx, s.admin, {
+    name: "Blind spot",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    failingMinutes: 10,
+    routes: [s.route.id],
+  });
+  const id = await vendorId(s.ctx.store, "github");
+  const fail = async () => {
+    s.advance(60_000);
+    await s.ctx.store.polls.recordFailure(id, {
+      at: s.at(),
+      latencyMs: 10_000,
+      httpStatus: null,
+      nextPollAt: s.at() + 60_000,
+      deadlineAt: s.at() + 65_000,
+      outcome: "timeout",
+      detail: "no answer in 10 s",
+      stale: false,
+      platformMiss: false,
+    });
+    return await evaluateReadings(s.ctx);
+  };
+  equal(await fail(), 0, "failing for a minute: not yet");
+  for (let i = 0; i < 9; i++) equal(await fail(), 0);
+  equal(await fail(), 1, "ten minutes: one alert");
+  equal(await fail(), 0, "and only one");
+  const [alert] = await s.all();
+  equal(alert!.message.trigger, "reading_failing");
+  equal(alert!.message.summary, "statusd cannot read GitHub");
+  match(alert!.message.advice, /timeout/);
+  s.advance(60_000);
+  await recordReading(s.ctx.store, "github", {
+    indicator: "OPERATIONAL",
+    components: [],
+    incidents: [],
+  }, s.at());
+  equal(await evaluateReadings(s.ctx), 1, "read again: the recovery");
+  const [recovery] = await s.all();
+  equal(recovery!.message.trigger, "recovered");
+  equal(recovery!.notificationId, alert!.notificationId);
+  equal(await evaluateReadings(s.ctx), 0);
 });

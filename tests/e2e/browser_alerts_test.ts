@@ -115,7 +115,21 @@ for (const width of [1280, 390]) {
         const recent = page.getByRole("table", { name: "Recent alerts" });
         ok((await recent.textContent())!.includes("delivered"));
 
+        await page.getByLabel("Policy name").fill("On call");
+        const step1 = page.getByRole("group", { name: "Step 1" });
+        await step1.getByLabel("Team chat").check();
+        const step2 = page.getByRole("group", { name: "Step 2 (optional)" });
+        await step2.getByLabel("Minutes after the step before").fill("10");
+        await step2.getByLabel("Receiver").check();
+        await page.getByRole("button", { name: "Add escalation policy" }).click();
+        await page.waitForURL(/done=escalation-created/);
+        const policy = page.getByRole("article", { name: "On call" });
+        ok((await policy.textContent())!.includes("after 10 min: Receiver"));
+
         await page.getByLabel("Rule name").fill("Anything down");
+        await page.getByRole("combobox", { name: /^And escalate with/ }).selectOption({
+          label: "On call",
+        });
         await page.getByRole("combobox", { name: /^Watch/ }).selectOption({
           label: "All my monitors",
         });
