@@ -4,12 +4,7 @@
  * plain update inside a write transaction.
  * @module
  */
-import type {
-  DeliveryAttempt,
-  DeliveryRecord,
-  DeliveryStore,
-  NewDelivery,
-} from "../../domain/mod.ts";
+import type { DeliveryAttempt, DeliveryStore, NewDelivery } from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
 import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
