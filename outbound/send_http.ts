@@ -17,6 +17,7 @@ import {
 } from "../domain/mod.ts";
 import { createPinnedPool, type PinnedPool } from "../ingest/pinned_client.ts";
 import type { HttpOutgoing } from "./channels/mod.ts";
+import { maskedUrl } from "./channels/webhook.ts";
 import type { SendResult } from "./transport.ts";
 
 /** Options of {@link createHttpSender}. */
@@ -161,7 +162,11 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
         if (controller.signal.aborted) {
           return fail(`timeout after ${Math.round(options.timeoutMs / 1000)} s`, false);
         }
-        return fail(`network error: ${String((err as Error).message ?? err).slice(0, 200)}`, false);
+        // Runtime messages may quote the URL, and a chat webhook's URL is its secret.
+        const said = String((err as Error).message ?? err)
+          .replace(/\bhttps?:\/\/[^\s)"']+/g, (u) => maskedUrl(u))
+          .slice(0, 200);
+        return fail(`network error: ${said}`, false);
       } finally {
         clearTimeout(timer);
       }

@@ -346,3 +346,25 @@ Deno.test("a hanging destination delays no other route", async () => {
     await rx.close();
   }
 });
+
+Deno.test("a network error never stores or logs the secret path of a chat webhook URL", async () => {
+  const port = (() => {
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const p = (l.addr as Deno.NetAddr).port;
+    l.close();
+    return p;
+  })();
+  const r = await rig({
+    slack: { kind: "slack", url: `http://127.0.0.1:${port}/services/T0/B0/s3cr3tT0k3n` },
+  });
+  try {
+    await r.enqueue("dlv_1", "slack");
+    await r.drain();
+    const s = await r.state("dlv_1");
+    equal(s.delivery.state, "pending", "a refused connection is retried");
+    ok(s.delivery.lastError!.startsWith("network error"), s.delivery.lastError!);
+    ok(!JSON.stringify(s).includes("s3cr3tT0k3n"), "the secret is nowhere in the event");
+  } finally {
+    await r.close();
+  }
+});
