@@ -160,13 +160,17 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       }, publish);
     },
     recordNotModified(vendorId, poll) {
-      return batch.add(() => {
-        unchanged(vendorId, poll);
-        insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
-      });
+      return batch.add(
+        () => {
+          unchanged(vendorId, poll);
+          insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
+        },
+        undefined,
+        true,
+      );
     },
     recordPulse(vendorId, poll) {
-      return batch.add(() => unchanged(vendorId, poll));
+      return batch.add(() => unchanged(vendorId, poll), undefined, true);
     },
     recordFailure(vendorId, poll) {
       return batch.add(() => {

@@ -46,3 +46,26 @@ Deno.test("a full batch commits at once; close flushes what is queued", async ()
   await late;
   db.close();
 });
+
+Deno.test("quiet writes wait for a longer window unless a hurried write takes them along", async () => {
+  const quietOnly = table();
+  const hurried = table();
+  const quietBatch = createWriteBatch(quietOnly.db);
+  const hurriedBatch = createWriteBatch(hurried.db);
+  const quiet = quietBatch.add(quietOnly.insert(1), undefined, true);
+  await hurriedBatch.add(hurried.insert(1));
+  deepStrictEqual(hurried.rows(), [1]);
+  deepStrictEqual(quietOnly.rows(), [], "a quiet write is still queued when a hurried one commits");
+  await quiet;
+  deepStrictEqual(quietOnly.rows(), [1]);
+
+  const along = hurriedBatch.add(hurried.insert(2), undefined, true);
+  let alongDone = false;
+  along.then(() => alongDone = true);
+  await hurriedBatch.add(hurried.insert(3));
+  await Promise.resolve();
+  ok(alongDone, "the quiet write committed with the hurried one");
+  deepStrictEqual(hurried.rows(), [1, 2, 3]);
+  quietOnly.db.close();
+  hurried.db.close();
+});
