@@ -119,12 +119,13 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
     controller.abort(new DOMException("no complete answer in time", "TimeoutError"));
   }, options.timeoutMs);
   const outer = options.signal;
-  const stop = () => controller.abort(outer?.reason);
-  if (outer?.aborted) stop();
-  else outer?.addEventListener("abort", stop, { once: true });
+  if (outer?.aborted) controller.abort(outer.reason);
+  const unlink = outer && !outer.aborted ? link(outer, controller) : undefined;
   const pool = options.pool ?? createPinnedPool({ caCerts: options.caCerts });
   try {
-    const { res, url: finalUrl } = await follow(new URL(url), options, signal, pool);
+    // A URL given is only read (each hop is a new one), so it is not copied.
+    const start = typeof url === "string" ? new URL(url) : url;
+    const { res, url: finalUrl } = await follow(start, options, signal, pool);
     if (res.status === 304) {
       await res.body?.cancel();
       return { kind: "not_modified", latencyMs: latencyMs() };
@@ -155,9 +156,32 @@ export async function politeFetch(url: URL | string, options: FetchOptions): Pro
     };
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener("abort", stop);
+    unlink?.();
     if (!options.pool) pool.close();
   }
+}
+
+/** The fetches in flight under each outer signal (the poller's: one per start). */
+const linked = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * Aborts `controller` when `outer` aborts, through one listener per outer signal rather than
+ * one added and removed per request (issue #15); returns the unlink.
+ */
+function link(outer: AbortSignal, controller: AbortController): () => void {
+  let inFlight = linked.get(outer);
+  if (inFlight === undefined) {
+    const created = new Set<AbortController>();
+    outer.addEventListener("abort", () => {
+      for (const c of created) c.abort(outer.reason);
+      created.clear();
+    }, { once: true });
+    linked.set(outer, created);
+    inFlight = created;
+  }
+  inFlight.add(controller);
+  const set = inFlight;
+  return () => set.delete(controller);
 }
 
 function classify(err: unknown, timedOut: boolean): Failure {
@@ -187,16 +211,18 @@ async function follow(
       throw new Failure("network", `Cannot fetch "${url.protocol}" URLs`);
     }
     const pin = await guard(url, options);
-    const headers = new Headers({ "user-agent": USER_AGENT, accept: "*/*" });
-    if (hop === 0 && options.etag) headers.set("if-none-match", options.etag);
-    if (hop === 0 && options.lastModified) headers.set("if-modified-since", options.lastModified);
+    const headers: [string, string][] = [["user-agent", USER_AGENT], ["accept", "*/*"]];
+    if (hop === 0 && options.etag) headers.push(["if-none-match", options.etag]);
+    if (hop === 0 && options.lastModified) {
+      headers.push(["if-modified-since", options.lastModified]);
+    }
     let target = url;
     let client: Deno.HttpClient | undefined;
     if (pin !== null) {
       const route = pool.route(url, pin);
       target = route.target;
       client = route.client;
-      if (route.host) headers.set("host", route.host);
+      if (route.host) headers.push(["host", route.host]);
     }
     const res = await fetch(target, { headers, redirect: "manual", signal, client });
     if (res.status < 300 || res.status >= 400 || res.status === 304) {

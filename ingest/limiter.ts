@@ -49,15 +49,19 @@ export function createLimiter(options: LimiterOptions): Limiter {
   const clock = options.now ?? Date.now;
   let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When `timer` fires (performance.now()); Infinity when none is set. */
+  let timerAt = Infinity;
+  const wake = () => {
+    timer = undefined;
+    timerAt = Infinity;
+    pump();
+  };
 
   const pump = () => {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
     const now = performance.now();
     const wall = pausedUntil.size > 0 ? clock() : 0;
     let earliest = Infinity;
+    // Hosts passed over in this pass: later tasks for them wait too (order per host is kept).
     const busyHosts = new Set<string>();
     for (let i = 0; i < queue.length && active < options.concurrency;) {
       const w = queue[i]!;
@@ -87,8 +91,18 @@ export function createLimiter(options: LimiterOptions): Limiter {
     if (hostReadyAt.size > 1000) {
       for (const [host, at] of hostReadyAt) if (at <= now) hostReadyAt.delete(host);
     }
-    if (earliest < Infinity && active < options.concurrency) {
-      timer = setTimeout(pump, Math.max(1, Math.ceil(earliest - now)));
+    // The timer is set again only when something is ready sooner than it fires (a timer set
+    // and cleared on every start and finish was a share of the poller's CPU, issue #15); one
+    // that fires early finds nothing ready and sets itself for later.
+    if (queue.length === 0 && timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+      timerAt = Infinity;
+    } else if (earliest < Infinity && active < options.concurrency && earliest < timerAt) {
+      clearTimeout(timer);
+      const delay = Math.max(1, Math.ceil(earliest - now));
+      timerAt = now + delay;
+      timer = setTimeout(wake, delay);
     }
   };
 

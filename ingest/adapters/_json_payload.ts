@@ -192,11 +192,14 @@ export function levelFromOpenIncidents(incidents: readonly IncidentSnapshot[]): 
 
 /** `path` resolved under a status page URL, keeping any sub-path (`/eu` + `api/x` → `/eu/api/x`). */
 export function underPage(pageUrl: string | URL, path: string): URL {
-  const u = new URL(String(pageUrl));
-  u.search = "";
-  u.hash = "";
-  if (!u.pathname.endsWith("/")) u.pathname += "/";
-  return new URL(path, u);
+  // String work and one parse: the poller asks this on every poll (issue #15), and each URL
+  // setter parses the whole URL again.
+  let base = String(pageUrl);
+  const hash = base.indexOf("#");
+  if (hash >= 0) base = base.slice(0, hash);
+  const query = base.indexOf("?");
+  if (query >= 0) base = base.slice(0, query);
+  return new URL(path, base.endsWith("/") ? base : `${base}/`);
 }
 
 /**
