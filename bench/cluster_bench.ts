@@ -12,7 +12,8 @@
 import { systemClock, type Vendor } from "../domain/mod.ts";
 import { createPoller, type Poller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
-import { openPostgresStore, openSqliteStore } from "../store/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
+import { openPostgresStore } from "../store/postgres/mod.ts";
 import type { Store } from "../domain/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { simulatedAdapters } from "../tests/support/platform_docs.ts";

@@ -12,7 +12,9 @@ import { createAppContext } from "../app/mod.ts";
 import { type Store, systemClock } from "../domain/mod.ts";
 import { silentLogger } from "../log.ts";
 import { createResponseCache, createServer } from "../routes/mod.ts";
-import { copySqliteToPostgres, openPostgresStore, openSqliteStore } from "../store/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
+import { copySqliteToPostgres } from "../store/copy_to_postgres.ts";
+import { openPostgresStore } from "../store/postgres/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { seededStore } from "./api_bench.ts";
 

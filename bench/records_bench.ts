@@ -10,7 +10,8 @@
  * @module
  */
 import { DAY_MS, type PollRecord, type Snapshot, type Store } from "../domain/mod.ts";
-import { openPostgresStore, openSqliteStore } from "../store/mod.ts";
+import { openSqliteStore } from "../store/mod.ts";
+import { openPostgresStore } from "../store/postgres/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { syncVendors, vendorOf } from "../tests/support/seed.ts";
 import { cpuSeconds } from "./poller_bench.ts";

@@ -5,7 +5,7 @@
  * recipient), 4xx and network errors are retried. Never throws; never logs the URL.
  * @module
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { MailOutgoing } from "./channels/mod.ts";
 import type { SendResult } from "./transport.ts";
 
@@ -19,15 +19,23 @@ export interface MailSender {
 export function createMailSender(
   options: { readonly smtpUrl: string; readonly from: string; readonly timeoutMs: number },
 ): MailSender {
-  const transport = nodemailer.createTransport(options.smtpUrl, {
-    from: options.from,
-  });
-  transport.set("connectionTimeout", options.timeoutMs);
+  // nodemailer is loaded with the first mail: a server that sends none never holds it in
+  // memory (issue #15: 6 MB of heap).
+  let transport: Promise<Transporter> | null = null;
+  const open = async () => {
+    const { default: nodemailer } = await import("nodemailer");
+    const t = nodemailer.createTransport(options.smtpUrl, { from: options.from });
+    t.set("connectionTimeout", options.timeoutMs);
+    return t;
+  };
+  let closed = false;
   return {
     async send(out) {
       const started = performance.now();
       try {
-        const info = await transport.sendMail({
+        if (closed) throw new Error("the mail sender is closed");
+        transport ??= open();
+        const info = await (await transport).sendMail({
           from: options.from,
           to: [...out.to],
           subject: out.subject,
@@ -59,6 +67,9 @@ export function createMailSender(
         };
       }
     },
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      transport?.then((t) => t.close(), () => {});
+    },
   };
 }

@@ -4,17 +4,11 @@
  * @module
  */
 import type { Store } from "../domain/mod.ts";
-import { openPostgresStore } from "./postgres/mod.ts";
 import { openSqliteStore } from "./sqlite/mod.ts";
 import { reasonOf } from "./open_error.ts";
 
-export {
-  CopyError,
-  type CopyOptions,
-  type CopyReport,
-  copySqliteToPostgres,
-} from "./copy_to_postgres.ts";
-export { openPostgresStore, type PostgresStoreOptions } from "./postgres/mod.ts";
+// PostgreSQL (`./postgres/mod.ts`, `./copy_to_postgres.ts`) is imported by whoever needs it:
+// on SQLite the server never loads the PostgreSQL client (issue #15: memory at rest).
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/mod.ts";
 
 /** Where the data lives (the `database` slice of the configuration). */
@@ -45,6 +39,7 @@ export async function openStore(
   if (location.databaseUrl !== null) {
     const url = parseDatabaseUrl(location.databaseUrl);
     try {
+      const { openPostgresStore } = await import("./postgres/mod.ts");
       return await openPostgresStore(location.databaseUrl, options);
     } catch (err) {
       throw new StoreOpenError(

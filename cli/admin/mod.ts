@@ -22,7 +22,8 @@ import { loadConfig } from "../../config.ts";
 import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
 import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
-import { CopyError, copySqliteToPostgres, openStore, StoreOpenError } from "../../store/mod.ts";
+import { openStore, StoreOpenError } from "../../store/mod.ts";
+import { CopyError, copySqliteToPostgres } from "../../store/copy_to_postgres.ts";
 
 /** Exit codes: done, refused (the message says why), bad usage. */
 export const ADMIN_EXIT = { ok: 0, refused: 1, usage: 2 } as const;

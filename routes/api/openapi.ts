@@ -4,7 +4,6 @@
  * @module
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { stringify } from "yaml";
 import type { Env } from "../env.ts";
 import type { Register, ServerDeps } from "../register.ts";
 
@@ -94,26 +93,30 @@ export const registerOpenApi: Register = (api, deps) => {
   let json: string | null = null;
   let yaml: string | null = null;
   const document = () => {
-    if (json === null) {
-      const doc = openApiDocument(api, deps);
-      json = JSON.stringify(doc, null, 2);
-      yaml = stringify(doc, { aliasDuplicateObjects: false });
+    json ??= JSON.stringify(openApiDocument(api, deps), null, 2);
+    return json;
+  };
+  // The YAML form, and the `yaml` package, only once someone asks for it (issue #15: memory).
+  const yamlDocument = async () => {
+    if (yaml === null) {
+      const { stringify } = await import("yaml");
+      yaml = stringify(JSON.parse(document()), { aliasDuplicateObjects: false });
     }
-    return { json, yaml: yaml! };
+    return yaml;
   };
   const headers = { "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" };
   api.get(
     "/openapi.json",
     (c) =>
-      c.body(document().json, 200, {
+      c.body(document(), 200, {
         ...headers,
         "Content-Type": "application/json; charset=utf-8",
       }),
   );
   api.get(
     "/openapi.yaml",
-    (c) =>
-      c.body(document().yaml, 200, {
+    async (c) =>
+      c.body(await yamlDocument(), 200, {
         ...headers,
         "Content-Type": "application/yaml; charset=utf-8",
       }),

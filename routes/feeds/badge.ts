@@ -6,7 +6,6 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { makeBadge } from "badge-maker";
 import { boardBySlug, serviceStatusOf } from "../../app/mod.ts";
 import { ANONYMOUS, InvalidRequest, NotFound, type StatusLevel } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
@@ -45,7 +44,16 @@ export const BadgeQuery = z.object({
   }),
 });
 
-function svgOf(label: string, look: { message: string; color: string }, style: string): string {
+/** badge-maker, loaded with the first badge (a server that serves none never holds it). */
+let badgeMaker: Promise<typeof import("badge-maker")> | null = null;
+
+async function svgOf(
+  label: string,
+  look: { message: string; color: string },
+  style: string,
+): Promise<string> {
+  badgeMaker ??= import("badge-maker");
+  const { makeBadge } = await badgeMaker;
   return makeBadge(
     { label, message: look.message, color: look.color, style } as Parameters<
       typeof makeBadge
@@ -138,7 +146,7 @@ export const registerBadges: Register = (api, deps) => {
         const board = SLUG.test(slug) ? await boardBySlug(c.get("app"), ANONYMOUS, slug) : null;
         if (board) {
           return {
-            body: svgOf(label ?? board.title, BADGE_LOOK[board.currentStatus], style),
+            body: await svgOf(label ?? board.title, BADGE_LOOK[board.currentStatus], style),
             contentType: SVG,
           };
         }
@@ -146,7 +154,7 @@ export const registerBadges: Register = (api, deps) => {
         if (!(err instanceof NotFound)) throw err;
       }
       return {
-        body: svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
+        body: await svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
         contentType: SVG,
         status: 404,
       };
@@ -166,11 +174,11 @@ export const registerBadges: Register = (api, deps) => {
       const service = SLUG.test(slug) ? await serviceStatusOf(c.get("app"), slug) : null;
       return service
         ? {
-          body: svgOf(label ?? service.name, BADGE_LOOK[service.currentStatus], style),
+          body: await svgOf(label ?? service.name, BADGE_LOOK[service.currentStatus], style),
           contentType: SVG,
         }
         : {
-          body: svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
+          body: await svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
           contentType: SVG,
           status: 404,
         };

@@ -5,7 +5,6 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import ical, { ICalEventStatus, ICalEventTransparency } from "ical-generator";
 import {
   CALENDAR_KEEP_FINISHED_DAYS,
   maintenanceCalendar,
@@ -47,11 +46,16 @@ function describe(publicUrl: string, { incident: i, serviceName }: NamedIncident
 }
 
 /** The calendar document for `items`, named after what it is filtered to. */
-export function renderCalendar(
+/** `ical-generator`, loaded with the first calendar asked for (issue #15: memory at rest). */
+let icalModule: Promise<typeof import("ical-generator")> | null = null;
+
+export async function renderCalendar(
   publicUrl: string,
   items: readonly NamedIncident[],
   name: string,
-): string {
+): Promise<string> {
+  icalModule ??= import("ical-generator");
+  const { default: ical, ICalEventStatus, ICalEventTransparency } = await icalModule;
   const cal = ical({
     name,
     description: "Upcoming and in-progress maintenance of cloud and SaaS vendors, by statusd",
@@ -146,7 +150,7 @@ export const registerCalendar: Register = (api, deps) => {
       ...(board !== undefined ? { board } : {}),
     };
     return cache.send(c, async () => ({
-      body: renderCalendar(
+      body: await renderCalendar(
         publicUrl,
         await maintenanceCalendar(c.get("app"), scope),
         calendarName(scope),

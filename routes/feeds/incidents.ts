@@ -6,7 +6,6 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { Feed } from "feed";
 import {
   boardIncidentFeed,
   type IncidentFeed,
@@ -81,11 +80,16 @@ export function feedPaths(slug?: string): Record<FeedFormat, string> {
 }
 
 /** The feed document in `format`. */
-export function renderFeed(
+/** The `feed` package, loaded with the first feed asked for (issue #15: memory at rest). */
+let feedModule: Promise<typeof import("feed")> | null = null;
+
+export async function renderFeed(
   publicUrl: string,
   data: IncidentFeed & { readonly board?: { readonly slug: string; readonly title: string } },
   format: FeedFormat,
-): string {
+): Promise<string> {
+  feedModule ??= import("feed");
+  const { Feed } = await feedModule;
   const board = data.board;
   const boardPath = board ? `/b/${encodeURIComponent(board.slug)}` : "";
   const paths = board
@@ -214,20 +218,20 @@ export const registerIncidentFeeds: Register = (api, deps) => {
   for (const format of ["rss", "atom"] as const) {
     api.openapi(allRoute(format), (c) =>
       cache.send(c, async () => ({
-        body: renderFeed(publicUrl, await incidentFeed(c.get("app")), format),
+        body: await renderFeed(publicUrl, await incidentFeed(c.get("app")), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never);
     api.openapi(boardRoute(format), (c) => {
       const { slug } = c.req.valid("param");
       return cache.send(c, async () => ({
-        body: renderFeed(publicUrl, await boardIncidentFeed(c.get("app"), slug), format),
+        body: await renderFeed(publicUrl, await boardIncidentFeed(c.get("app"), slug), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never;
     });
     api.openapi(serviceRoute(format), (c) => {
       const { slug } = c.req.valid("param");
       return cache.send(c, async () => ({
-        body: renderFeed(publicUrl, await incidentFeed(c.get("app"), slug), format),
+        body: await renderFeed(publicUrl, await incidentFeed(c.get("app"), slug), format),
         contentType: FEED_FORMATS[format],
       }), CACHE_CONTROL) as never;
     });

@@ -26,7 +26,9 @@ import {
 import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
 import { DAY_MS, fixedClock, HOUR_MS, type Store } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { copySqliteToPostgres, openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
+import { copySqliteToPostgres } from "../../store/copy_to_postgres.ts";
+import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { PASSWORD } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";

@@ -17,7 +17,8 @@ import {
 import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
 import { DAY_MS, fixedClock, HOUR_MS, type Store } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
+import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { PASSWORD } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { addIncident, addTransitions, addVendor } from "../support/seed.ts";

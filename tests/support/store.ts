@@ -7,7 +7,8 @@
  */
 import { join } from "node:path";
 import type { ChangeListener, PollerStats, Store } from "../../domain/mod.ts";
-import { openPostgresStore, openSqliteStore } from "../../store/mod.ts";
+import { openSqliteStore } from "../../store/mod.ts";
+import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { freshDatabase, type TestDatabase } from "./postgres.ts";
 
 /** The engine test stores use: `STATUSD_TEST_ENGINE` (`sqlite`, the default, or `postgres`). */
