@@ -67,7 +67,9 @@ function printMemory(label: string): void {
       mb("RssFile")
     } ` +
       `heapTotal=${heap(m.heapTotal)} heapUsed=${heap(m.heapUsed)} external=${heap(m.external)} ` +
-      `threads=${/Threads:\s+(\d+)/.exec(st)?.[1]} | ` +
+      `threads=${/Threads:\s+(\d+)/.exec(st)?.[1]} fds=${
+        [...Deno.readDirSync("/proc/self/fd")].length
+      } | ` +
       v8.getHeapSpaceStatistics().filter((sp) => sp.space_size > 1048576).map((sp) =>
         `${sp.space_name.replace("_space", "")}=${heap(sp.space_size)}/${heap(sp.space_used_size)}`
       ).join(" "),
@@ -390,7 +392,8 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     } s, concurrency ${options.concurrency}, ` +
     `${options.listeners} simulator hosts (simulator in its own process), V8 flags: ${v8Flags}`,
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
-    `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges})`,
+    `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges}; ` +
+    `parsed on the worker ${stats.offThreadParses})`,
     `  missed deadlines     ${stats.missedDeadlines} (due backlog at end ${stats.dueBacklog})`,
     `  calm → trouble       ${delays.calm.length} of ${injected} seen; p95 ${
       sec(percentile(delays.calm, 95))
