@@ -24,6 +24,12 @@ export const BATCH_WINDOW_MS = 50;
  * and the fixed cost of each commit is spread over five times as many rows (issue #15).
  */
 export const QUIET_WINDOW_MS = 250;
+/**
+ * Queued writes past which a quiet write no longer waits for {@link QUIET_WINDOW_MS}: each poll
+ * stays in the poller's in-flight set until its record commits, so a long wait at a high poll
+ * rate would hold up the polls behind it.
+ */
+export const QUIET_MAX = 32;
 /** Writes per transaction at most; a full batch commits at once. */
 export const BATCH_MAX = 128;
 
@@ -101,7 +107,7 @@ export function createWriteBatch(db: Db): WriteBatch {
           reject,
         });
         if (queue.length >= BATCH_MAX) return flush();
-        const wait = quiet ? QUIET_WINDOW_MS : BATCH_WINDOW_MS;
+        const wait = quiet && queue.length < QUIET_MAX ? QUIET_WINDOW_MS : BATCH_WINDOW_MS;
         const at = performance.now() + wait;
         if (at >= timerAt) return;
         clearTimeout(timer);

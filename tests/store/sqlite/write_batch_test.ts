@@ -1,6 +1,6 @@
 /** Group commit of poll records (store/sqlite/write_batch.ts). */
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
-import { BATCH_MAX, createWriteBatch } from "../../../store/sqlite/write_batch.ts";
+import { BATCH_MAX, createWriteBatch, QUIET_MAX } from "../../../store/sqlite/write_batch.ts";
 import { openDb } from "./_sqlite.ts";
 
 function table() {
@@ -68,4 +68,22 @@ Deno.test("quiet writes wait for a longer window unless a hurried write takes th
   deepStrictEqual(hurried.rows(), [1, 2, 3]);
   quietOnly.db.close();
   hurried.db.close();
+});
+
+Deno.test("quiet writes stop waiting the long window once many are queued", async () => {
+  const many = table();
+  const one = table();
+  const manyBatch = createWriteBatch(many.db);
+  const oneBatch = createWriteBatch(one.db);
+  const quiet = oneBatch.add(one.insert(0), undefined, true);
+  const writes = Array.from(
+    { length: QUIET_MAX },
+    (_, i) => manyBatch.add(many.insert(i), undefined, true),
+  );
+  await Promise.all(writes);
+  equal(many.rows().length, QUIET_MAX);
+  deepStrictEqual(one.rows(), [], "a lone quiet write still waits the long window");
+  await quiet;
+  many.db.close();
+  one.db.close();
 });
