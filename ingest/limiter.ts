@@ -62,28 +62,28 @@ export function createLimiter(options: LimiterOptions): Limiter {
     const wall = pausedUntil.size > 0 ? clock() : 0;
     let earliest = Infinity;
     // Hosts passed over in this pass: later tasks for them wait too (order per host is kept).
-    const busyHosts = new Set<string>();
+    let busyHosts: Set<string> | undefined;
     for (let i = 0; i < queue.length && active < options.concurrency;) {
       const w = queue[i]!;
       const pause = pausedUntil.get(w.host);
       if (pause !== undefined && pause <= wall) pausedUntil.delete(w.host);
       else if (pause !== undefined) {
         earliest = Math.min(earliest, now + Math.min(pause - wall, MAX_WAKE_MS));
-        busyHosts.add(w.host);
+        (busyHosts ??= new Set()).add(w.host);
         i++;
         continue;
       }
       const readyAt = hostReadyAt.get(w.host) ?? 0;
-      if (busyHosts.has(w.host) || readyAt > now) {
+      if (readyAt > now || busyHosts?.has(w.host)) {
         if (readyAt > now) earliest = Math.min(earliest, readyAt);
-        busyHosts.add(w.host);
+        (busyHosts ??= new Set()).add(w.host);
         i++;
         continue;
       }
       queue.splice(i, 1);
       if (options.hostSpacingMs > 0) {
+        // Later tasks for this host see its ready time and wait.
         hostReadyAt.set(w.host, now + options.hostSpacingMs);
-        busyHosts.add(w.host);
       }
       active++;
       w.start();

@@ -161,6 +161,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       now: () => deps.clock.now(),
       ...extra,
     }),
+    aborted: () => abort.signal.aborted,
     limit: async (host, task) => {
       const out = await limiter.run(host, task);
       if (isFetchOutcome(out) && out.kind === "ok") counts.bytesReceived += out.bytes;
@@ -326,6 +327,8 @@ interface PollContext {
   readonly counts: { pulses: number; pulseChanges: number };
   readonly limiter: Limiter;
   fetchOptions(extra: Partial<FetchOptions>): FetchOptions;
+  /** The poller is stopping: polls in flight end as `aborted`. */
+  aborted(): boolean;
   limit<T>(host: string, task: () => Promise<T>): Promise<T>;
   onStart(v: DueVendor, at: EpochMs): void;
 }
@@ -364,7 +367,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       begin(at);
       return politeFetch(url, ctx.fetchOptions(validators));
     });
-    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     if (discovered && outcome.kind === "failed" && GONE.has(outcome.status ?? 0)) {
       // The page may have moved to another id: read the page again next time.
       await deps.store.setEndpoint(v.id, null);
@@ -374,7 +377,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     const result = await record(v, adapter, platform, outcome, at, ctx, url.host);
     return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
-    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     if (err instanceof Unreachable) {
       const at = deps.clock.now();
       return fail(v, err.reason, `platform detection: ${err.message}`, {
@@ -437,7 +440,7 @@ async function pulseFirst(
     begin(at);
     return politeFetch(url, ctx.fetchOptions({ etag: s.etag, lastModified: s.lastModified }));
   });
-  if (ctx.fetchOptions({}).signal?.aborted) {
+  if (ctx.aborted()) {
     return { done: true, result: { outcome: "aborted", changes: 0 } };
   }
   ctx.counts.pulses++;
@@ -571,7 +574,7 @@ async function endpointOf(
     begin(at);
     return politeFetch(page, ctx.fetchOptions({}));
   });
-  if (ctx.fetchOptions({}).signal?.aborted) {
+  if (ctx.aborted()) {
     return { url: null, result: { outcome: "aborted", changes: 0 } };
   }
   if (out.kind === "failed") {
@@ -658,14 +661,14 @@ async function redetectIfDue(
   result: PollResult,
   ctx: PollContext,
 ): Promise<PollResult> {
-  if (!result.redetect || ctx.fetchOptions({}).signal?.aborted) return result;
+  if (!result.redetect || ctx.aborted()) return result;
   let to: Platform = "unknown";
   try {
     to = (await detectWith(v, ctx)).platform;
   } catch (err) {
     if (!(err instanceof Unreachable)) throw err;
   }
-  if (ctx.fetchOptions({}).signal?.aborted) return result;
+  if (ctx.aborted()) return result;
   await ctx.deps.store.recordRedetection(v.id, { at: ctx.deps.clock.now(), from, to });
   ctx.deps.log.info("platform detected again", { vendor: v.slug, from, to });
   return result;
@@ -718,7 +721,7 @@ async function record(
       pageUrl: new URL(v.statusPageUrl),
       fetchedAt: at,
     });
-    if (ctx.fetchOptions({}).signal?.aborted) return { outcome: "aborted", changes: 0 };
+    if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     for (const [field, raw] of read.unknown) {
       const value = cutText(raw, 100);
       reportOnce(
