@@ -55,6 +55,23 @@ function peakRssMb(): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** CPU seconds per thread name so far (main thread, V8 helpers, Tokio), for `BENCH_MEM_TRACE=1`. */
+function printThreadCpu(): void {
+  const byName = new Map<string, number>();
+  for (const t of Deno.readDirSync("/proc/self/task")) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/self/task/${t.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/[0-9]+$/, "#");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      byName.set(name, (byName.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // the thread ended while being read
+    }
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(`  CPU by thread: ${top.map(([n, s]) => `${n} ${s.toFixed(2)} s`).join(", ")}`);
+}
+
 /** One line of the process's memory (MB), for `BENCH_MEM_TRACE=1`. */
 function printMemory(label: string): void {
   const m = Deno.memoryUsage();
@@ -346,6 +363,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   if (memTrace !== undefined) clearInterval(memTrace);
   clearTimeout(steadyTimer);
   await poller.stop();
+  if (tracing) printThreadCpu();
   // The poller's peak, read before the baseline loop below runs in this same process.
   const pollerPeakRss = peakRssMb();
   const requests = after.totalRequests - before.totalRequests;
