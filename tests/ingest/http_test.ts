@@ -222,3 +222,25 @@ Deno.test("https through a pinned address keeps TLS verification of the host nam
     await server.shutdown();
   }
 });
+
+Deno.test("politeFetch: the caller's signal ends every fetch in flight under it, and later ones at once", async () => {
+  const sim = startSimulator();
+  try {
+    const vendors = sim.catalog(2);
+    for (const v of vendors) sim.setScenario(v.slug, "hang");
+    const stop = new AbortController();
+    const options = { ...allowed, timeoutMs: 60_000, signal: stop.signal };
+    const inFlight = vendors.map((v) =>
+      politeFetch(`${v.statusPageUrl}/api/v2/summary.json`, options)
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    const ended = await Promise.all(inFlight);
+    deepStrictEqual(ended.map((o) => o.kind), ["failed", "failed"]);
+    ok(ended.every((o) => o.latencyMs < 60_000), "ended by the signal, not the timeout");
+    const late = await politeFetch(`${vendors[0]!.statusPageUrl}/api/v2/summary.json`, options);
+    equal(late.kind, "failed");
+  } finally {
+    await sim.close();
+  }
+});
