@@ -12,7 +12,7 @@ import {
   PROTOCOL_VERSION,
   SERVER_INFO,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./mcp/server.ts";
+} from "./mcp/identity.ts";
 import { READ_ONLY } from "./mcp/tool.ts";
 import { TOOLS } from "./mcp/tools/mod.ts";
 import type { Register } from "./register.ts";

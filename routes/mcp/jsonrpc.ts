@@ -20,7 +20,7 @@ import {
   ListToolsRequestSchema,
   PingRequestSchema,
 } from "./sdk.ts";
-import { negotiatedVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./server.ts";
+import { negotiatedVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./identity.ts";
 
 /** A JSON-RPC error body (`id` null when it could not be read). */
 export interface RpcErrorBody {

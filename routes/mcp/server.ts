@@ -23,38 +23,15 @@ import { type McpTool, READ_ONLY, type ToolCaller } from "./tool.ts";
 import { toolError } from "./tool_error.ts";
 import { TOOLS } from "./tools/mod.ts";
 
-/**
- * The MCP revision statusd names as its own (SPEC §4, §9): the answer to an `initialize` that
- * asks for any revision statusd does not support.
- */
-export const PROTOCOL_VERSION = "2025-06-18";
-
-/**
- * Revisions whose rules statusd follows, newest first: an `initialize` asking for one of them
- * gets it back unchanged, and a later request's `MCP-Protocol-Version` must name one of them.
- * 2025-03-26 and 2024-11-05 are not here: they require JSON-RPC batches (refused, §1.2 of
- * PROTOCOLS.md) and, for 2024-11-05, the older HTTP+SSE transport.
- */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", PROTOCOL_VERSION];
-
-/** The revision an `initialize` asking for `requested` is answered with. */
-export function negotiatedVersion(requested: unknown): string {
-  return typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
-    ? requested
-    : PROTOCOL_VERSION;
-}
-
-/** `serverInfo` of `initialize` and of `/.well-known/mcp.json`. */
-export const SERVER_INFO = { name: "statusd", title: "statusd", version: "1.0.0" } as const;
-
-/** The server's capabilities: tools only, and a tool list that never changes. */
-export const CAPABILITIES = { tools: { listChanged: false } } as const;
-
-/** What the server tells the model about itself (InitializeResult.instructions). */
-export const INSTRUCTIONS =
-  "Read-only tools over statusd's normalised status data for cloud and SaaS vendors. Start " +
-  "with list_services (or check_services for a pass/fail gate), then get_service_status, " +
-  "get_component_status, list_incidents, get_service_history or get_uptime_report by slug.";
+export {
+  CAPABILITIES,
+  INSTRUCTIONS,
+  negotiatedVersion,
+  PROTOCOL_VERSION,
+  SERVER_INFO,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./identity.ts";
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./identity.ts";
 
 /** A JSON Schema (draft-07, declared in `$schema`) of a tool's input or output. */
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Tool["inputSchema"] {
