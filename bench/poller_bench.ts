@@ -201,6 +201,15 @@ async function todaysCalmPoll(origins: readonly string[]) {
   return out;
 }
 
+/** One bare GET of `url`, conditional on the ETag it last came with (kept in `etags`). */
+async function conditionalGet(url: string, etags: Map<string, string>): Promise<void> {
+  const etag = etags.get(url);
+  const res = await fetch(url, { headers: etag ? { "if-none-match": etag } : {} });
+  await res.text();
+  const tag = res.headers.get("etag");
+  if (tag) etags.set(url, tag);
+}
+
 /** The baseline: the same number of GETs (conditional after the first) by a bare loop. */
 async function bareFetchLoop(urls: string[], requests: number, concurrency: number) {
   const etags = new Map<string, string>();
@@ -209,12 +218,7 @@ async function bareFetchLoop(urls: string[], requests: number, concurrency: numb
   let next = 0;
   const worker = async () => {
     while (next < requests) {
-      const url = urls[next++ % urls.length]!;
-      const etag = etags.get(url);
-      const res = await fetch(url, { headers: etag ? { "if-none-match": etag } : {} });
-      await res.text();
-      const tag = res.headers.get("etag");
-      if (tag) etags.set(url, tag);
+      await conditionalGet(urls[next++ % urls.length]!, etags);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -235,11 +239,7 @@ async function pacedFetchLoop(urls: string[], rate: number, seconds: number) {
   let owed = 0;
   const tickMs = 20;
   const one = async (url: string) => {
-    const etag = etags.get(url);
-    const res = await fetch(url, { headers: etag ? { "if-none-match": etag } : {} });
-    await res.text();
-    const tag = res.headers.get("etag");
-    if (tag) etags.set(url, tag);
+    await conditionalGet(url, etags);
     done++;
   };
   const cpu0 = cpuSeconds();
@@ -257,8 +257,6 @@ async function pacedFetchLoop(urls: string[], rate: number, seconds: number) {
 
 /** Runs the benchmark and prints its report. */
 export async function runPollerBench(options: PollerBenchOptions): Promise<void> {
-  const runtimeFlags = Deno.env.get("BENCH_RUNTIME_FLAGS");
-  if (runtimeFlags) { for (const f of runtimeFlags.split(" ")) v8.setFlagsFromString(f); }
   const tracing = Deno.env.get("BENCH_MEM_TRACE") !== undefined;
   if (tracing) printMemory("modules loaded");
   const sim = await startSimulatorProcess(options.listeners);

@@ -169,19 +169,20 @@ const linked = new WeakMap<AbortSignal, Set<AbortController>>();
  * one added and removed per request (issue #15); returns the unlink.
  */
 function link(outer: AbortSignal, controller: AbortController): () => void {
-  let inFlight = linked.get(outer);
-  if (inFlight === undefined) {
-    const created = new Set<AbortController>();
-    outer.addEventListener("abort", () => {
-      for (const c of created) c.abort(outer.reason);
-      created.clear();
-    }, { once: true });
-    linked.set(outer, created);
-    inFlight = created;
-  }
+  const inFlight = linked.get(outer) ?? watch(outer);
   inFlight.add(controller);
-  const set = inFlight;
-  return () => set.delete(controller);
+  return () => inFlight.delete(controller);
+}
+
+/** The set of fetches `outer` aborts, with its one listener. */
+function watch(outer: AbortSignal): Set<AbortController> {
+  const inFlight = new Set<AbortController>();
+  outer.addEventListener("abort", () => {
+    for (const c of inFlight) c.abort(outer.reason);
+    inFlight.clear();
+  }, { once: true });
+  linked.set(outer, inFlight);
+  return inFlight;
 }
 
 function classify(err: unknown, timedOut: boolean): Failure {

@@ -44,16 +44,13 @@ export const BadgeQuery = z.object({
   }),
 });
 
-/** badge-maker, loaded with the first badge (a server that serves none never holds it). */
-let badgeMaker: Promise<typeof import("badge-maker")> | null = null;
-
+/** The SVG; badge-maker is loaded with the first badge (a server that serves none never holds it). */
 async function svgOf(
   label: string,
   look: { message: string; color: string },
   style: string,
 ): Promise<string> {
-  badgeMaker ??= import("badge-maker");
-  const { makeBadge } = await badgeMaker;
+  const { makeBadge } = await import("badge-maker");
   return makeBadge(
     { label, message: look.message, color: look.color, style } as Parameters<
       typeof makeBadge

@@ -45,17 +45,16 @@ function describe(publicUrl: string, { incident: i, serviceName }: NamedIncident
   return xmlSafe(lines.join("\n"));
 }
 
-/** The calendar document for `items`, named after what it is filtered to. */
-/** `ical-generator`, loaded with the first calendar asked for (issue #15: memory at rest). */
-let icalModule: Promise<typeof import("ical-generator")> | null = null;
-
+/**
+ * The calendar document for `items`, named after what it is filtered to. `ical-generator` is
+ * loaded with the first calendar asked for (issue #15: memory at rest).
+ */
 export async function renderCalendar(
   publicUrl: string,
   items: readonly NamedIncident[],
   name: string,
 ): Promise<string> {
-  icalModule ??= import("ical-generator");
-  const { default: ical, ICalEventStatus, ICalEventTransparency } = await icalModule;
+  const { default: ical, ICalEventStatus, ICalEventTransparency } = await import("ical-generator");
   const cal = ical({
     name,
     description: "Upcoming and in-progress maintenance of cloud and SaaS vendors, by statusd",

@@ -79,17 +79,16 @@ export function feedPaths(slug?: string): Record<FeedFormat, string> {
   return { rss: `${base}/feed.rss`, atom: `${base}/feed.atom` };
 }
 
-/** The feed document in `format`. */
-/** The `feed` package, loaded with the first feed asked for (issue #15: memory at rest). */
-let feedModule: Promise<typeof import("feed")> | null = null;
-
+/**
+ * The feed document in `format`. The `feed` package is loaded with the first feed asked for
+ * (issue #15: memory at rest).
+ */
 export async function renderFeed(
   publicUrl: string,
   data: IncidentFeed & { readonly board?: { readonly slug: string; readonly title: string } },
   format: FeedFormat,
 ): Promise<string> {
-  feedModule ??= import("feed");
-  const { Feed } = await feedModule;
+  const { Feed } = await import("feed");
   const board = data.board;
   const boardPath = board ? `/b/${encodeURIComponent(board.slug)}` : "";
   const paths = board

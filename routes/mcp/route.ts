@@ -49,8 +49,6 @@ function checkOrigin(c: Context<Env>): void {
   if (origin !== own) throw new Forbidden(`Origin ${origin} may not call this MCP server`);
 }
 
-let handler: Promise<typeof import("./handle.ts")> | null = null;
-
 /** The MCP endpoint as one router. */
 export function mcpApi(): Hono<Env> {
   const app = new Hono<Env>();
@@ -79,10 +77,7 @@ export function mcpApi(): Hono<Env> {
   // The body limit (BODY_LIMITS.mcp, 413) is applied app-wide in routes/mod.ts.
   // The handler, and with it the MCP SDK, is loaded with the first POST (issue #15: 11 MB of
   // heap a server that no agent calls need not hold).
-  app.post(MCP_PATH, async (c) => {
-    handler ??= import("./handle.ts");
-    return (await handler).handlePost(c);
-  });
+  app.post(MCP_PATH, async (c) => (await import("./handle.ts")).handlePost(c));
   // Stateless: nothing to stream unprompted and no session to end.
   app.all(MCP_PATH, (c) => c.body(null, 405, { Allow: ALLOW }));
   return app;
