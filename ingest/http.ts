@@ -71,8 +71,16 @@ export interface FetchOptions {
   readonly allowPrivate?: AddressAllowance;
   /** Aborts the request early (poller shutdown). */
   readonly signal?: AbortSignal;
-  /** Resolves a host name to addresses (tests); defaults to the system resolver (getaddrinfo). */
-  readonly resolve?: (hostname: string) => Promise<string[]>;
+  /**
+   * Resolves a host name to addresses; the system resolver (getaddrinfo) by default. The poller
+   * passes its cache of lookups (ingest/dns_cache.ts).
+   */
+  readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+  /**
+   * Told the name of a hop whose connection failed (no answer, or none in time), so a cached
+   * address for it is looked up again next time.
+   */
+  readonly forgetHost?: (hostname: string) => void;
   /** Extra root certificates (PEM) trusted for https (tests); used when no `pool` is given. */
   readonly caCerts?: readonly string[];
   /**
@@ -225,7 +233,13 @@ async function follow(
       client = route.client;
       if (route.host) headers.push(["host", route.host]);
     }
-    const res = await fetch(target, { headers, redirect: "manual", signal, client });
+    let res: Response;
+    try {
+      res = await fetch(target, { headers, redirect: "manual", signal, client });
+    } catch (err) {
+      if (pin !== null) options.forgetHost?.(hostOf(url));
+      throw err;
+    }
     if (res.status < 300 || res.status >= 400 || res.status === 304) {
       if (res.status >= 400 || res.status < 200) {
         await res.body?.cancel();
@@ -339,7 +353,8 @@ function textOf(bytes: Uint8Array, status: number): string {
   return UTF8.decode(bytes);
 }
 
-async function systemResolve(hostname: string): Promise<string[]> {
+/** Looks `hostname` up with the system resolver (getaddrinfo): every address, IPv4 and IPv6. */
+export async function systemResolve(hostname: string): Promise<string[]> {
   const answers = await lookup(hostname, { all: true, verbatim: true });
   return answers.map((a) => a.address);
 }
@@ -355,7 +370,7 @@ const LOOPBACK_NAMES = ["127.0.0.1", "::1"];
  */
 async function guard(url: URL, options: FetchOptions): Promise<string | null> {
   const allowance = options.allowPrivate ?? NO_PRIVATE_ADDRESSES;
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostOf(url);
   const literal = parseIp(host);
   if (literal) {
     if (!isAddressAllowed(literal, allowance)) throw refused(host, literal);
@@ -366,7 +381,7 @@ async function guard(url: URL, options: FetchOptions): Promise<string | null> {
     if (!ip) throw refused(host, parseIp(LOOPBACK_NAMES[0]!)!);
     return formatIp(ip);
   }
-  let answers: string[];
+  let answers: readonly string[];
   try {
     answers = await (options.resolve ?? systemResolve)(host);
   } catch {
@@ -377,6 +392,11 @@ async function guard(url: URL, options: FetchOptions): Promise<string | null> {
   const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
   if (bad) throw refused(host, bad);
   return formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!);
+}
+
+/** The host of `url` as it is checked and looked up: no brackets, no final dot, lower case. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
 }
 
 function refused(host: string, ip: IpAddress): Failure {

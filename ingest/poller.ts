@@ -33,7 +33,14 @@ import type { Adapter } from "./adapters/adapter.ts";
 import { PayloadError } from "./adapters/adapter.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
 import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
-import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
+import { createDnsCache, type Resolve } from "./dns_cache.ts";
+import {
+  DEFAULT_MAX_BYTES,
+  type FetchOptions,
+  type FetchOutcome,
+  politeFetch,
+  systemResolve,
+} from "./http.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { createPinnedPool } from "./pinned_client.ts";
 import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
@@ -80,6 +87,11 @@ export interface PollerDeps {
   /** Minimum time between two requests to one host (ms); 250 by default. */
   readonly hostSpacingMs?: number;
   readonly maxBytes?: number;
+  /**
+   * Looks vendor host names up (tests); the system resolver by default. Answers are reused for
+   * five minutes (ingest/dns_cache.ts).
+   */
+  readonly resolve?: Resolve;
   /** croner pattern of the tick; every second by default. */
   readonly tickPattern?: string;
   readonly random?: () => number;
@@ -120,6 +132,10 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     now: () => deps.clock.now(),
   });
   let pool = createPinnedPool({ caCerts: config.caCerts });
+  const dns = createDnsCache({
+    resolve: deps.resolve ?? systemResolve,
+    now: () => deps.clock.now(),
+  });
   const parser = createReadingParser();
   const pending = new Map<number, Promise<PollResult>>();
   const reported = new Set<string>();
@@ -158,6 +174,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       allowPrivate: config.allowPrivate,
       signal: abort.signal,
       pool,
+      resolve: dns.resolve,
+      forgetHost: dns.forget,
       now: () => deps.clock.now(),
       ...extra,
     }),

@@ -171,6 +171,34 @@ Deno.test("politeFetch connects to the address it checked, never resolving a nam
   }
 });
 
+Deno.test("politeFetch names the host whose connection failed, so a cached address is looked up again", async () => {
+  const live = internalServer("127.0.0.1");
+  const loopback = parseAllowance("127.0.0.0/8");
+  if (!loopback.ok) throw new Error("allowance");
+  try {
+    const forgotten: string[] = [];
+    let answer = "127.0.0.2"; // nothing listens there: the connection is refused
+    const options = {
+      timeoutMs: 2000,
+      allowPrivate: loopback.allowance,
+      resolve: () => Promise.resolve([answer]),
+      forgetHost: (host: string) => forgotten.push(host),
+    } satisfies FetchOptions;
+    const refused = await politeFetch(`http://Vendor.INVALID.:${live.port}/status.json`, options);
+    equal(reason(refused), "network");
+    deepStrictEqual(forgotten, ["vendor.invalid"], "the name as it is looked up");
+    answer = "127.0.0.1";
+    const fine = await politeFetch(`http://vendor.invalid:${live.port}/status.json`, options);
+    equal(fine.kind === "ok" && fine.body, "internal secret");
+    deepStrictEqual(forgotten, ["vendor.invalid"], "an answered request forgets nothing");
+    const literal = await politeFetch(`http://127.0.0.2:${live.port}/`, options);
+    equal(reason(literal), "network");
+    deepStrictEqual(forgotten, ["vendor.invalid"], "an address needs no lookup to forget");
+  } finally {
+    await live.close();
+  }
+});
+
 Deno.test("a name answering only IPv6 is pinned to that address, http and https", async () => {
   const v6 = parseAllowance("::1");
   ok(v6.ok);

@@ -1,0 +1,78 @@
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { fixedClock, MINUTE_MS, parseAllowance } from "../../domain/mod.ts";
+import { statuspage } from "../../ingest/adapters/statuspage.ts";
+import { createPoller } from "../../ingest/mod.ts";
+import { silentLogger } from "../../log.ts";
+import { fetchOutcomes, vendorState } from "../support/inspect.ts";
+import { syncVendors } from "../support/seed.ts";
+import { startSimulator } from "../support/simulator.ts";
+import { memoryStore } from "../support/store.ts";
+
+const T0 = Date.UTC(2026, 0, 1, 12);
+const loopback = parseAllowance("127.0.0.0/8");
+
+Deno.test("the poller looks a vendor's name up once per five minutes, and again at once when its address stops answering", async () => {
+  if (!loopback.ok) throw new Error("allowance");
+  const store = memoryStore();
+  const sim = startSimulator();
+  const clock = fixedClock(T0);
+  // Two vendors on the simulator, reached through names only the test's resolver knows.
+  const vendors = sim.catalog(2).map((v, i) => {
+    const url = new URL(v.statusPageUrl);
+    url.hostname = `vendor-${i + 1}.statuspage.invalid`;
+    return { ...v, statusPageUrl: url.href };
+  });
+  await syncVendors(store, vendors, clock.now());
+  // Vendor 1's name first points at an address where nothing listens.
+  const answers: Record<string, string> = {
+    "vendor-1.statuspage.invalid": "127.0.0.2",
+    "vendor-2.statuspage.invalid": "127.0.0.1",
+  };
+  const lookups: string[] = [];
+  const poller = createPoller({
+    movingSeconds: 60,
+    stableSeconds: 300,
+    pulseSeconds: 60,
+    concurrency: 4,
+    timeoutMs: 2000,
+    allowPrivate: loopback.allowance,
+  }, {
+    store: store.polls,
+    clock,
+    log: silentLogger,
+    adapters: { statuspage },
+    hostSpacingMs: 0,
+    random: () => 0.5,
+    resolve: (name) => {
+      lookups.push(name);
+      return Promise.resolve([answers[name]!]);
+    },
+  });
+  const count = (name: string) => lookups.filter((n) => n === name).length;
+  const [one, two] = vendors.map((v) => v.slug) as [string, string];
+  try {
+    await poller.runOnce();
+    deepStrictEqual(await fetchOutcomes(store, one), ["network"]);
+    // Its pulse failed, so the full read followed: each failed connection forgot the answer.
+    equal(count("vendor-1.statuspage.invalid"), 2);
+    equal((await vendorState(store, two)).currentStatus, "OPERATIONAL");
+    equal(count("vendor-2.statuspage.invalid"), 1, "its pulse and its full read: one lookup");
+
+    // The vendor moved: the failed connection made the poller forget the old address.
+    answers["vendor-1.statuspage.invalid"] = "127.0.0.1";
+    clock.advance(2 * MINUTE_MS);
+    await poller.runOnce();
+    equal(count("vendor-1.statuspage.invalid"), 3);
+    equal((await vendorState(store, one)).currentStatus, "OPERATIONAL");
+    equal(count("vendor-2.statuspage.invalid"), 1, "its pulse used the answer it had");
+
+    clock.advance(6 * MINUTE_MS);
+    await poller.runOnce();
+    equal(count("vendor-2.statuspage.invalid"), 2, "looked up again after five minutes");
+    equal(count("vendor-1.statuspage.invalid"), 4);
+  } finally {
+    await poller.stop();
+    await sim.close();
+    await store.close();
+  }
+});
