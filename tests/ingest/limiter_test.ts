@@ -55,3 +55,31 @@ Deno.test("a paused host (Retry-After) starts nothing until its pause ends; othe
   ]);
   deepStrictEqual(order, ["fast1", "fast2", "slow1"]);
 });
+
+Deno.test("each host's tasks start in the order they came, spaced, while many hosts wait", async () => {
+  const spacing = 30;
+  const limiter = createLimiter({ concurrency: 3, hostSpacingMs: spacing });
+  const starts = new Map<string, { task: number; at: number }[]>();
+  const runs = [];
+  for (let task = 0; task < 4; task++) {
+    for (let h = 0; h < 50; h++) {
+      const host = `host-${h}`;
+      runs.push(limiter.run(host, async () => {
+        const list = starts.get(host) ?? [];
+        list.push({ task, at: performance.now() });
+        starts.set(host, list);
+        await new Promise((r) => setTimeout(r, 1));
+      }));
+    }
+  }
+  equal(limiter.queued + limiter.active, 200);
+  await Promise.all(runs);
+  equal(limiter.queued, 0);
+  equal(starts.size, 50);
+  for (const [host, list] of starts) {
+    deepStrictEqual(list.map((s) => s.task), [0, 1, 2, 3], host);
+    for (let i = 1; i < list.length; i++) {
+      ok(list[i]!.at - list[i - 1]!.at >= spacing - 1, `${host}: starts ${spacing} ms apart`);
+    }
+  }
+});
