@@ -13,7 +13,7 @@
  * @module
  */
 import v8 from "node:v8";
-import { systemClock, type Vendor } from "../domain/mod.ts";
+import { parseAllowance, systemClock, type Vendor } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
 import { openSqliteStore } from "../store/mod.ts";
@@ -35,6 +35,12 @@ export interface PollerBenchOptions {
   readonly flipEveryMs: number;
   /** Share of vendors moving (in trouble) from the start. */
   readonly movingShare: number;
+  /**
+   * Each vendor on a host name of its own, resolved to an address of its own on loopback, as real
+   * vendors are (`BENCH_HOST_PER_VENDOR=1`); otherwise vendors share the simulator's listeners as
+   * `http://127.0.0.1:<port>` origins.
+   */
+  readonly hostPerVendor?: boolean;
 }
 
 /** The intervals statusd uses by default (config.ts). */
@@ -99,7 +105,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function startSimulatorProcess(listeners: number) {
+export async function startSimulatorProcess(listeners: number, everyLoopbackAddress = false) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -107,6 +113,7 @@ export async function startSimulatorProcess(listeners: number) {
       new URL("../tests/support/simulator.ts", import.meta.url).pathname,
       "--listeners",
       String(listeners),
+      ...(everyLoopbackAddress ? ["--every-loopback-address"] : []),
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -273,7 +280,7 @@ async function pacedFetchLoop(
 export async function runPollerBench(options: PollerBenchOptions): Promise<void> {
   const tracing = Deno.env.get("BENCH_MEM_TRACE") !== undefined;
   if (tracing) printMemory("modules loaded");
-  const sim = await startSimulatorProcess(options.listeners);
+  const sim = await startSimulatorProcess(options.listeners, options.hostPerVendor);
   const control = sim.origins[0]!;
   const legacy = await todaysCalmPoll(sim.origins);
   const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
@@ -287,7 +294,18 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     options,
     Math.ceil(flipCount / SIMULATED_PLATFORM_NAMES.length),
   );
-  await store.catalog.sync(catalog.all, systemClock.now());
+  // Host per vendor: `v<i>.vendors.invalid`, resolved by the poller (its `resolve`) to
+  // 127.<1+i/65536>.<i/256%256>.<i%256>, where the simulator also answers.
+  const addressOf = new Map<string, string>();
+  const synced = options.hostPerVendor
+    ? catalog.all.map((v, i) => {
+      const url = new URL(v.statusPageUrl);
+      url.hostname = `v${i}.vendors.invalid`;
+      addressOf.set(url.hostname, `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`);
+      return { ...v, statusPageUrl: url.href };
+    })
+    : catalog.all;
+  await store.catalog.sync(synced, systemClock.now());
   if (tracing) printMemory("catalog stored");
   const setScenario = async (v: Vendor, scenario: "calm" | "outage") => {
     const origin = new URL(v.statusPageUrl).origin;
@@ -316,13 +334,14 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       ...DEFAULTS,
       concurrency: options.concurrency,
       timeoutMs: 10_000,
-      allowPrivate: ALLOW_SIMULATOR,
+      allowPrivate: options.hostPerVendor ? EVERY_LOOPBACK_ADDRESS : ALLOW_SIMULATOR,
     },
     {
       store: store.polls,
       clock: systemClock,
       log: silentLogger,
       adapters: simulatedAdapters(),
+      resolve: (name) => Promise.resolve(addressOf.has(name) ? [addressOf.get(name)!] : []),
     },
   );
 
@@ -420,7 +439,10 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `pulses, moving ${DEFAULTS.movingSeconds} s, ${
       wall.toFixed(0)
     } s, concurrency ${options.concurrency}, ` +
-    `${options.listeners} simulator hosts (simulator in its own process), V8 flags: ${v8Flags}`,
+    (options.hostPerVendor
+      ? `a host per vendor (${options.listeners} simulator listeners answering on every loopback address)`
+      : `${options.listeners} simulator hosts`) +
+    ` (simulator in its own process), V8 flags: ${v8Flags}`,
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
     `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges}; ` +
     `parsed on the worker ${stats.offThreadParses})`,
@@ -464,6 +486,10 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   ].join("\n"));
 }
 
+const everyLoopback = parseAllowance("127.0.0.0/8");
+/** The poller's allowance in host-per-vendor mode. */
+const EVERY_LOOPBACK_ADDRESS = everyLoopback.ok ? everyLoopback.allowance : ALLOW_SIMULATOR;
+
 /** The default options (environment variables shorten or grow the run). */
 export function pollerBenchOptions(): PollerBenchOptions {
   return {
@@ -473,6 +499,7 @@ export function pollerBenchOptions(): PollerBenchOptions {
     concurrency: 32,
     flipEveryMs: 250,
     movingShare: 0.1,
+    hostPerVendor: Deno.env.get("BENCH_HOST_PER_VENDOR") === "1",
   };
 }
 

@@ -2,6 +2,7 @@ import { deepStrictEqual, equal } from "node:assert/strict";
 import { fixedClock, MINUTE_MS, parseAllowance } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
+import { VENDOR_CONNECTION_IDLE_MS } from "../../ingest/poller.ts";
 import { silentLogger } from "../../log.ts";
 import { fetchOutcomes, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
@@ -70,6 +71,50 @@ Deno.test("the poller looks a vendor's name up once per five minutes, and again 
     await poller.runOnce();
     equal(count("vendor-2.statuspage.invalid"), 2, "looked up again after five minutes");
     equal(count("vendor-1.statuspage.invalid"), 4);
+  } finally {
+    await poller.stop();
+    await sim.close();
+    await store.close();
+  }
+});
+
+Deno.test("the reads of one poll share a connection; an idle one is closed before the next poll", async () => {
+  if (!loopback.ok) throw new Error("allowance");
+  const store = memoryStore();
+  const sim = startSimulator();
+  const clock = fixedClock(T0);
+  const vendors = sim.catalog(1).map((v) => {
+    const url = new URL(v.statusPageUrl);
+    url.hostname = "vendor.statuspage.invalid";
+    return { ...v, statusPageUrl: url.href };
+  });
+  await syncVendors(store, vendors, clock.now());
+  const poller = createPoller({
+    movingSeconds: 60,
+    stableSeconds: 300,
+    pulseSeconds: 60,
+    concurrency: 4,
+    timeoutMs: 2000,
+    allowPrivate: loopback.allowance,
+  }, {
+    store: store.polls,
+    clock,
+    log: silentLogger,
+    adapters: { statuspage },
+    hostSpacingMs: 0,
+    random: () => 0.5,
+    resolve: () => Promise.resolve(["127.0.0.1"]),
+  });
+  try {
+    await poller.runOnce();
+    equal(sim.totalRequests, 2, "the first poll reads the pulse, then the full document");
+    equal(sim.connections, 1, "over one connection");
+    // A vendor's next poll comes a minute later: its connection is not kept that long.
+    await new Promise((r) => setTimeout(r, VENDOR_CONNECTION_IDLE_MS + 500));
+    clock.advance(2 * MINUTE_MS);
+    await poller.runOnce();
+    equal(sim.totalRequests, 3);
+    equal(sim.connections, 2, "the pulse went over a new connection");
   } finally {
     await poller.stop();
     await sim.close();

@@ -94,6 +94,12 @@ export interface FixedDocument {
 export interface SimulatorOptions {
   /** Loopback listeners (ports); vendors are spread over them (distinct hosts for spacing). */
   readonly listeners?: number;
+  /**
+   * Also answer on every loopback address (127.0.0.0/8), listening on all interfaces: the poller
+   * bench's host-per-vendor mode (BENCH_HOST_PER_VENDOR=1) reaches each vendor at its own
+   * address. Off by default; the origins stay `http://127.0.0.1:<port>`.
+   */
+  readonly everyLoopbackAddress?: boolean;
 }
 
 /** A running simulator. */
@@ -118,6 +124,8 @@ export interface Simulator {
   readonly totalRequests: number;
   /** Bytes served (HTTP/1.1 estimate: status line, headers, body). */
   readonly totalBytes: number;
+  /** Client connections requests came over so far (distinct client ports). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -171,7 +179,9 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     s.version++;
     s.changedAt = Date.now();
   };
-  const handler = (req: Request): Response | Promise<Response> => {
+  const peers = new Set<number>();
+  const handler = (req: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
+    peers.add((info.remoteAddr as Deno.NetAddr).port);
     const url = new URL(req.url);
     const control = /^\/_control\/([^/]+)\/([a-z_0-9]+)$/.exec(url.pathname);
     if (control && req.method === "POST") {
@@ -209,7 +219,12 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   };
   const servers = Array.from(
     { length: options.listeners ?? 1 },
-    () => Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler),
+    () =>
+      Deno.serve({
+        hostname: options.everyLoopbackAddress ? "0.0.0.0" : "127.0.0.1",
+        port: 0,
+        onListen: () => {},
+      }, handler),
   );
   const origins = servers.map((s) => `http://127.0.0.1:${s.addr.port}`);
   return {
@@ -235,6 +250,9 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     },
     get totalBytes() {
       return bytes;
+    },
+    get connections() {
+      return peers.size;
     },
     async close() {
       closing.abort();
@@ -355,6 +373,9 @@ function hugeBody(): ReadableStream<Uint8Array> {
 
 if (import.meta.main) {
   const i = Deno.args.indexOf("--listeners");
-  const sim = startSimulator({ listeners: i >= 0 ? Number(Deno.args[i + 1]) : 1 });
+  const sim = startSimulator({
+    listeners: i >= 0 ? Number(Deno.args[i + 1]) : 1,
+    everyLoopbackAddress: Deno.args.includes("--every-loopback-address"),
+  });
   console.log(JSON.stringify({ origins: sim.origins }));
 }
