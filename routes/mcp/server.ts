@@ -22,15 +22,6 @@ import {
 import { type McpTool, READ_ONLY, type ToolCaller } from "./tool.ts";
 import { toolError } from "./tool_error.ts";
 import { TOOLS } from "./tools/mod.ts";
-
-export {
-  CAPABILITIES,
-  INSTRUCTIONS,
-  negotiatedVersion,
-  PROTOCOL_VERSION,
-  SERVER_INFO,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./identity.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./identity.ts";
 
 /** A JSON Schema (draft-07, declared in `$schema`) of a tool's input or output. */
