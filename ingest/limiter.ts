@@ -37,8 +37,6 @@ export interface Limiter {
 interface Lane {
   readonly host: string;
   readonly tasks: (() => void)[];
-  /** Index of the oldest task still waiting in `tasks`. */
-  head: number;
   /** When the next task may start (performance.now()): the last start plus the spacing. */
   readyAt: number;
 }
@@ -56,8 +54,7 @@ const MAX_WAKE_MS = 60_000;
 export function createLimiter(options: LimiterOptions): Limiter {
   const lanes = new Map<string, Lane>();
   /** Lanes with a task that may start now (their spacing is over), oldest first. */
-  let ready: Lane[] = [];
-  let readyHead = 0;
+  const ready: Lane[] = [];
   /** Lanes with a task waiting for their spacing: a binary heap by `readyAt`. */
   const spaced: Lane[] = [];
   /** Lanes with a task, held by a pause. */
@@ -105,6 +102,18 @@ export function createLimiter(options: LimiterOptions): Limiter {
     }
     return top;
   };
+  /**
+   * When a paused host is looked at again (performance.now()), or null when it is not paused (a
+   * pause that has ended is dropped).
+   */
+  const pausedWake = (host: string, now: number): number | null => {
+    const pause = pausedUntil.get(host);
+    if (pause === undefined) return null;
+    const wall = clock();
+    if (pause > wall) return now + Math.min(pause - wall, MAX_WAKE_MS);
+    pausedUntil.delete(host);
+    return null;
+  };
   /** Puts a lane that has a task where it waits: ready, spaced or held. */
   const place = (lane: Lane, now: number) => {
     if (pausedUntil.has(lane.host)) held.add(lane);
@@ -115,51 +124,35 @@ export function createLimiter(options: LimiterOptions): Limiter {
   const pump = () => {
     const now = performance.now();
     let earliest = Infinity;
-    if (held.size > 0) {
-      const wall = clock();
-      for (const lane of held) {
-        const pause = pausedUntil.get(lane.host) ?? 0;
-        if (pause > wall) {
-          earliest = Math.min(earliest, now + Math.min(pause - wall, MAX_WAKE_MS));
-          continue;
-        }
-        pausedUntil.delete(lane.host);
-        held.delete(lane);
-        place(lane, now);
+    for (const lane of held) {
+      const wake = pausedWake(lane.host, now);
+      if (wake !== null) {
+        earliest = Math.min(earliest, wake);
+        continue;
       }
+      held.delete(lane);
+      place(lane, now);
     }
     while (spaced.length > 0 && spaced[0]!.readyAt <= now) ready.push(heapPop());
-    while (active < options.concurrency && readyHead < ready.length) {
-      const lane = ready[readyHead++]!;
-      const pause = pausedUntil.get(lane.host);
-      if (pause !== undefined) {
-        const wall = clock();
-        if (pause > wall) {
-          held.add(lane);
-          earliest = Math.min(earliest, now + Math.min(pause - wall, MAX_WAKE_MS));
-          continue;
-        }
-        pausedUntil.delete(lane.host);
+    while (active < options.concurrency && ready.length > 0) {
+      const lane = ready.shift()!;
+      // Paused after it was placed.
+      const wake = pausedWake(lane.host, now);
+      if (wake !== null) {
+        held.add(lane);
+        earliest = Math.min(earliest, wake);
+        continue;
       }
-      const start = lane.tasks[lane.head]!;
-      lane.tasks[lane.head++] = NOTHING;
-      if (lane.head > 64 && lane.head * 2 > lane.tasks.length) {
-        lane.tasks.splice(0, lane.head);
-        lane.head = 0;
-      }
+      const start = lane.tasks.shift()!;
       queued--;
       lane.readyAt = now + options.hostSpacingMs;
-      if (lane.head < lane.tasks.length) place(lane, now);
+      if (lane.tasks.length > 0) place(lane, now);
       else {
         lanes.delete(lane.host);
         if (options.hostSpacingMs > 0) hostReadyAt.set(lane.host, lane.readyAt);
       }
       active++;
       start();
-    }
-    if (readyHead > 1024 && readyHead * 2 > ready.length) {
-      ready = ready.slice(readyHead);
-      readyHead = 0;
     }
     if (hostReadyAt.size > 1000) {
       for (const [host, at] of hostReadyAt) if (at <= now) hostReadyAt.delete(host);
@@ -194,12 +187,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
         if (lane) {
           lane.tasks.push(start);
         } else {
-          const fresh: Lane = {
-            host,
-            tasks: [start],
-            head: 0,
-            readyAt: hostReadyAt.get(host) ?? 0,
-          };
+          const fresh: Lane = { host, tasks: [start], readyAt: hostReadyAt.get(host) ?? 0 };
           hostReadyAt.delete(host);
           lanes.set(host, fresh);
           place(fresh, performance.now());
@@ -220,6 +208,3 @@ export function createLimiter(options: LimiterOptions): Limiter {
     },
   };
 }
-
-/** Stands in for a task that has started (its lane's array is not shifted on every start). */
-const NOTHING = () => {};
