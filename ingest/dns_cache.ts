@@ -57,15 +57,13 @@ export function createDnsCache(options: DnsCacheOptions): DnsCache {
 
   const keep = (hostname: string, addresses: readonly string[]) => {
     answers.delete(hostname);
-    if (answers.size >= max) {
-      const at = now();
-      for (const [name, a] of answers) if (a.until <= at) answers.delete(name);
-      for (const name of answers.keys()) {
-        if (answers.size < max) break;
-        answers.delete(name);
-      }
+    const at = now();
+    // Answers are kept in the order they were looked up, so the oldest (and the expired) lead.
+    for (const [name, a] of answers) {
+      if (answers.size < max && a.until > at) break;
+      answers.delete(name);
     }
-    answers.set(hostname, { addresses, until: now() + ttl });
+    answers.set(hostname, { addresses, until: at + ttl });
   };
 
   return {

@@ -17,6 +17,7 @@ import {
   parseIp,
   type ReadingErrorKind,
 } from "../domain/mod.ts";
+import type { Resolve } from "./dns_cache.ts";
 import { createPinnedPool, type PinnedPool } from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
@@ -75,7 +76,7 @@ export interface FetchOptions {
    * Resolves a host name to addresses; the system resolver (getaddrinfo) by default. The poller
    * passes its cache of lookups (ingest/dns_cache.ts).
    */
-  readonly resolve?: (hostname: string) => Promise<readonly string[]>;
+  readonly resolve?: Resolve;
   /**
    * Told the name of a hop whose connection failed (no answer, or none in time), so a cached
    * address for it is looked up again next time.

@@ -139,7 +139,9 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     hostSpacingMs: deps.hostSpacingMs ?? 250,
     now: () => deps.clock.now(),
   });
-  let pool = createPinnedPool({ caCerts: config.caCerts, idleMs: VENDOR_CONNECTION_IDLE_MS });
+  const newPool = () =>
+    createPinnedPool({ caCerts: config.caCerts, idleMs: VENDOR_CONNECTION_IDLE_MS });
+  let pool = newPool();
   const dns = createDnsCache({
     resolve: deps.resolve ?? systemResolve,
     now: () => deps.clock.now(),
@@ -279,7 +281,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       if (job) return;
       abort = new AbortController();
       pool.close();
-      pool = createPinnedPool({ caCerts: config.caCerts, idleMs: VENDOR_CONNECTION_IDLE_MS });
+      pool = newPool();
       job = new Cron(deps.tickPattern ?? "* * * * * *", { protect: true }, tick);
       tick();
     },
