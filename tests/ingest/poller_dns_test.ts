@@ -12,24 +12,21 @@ import { memoryStore } from "../support/store.ts";
 const T0 = Date.UTC(2026, 0, 1, 12);
 const loopback = parseAllowance("127.0.0.0/8");
 
-Deno.test("the poller looks a vendor's name up once per five minutes, and again at once when its address stops answering", async () => {
+/**
+ * `count` Statuspage vendors on the simulator, each reached through the name
+ * `vendor-<n>.statuspage.invalid`, which only `resolve` can look up; a poller over them.
+ */
+async function namedRig(count: number, resolve: (name: string) => Promise<readonly string[]>) {
   if (!loopback.ok) throw new Error("allowance");
   const store = memoryStore();
   const sim = startSimulator();
   const clock = fixedClock(T0);
-  // Two vendors on the simulator, reached through names only the test's resolver knows.
-  const vendors = sim.catalog(2).map((v, i) => {
+  const vendors = sim.catalog(count).map((v, i) => {
     const url = new URL(v.statusPageUrl);
     url.hostname = `vendor-${i + 1}.statuspage.invalid`;
     return { ...v, statusPageUrl: url.href };
   });
   await syncVendors(store, vendors, clock.now());
-  // Vendor 1's name first points at an address where nothing listens.
-  const answers: Record<string, string> = {
-    "vendor-1.statuspage.invalid": "127.0.0.2",
-    "vendor-2.statuspage.invalid": "127.0.0.1",
-  };
-  const lookups: string[] = [];
   const poller = createPoller({
     movingSeconds: 60,
     stableSeconds: 300,
@@ -44,13 +41,35 @@ Deno.test("the poller looks a vendor's name up once per five minutes, and again 
     adapters: { statuspage },
     hostSpacingMs: 0,
     random: () => 0.5,
-    resolve: (name) => {
-      lookups.push(name);
-      return Promise.resolve([answers[name]!]);
+    resolve,
+  });
+  return {
+    store,
+    sim,
+    clock,
+    poller,
+    slugs: vendors.map((v) => v.slug),
+    close: async () => {
+      await poller.stop();
+      await sim.close();
+      await store.close();
     },
+  };
+}
+
+Deno.test("the poller looks a vendor's name up once per five minutes, and again at once when its address stops answering", async () => {
+  // Vendor 1's name first points at an address where nothing listens.
+  const answers: Record<string, string> = {
+    "vendor-1.statuspage.invalid": "127.0.0.2",
+    "vendor-2.statuspage.invalid": "127.0.0.1",
+  };
+  const lookups: string[] = [];
+  const { store, clock, poller, slugs, close } = await namedRig(2, (name) => {
+    lookups.push(name);
+    return Promise.resolve([answers[name]!]);
   });
   const count = (name: string) => lookups.filter((n) => n === name).length;
-  const [one, two] = vendors.map((v) => v.slug) as [string, string];
+  const [one, two] = slugs as [string, string];
   try {
     await poller.runOnce();
     deepStrictEqual(await fetchOutcomes(store, one), ["network"]);
@@ -72,39 +91,12 @@ Deno.test("the poller looks a vendor's name up once per five minutes, and again 
     equal(count("vendor-2.statuspage.invalid"), 2, "looked up again after five minutes");
     equal(count("vendor-1.statuspage.invalid"), 4);
   } finally {
-    await poller.stop();
-    await sim.close();
-    await store.close();
+    await close();
   }
 });
 
 Deno.test("the reads of one poll share a connection; an idle one is closed before the next poll", async () => {
-  if (!loopback.ok) throw new Error("allowance");
-  const store = memoryStore();
-  const sim = startSimulator();
-  const clock = fixedClock(T0);
-  const vendors = sim.catalog(1).map((v) => {
-    const url = new URL(v.statusPageUrl);
-    url.hostname = "vendor.statuspage.invalid";
-    return { ...v, statusPageUrl: url.href };
-  });
-  await syncVendors(store, vendors, clock.now());
-  const poller = createPoller({
-    movingSeconds: 60,
-    stableSeconds: 300,
-    pulseSeconds: 60,
-    concurrency: 4,
-    timeoutMs: 2000,
-    allowPrivate: loopback.allowance,
-  }, {
-    store: store.polls,
-    clock,
-    log: silentLogger,
-    adapters: { statuspage },
-    hostSpacingMs: 0,
-    random: () => 0.5,
-    resolve: () => Promise.resolve(["127.0.0.1"]),
-  });
+  const { sim, clock, poller, close } = await namedRig(1, () => Promise.resolve(["127.0.0.1"]));
   try {
     await poller.runOnce();
     equal(sim.totalRequests, 2, "the first poll reads the pulse, then the full document");
@@ -116,8 +108,6 @@ Deno.test("the reads of one poll share a connection; an idle one is closed befor
     equal(sim.totalRequests, 3);
     equal(sim.connections, 2, "the pulse went over a new connection");
   } finally {
-    await poller.stop();
-    await sim.close();
-    await store.close();
+    await close();
   }
 });

@@ -95,9 +95,10 @@ export interface SimulatorOptions {
   /** Loopback listeners (ports); vendors are spread over them (distinct hosts for spacing). */
   readonly listeners?: number;
   /**
-   * Also answer on every loopback address (127.0.0.0/8), listening on all interfaces: the poller
-   * bench's host-per-vendor mode (BENCH_HOST_PER_VENDOR=1) reaches each vendor at its own
-   * address. Off by default; the origins stay `http://127.0.0.1:<port>`.
+   * Also answer on every loopback address (127.0.0.0/8), listening on all interfaces but refusing
+   * (403) any peer outside 127.0.0.0/8: the poller bench's host-per-vendor mode
+   * (BENCH_HOST_PER_VENDOR=1) reaches each vendor at its own address. Off by default; the origins
+   * stay `http://127.0.0.1:<port>`.
    */
   readonly everyLoopbackAddress?: boolean;
 }
@@ -181,7 +182,12 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   };
   const peers = new Set<number>();
   const handler = (req: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
-    peers.add((info.remoteAddr as Deno.NetAddr).port);
+    const peer = info.remoteAddr as Deno.NetAddr;
+    // Listening on every interface answers this machine only.
+    if (options.everyLoopbackAddress && !peer.hostname.startsWith("127.")) {
+      return new Response("loopback only", { status: 403 });
+    }
+    peers.add(peer.port);
     const url = new URL(req.url);
     const control = /^\/_control\/([^/]+)\/([a-z_0-9]+)$/.exec(url.pathname);
     if (control && req.method === "POST") {
