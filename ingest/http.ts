@@ -226,17 +226,11 @@ async function follow(
     if (hop === 0 && options.lastModified) {
       headers.push(["if-modified-since", options.lastModified]);
     }
-    let target = url;
-    let client: Deno.HttpClient | undefined;
-    if (pin !== null) {
-      const route = pool.route(url, pin);
-      target = route.target;
-      client = route.client;
-      if (route.host) headers.push(["host", route.host]);
-    }
     let res: Response;
     try {
-      res = await fetch(target, { headers, redirect: "manual", signal, client });
+      res = pin === null
+        ? await fetch(url, { headers, redirect: "manual", signal })
+        : await pool.fetch(url, pin, { headers, signal });
     } catch (err) {
       if (pin !== null) options.forgetHost?.(hostOf(url));
       throw err;

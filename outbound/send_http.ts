@@ -121,25 +121,13 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
       const checked = await checkDestination(url, options.allowPrivate, options.resolve);
       if ("refused" in checked) return fail(checked.refused, true);
       const headers = new Headers({ ...out.headers, "user-agent": "statusd (alerts)" });
-      let target = url;
-      let client: Deno.HttpClient | undefined;
-      if (checked.pin !== null) {
-        const route = pool.route(url, checked.pin);
-        target = route.target;
-        client = route.client;
-        if (route.host) headers.set("host", route.host);
-      }
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       try {
-        const res = await fetch(target, {
-          method: "POST",
-          headers,
-          body: out.body,
-          redirect: "manual",
-          signal: controller.signal,
-          client,
-        });
+        const request = { method: "POST", body: out.body, signal: controller.signal };
+        const res = checked.pin === null
+          ? await fetch(url, { ...request, headers, redirect: "manual" })
+          : await pool.fetch(url, checked.pin, { ...request, headers: [...headers] });
         const reply = await firstChars(res);
         if (res.status >= 200 && res.status < 300) {
           return {

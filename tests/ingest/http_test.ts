@@ -245,7 +245,10 @@ Deno.test("https through a pinned address keeps TLS verification of the host nam
     // The same address under a name the certificate does not carry fails verification.
     const wrong = await politeFetch(`https://other.invalid:${server.addr.port}/`, options);
     equal(reason(wrong), "network");
-    ok(wrong.kind === "failed" && wrong.detail.includes('not valid for name "other.invalid"'));
+    ok(
+      wrong.kind === "failed" && /other\.invalid.* not in the cert's altnames/.test(wrong.detail),
+      wrong.kind === "failed" ? wrong.detail : wrong.kind,
+    );
   } finally {
     await server.shutdown();
   }

@@ -58,7 +58,11 @@ export const RULES: readonly AreaRule[] = [
       { pattern: /\bset(?:Timeout|Interval)\s*\(/, why: "timers" },
     ],
   },
-  { area: "ingest/pinned_client.ts", mayImport: [], packages: [] },
+  {
+    area: "ingest/pinned_client.ts",
+    mayImport: [],
+    packages: ["node:https", "node:http", "node:stream", "node:zlib"],
+  },
   {
     area: "outbound/",
     mayImport: ["domain", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
