@@ -24,6 +24,7 @@ import {
   type SimulatedPlatformName,
 } from "../tests/support/platform_docs.ts";
 import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
+import { makeTestCertificate } from "../tests/support/tls.ts";
 
 /** Options of {@link runPollerBench}. */
 export interface PollerBenchOptions {
@@ -41,6 +42,12 @@ export interface PollerBenchOptions {
    * `http://127.0.0.1:<port>` origins.
    */
   readonly hostPerVendor?: boolean;
+  /**
+   * Vendors over https (`BENCH_TLS=1`, implies a host per vendor): the simulator serves TLS with
+   * a throwaway certificate for `*.vendors.invalid`, and a third baseline makes the same GETs
+   * with a new TLS connection each, as a poll of a real vendor does.
+   */
+  readonly tls?: boolean;
 }
 
 /** The intervals statusd uses by default (config.ts). */
@@ -105,7 +112,11 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function startSimulatorProcess(listeners: number, everyLoopbackAddress = false) {
+export async function startSimulatorProcess(
+  listeners: number,
+  everyLoopbackAddress = false,
+  tls?: { readonly certFile: string; readonly keyFile: string },
+) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -114,6 +125,7 @@ export async function startSimulatorProcess(listeners: number, everyLoopbackAddr
       "--listeners",
       String(listeners),
       ...(everyLoopbackAddress ? ["--every-loopback-address"] : []),
+      ...(tls ? ["--tls-cert", tls.certFile, "--tls-key", tls.keyFile] : []),
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -124,8 +136,11 @@ export async function startSimulatorProcess(listeners: number, everyLoopbackAddr
   const reader = lines.getReader();
   const first = await reader.read();
   reader.releaseLock();
-  const { origins } = JSON.parse(first.value ?? "{}") as { origins: string[] };
-  return { origins, stop: () => child.kill("SIGKILL") };
+  const { origins, secureOrigins } = JSON.parse(first.value ?? "{}") as {
+    origins: string[];
+    secureOrigins: string[];
+  };
+  return { origins, secureOrigins, stop: () => child.kill("SIGKILL") };
 }
 
 interface SimStats {
@@ -209,9 +224,13 @@ async function todaysCalmPoll(origins: readonly string[]) {
 }
 
 /** One bare GET of `url`, conditional on the ETag it last came with (kept in `etags`). */
-async function conditionalGet(url: string, etags: Map<string, string>): Promise<void> {
+async function conditionalGet(
+  url: string,
+  etags: Map<string, string>,
+  client?: Deno.HttpClient,
+): Promise<void> {
   const etag = etags.get(url);
-  const res = await fetch(url, { headers: etag ? { "if-none-match": etag } : {} });
+  const res = await fetch(url, { headers: etag ? { "if-none-match": etag } : {}, client });
   await res.text();
   const tag = res.headers.get("etag");
   if (tag) etags.set(url, tag);
@@ -246,6 +265,7 @@ async function pacedFetchLoop(
   rate: number,
   seconds: number,
   concurrency: number,
+  client?: Deno.HttpClient,
 ) {
   const etags = new Map<string, string>();
   const inFlight = new Set<Promise<void>>();
@@ -255,7 +275,7 @@ async function pacedFetchLoop(
   let owed = 0;
   const pump = () => {
     while (inFlight.size < concurrency && queue.length > 0) {
-      const p = conditionalGet(queue.shift()!, etags).then(() => {
+      const p = conditionalGet(queue.shift()!, etags, client).then(() => {
         done++;
         inFlight.delete(p);
         pump();
@@ -280,10 +300,22 @@ async function pacedFetchLoop(
 export async function runPollerBench(options: PollerBenchOptions): Promise<void> {
   const tracing = Deno.env.get("BENCH_MEM_TRACE") !== undefined;
   if (tracing) printMemory("modules loaded");
-  const sim = await startSimulatorProcess(options.listeners, options.hostPerVendor);
+  const hostPerVendor = options.hostPerVendor || options.tls;
+  const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
+  const cert = options.tls ? await makeTestCertificate(["*.vendors.invalid", "127.0.0.1"]) : null;
+  if (cert) {
+    Deno.writeTextFileSync(`${dir}/cert.pem`, cert.certPem);
+    Deno.writeTextFileSync(`${dir}/key.pem`, cert.keyPem);
+  }
+  const sim = await startSimulatorProcess(
+    options.listeners,
+    hostPerVendor,
+    cert ? { certFile: `${dir}/cert.pem`, keyFile: `${dir}/key.pem` } : undefined,
+  );
+  /** The https origin served beside each plain one (`BENCH_TLS=1`). */
+  const secureOf = new Map(sim.origins.map((o, i) => [o, sim.secureOrigins[i]!]));
   const control = sim.origins[0]!;
   const legacy = await todaysCalmPoll(sim.origins);
-  const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
   const store = openSqliteStore(`${dir}/bench.db`);
   // Trouble starts after the start-up burst and stops 65 s before the end, so each can be seen.
   const flipFrom = Math.min(60_000, options.seconds * 400);
@@ -297,9 +329,14 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   // Host per vendor: `v<i>.vendors.invalid`, resolved by the poller (its `resolve`) to
   // 127.<1+i/65536>.<i/256%256>.<i%256>, where the simulator also answers.
   const addressOf = new Map<string, string>();
-  const synced = options.hostPerVendor
+  const synced = hostPerVendor
     ? catalog.all.map((v, i) => {
       const url = new URL(v.statusPageUrl);
+      if (cert) {
+        const secure = new URL(secureOf.get(url.origin)!);
+        url.protocol = "https:";
+        url.port = secure.port;
+      }
       url.hostname = `v${i}.vendors.invalid`;
       addressOf.set(url.hostname, `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`);
       return { ...v, statusPageUrl: url.href };
@@ -334,7 +371,8 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       ...DEFAULTS,
       concurrency: options.concurrency,
       timeoutMs: 10_000,
-      allowPrivate: options.hostPerVendor ? EVERY_LOOPBACK_ADDRESS : ALLOW_SIMULATOR,
+      allowPrivate: hostPerVendor ? EVERY_LOOPBACK_ADDRESS : ALLOW_SIMULATOR,
+      ...(cert ? { caCerts: [cert.caPem] } : {}),
     },
     {
       store: store.polls,
@@ -407,6 +445,23 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const baseline = loops.sort((a, b) => a.cpu - b.cpu)[1]!;
   const pacedSeconds = Math.min(30, options.seconds / 3);
   const paced = await pacedFetchLoop(urls, requests / wall, pacedSeconds, options.concurrency);
+  // Over https, a new TLS connection per request (no connection kept between two).
+  let fresh: { cpu: number; requests: number } | null = null;
+  if (cert) {
+    const client = Deno.createHttpClient({ caCerts: [cert.caPem], poolMaxIdlePerHost: 0 });
+    const secureUrls = urls.map((u) => {
+      const url = new URL(u);
+      return `${secureOf.get(url.origin)}${url.pathname}${url.search}`;
+    });
+    fresh = await pacedFetchLoop(
+      secureUrls,
+      requests / wall,
+      pacedSeconds,
+      options.concurrency,
+      client,
+    );
+    client.close();
+  }
   sim.stop();
   await store.close();
   Deno.removeSync(dir, { recursive: true });
@@ -439,8 +494,9 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `pulses, moving ${DEFAULTS.movingSeconds} s, ${
       wall.toFixed(0)
     } s, concurrency ${options.concurrency}, ` +
-    (options.hostPerVendor
-      ? `a host per vendor (${options.listeners} simulator listeners answering on every loopback address)`
+    (hostPerVendor
+      ? `a host per vendor (${options.listeners} simulator listeners answering on every loopback ` +
+        `address${cert ? ", over https" : ""})`
       : `${options.listeners} simulator hosts`) +
     ` (simulator in its own process), V8 flags: ${v8Flags}`,
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
@@ -474,6 +530,16 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `${(perRequest / pacedPerRequest).toFixed(2)} (whole run), ${
       (steadyPerRequest / pacedPerRequest).toFixed(2)
     } (steady part)`,
+    ...(fresh
+      ? [
+        `  fresh-TLS baseline   the same GETs over https at the poller's rate, a new TLS ` +
+        `connection each: ${(fresh.cpu / fresh.requests * 1000).toFixed(3)} ms per request; ` +
+        `ratio poller / it: ${(perRequest / (fresh.cpu / fresh.requests * 1000)).toFixed(2)} ` +
+        `(whole run), ${
+          (steadyPerRequest / (fresh.cpu / fresh.requests * 1000)).toFixed(2)
+        } (steady part)`,
+      ]
+      : []),
     `  peak RSS             ${pollerPeakRss.toFixed(0)} MB (goal < 150 MB)`,
     `  bytes per calm vendor-hour (steady part, headers + bodies as sent over HTTP/1.1): ` +
     `${(perVendorHour / 1024).toFixed(1)} KiB in ${
@@ -500,6 +566,7 @@ export function pollerBenchOptions(): PollerBenchOptions {
     flipEveryMs: 250,
     movingShare: 0.1,
     hostPerVendor: Deno.env.get("BENCH_HOST_PER_VENDOR") === "1",
+    tls: Deno.env.get("BENCH_TLS") === "1",
   };
 }
 

@@ -101,12 +101,19 @@ export interface SimulatorOptions {
    * stay `http://127.0.0.1:<port>`.
    */
   readonly everyLoopbackAddress?: boolean;
+  /**
+   * Also serve https: a TLS listener beside each plain one, same vendors and state, with this
+   * certificate (the poller bench's `BENCH_TLS=1`). Its origins are `secureOrigins`.
+   */
+  readonly tls?: { readonly certPem: string; readonly keyPem: string };
 }
 
 /** A running simulator. */
 export interface Simulator {
   /** `http://127.0.0.1:<port>` of each listener. */
   readonly origins: readonly string[];
+  /** `https://127.0.0.1:<port>` of each TLS listener (none without the `tls` option). */
+  readonly secureOrigins: readonly string[];
   /**
    * Catalog entries for `count` simulated vendors `<prefix>-00001`…, spread over listeners, of
    * `platform` (Statuspage by default).
@@ -232,9 +239,21 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
         onListen: () => {},
       }, handler),
   );
+  const secure = options.tls
+    ? servers.map(() =>
+      Deno.serve({
+        hostname: options.everyLoopbackAddress ? "0.0.0.0" : "127.0.0.1",
+        port: 0,
+        cert: options.tls!.certPem,
+        key: options.tls!.keyPem,
+        onListen: () => {},
+      }, handler)
+    )
+    : [];
   const origins = servers.map((s) => `http://127.0.0.1:${s.addr.port}`);
   return {
     origins,
+    secureOrigins: secure.map((s) => `https://127.0.0.1:${s.addr.port}`),
     catalog: (count, prefix, platform) => simulatedCatalog(origins, count, prefix, platform),
     setScenario,
     setDocument(slug, path, doc) {
@@ -262,7 +281,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     },
     async close() {
       closing.abort();
-      await Promise.all(servers.map((s) => s.shutdown()));
+      await Promise.all([...servers, ...secure].map((s) => s.shutdown()));
     },
   };
 }
@@ -378,10 +397,18 @@ function hugeBody(): ReadableStream<Uint8Array> {
 }
 
 if (import.meta.main) {
-  const i = Deno.args.indexOf("--listeners");
+  const arg = (name: string) => {
+    const i = Deno.args.indexOf(name);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const cert = arg("--tls-cert");
+  const key = arg("--tls-key");
   const sim = startSimulator({
-    listeners: i >= 0 ? Number(Deno.args[i + 1]) : 1,
+    listeners: Number(arg("--listeners") ?? 1),
     everyLoopbackAddress: Deno.args.includes("--every-loopback-address"),
+    ...(cert && key
+      ? { tls: { certPem: Deno.readTextFileSync(cert), keyPem: Deno.readTextFileSync(key) } }
+      : {}),
   });
-  console.log(JSON.stringify({ origins: sim.origins }));
+  console.log(JSON.stringify({ origins: sim.origins, secureOrigins: sim.secureOrigins }));
 }

@@ -19,7 +19,10 @@ async function openssl(dir: string, args: string[]): Promise<void> {
   }
 }
 
-/** A new CA and a certificate it signed for `names` (DNS subject alternative names). */
+/**
+ * A new CA and a certificate it signed for `names` (subject alternative names: IP literals as
+ * addresses, the others as DNS names, wildcards allowed).
+ */
 export async function makeTestCertificate(names: readonly string[]): Promise<TestCertificate> {
   const dir = await Deno.makeTempDir({ prefix: "statusd-tls-" });
   try {
@@ -52,7 +55,9 @@ export async function makeTestCertificate(names: readonly string[]): Promise<Tes
     ]);
     await Deno.writeTextFile(
       `${dir}/ext.cnf`,
-      `subjectAltName=${names.map((n) => `DNS:${n}`).join(",")}\nbasicConstraints=CA:FALSE\n`,
+      `subjectAltName=${
+        names.map((n) => /^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`).join(",")
+      }\nbasicConstraints=CA:FALSE\n`,
     );
     await openssl(dir, [
       "x509",
