@@ -24,7 +24,6 @@ import {
   type SimulatedPlatformName,
 } from "../tests/support/platform_docs.ts";
 import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
-import { makeTestCertificate } from "../tests/support/tls.ts";
 
 /** Options of {@link runPollerBench}. */
 export interface PollerBenchOptions {
@@ -115,7 +114,7 @@ function percentile(values: number[], p: number): number {
 export async function startSimulatorProcess(
   listeners: number,
   everyLoopbackAddress = false,
-  tls?: { readonly certFile: string; readonly keyFile: string },
+  tlsNames?: readonly string[],
 ) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -125,7 +124,7 @@ export async function startSimulatorProcess(
       "--listeners",
       String(listeners),
       ...(everyLoopbackAddress ? ["--every-loopback-address"] : []),
-      ...(tls ? ["--tls-cert", tls.certFile, "--tls-key", tls.keyFile] : []),
+      ...(tlsNames ? ["--tls-names", tlsNames.join(",")] : []),
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -136,11 +135,12 @@ export async function startSimulatorProcess(
   const reader = lines.getReader();
   const first = await reader.read();
   reader.releaseLock();
-  const { origins, secureOrigins } = JSON.parse(first.value ?? "{}") as {
+  const { origins, secureOrigins, caPem } = JSON.parse(first.value ?? "{}") as {
     origins: string[];
     secureOrigins: string[];
+    caPem?: string;
   };
-  return { origins, secureOrigins, stop: () => child.kill("SIGKILL") };
+  return { origins, secureOrigins, caPem, stop: () => child.kill("SIGKILL") };
 }
 
 interface SimStats {
@@ -301,21 +301,17 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const tracing = Deno.env.get("BENCH_MEM_TRACE") !== undefined;
   if (tracing) printMemory("modules loaded");
   const hostPerVendor = options.hostPerVendor || options.tls;
-  const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
-  const cert = options.tls ? await makeTestCertificate(["*.vendors.invalid", "127.0.0.1"]) : null;
-  if (cert) {
-    Deno.writeTextFileSync(`${dir}/cert.pem`, cert.certPem);
-    Deno.writeTextFileSync(`${dir}/key.pem`, cert.keyPem);
-  }
   const sim = await startSimulatorProcess(
     options.listeners,
     hostPerVendor,
-    cert ? { certFile: `${dir}/cert.pem`, keyFile: `${dir}/key.pem` } : undefined,
+    options.tls ? ["*.vendors.invalid", "127.0.0.1"] : undefined,
   );
+  const cert = sim.caPem ? { caPem: sim.caPem } : null;
   /** The https origin served beside each plain one (`BENCH_TLS=1`). */
   const secureOf = new Map(sim.origins.map((o, i) => [o, sim.secureOrigins[i]!]));
   const control = sim.origins[0]!;
   const legacy = await todaysCalmPoll(sim.origins);
+  const dir = Deno.makeTempDirSync({ prefix: "statusd-bench-" });
   const store = openSqliteStore(`${dir}/bench.db`);
   // Trouble starts after the start-up burst and stops 65 s before the end, so each can be seen.
   const flipFrom = Math.min(60_000, options.seconds * 400);

@@ -16,10 +16,13 @@
  * body).
  *
  * Run as a program for benchmarks: `deno run -A tests/support/simulator.ts --listeners 4`
- * prints one JSON line `{"origins": [...]}` and serves until killed.
+ * prints one JSON line `{"origins": [...]}` and serves until killed; with
+ * `--tls-names "*.vendors.invalid,127.0.0.1"` it also serves https with a throwaway certificate
+ * for those names, its https origins and CA in the same line.
  * @module
  */
 import { type AddressAllowance, parseAllowance, type Vendor } from "../../domain/mod.ts";
+import { makeTestCertificate } from "./tls.ts";
 import {
   isSimulatedPlatform,
   SIMULATED_PLATFORMS,
@@ -401,14 +404,16 @@ if (import.meta.main) {
     const i = Deno.args.indexOf(name);
     return i >= 0 ? Deno.args[i + 1] : undefined;
   };
-  const cert = arg("--tls-cert");
-  const key = arg("--tls-key");
+  // A throwaway certificate for these names, made here rather than in the bench's process (the
+  // `openssl` runs cost the caller about 90 MB of RSS).
+  const names = arg("--tls-names");
+  const tls = names ? await makeTestCertificate(names.split(",")) : null;
   const sim = startSimulator({
     listeners: Number(arg("--listeners") ?? 1),
     everyLoopbackAddress: Deno.args.includes("--every-loopback-address"),
-    ...(cert && key
-      ? { tls: { certPem: Deno.readTextFileSync(cert), keyPem: Deno.readTextFileSync(key) } }
-      : {}),
+    ...(tls ? { tls } : {}),
   });
-  console.log(JSON.stringify({ origins: sim.origins, secureOrigins: sim.secureOrigins }));
+  console.log(
+    JSON.stringify({ origins: sim.origins, secureOrigins: sim.secureOrigins, caPem: tls?.caPem }),
+  );
 }
