@@ -22,6 +22,7 @@
  */
 import https from "node:https";
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 
@@ -44,6 +45,12 @@ export interface PinnedPool {
    * failed, the certificate did not verify, the signal aborted).
    */
   fetch(url: URL, address: string, request: PinnedRequest): Promise<Response>;
+  /**
+   * Closes the idle https connections to `host` (a URL's `host`, port included) now instead of
+   * after the idle time: its owner is done with it (the poller, when a vendor's poll is over).
+   * Connections carrying a request are left alone.
+   */
+  release(host: string): void;
   /** Closes every connection. */
   close(): void;
 }
@@ -70,6 +77,7 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
   let plain: Deno.HttpClient | null = null;
   let agent: https.Agent | null = null;
   let closed = false;
+  const sockets = createSocketBook();
   return {
     fetch(url, address, request) {
       if (closed) return Promise.reject(new Error("Cannot fetch: the pinned pool is closed"));
@@ -98,7 +106,10 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
         timeout: idleMs,
         ...(caCerts ? { ca: caCerts } : {}),
       });
-      return httpsRequest(url, address, request, agent);
+      return httpsRequest(url, address, request, agent, sockets);
+    },
+    release(host) {
+      sockets.closeIdle(host);
     },
     close() {
       closed = true;
@@ -114,6 +125,7 @@ function httpsRequest(
   address: string,
   request: PinnedRequest,
   agent: https.Agent,
+  sockets: SocketBook,
 ): Promise<Response> {
   const signal = request.signal;
   if (signal?.aborted) return Promise.reject(signal.reason);
@@ -135,7 +147,16 @@ function httpsRequest(
       req.destroy(reason);
       reject(reason);
     };
-    const unlisten = () => signal?.removeEventListener("abort", onAbort);
+    let socket: Socket | null = null;
+    req.once("socket", (s: Socket) => {
+      socket = s;
+      sockets.use(url.host, s);
+    });
+    /** The request is over (its body read, failed or dropped). */
+    const unlisten = () => {
+      signal?.removeEventListener("abort", onAbort);
+      if (socket) sockets.done(socket);
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     req.once("error", (err) => {
       unlisten();
@@ -168,6 +189,41 @@ function httpsRequest(
     });
     req.end(request.body);
   });
+}
+
+/** The https sockets of each host, and which of them carry a request. */
+interface SocketBook {
+  /** `socket` carries a request to `host` now. */
+  use(host: string, socket: Socket): void;
+  /** `socket`'s request is over. */
+  done(socket: Socket): void;
+  /** Destroys the sockets of `host` that carry no request. */
+  closeIdle(host: string): void;
+}
+
+function createSocketBook(): SocketBook {
+  const byHost = new Map<string, Set<Socket>>();
+  const busy = new WeakSet<Socket>();
+  return {
+    use(host, socket) {
+      busy.add(socket);
+      let set = byHost.get(host);
+      if (!set) byHost.set(host, set = new Set());
+      if (set.has(socket)) return;
+      const own = set;
+      own.add(socket);
+      socket.once("close", () => {
+        own.delete(socket);
+        if (own.size === 0 && byHost.get(host) === own) byHost.delete(host);
+      });
+    },
+    done(socket) {
+      busy.delete(socket);
+    },
+    closeIdle(host) {
+      for (const socket of byHost.get(host) ?? []) if (!busy.has(socket)) socket.destroy();
+    },
+  };
 }
 
 /**

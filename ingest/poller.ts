@@ -200,6 +200,25 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     },
   };
 
+  /**
+   * One poll, whose idle https connections close as soon as it is over: the next request to a
+   * vendor's host is its next poll, about a minute later (issue #15: kept for the idle time
+   * instead, hundreds of sockets stayed open at once, 90 KB or more each).
+   */
+  const pollReleasing = (v: DueVendor): Promise<PollResult> => {
+    const hosts = new Set<string>();
+    const own: PollContext = {
+      ...ctx,
+      limit: (host, task) => {
+        hosts.add(host);
+        return ctx.limit(host, task);
+      },
+    };
+    return pollVendor(v, own).finally(() => {
+      for (const host of hosts) pool.release(host);
+    });
+  };
+
   // More due vendors than room: top up as polls finish instead of waiting for the next tick.
   let saturated = false;
   let refillQueued = false;
@@ -246,7 +265,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     const due = buffer.splice(0, room).filter((v) => !pending.has(v.id));
     saturated = buffer.length > 0 || bufferFull;
     const started = due.map((v) => {
-      const p = pollVendor(v, ctx).then((r) => {
+      const p = pollReleasing(v).then((r) => {
         if (abort.signal.aborted) return r;
         counts.polls++;
         if (r.outcome === "ok") counts.ok++;

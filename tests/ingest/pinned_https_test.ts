@@ -255,3 +255,35 @@ Deno.test("https: an alert POST through the pinned sender carries its body and h
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+Deno.test("https: release closes a host's idle connections at once and leaves one carrying a request alone", async () => {
+  const cert = await tls();
+  const peers: number[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+    async (req, info) => {
+      peers.push((info.remoteAddr as Deno.NetAddr).port);
+      if (new URL(req.url).pathname === "/slow") await delay(300);
+      return new Response("fine");
+    },
+  );
+  const { pool, options } = await through(
+    createPinnedPool({ caCerts: [cert.caPem], idleMs: 60_000 }),
+  );
+  const host = `${NAME}:${server.addr.port}`;
+  try {
+    equal((await politeFetch(`https://${host}/`, options)).kind, "ok");
+    pool.release(host);
+    equal((await politeFetch(`https://${host}/`, options)).kind, "ok");
+    equal(new Set(peers).size, 2, "released while idle: the next fetch opens a new connection");
+    const slow = politeFetch(`https://${host}/slow`, options);
+    await delay(100);
+    pool.release(host);
+    equal((await slow).kind, "ok", "a connection carrying a request is not cut");
+    equal((await politeFetch(`https://${host}/`, options)).kind, "ok");
+    equal(new Set(peers).size, 2, "and it stays open for the next fetch");
+  } finally {
+    pool.close();
+    await server.shutdown();
+  }
+});

@@ -8,21 +8,32 @@ import { fetchOutcomes, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { makeTestCertificate, type TestCertificate } from "../support/tls.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
 const loopback = parseAllowance("127.0.0.0/8");
 
 /**
  * `count` Statuspage vendors on the simulator, each reached through the name
- * `vendor-<n>.statuspage.invalid`, which only `resolve` can look up; a poller over them.
+ * `vendor-<n>.statuspage.invalid`, which only `resolve` can look up (over https with `tls`); a
+ * poller over them.
  */
-async function namedRig(count: number, resolve: (name: string) => Promise<readonly string[]>) {
+async function namedRig(
+  count: number,
+  resolve: (name: string) => Promise<readonly string[]>,
+  tls?: TestCertificate,
+) {
   if (!loopback.ok) throw new Error("allowance");
   const store = memoryStore();
-  const sim = startSimulator();
+  const sim = startSimulator(tls ? { tls } : {});
   const clock = fixedClock(T0);
   const vendors = sim.catalog(count).map((v, i) => {
     const url = new URL(v.statusPageUrl);
+    if (tls) {
+      const secure = new URL(sim.secureOrigins[sim.origins.indexOf(url.origin)]!);
+      url.protocol = "https:";
+      url.port = secure.port;
+    }
     url.hostname = `vendor-${i + 1}.statuspage.invalid`;
     return { ...v, statusPageUrl: url.href };
   });
@@ -34,6 +45,7 @@ async function namedRig(count: number, resolve: (name: string) => Promise<readon
     concurrency: 4,
     timeoutMs: 2000,
     allowPrivate: loopback.allowance,
+    ...(tls ? { caCerts: [tls.caPem] } : {}),
   }, {
     store: store.polls,
     clock,
@@ -107,6 +119,27 @@ Deno.test("the reads of one poll share a connection; an idle one is closed befor
     await poller.runOnce();
     equal(sim.totalRequests, 3);
     equal(sim.connections, 2, "the pulse went over a new connection");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("over https, the reads of one poll share a connection, closed as soon as the poll is over", async () => {
+  const tls = await makeTestCertificate(["*.statuspage.invalid"]);
+  const { sim, clock, poller, close } = await namedRig(
+    1,
+    () => Promise.resolve(["127.0.0.1"]),
+    tls,
+  );
+  try {
+    await poller.runOnce();
+    equal(sim.totalRequests, 2, "the first poll reads the pulse, then the full document");
+    equal(sim.connections, 1, "over one TLS connection");
+    // The next poll, well within the idle time: the connection was closed when the poll ended.
+    clock.advance(2 * MINUTE_MS);
+    await poller.runOnce();
+    equal(sim.totalRequests, 3);
+    equal(sim.connections, 2, "the next pulse went over a new connection");
   } finally {
     await close();
   }
