@@ -158,11 +158,15 @@ function httpsRequest(
       if (socket) sockets.done(socket);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    req.once("error", (err) => {
+    // `on`, not `once`: an 'error' emitted with no listener left would throw out of the event loop.
+    req.on("error", (err) => {
       unlisten();
       reject(new TypeError("fetch failed", { cause: err }));
     });
     req.once("response", (res: IncomingMessage) => {
+      // The body stream hears of errors through its own listener; this one only keeps a late
+      // error (a body nobody reads, a reset after the end) from going unhandled.
+      res.on("error", () => {});
       try {
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 599) throw new Error(`invalid HTTP status ${status}`);
@@ -239,7 +243,7 @@ function bodyOf(res: IncomingMessage, done: () => void): ReadableStream<Uint8Arr
     : null;
   let source: Readable = res;
   if (decoder) {
-    res.once("error", (err) => decoder.destroy(err));
+    res.on("error", (err) => decoder.destroy(err));
     source = res.pipe(decoder);
   }
   let settled = false;
@@ -259,7 +263,7 @@ function bodyOf(res: IncomingMessage, done: () => void): ReadableStream<Uint8Arr
       source.once("end", () => {
         if (finish()) controller.close();
       });
-      source.once("error", (err) => {
+      source.on("error", (err) => {
         if (finish()) controller.error(err);
       });
       // A connection dropped before the end of the body (a `close` without an `end`).

@@ -159,6 +159,11 @@ Deno.test("https: broken answers from a hostile server are failures with a reaso
     "NOT HTTP AT ALL\r\n\r\n",
     "HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\nshort",
     `HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(100_000)}\r\n\r\n`,
+    // Nobody reads these bodies (an error status, a 304), and the connection drops in them.
+    "HTTP/1.1 500 Oops\r\ncontent-length: 1000\r\n\r\npartial",
+    "HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\nhel",
+    // A body that says gzip and is not.
+    "HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 20\r\n\r\nnot gzip at all, no!",
   ];
   let next = 0;
   const server = await rawServer(async (conn) => {
@@ -172,7 +177,15 @@ Deno.test("https: broken answers from a hostile server are failures with a reaso
       const out = await politeFetch(`https://${NAME}:${server.port}/`, options);
       reasons.push(out.kind === "failed" ? out.reason : out.kind);
     }
-    deepStrictEqual(reasons, ["network", "network", "network", "network"]);
+    deepStrictEqual(reasons, [
+      "network",
+      "network",
+      "network",
+      "network",
+      "http_status",
+      "not_modified",
+      "network",
+    ]);
   } finally {
     pool.close();
     server.close();
