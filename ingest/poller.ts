@@ -123,7 +123,8 @@ const NO_ADAPTER_RETRY_MS = HOUR_MS;
  * minute, so only the reads of one poll share a connection (a pulse and the full read after it,
  * a page and the endpoint found in it); with a host per vendor, a longer idle time only kept
  * thousands of connections open (issue #15, 10,000 vendors each on its own host: at 5 s, up to
- * 4,300 sockets and 230–257 MB; at 1 s, up to 1,100 sockets and 140–190 MB).
+ * 4,300 sockets and 230–257 MB; at 1 s, up to 1,100 sockets and 140–190 MB). Over https a poll's
+ * connections close as soon as it is over (`pollReleasing`); this idle time is what is left for http.
  */
 export const VENDOR_CONNECTION_IDLE_MS = 1_000;
 /** Due vendors read ahead per round, as a multiple of the concurrency. */

@@ -61,7 +61,7 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "ingest/pinned_client.ts",
     mayImport: [],
-    packages: ["node:https", "node:http", "node:stream", "node:zlib"],
+    packages: ["node:https", "node:http", "node:net", "node:stream", "node:zlib"],
   },
   {
     area: "outbound/",
