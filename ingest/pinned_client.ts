@@ -67,6 +67,8 @@ export interface PinnedPoolOptions {
 const IDLE_PER_HOST = 2;
 /** The encodings asked for over https, as `fetch` asks for them over http. */
 const ACCEPT_ENCODING = "gzip, br";
+/** Largest response head accepted over https (bytes); Node's default is 16 KiB. */
+const MAX_HEADER_BYTES = 64 * 1024;
 /** Statuses whose answer has no body (Fetch standard "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -139,8 +141,10 @@ function httpsRequest(
       path: `${url.pathname}${url.search}`,
       method: request.method ?? "GET",
       headers,
-      servername: url.hostname,
+      // SNI carries no final dot (RFC 6066 §3).
+      servername: url.hostname.replace(/\.$/, ""),
       agent,
+      maxHeaderSize: MAX_HEADER_BYTES,
     });
     const onAbort = () => {
       const reason = signal!.reason instanceof Error ? signal!.reason : new Error("aborted");

@@ -300,3 +300,19 @@ Deno.test("https: release closes a host's idle connections at once and leaves on
     await server.shutdown();
   }
 });
+
+Deno.test("https: a host name with a final dot verifies against its certificate, and a 30 KB response head is read", async () => {
+  const cert = await tls();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+    () => new Response("fine", { headers: { "content-security-policy": "x".repeat(30_000) } }),
+  );
+  const { pool, options } = await through();
+  try {
+    const out = await politeFetch(`https://${NAME}.:${server.addr.port}/`, options);
+    equal(out.kind === "ok" && out.body, "fine", failure(out));
+  } finally {
+    pool.close();
+    await server.shutdown();
+  }
+});
