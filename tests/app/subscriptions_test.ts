@@ -95,7 +95,8 @@ Deno.test("double opt-in: a confirmation first, changes after confirming, nothin
     );
     const link = /unsubscribe\/(\S+)>/.exec(unsubscribe)![1]!;
     equal(
-      await unsubscribeByLink(ctx, link.replace(/.$/, "x")),
+      // The last character changed (a token ending in "x" made "replace it with x" the right one).
+      await unsubscribeByLink(ctx, link.slice(0, -1) + (link.endsWith("x") ? "y" : "x")),
       false,
       "a wrong token does nothing",
     );
