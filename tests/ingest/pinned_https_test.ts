@@ -316,3 +316,47 @@ Deno.test("https: a host name with a final dot verifies against its certificate,
     await server.shutdown();
   }
 });
+
+Deno.test("https: a private CA named in NODE_EXTRA_CA_CERTS is trusted (README), and without it the certificate is refused", async () => {
+  const cert = await tls();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+    () => new Response("fine"),
+  );
+  const dir = await Deno.makeTempDir({ prefix: "statusd-ca-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, cert.caPem);
+    // A statusd-like process: the poller's politeFetch over a pinned pool given no CA of its own.
+    await Deno.writeTextFile(
+      `${dir}/fetch.ts`,
+      `import { politeFetch } from ${
+        JSON.stringify(new URL("../../ingest/http.ts", import.meta.url).href)
+      };
+import { createPinnedPool } from ${
+        JSON.stringify(new URL("../../ingest/pinned_client.ts", import.meta.url).href)
+      };
+const pool = createPinnedPool();
+const out = await politeFetch("https://${NAME}:${server.addr.port}/", {
+  timeoutMs: 3000, pool, allowPrivate: { all: true, ranges: [] },
+  resolve: () => Promise.resolve(["127.0.0.1"]),
+});
+pool.close();
+console.log(out.kind === "ok" ? out.body : out.kind === "failed" ? out.detail : out.kind);
+`,
+    );
+    const run = async (env: Record<string, string>) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--no-check", `${dir}/fetch.ts`],
+        env,
+        stdout: "piped",
+        stderr: "inherit",
+      }).output();
+      return new TextDecoder().decode(out.stdout).trim();
+    };
+    equal(await run({ NODE_EXTRA_CA_CERTS: `${dir}/ca.pem` }), "fine");
+    equal(await run({}), "unable to verify the first certificate");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await server.shutdown();
+  }
+});
