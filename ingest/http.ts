@@ -6,7 +6,6 @@
  * {@link FetchOutcome}.
  * @module
  */
-import { lookup } from "node:dns/promises";
 import {
   type AddressAllowance,
   formatIp,
@@ -18,7 +17,7 @@ import {
   type ReadingErrorKind,
 } from "../domain/mod.ts";
 import type { Resolve } from "./dns_cache.ts";
-import { createPinnedPool, type PinnedPool } from "./pinned_client.ts";
+import { createPinnedPool, type PinnedPool, systemResolve } from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
 export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;
@@ -228,9 +227,7 @@ async function follow(
     }
     let res: Response;
     try {
-      res = pin === null
-        ? await fetch(url, { headers, redirect: "manual", signal })
-        : await pool.fetch(url, pin, { headers, signal });
+      res = await pool.fetch(url, pin, { headers, signal });
     } catch (err) {
       if (pin !== null) options.forgetHost?.(hostOf(url));
       throw err;
@@ -346,12 +343,6 @@ function textOf(bytes: Uint8Array, status: number): string {
     throw new Failure("not_machine_readable", "body contains NUL bytes", status);
   }
   return UTF8.decode(bytes);
-}
-
-/** Looks `hostname` up with the system resolver (getaddrinfo): every address, IPv4 and IPv6. */
-export async function systemResolve(hostname: string): Promise<string[]> {
-  const answers = await lookup(hostname, { all: true, verbatim: true });
-  return answers.map((a) => a.address);
 }
 
 /** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */

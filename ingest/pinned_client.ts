@@ -20,6 +20,7 @@
  * whenever the resolver was slow. See docs/decisions.md.
  * @module
  */
+import { lookup } from "node:dns/promises";
 import https from "node:https";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
@@ -39,12 +40,13 @@ export interface PinnedRequest {
 /** Pinned connections shared by the fetches of one owner (a poller, a sender); `close()` when done. */
 export interface PinnedPool {
   /**
-   * Sends `request` for `url` (whose host is a name) to `address` (an IP literal the guard
-   * checked) and resolves with the answer as a `fetch` would: redirects are not followed, the
-   * body is decompressed (gzip, br) and streamed. Rejects when no answer came (the connection
-   * failed, the certificate did not verify, the signal aborted).
+   * Sends `request` for `url` to `address`, the IP literal the guard checked for the URL's host
+   * name (null when the URL's host is itself an address: it goes out as `fetch` sends it), and
+   * resolves with the answer as a `fetch` would: redirects are not followed, the body is
+   * decompressed (gzip, br) and streamed. Rejects when no answer came (the connection failed,
+   * the certificate did not verify, the signal aborted).
    */
-  fetch(url: URL, address: string, request: PinnedRequest): Promise<Response>;
+  fetch(url: URL, address: string | null, request: PinnedRequest): Promise<Response>;
   /**
    * Closes the idle https connections to `host` (a URL's `host`, port included) now instead of
    * after the idle time: its owner is done with it (the poller, when a vendor's poll is over).
@@ -83,6 +85,15 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
   return {
     fetch(url, address, request) {
       if (closed) return Promise.reject(new Error("Cannot fetch: the pinned pool is closed"));
+      if (address === null) {
+        return fetch(url, {
+          method: request.method ?? "GET",
+          headers: request.headers as [string, string][],
+          body: request.body,
+          redirect: "manual",
+          signal: request.signal,
+        });
+      }
       if (url.protocol === "http:") {
         plain ??= Deno.createHttpClient({
           ...(caCerts ? { caCerts } : {}),
@@ -156,15 +167,15 @@ function httpsRequest(
       socket = s;
       sockets.use(url.host, s);
     });
-    /** The request is over (its body read, failed or dropped). */
-    const unlisten = () => {
+    /** The request is over (its body read, failed or dropped): no abort to hear, socket idle. */
+    const finished = () => {
       signal?.removeEventListener("abort", onAbort);
       if (socket) sockets.done(socket);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     // `on`, not `once`: an 'error' emitted with no listener left would throw out of the event loop.
     req.on("error", (err) => {
-      unlisten();
+      finished();
       reject(new TypeError("fetch failed", { cause: err }));
     });
     req.once("response", (res: IncomingMessage) => {
@@ -180,17 +191,17 @@ function httpsRequest(
         const empty = NULL_BODY.has(status) || req.method === "HEAD";
         if (empty) {
           res.resume();
-          unlisten();
+          finished();
         }
         resolve(
-          new Response(empty ? null : bodyOf(res, unlisten), {
+          new Response(empty ? null : bodyOf(res, finished), {
             status,
             statusText: res.statusMessage ?? "",
             headers: answer,
           }),
         );
       } catch (err) {
-        unlisten();
+        finished();
         res.destroy();
         reject(new TypeError("fetch failed", { cause: err }));
       }
@@ -286,4 +297,10 @@ function bodyOf(res: IncomingMessage, done: () => void): ReadableStream<Uint8Arr
       decoder?.destroy();
     },
   });
+}
+
+/** Looks `hostname` up with the system resolver (getaddrinfo): every address, IPv4 and IPv6. */
+export async function systemResolve(hostname: string): Promise<string[]> {
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
 }

@@ -34,15 +34,9 @@ import { PayloadError } from "./adapters/adapter.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
 import { detectPlatform, type ProbeFetch, type ProbeResponse } from "./detect.ts";
 import { createDnsCache, type Resolve } from "./dns_cache.ts";
-import {
-  DEFAULT_MAX_BYTES,
-  type FetchOptions,
-  type FetchOutcome,
-  politeFetch,
-  systemResolve,
-} from "./http.ts";
+import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
-import { createPinnedPool } from "./pinned_client.ts";
+import { createPinnedPool, systemResolve } from "./pinned_client.ts";
 import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
 import { parseFailureKind } from "./parse_failure.ts";
 import { createReadingParser, OFF_THREAD_BYTES, type ReadingParser } from "./parse_worker.ts";

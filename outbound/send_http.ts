@@ -6,7 +6,6 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
-import { lookup } from "node:dns/promises";
 import {
   type AddressAllowance,
   formatIp,
@@ -15,7 +14,7 @@ import {
   nonPublicKind,
   parseIp,
 } from "../domain/mod.ts";
-import { createPinnedPool, type PinnedPool } from "../ingest/pinned_client.ts";
+import { createPinnedPool, type PinnedPool, systemResolve } from "../ingest/pinned_client.ts";
 import type { HttpOutgoing } from "./channels/mod.ts";
 import { maskedUrl } from "./channels/webhook.ts";
 import type { SendResult } from "./transport.ts";
@@ -77,10 +76,6 @@ function why(host: string, ip: IpAddress): string {
     "allowed (STATUSD_ALLOW_PRIVATE_DESTINATIONS)";
 }
 
-async function systemResolve(host: string): Promise<string[]> {
-  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-}
-
 /** `Retry-After` as milliseconds from `now` (seconds or an HTTP date), or null. */
 export function retryAfterMs(value: string | null, now: number): number | null {
   if (!value) return null;
@@ -124,10 +119,12 @@ export function createHttpSender(options: HttpSenderOptions): HttpSender {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       try {
-        const request = { method: "POST", body: out.body, signal: controller.signal };
-        const res = checked.pin === null
-          ? await fetch(url, { ...request, headers, redirect: "manual" })
-          : await pool.fetch(url, checked.pin, { ...request, headers: [...headers] });
+        const res = await pool.fetch(url, checked.pin, {
+          method: "POST",
+          headers: [...headers],
+          body: out.body,
+          signal: controller.signal,
+        });
         const reply = await firstChars(res);
         if (res.status >= 200 && res.status < 300) {
           return {

@@ -44,7 +44,7 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "ingest/",
     mayImport: ["domain", "ingest/adapters", "ingest/pinned_client.ts", "log.ts"],
-    packages: ["zod", "fast-xml-parser", "croner", "node:dns/promises", "node:crypto"],
+    packages: ["zod", "fast-xml-parser", "croner", "node:crypto"],
   },
   {
     area: "outbound/channels/",
@@ -61,12 +61,19 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "ingest/pinned_client.ts",
     mayImport: [],
-    packages: ["node:https", "node:http", "node:net", "node:stream", "node:zlib"],
+    packages: [
+      "node:dns/promises",
+      "node:https",
+      "node:http",
+      "node:net",
+      "node:stream",
+      "node:zlib",
+    ],
   },
   {
     area: "outbound/",
     mayImport: ["domain", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
-    packages: ["zod", "standardwebhooks", "nodemailer", "node:dns/promises", "node:crypto"],
+    packages: ["zod", "standardwebhooks", "nodemailer", "node:crypto"],
   },
   {
     area: "app/",
