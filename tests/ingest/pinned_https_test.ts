@@ -36,6 +36,15 @@ async function through(given?: PinnedPool) {
   };
 }
 
+/** A Deno server on 127.0.0.1 speaking https with the test certificate. */
+async function httpsServer(handler: Deno.ServeHandler<Deno.NetAddr>) {
+  const cert = await tls();
+  return Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+    handler,
+  );
+}
+
 /**
  * A raw TLS server on 127.0.0.1 that reads one request head and then does `act` with the
  * connection (write what it likes, hang, close); `closed` counts connections whose peer
@@ -95,11 +104,9 @@ async function rawServer(act: (conn: Deno.TlsConn) => Promise<void>) {
 const write = (conn: Deno.Conn, text: string) => conn.write(new TextEncoder().encode(text));
 
 Deno.test("https: gzip and br bodies arrive decompressed, and the size cap applies to what they expand to", async () => {
-  const cert = await tls();
   const doc = JSON.stringify({ status: { indicator: "none" }, pad: "x".repeat(5000) });
   const bomb = gzipSync(new Uint8Array(2_000_000));
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     (req) => {
       const path = new URL(req.url).pathname;
       const [body, encoding] = path === "/gzip"
@@ -195,8 +202,7 @@ Deno.test("https: broken answers from a hostile server are failures with a reaso
 Deno.test("https: a connection is reused while busy, closed once idle; an answer slower than the idle time still arrives", async () => {
   const cert = await tls();
   const peers: number[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     async (req, info) => {
       peers.push((info.remoteAddr as Deno.NetAddr).port);
       if (new URL(req.url).pathname === "/slow") await delay(600);
@@ -226,8 +232,7 @@ Deno.test("https: a connection is reused while busy, closed once idle; an answer
 Deno.test("https: an alert POST through the pinned sender carries its body and headers to the checked address", async () => {
   const cert = await tls();
   const got: { method: string; host: string | null; type: string | null; body: string }[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     async (req) => {
       got.push({
         method: req.method,
@@ -272,8 +277,7 @@ function delay(ms: number): Promise<void> {
 Deno.test("https: release closes a host's idle connections at once and leaves one carrying a request alone", async () => {
   const cert = await tls();
   const peers: number[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     async (req, info) => {
       peers.push((info.remoteAddr as Deno.NetAddr).port);
       if (new URL(req.url).pathname === "/slow") await delay(300);
@@ -302,9 +306,7 @@ Deno.test("https: release closes a host's idle connections at once and leaves on
 });
 
 Deno.test("https: a host name with a final dot verifies against its certificate, and a 30 KB response head is read", async () => {
-  const cert = await tls();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     () => new Response("fine", { headers: { "content-security-policy": "x".repeat(30_000) } }),
   );
   const { pool, options } = await through();
@@ -319,8 +321,7 @@ Deno.test("https: a host name with a final dot verifies against its certificate,
 
 Deno.test("https: a private CA named in NODE_EXTRA_CA_CERTS is trusted (README), and without it the certificate is refused", async () => {
   const cert = await tls();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+  const server = await httpsServer(
     () => new Response("fine"),
   );
   const dir = await Deno.makeTempDir({ prefix: "statusd-ca-" });
