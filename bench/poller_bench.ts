@@ -3,6 +3,7 @@
  * default intervals (calm 300 s with 60 s pulses, moving 60 s), polled for BENCH_SECONDS
  * against the vendor simulator running in its own process while trouble is injected into calm
  * vendors and moving vendors settle. Prints, from one run:
+ * - how long until every vendor had its first reading, and the requests that took;
  * - calm → trouble detection delay (p95, per platform) next to the moving vendors' p95;
  * - CPU per request against a bare fetch loop doing the same number of requests against the same
  *   simulator in the same run;
@@ -349,9 +350,23 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const flips = new Map<string, { at: number; kind: "calm" | "moving"; platform: string }>();
   const delays = { calm: [] as number[], moving: [] as number[] };
   const calmByPlatform = new Map<string, number[]>();
+  // The first reading of a vendor moves its level from UNKNOWN: when all have one, and how many
+  // requests that took.
+  const firstRead = new Set<string>();
+  let allRead: Promise<{ seconds: number; requests: number }> | null = null;
   store.changes.subscribe((committed) => {
     for (const c of committed) {
       if (c.kind !== "status" || c.component !== null) continue;
+      if (c.from === "UNKNOWN" && !firstRead.has(c.slug)) {
+        firstRead.add(c.slug);
+        if (firstRead.size === catalog.all.length) {
+          const seconds = (Date.now() - started) / 1000;
+          allRead = simStats(control).then((s) => ({
+            seconds,
+            requests: s.totalRequests - before.totalRequests,
+          }));
+        }
+      }
       const flip = flips.get(c.slug);
       if (flip === undefined) continue;
       const delay = Date.now() - flip.at;
@@ -462,6 +477,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   await store.close();
   Deno.removeSync(dir, { recursive: true });
 
+  const firstReadings = await (allRead as Promise<{ seconds: number; requests: number }> | null);
   const perRequest = cpu / requests * 1000;
   const basePerRequest = baseline.cpu / requests * 1000;
   const pacedPerRequest = paced.cpu / paced.requests * 1000;
@@ -498,6 +514,14 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
     `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges}; ` +
     `parsed on the worker ${stats.offThreadParses})`,
+    `  first readings       ${
+      firstReadings
+        ? `all ${catalog.all.length} vendors read after ${
+          firstReadings.seconds.toFixed(1)
+        } s, in ` +
+          `${firstReadings.requests} requests`
+        : `${firstRead.size} of ${catalog.all.length} vendors read`
+    }`,
     `  missed deadlines     ${stats.missedDeadlines} (due backlog at end ${stats.dueBacklog})`,
     `  calm → trouble       ${delays.calm.length} of ${injected} seen; p95 ${
       sec(percentile(delays.calm, 95))
