@@ -10,14 +10,18 @@ import {
   type AddressAllowance,
   formatIp,
   type IpAddress,
-  isAddressAllowed,
   NO_PRIVATE_ADDRESSES,
   nonPublicKind,
-  parseIp,
   type ReadingErrorKind,
 } from "../domain/mod.ts";
 import type { Resolve } from "./dns_cache.ts";
-import { createPinnedPool, type PinnedPool, systemResolve } from "./pinned_client.ts";
+import {
+  checkedHost,
+  checkPin,
+  createPinnedPool,
+  type PinnedPool,
+  systemResolve,
+} from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
 export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;
@@ -229,7 +233,7 @@ async function follow(
     try {
       res = await pool.fetch(url, pin, { headers, signal });
     } catch (err) {
-      if (pin !== null) options.forgetHost?.(hostOf(url));
+      if (pin !== null) options.forgetHost?.(checkedHost(url));
       throw err;
     }
     if (res.status < 300 || res.status >= 400 || res.status === 304) {
@@ -361,44 +365,16 @@ function textOf(bytes: Uint8Array, status: number): string {
   return UTF8.decode(bytes);
 }
 
-/** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */
-const LOOPBACK_NAMES = ["127.0.0.1", "::1"];
-
-/**
- * Checks the host of one hop. An IP literal (URL parsing has already normalised forms such
- * as `2130706433` or `0x7f.1` to dotted quads) must be allowed; it needs no pin. A name is
- * resolved once: every answer must be allowed, and the returned address (IPv4 first) is the
- * one to connect to. `localhost` names resolve to loopback only.
- */
+/** Checks the host of one hop (`checkPin`): the address to connect to, null for an IP literal. */
 async function guard(url: URL, options: FetchOptions): Promise<string | null> {
-  const allowance = options.allowPrivate ?? NO_PRIVATE_ADDRESSES;
-  const host = hostOf(url);
-  const literal = parseIp(host);
-  if (literal) {
-    if (!isAddressAllowed(literal, allowance)) throw refused(host, literal);
-    return null;
-  }
-  if (host === "localhost" || host.endsWith(".localhost")) {
-    const ip = LOOPBACK_NAMES.map((a) => parseIp(a)!).find((a) => isAddressAllowed(a, allowance));
-    if (!ip) throw refused(host, parseIp(LOOPBACK_NAMES[0]!)!);
-    return formatIp(ip);
-  }
-  let answers: readonly string[];
-  try {
-    answers = await (options.resolve ?? systemResolve)(host);
-  } catch {
-    answers = [];
-  }
-  const addresses = answers.map(parseIp).filter((a): a is IpAddress => a !== null);
-  if (addresses.length === 0) throw new Failure("network", `${host} does not resolve`);
-  const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
-  if (bad) throw refused(host, bad);
-  return formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!);
-}
-
-/** The host of `url` as it is checked and looked up: no brackets, no final dot, lower case. */
-function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const pin = await checkPin(
+    checkedHost(url),
+    options.allowPrivate ?? NO_PRIVATE_ADDRESSES,
+    options.resolve ?? systemResolve,
+  );
+  if (pin.allowed) return pin.address;
+  if (pin.address === null) throw new Failure("network", `${pin.host} does not resolve`);
+  throw refused(pin.host, pin.address);
 }
 
 function refused(host: string, ip: IpAddress): Failure {

@@ -21,6 +21,13 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
+import {
+  type AddressAllowance,
+  formatIp,
+  type IpAddress,
+  isAddressAllowed,
+  parseIp,
+} from "../domain/mod.ts";
 import https from "node:https";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
@@ -303,4 +310,60 @@ function bodyOf(res: IncomingMessage, done: () => void): ReadableStream<Uint8Arr
 export async function systemResolve(hostname: string): Promise<string[]> {
   const answers = await lookup(hostname, { all: true, verbatim: true });
   return answers.map((a) => a.address);
+}
+
+/** The host of `url` as it is checked and looked up: no brackets, no final dot, lower case. */
+export function checkedHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+}
+
+/**
+ * Where a request to a host may connect: `address` to pin (null for an IP literal, which needs
+ * no pin), or why not: the address that is not allowed, or none when the name does not resolve.
+ */
+export type PinCheck =
+  | { readonly allowed: true; readonly address: string | null }
+  | { readonly allowed: false; readonly host: string; readonly address: IpAddress | null };
+
+/** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */
+const LOOPBACK_NAMES = ["127.0.0.1", "::1"];
+
+/**
+ * Checks `host` (as {@link checkedHost} gives it) against `allowance`, for vendor fetches and
+ * alert deliveries alike. An IP literal (URL parsing has already normalised forms such as
+ * `2130706433` or `0x7f.1` to dotted quads) must be allowed. A name is resolved once: every
+ * answer must be allowed, and the address to connect to is the first IPv4 one, else the first.
+ * `localhost` names are loopback only.
+ */
+export async function checkPin(
+  host: string,
+  allowance: AddressAllowance,
+  resolve: (host: string) => Promise<readonly string[]> = systemResolve,
+): Promise<PinCheck> {
+  const literal = parseIp(host);
+  if (literal) {
+    return isAddressAllowed(literal, allowance)
+      ? { allowed: true, address: null }
+      : { allowed: false, host, address: literal };
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) {
+    const ip = LOOPBACK_NAMES.map((a) => parseIp(a)!).find((a) => isAddressAllowed(a, allowance));
+    return ip
+      ? { allowed: true, address: formatIp(ip) }
+      : { allowed: false, host, address: parseIp(LOOPBACK_NAMES[0]!)! };
+  }
+  let answers: readonly string[];
+  try {
+    answers = await resolve(host);
+  } catch {
+    answers = [];
+  }
+  const addresses = answers.map(parseIp).filter((a): a is IpAddress => a !== null);
+  if (addresses.length === 0) return { allowed: false, host, address: null };
+  const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
+  if (bad) return { allowed: false, host, address: bad };
+  return {
+    allowed: true,
+    address: formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!),
+  };
 }

@@ -6,15 +6,14 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
+import { type AddressAllowance, formatIp, type IpAddress, nonPublicKind } from "../domain/mod.ts";
 import {
-  type AddressAllowance,
-  formatIp,
-  type IpAddress,
-  isAddressAllowed,
-  nonPublicKind,
-  parseIp,
-} from "../domain/mod.ts";
-import { createPinnedPool, type PinnedPool, systemResolve } from "../ingest/pinned_client.ts";
+  checkedHost,
+  checkPin,
+  createPinnedPool,
+  type PinnedPool,
+  systemResolve,
+} from "../ingest/pinned_client.ts";
 import type { HttpOutgoing } from "./channels/mod.ts";
 import { maskedUrl } from "./channels/webhook.ts";
 import type { SendResult } from "./transport.ts";
@@ -48,25 +47,11 @@ export async function checkDestination(
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { refused: `${url.protocol} URLs cannot be sent to` };
   }
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-  const literal = parseIp(host);
-  if (literal) {
-    return isAddressAllowed(literal, allowance) ? { pin: null } : { refused: why(host, literal) };
-  }
-  let addresses: IpAddress[];
-  if (host === "localhost" || host.endsWith(".localhost")) {
-    addresses = [parseIp("127.0.0.1")!];
-  } else {
-    try {
-      addresses = (await resolve(host)).map(parseIp).filter((a): a is IpAddress => a !== null);
-    } catch {
-      addresses = [];
-    }
-  }
-  if (addresses.length === 0) return { refused: `${host} does not resolve` };
-  const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
-  if (bad) return { refused: why(host, bad) };
-  return { pin: formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!) };
+  const pin = await checkPin(checkedHost(url), allowance, resolve);
+  if (pin.allowed) return { pin: pin.address };
+  return {
+    refused: pin.address === null ? `${pin.host} does not resolve` : why(pin.host, pin.address),
+  };
 }
 
 function why(host: string, ip: IpAddress): string {

@@ -60,7 +60,7 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/pinned_client.ts",
-    mayImport: [],
+    mayImport: ["domain"],
     packages: [
       "node:dns/promises",
       "node:https",
