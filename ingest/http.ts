@@ -8,10 +8,7 @@
  */
 import {
   type AddressAllowance,
-  formatIp,
-  type IpAddress,
   NO_PRIVATE_ADDRESSES,
-  nonPublicKind,
   type ReadingErrorKind,
 } from "../domain/mod.ts";
 import type { Resolve } from "./dns_cache.ts";
@@ -373,15 +370,5 @@ async function guard(url: URL, options: FetchOptions): Promise<string | null> {
     options.resolve ?? systemResolve,
   );
   if (pin.allowed) return pin.address;
-  if (pin.address === null) throw new Failure("network", `${pin.host} does not resolve`);
-  throw refused(pin.host, pin.address);
-}
-
-function refused(host: string, ip: IpAddress): Failure {
-  const address = formatIp(ip);
-  const where = address === host ? address : `${host} resolves to ${address}, which`;
-  return new Failure(
-    "refused_address",
-    `${where} is not a public address (${nonPublicKind(ip)}) and is not allowed`,
-  );
+  throw new Failure(pin.unresolved ? "network" : "refused_address", pin.reason);
 }

@@ -21,18 +21,19 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
-import {
-  type AddressAllowance,
-  formatIp,
-  type IpAddress,
-  isAddressAllowed,
-  parseIp,
-} from "../domain/mod.ts";
 import https from "node:https";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
+import {
+  type AddressAllowance,
+  formatIp,
+  type IpAddress,
+  isAddressAllowed,
+  nonPublicKind,
+  parseIp,
+} from "../domain/mod.ts";
 
 /** One request sent through a pool. */
 export interface PinnedRequest {
@@ -92,15 +93,15 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
   return {
     fetch(url, address, request) {
       if (closed) return Promise.reject(new Error("Cannot fetch: the pinned pool is closed"));
-      if (address === null) {
-        return fetch(url, {
-          method: request.method ?? "GET",
-          headers: request.headers as [string, string][],
-          body: request.body,
-          redirect: "manual",
-          signal: request.signal,
-        });
-      }
+      const headers = request.headers as [string, string][];
+      const init: RequestInit = {
+        method: request.method ?? "GET",
+        headers,
+        body: request.body,
+        redirect: "manual",
+        signal: request.signal,
+      };
+      if (address === null) return fetch(url, init);
       if (url.protocol === "http:") {
         plain ??= Deno.createHttpClient({
           ...(caCerts ? { caCerts } : {}),
@@ -110,14 +111,7 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
         });
         const target = new URL(url);
         target.hostname = address.includes(":") ? `[${address}]` : address;
-        return fetch(target, {
-          method: request.method ?? "GET",
-          headers: [...request.headers as [string, string][], ["host", url.host]],
-          body: request.body,
-          redirect: "manual",
-          signal: request.signal,
-          client: plain,
-        });
+        return fetch(target, { ...init, headers: [...headers, ["host", url.host]], client: plain });
       }
       agent ??= new https.Agent({
         keepAlive: true,
@@ -160,7 +154,7 @@ function httpsRequest(
       method: request.method ?? "GET",
       headers,
       // SNI carries no final dot (RFC 6066 §3).
-      servername: url.hostname.replace(/\.$/, ""),
+      servername: checkedHost(url),
       agent,
       maxHeaderSize: MAX_HEADER_BYTES,
     });
@@ -319,11 +313,12 @@ export function checkedHost(url: URL): string {
 
 /**
  * Where a request to a host may connect: `address` to pin (null for an IP literal, which needs
- * no pin), or why not: the address that is not allowed, or none when the name does not resolve.
+ * no pin), or why not: `reason` says which address is not allowed, or that the name does not
+ * resolve (`unresolved`).
  */
 export type PinCheck =
   | { readonly allowed: true; readonly address: string | null }
-  | { readonly allowed: false; readonly host: string; readonly address: IpAddress | null };
+  | { readonly allowed: false; readonly unresolved: boolean; readonly reason: string };
 
 /** RFC 6761: `localhost` and names under it are loopback, whatever a resolver says. */
 const LOOPBACK_NAMES = ["127.0.0.1", "::1"];
@@ -344,13 +339,13 @@ export async function checkPin(
   if (literal) {
     return isAddressAllowed(literal, allowance)
       ? { allowed: true, address: null }
-      : { allowed: false, host, address: literal };
+      : notAllowed(host, literal);
   }
   if (host === "localhost" || host.endsWith(".localhost")) {
     const ip = LOOPBACK_NAMES.map((a) => parseIp(a)!).find((a) => isAddressAllowed(a, allowance));
     return ip
       ? { allowed: true, address: formatIp(ip) }
-      : { allowed: false, host, address: parseIp(LOOPBACK_NAMES[0]!)! };
+      : notAllowed(host, parseIp(LOOPBACK_NAMES[0]!)!);
   }
   let answers: readonly string[];
   try {
@@ -359,11 +354,24 @@ export async function checkPin(
     answers = [];
   }
   const addresses = answers.map(parseIp).filter((a): a is IpAddress => a !== null);
-  if (addresses.length === 0) return { allowed: false, host, address: null };
+  if (addresses.length === 0) {
+    return { allowed: false, unresolved: true, reason: `${host} does not resolve` };
+  }
   const bad = addresses.find((a) => !isAddressAllowed(a, allowance));
-  if (bad) return { allowed: false, host, address: bad };
+  if (bad) return notAllowed(host, bad);
   return {
     allowed: true,
     address: formatIp(addresses.find((a) => a.version === 4) ?? addresses[0]!),
+  };
+}
+
+/** The refusal of `host` because it is, or resolves to, `ip`, which is not allowed. */
+function notAllowed(host: string, ip: IpAddress): PinCheck {
+  const address = formatIp(ip);
+  const where = address === host ? address : `${host} resolves to ${address}, which`;
+  return {
+    allowed: false,
+    unresolved: false,
+    reason: `${where} is not a public address (${nonPublicKind(ip)}) and is not allowed`,
   };
 }

@@ -6,7 +6,7 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
-import { type AddressAllowance, formatIp, type IpAddress, nonPublicKind } from "../domain/mod.ts";
+import type { AddressAllowance } from "../domain/mod.ts";
 import {
   checkedHost,
   checkPin,
@@ -50,15 +50,10 @@ export async function checkDestination(
   const pin = await checkPin(checkedHost(url), allowance, resolve);
   if (pin.allowed) return { pin: pin.address };
   return {
-    refused: pin.address === null ? `${pin.host} does not resolve` : why(pin.host, pin.address),
+    refused: pin.unresolved
+      ? pin.reason
+      : `refused address: ${pin.reason} (STATUSD_ALLOW_PRIVATE_DESTINATIONS)`,
   };
-}
-
-function why(host: string, ip: IpAddress): string {
-  const address = formatIp(ip);
-  const where = address === host ? address : `${host} resolves to ${address}, which`;
-  return `refused address: ${where} is not a public address (${nonPublicKind(ip)}) and is not ` +
-    "allowed (STATUSD_ALLOW_PRIVATE_DESTINATIONS)";
 }
 
 /** `Retry-After` as milliseconds from `now` (seconds or an HTTP date), or null. */
