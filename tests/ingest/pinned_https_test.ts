@@ -201,14 +201,7 @@ Deno.test("https: broken answers from a hostile server are failures with a reaso
 
 Deno.test("https: a connection is reused while busy, closed once idle; an answer slower than the idle time still arrives", async () => {
   const cert = await tls();
-  const peers: number[] = [];
-  const server = await httpsServer(
-    async (req, info) => {
-      peers.push((info.remoteAddr as Deno.NetAddr).port);
-      if (new URL(req.url).pathname === "/slow") await delay(600);
-      return new Response("fine", { headers: { host: req.headers.get("host") ?? "" } });
-    },
-  );
+  const { server, peers } = await peerServer(600);
   const { pool, options } = await through(
     createPinnedPool({ caCerts: [cert.caPem], idleMs: 150 }),
   );
@@ -274,16 +267,23 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * An https server that notes the client port of each request (one port per connection) and
+ * answers "fine" with the `Host` it was sent echoed in a header; `/slow` answers after `slowMs`.
+ */
+async function peerServer(slowMs: number) {
+  const peers: number[] = [];
+  const server = await httpsServer(async (req, info) => {
+    peers.push((info.remoteAddr as Deno.NetAddr).port);
+    if (new URL(req.url).pathname === "/slow") await delay(slowMs);
+    return new Response("fine", { headers: { host: req.headers.get("host") ?? "" } });
+  });
+  return { server, peers };
+}
+
 Deno.test("https: release closes a host's idle connections at once and leaves one carrying a request alone", async () => {
   const cert = await tls();
-  const peers: number[] = [];
-  const server = await httpsServer(
-    async (req, info) => {
-      peers.push((info.remoteAddr as Deno.NetAddr).port);
-      if (new URL(req.url).pathname === "/slow") await delay(300);
-      return new Response("fine");
-    },
-  );
+  const { server, peers } = await peerServer(300);
   const { pool, options } = await through(
     createPinnedPool({ caCerts: [cert.caPem], idleMs: 60_000 }),
   );
