@@ -233,26 +233,16 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     }
     return serve(req, url, s, closing.signal, platform, m[3] ?? "", served);
   };
-  const servers = Array.from(
-    { length: options.listeners ?? 1 },
-    () =>
-      Deno.serve({
-        hostname: options.everyLoopbackAddress ? "0.0.0.0" : "127.0.0.1",
-        port: 0,
-        onListen: () => {},
-      }, handler),
-  );
-  const secure = options.tls
-    ? servers.map(() =>
-      Deno.serve({
-        hostname: options.everyLoopbackAddress ? "0.0.0.0" : "127.0.0.1",
-        port: 0,
-        cert: options.tls!.certPem,
-        key: options.tls!.keyPem,
-        onListen: () => {},
-      }, handler)
-    )
-    : [];
+  /** One listener, plain or (with `tls`) https, serving every simulated vendor. */
+  const listen = (tls?: SimulatorOptions["tls"]) =>
+    Deno.serve({
+      hostname: options.everyLoopbackAddress ? "0.0.0.0" : "127.0.0.1",
+      port: 0,
+      ...(tls ? { cert: tls.certPem, key: tls.keyPem } : {}),
+      onListen: () => {},
+    }, handler);
+  const servers = Array.from({ length: options.listeners ?? 1 }, () => listen());
+  const secure = options.tls ? servers.map(() => listen(options.tls)) : [];
   const origins = servers.map((s) => `http://127.0.0.1:${s.addr.port}`);
   return {
     origins,
