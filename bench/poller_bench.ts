@@ -307,7 +307,8 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     hostPerVendor,
     options.tls ? ["*.vendors.invalid", "127.0.0.1"] : undefined,
   );
-  const cert = sim.caPem ? { caPem: sim.caPem } : null;
+  /** The CA of the simulator's TLS certificate (`BENCH_TLS=1`), else undefined. */
+  const caPem = sim.caPem;
   /** The https origin served beside each plain one (`BENCH_TLS=1`). */
   const secureOf = new Map(sim.origins.map((o, i) => [o, sim.secureOrigins[i]!]));
   const control = sim.origins[0]!;
@@ -329,7 +330,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const synced = hostPerVendor
     ? catalog.all.map((v, i) => {
       const url = new URL(v.statusPageUrl);
-      if (cert) {
+      if (caPem) {
         const secure = new URL(secureOf.get(url.origin)!);
         url.protocol = "https:";
         url.port = secure.port;
@@ -383,7 +384,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       concurrency: options.concurrency,
       timeoutMs: 10_000,
       allowPrivate: hostPerVendor ? EVERY_LOOPBACK_ADDRESS : ALLOW_SIMULATOR,
-      ...(cert ? { caCerts: [cert.caPem] } : {}),
+      ...(caPem ? { caCerts: [caPem] } : {}),
     },
     {
       store: store.polls,
@@ -458,8 +459,8 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const paced = await pacedFetchLoop(urls, requests / wall, pacedSeconds, options.concurrency);
   // Over https, a new TLS connection per request (no connection kept between two).
   let fresh: { cpu: number; requests: number } | null = null;
-  if (cert) {
-    const client = Deno.createHttpClient({ caCerts: [cert.caPem], poolMaxIdlePerHost: 0 });
+  if (caPem) {
+    const client = Deno.createHttpClient({ caCerts: [caPem], poolMaxIdlePerHost: 0 });
     const secureUrls = urls.map((u) => {
       const url = new URL(u);
       return `${secureOf.get(url.origin)}${url.pathname}${url.search}`;
@@ -481,6 +482,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const perRequest = cpu / requests * 1000;
   const basePerRequest = baseline.cpu / requests * 1000;
   const pacedPerRequest = paced.cpu / paced.requests * 1000;
+  const freshPerRequest = fresh ? fresh.cpu / fresh.requests * 1000 : null;
   const s = steady as { at: number; cpu: number; stats: SimStats } | null;
   const steadyRequests = s ? after.totalRequests - s.stats.totalRequests : NaN;
   const steadyPerRequest = s ? (cpu0 + cpu - s.cpu) / steadyRequests * 1000 : NaN;
@@ -508,7 +510,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     } s, concurrency ${options.concurrency}, ` +
     (hostPerVendor
       ? `a host per vendor (${options.listeners} simulator listeners answering on every loopback ` +
-        `address${cert ? ", over https" : ""})`
+        `address${caPem ? ", over https" : ""})`
       : `${options.listeners} simulator hosts`) +
     ` (simulator in its own process), V8 flags: ${v8Flags}`,
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
@@ -550,14 +552,12 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `${(perRequest / pacedPerRequest).toFixed(2)} (whole run), ${
       (steadyPerRequest / pacedPerRequest).toFixed(2)
     } (steady part)`,
-    ...(fresh
+    ...(freshPerRequest !== null
       ? [
         `  fresh-TLS baseline   the same GETs over https at the poller's rate, a new TLS ` +
-        `connection each: ${(fresh.cpu / fresh.requests * 1000).toFixed(3)} ms per request; ` +
-        `ratio poller / it: ${(perRequest / (fresh.cpu / fresh.requests * 1000)).toFixed(2)} ` +
-        `(whole run), ${
-          (steadyPerRequest / (fresh.cpu / fresh.requests * 1000)).toFixed(2)
-        } (steady part)`,
+        `connection each: ${freshPerRequest.toFixed(3)} ms per request; ` +
+        `ratio poller / it: ${(perRequest / freshPerRequest).toFixed(2)} (whole run), ` +
+        `${(steadyPerRequest / freshPerRequest).toFixed(2)} (steady part)`,
       ]
       : []),
     `  peak RSS             ${pollerPeakRss.toFixed(0)} MB (goal < 150 MB)`,
