@@ -4,7 +4,16 @@
  * @module
  */
 import { z } from "zod";
-import { type AddressAllowance, parseAllowance, parseIpRange } from "./domain/mod.ts";
+import {
+  type AddressAllowance,
+  type NoProxyEntry,
+  parseAllowance,
+  parseIpRange,
+  parseNoProxy,
+  parseProxyUrl,
+  type ProxyServer,
+  type ProxySettings,
+} from "./domain/mod.ts";
 
 /** A bad configuration value; the message names every bad variable and its value. */
 export class ConfigError extends Error {
@@ -35,6 +44,39 @@ const addressList = z.string().trim().transform((text, ctx) => {
   return items;
 });
 
+/** The proxy variables, lower case first where both are set (as curl reads them). */
+const PROXY_VARIABLES = [
+  "https_proxy",
+  "HTTPS_PROXY",
+  "http_proxy",
+  "HTTP_PROXY",
+  "all_proxy",
+  "ALL_PROXY",
+] as const;
+
+/** A proxy variable's URL (`parseProxyUrl`). */
+const proxyUrl = z.string().transform((value, ctx): ProxyServer => {
+  const parsed = parseProxyUrl(value);
+  if (!("error" in parsed)) return parsed;
+  ctx.issues.push({ code: "custom", input: value, message: parsed.error });
+  return z.NEVER;
+});
+
+/** `NO_PROXY` (`parseNoProxy`). */
+const noProxyList = z.string().transform((value, ctx): readonly NoProxyEntry[] => {
+  const parsed = parseNoProxy(value);
+  if (parsed.bad.length === 0) return parsed.entries;
+  ctx.issues.push({
+    code: "custom",
+    input: value,
+    message:
+      `expected host names, IP addresses or CIDRs, each with an optional :port, or * (cannot read ${
+        parsed.bad.map((b) => JSON.stringify(b)).join(", ")
+      })`,
+  });
+  return z.NEVER;
+});
+
 /** Parses a PostgreSQL connection URL; null when it is not one. */
 function postgresUrl(text: string): URL | null {
   try {
@@ -52,7 +94,10 @@ function postgresUrl(text: string): URL | null {
  * cannot be read is not shown at all, since it may hold one).
  */
 function shown(name: string, value: string | undefined): string {
-  if (name === "STATUSD_SMTP_URL" && value !== undefined) {
+  if (
+    value !== undefined &&
+    (name === "STATUSD_SMTP_URL" || (PROXY_VARIABLES as readonly string[]).includes(name))
+  ) {
     return "(not shown: it may hold a password)";
   }
   if (name !== "STATUSD_DATABASE_URL" || value === undefined) return JSON.stringify(value);
@@ -113,6 +158,14 @@ const schema = z.object({
   }).optional(),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_MAX_MONITORS: int(1, 1_000_000).default(10_000),
+  https_proxy: proxyUrl.optional(),
+  HTTPS_PROXY: proxyUrl.optional(),
+  http_proxy: proxyUrl.optional(),
+  HTTP_PROXY: proxyUrl.optional(),
+  all_proxy: proxyUrl.optional(),
+  ALL_PROXY: proxyUrl.optional(),
+  no_proxy: noProxyList.optional(),
+  NO_PROXY: noProxyList.optional(),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
     error: "expected debug, info, warn or error",
   }).default("info"),
@@ -135,6 +188,8 @@ export interface PollConfig {
    * other loopback, private, link-local or reserved address is refused, redirects included.
    */
   readonly allowPrivate: AddressAllowance;
+  /** The proxies vendor fetches go through (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`…). */
+  readonly proxy: ProxySettings;
 }
 
 /** Alerting settings (issue #13, a slice passed to the outbound worker and the route checks). */
@@ -144,6 +199,8 @@ export interface AlertingConfig {
    * every other loopback, private, link-local or reserved address is refused.
    */
   readonly allowPrivate: AddressAllowance;
+  /** The proxies webhook, Slack, Discord, Teams and PagerDuty deliveries go through. */
+  readonly proxy: ProxySettings;
   /** `STATUSD_SMTP_URL` (credentials inside; never log it), or null: email routes are refused. */
   readonly smtpUrl: string | null;
   /** `STATUSD_MAIL_FROM`, default `statusd@<host of STATUSD_PUBLIC_URL>`. */
@@ -190,6 +247,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(lines.join("\n"));
   }
   const e = parsed.data;
+  const all = e.all_proxy ?? e.ALL_PROXY ?? null;
+  const proxy: ProxySettings = Object.freeze({
+    http: e.http_proxy ?? e.HTTP_PROXY ?? all,
+    https: e.https_proxy ?? e.HTTPS_PROXY ?? all,
+    noProxy: Object.freeze([...(e.no_proxy ?? e.NO_PROXY ?? [])]),
+  });
   const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({
     port: e.PORT,
@@ -207,9 +270,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       concurrency: e.STATUSD_POLL_CONCURRENCY,
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
+      proxy,
     }),
     alerting: Object.freeze({
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_DESTINATIONS,
+      proxy,
       smtpUrl: e.STATUSD_SMTP_URL ?? null,
       mailFrom: e.STATUSD_MAIL_FROM ?? `statusd@${new URL(publicUrl).hostname}`,
     }),

@@ -56,10 +56,23 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   });
   const synced = await store.catalog.sync(vendors, systemClock.now());
   log.info("catalog loaded", { vendors: vendors.length, engine: store.engine, ...synced });
+  const { proxy } = config.poll;
+  if (proxy.http !== null || proxy.https !== null) {
+    // The URLs hold no credentials (domain/proxy.ts keeps them apart).
+    log.info("outbound proxy", {
+      https: proxy.https?.url ?? "direct",
+      http: proxy.http?.url ?? "direct",
+      noProxyEntries: proxy.noProxy.length,
+    });
+  }
   const stopping = new AbortController();
   const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
   // Alert delivery (issue #13): one worker per instance; the outbox's leases share the work.
-  const http = createHttpSender({ timeoutMs: 10_000, allowPrivate: config.alerting.allowPrivate });
+  const http = createHttpSender({
+    timeoutMs: 10_000,
+    allowPrivate: config.alerting.allowPrivate,
+    proxy: config.alerting.proxy,
+  });
   const mail = config.alerting.smtpUrl === null ? null : createMailSender({
     smtpUrl: config.alerting.smtpUrl,
     from: config.alerting.mailFrom,

@@ -311,6 +311,15 @@ export {
   parseIpRange,
 } from "./address.ts";
 export {
+  NO_PROXIES,
+  type NoProxyEntry,
+  parseNoProxy,
+  parseProxyUrl,
+  proxyFor,
+  type ProxyServer,
+  type ProxySettings,
+} from "./proxy.ts";
+export {
   boundSnapshot,
   cutText,
   type DropReporter,

@@ -16,6 +16,7 @@ import type {
   PollerStats,
   PollOutcome,
   PollStore,
+  ProxySettings,
   ReadingErrorKind,
 } from "../domain/mod.ts";
 import {
@@ -65,6 +66,8 @@ export interface PollerConfig extends ScheduleConfig {
   readonly allowPrivate?: AddressAllowance;
   /** Extra root certificates (PEM) trusted for vendors' https (tests and benchmarks only). */
   readonly caCerts?: readonly string[];
+  /** The proxies vendor fetches go through (`HTTPS_PROXY`, `NO_PROXY`…); none when absent. */
+  readonly proxy?: ProxySettings;
 }
 
 /**
@@ -135,7 +138,11 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     now: () => deps.clock.now(),
   });
   const newPool = () =>
-    createPinnedPool({ caCerts: config.caCerts, idleMs: VENDOR_CONNECTION_IDLE_MS });
+    createPinnedPool({
+      caCerts: config.caCerts,
+      idleMs: VENDOR_CONNECTION_IDLE_MS,
+      proxy: config.proxy,
+    });
   let pool = newPool();
   const dns = createDnsCache({
     resolve: deps.resolve ?? systemResolve,

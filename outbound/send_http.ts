@@ -6,7 +6,7 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
-import type { AddressAllowance } from "../domain/mod.ts";
+import type { AddressAllowance, ProxySettings } from "../domain/mod.ts";
 import {
   checkedHost,
   checkPin,
@@ -26,6 +26,8 @@ export interface HttpSenderOptions {
   readonly resolve?: (host: string) => Promise<string[]>;
   /** Extra root certificates (PEM) for https (tests). */
   readonly caCerts?: readonly string[];
+  /** The proxies deliveries go through (`HTTPS_PROXY`, `NO_PROXY`…); none when absent. */
+  readonly proxy?: ProxySettings;
 }
 
 /** Sends HTTP alerts; `close()` when done. */
@@ -67,7 +69,10 @@ export function retryAfterMs(value: string | null, now: number): number | null {
 
 /** A sender over one pinned pool. */
 export function createHttpSender(options: HttpSenderOptions): HttpSender {
-  const pool: PinnedPool = createPinnedPool({ caCerts: options.caCerts });
+  const pool: PinnedPool = createPinnedPool({
+    caCerts: options.caCerts,
+    proxy: options.proxy,
+  });
   return {
     async send(out) {
       const started = performance.now();

@@ -1,6 +1,12 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { ConfigError, loadConfig } from "../config.ts";
-import { isAddressAllowed, NO_PRIVATE_ADDRESSES, parseIp } from "../domain/mod.ts";
+import {
+  isAddressAllowed,
+  NO_PRIVATE_ADDRESSES,
+  NO_PROXIES,
+  parseIp,
+  proxyFor,
+} from "../domain/mod.ts";
 
 Deno.test("defaults fill every setting of DESIGN §7", () => {
   const c = loadConfig({});
@@ -17,7 +23,9 @@ Deno.test("defaults fill every setting of DESIGN §7", () => {
     concurrency: 32,
     timeoutMs: 10000,
     allowPrivate: NO_PRIVATE_ADDRESSES,
+    proxy: NO_PROXIES,
   });
+  deepStrictEqual(c.alerting.proxy, NO_PROXIES);
 });
 
 Deno.test("STATUSD_POLL_PULSE_SECONDS sets the pulse interval; 0 turns pulses off", () => {
@@ -130,4 +138,65 @@ Deno.test("STATUSD_DATABASE_URL: a PostgreSQL URL or nothing (SQLite); a bad one
       return true;
     });
   }
+});
+
+Deno.test("HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (either case) set the proxies of vendor fetches and alerts", () => {
+  const c = loadConfig({
+    HTTPS_PROXY: "http://corp:s3cret@proxy.corp:3128",
+    http_proxy: "proxy.corp:8080",
+    NO_PROXY: ".internal.corp, 10.0.0.0/8,status.example.com:8443",
+  });
+  deepStrictEqual(c.poll.proxy.https, {
+    transport: "http",
+    url: "http://proxy.corp:3128",
+    basicAuth: { username: "corp", password: "s3cret" },
+  });
+  deepStrictEqual(c.poll.proxy.http, {
+    transport: "http",
+    url: "http://proxy.corp:8080",
+    basicAuth: null,
+  });
+  deepStrictEqual(c.alerting.proxy, c.poll.proxy);
+  const via = (url: string) => proxyFor(new URL(url), c.poll.proxy)?.url ?? "direct";
+  equal(via("https://status.example.com"), "http://proxy.corp:3128");
+  equal(via("https://status.example.com:8443"), "direct");
+  equal(via("https://wiki.internal.corp/status"), "direct");
+  equal(via("http://10.1.2.3/health"), "direct");
+  equal(via("http://status.example.com"), "http://proxy.corp:8080");
+
+  // The lower-case variable wins over the upper-case one; ALL_PROXY covers what has none.
+  const both = loadConfig({
+    https_proxy: "http://lower:1",
+    HTTPS_PROXY: "http://upper:1",
+    ALL_PROXY: "socks5h://socks.corp:1080",
+  });
+  equal(both.poll.proxy.https?.url, "http://lower:1");
+  deepStrictEqual(both.poll.proxy.http, {
+    transport: "socks5",
+    url: "socks5h://socks.corp:1080",
+    basicAuth: null,
+  });
+});
+
+Deno.test("a bad proxy variable stops startup, naming it but never showing its value", () => {
+  for (
+    const [name, value, reason] of [
+      ["HTTPS_PROXY", "ftp://user:s3cret@proxy.corp", "expected an http://, https://, socks5://"],
+      ["HTTP_PROXY", "http://user:s3cret@proxy.corp:3128/path", "with no path or query"],
+      ["ALL_PROXY", "http://user:s3cret@:3128", "expected a proxy URL"],
+    ]
+  ) {
+    throws(() => loadConfig({ [name]: value }), (err: unknown) => {
+      const msg = (err as Error).message;
+      equal(err instanceof ConfigError, true);
+      equal(msg.startsWith(`Cannot use ${name} (not shown: it may hold a password):`), true, msg);
+      equal(msg.includes(reason), true, msg);
+      equal(msg.includes("s3cret"), false, "the password is never shown");
+      return true;
+    });
+  }
+  throws(
+    () => loadConfig({ NO_PROXY: "ok.example.com, bad host!, 10.0.0.0/99" }),
+    /Cannot use NO_PROXY .*cannot read "host!", "10\.0\.0\.0\/99"/,
+  );
 });

@@ -12,6 +12,8 @@ export interface StatusdProcess {
   readonly base: string;
   /** The process id (the default `STATUSD_INSTANCE_ID` is host name and this). */
   readonly pid: number;
+  /** The log lines written before it listened (JSON lines). */
+  readonly startupLog: readonly string[];
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
   /** SIGKILL (a crash), then waits for the exit. */
@@ -65,6 +67,7 @@ export async function startStatusd(env: Record<string, string>): Promise<Statusd
       return {
         base: url,
         pid: child.pid,
+        startupLog: seen,
         stop: () => end("SIGTERM"),
         kill: () => end("SIGKILL"),
       };
