@@ -220,7 +220,7 @@ async function follow(
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw new Failure("network", `Cannot fetch "${url.protocol}" URLs`);
     }
-    const pin = await guard(url, options);
+    const pin = await guard(url, options, pool);
     const headers: [string, string][] = [["user-agent", USER_AGENT], ["accept", "*/*"]];
     if (hop === 0 && options.etag) headers.push(["if-none-match", options.etag]);
     if (hop === 0 && options.lastModified) {
@@ -363,12 +363,20 @@ function textOf(bytes: Uint8Array, status: number): string {
 }
 
 /** Checks the host of one hop (`checkPin`): the address to connect to, null for an IP literal. */
-async function guard(url: URL, options: FetchOptions): Promise<string | null> {
+async function guard(url: URL, options: FetchOptions, pool: PinnedPool): Promise<string | null> {
   const pin = await checkPin(
     checkedHost(url),
     options.allowPrivate ?? NO_PRIVATE_ADDRESSES,
     options.resolve ?? systemResolve,
   );
   if (pin.allowed) return pin.address;
-  throw new Failure(pin.unresolved ? "network" : "refused_address", pin.reason);
+  if (!pin.unresolved) throw new Failure("refused_address", pin.reason);
+  const proxy = pool.proxyOf(url);
+  // Through a proxy too, a name is checked here first: say so, or the proxy looks to blame.
+  throw new Failure(
+    "network",
+    proxy === null
+      ? pin.reason
+      : `${pin.reason} on this host (names are checked here before they go to the proxy ${proxy})`,
+  );
 }

@@ -74,6 +74,8 @@ export interface PinnedPool {
    * Connections carrying a request are left alone.
    */
   release(host: string): void;
+  /** The URL (no credentials) of the proxy a request to `url` would go through, or null. */
+  proxyOf(url: URL): string | null;
   /** Closes every connection (again: nothing). */
   close(): void;
 }
@@ -150,6 +152,9 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
     },
     release(host) {
       sockets.closeIdle(host);
+    },
+    proxyOf(url) {
+      return proxyFor(url, proxy)?.url ?? null;
     },
     close() {
       if (closed) return;

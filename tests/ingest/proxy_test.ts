@@ -173,6 +173,27 @@ Deno.test("proxy: a name resolving to a private address is refused before anythi
   }
 });
 
+Deno.test("proxy: a name that does not resolve on statusd's host is not sent to the proxy, and the error says why", async () => {
+  const proxy = startForwardProxy();
+  const pool = createPinnedPool({ proxy: through(proxy) });
+  try {
+    const out = await politeFetch("https://status.only-the-proxy-knows.invalid/x", {
+      timeoutMs: 5000,
+      pool,
+      resolve: () => Promise.reject(new Error("ENOTFOUND")),
+    });
+    equal(out.kind === "failed" && out.reason, "network", failure(out));
+    equal(
+      out.kind === "failed" && out.detail,
+      `status.only-the-proxy-knows.invalid does not resolve on this host (names are checked here before they go to the proxy ${proxy.url})`,
+    );
+    deepStrictEqual(proxy.requests, []);
+  } finally {
+    pool.close();
+    await proxy.close();
+  }
+});
+
 Deno.test("proxy: credentials in the proxy URL are sent as Proxy-Authorization; wrong ones end in the proxy's 407", async () => {
   const expected = `Basic ${btoa("corp user:p@ss:word")}`;
   const proxy = startForwardProxy({ requireAuthorization: expected });
