@@ -10,6 +10,7 @@ import { parseAllowance } from "../../domain/mod.ts";
 import { type FetchOutcome, politeFetch } from "../../ingest/http.ts";
 import { createPinnedPool, type PinnedPool } from "../../ingest/pinned_client.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
+import { startForwardProxy } from "../support/forward_proxy.ts";
 import { makeTestCertificate, type TestCertificate } from "../support/tls.ts";
 
 const parsed = parseAllowance("127.0.0.1");
@@ -319,12 +320,13 @@ Deno.test("https: a host name with a final dot verifies against its certificate,
   }
 });
 
-Deno.test("https: a private CA named in NODE_EXTRA_CA_CERTS is trusted (README), and without it the certificate is refused", async () => {
+Deno.test("https: a private CA named in NODE_EXTRA_CA_CERTS is trusted (README), direct and through a proxy, and without it the certificate is refused", async () => {
   const cert = await tls();
   const server = await httpsServer(
     () => new Response("fine"),
   );
   const dir = await Deno.makeTempDir({ prefix: "statusd-ca-" });
+  const proxy = startForwardProxy();
   try {
     await Deno.writeTextFile(`${dir}/ca.pem`, cert.caPem);
     // A statusd-like process: the poller's politeFetch over a pinned pool given no CA of its own.
@@ -336,7 +338,10 @@ Deno.test("https: a private CA named in NODE_EXTRA_CA_CERTS is trusted (README),
 import { createPinnedPool } from ${
         JSON.stringify(new URL("../../ingest/pinned_client.ts", import.meta.url).href)
       };
-const pool = createPinnedPool();
+const proxyUrl = Deno.args[0];
+const pool = createPinnedPool(proxyUrl ? {
+  proxy: { http: null, https: { transport: "http", url: proxyUrl, basicAuth: null }, noProxy: [] },
+} : {});
 const out = await politeFetch("https://${NAME}:${server.addr.port}/", {
   timeoutMs: 3000, pool, allowPrivate: { all: true, ranges: [] },
   resolve: () => Promise.resolve(["127.0.0.1"]),
@@ -345,9 +350,9 @@ pool.close();
 console.log(out.kind === "ok" ? out.body : out.kind === "failed" ? out.detail : out.kind);
 `,
     );
-    const run = async (env: Record<string, string>) => {
+    const run = async (env: Record<string, string>, proxyUrl?: string) => {
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-check", `${dir}/fetch.ts`],
+        args: ["run", "-A", "--no-check", `${dir}/fetch.ts`, ...(proxyUrl ? [proxyUrl] : [])],
         env,
         stdout: "piped",
         stderr: "inherit",
@@ -356,8 +361,13 @@ console.log(out.kind === "ok" ? out.body : out.kind === "failed" ? out.detail : 
     };
     equal(await run({ NODE_EXTRA_CA_CERTS: `${dir}/ca.pem` }), "fine");
     equal(await run({}), "unable to verify the first certificate");
+    // Through a proxy's tunnel (Deno's client, not node:https): the same CA, the same answer.
+    equal(await run({ NODE_EXTRA_CA_CERTS: `${dir}/ca.pem` }, proxy.url), "fine");
+    equal((await run({}, proxy.url)).includes("fine"), false, "refused without the CA");
+    equal(proxy.requests.length, 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
     await server.shutdown();
+    await proxy.close();
   }
 });
