@@ -105,10 +105,21 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
   const idleMs = options.idleMs ?? 5_000;
   const proxy = options.proxy ?? NO_PROXIES;
   let plain: Deno.HttpClient | null = null;
-  const proxied = new Map<string, Deno.HttpClient>();
+  /** A `fetch` client per proxy server (the settings' objects, so `http` and `https` may share). */
+  const proxied = new Map<ProxyServer, Deno.HttpClient>();
   let agent: https.Agent | null = null;
   let closed = false;
   const sockets = createSocketBook();
+  /** The `fetch` client of direct requests (made on first use). */
+  const direct = () =>
+    plain ??= withoutProxyVariables(() =>
+      Deno.createHttpClient({
+        ...(caCerts ? { caCerts } : {}),
+        poolIdleTimeout: idleMs,
+        poolMaxIdlePerHost: IDLE_PER_HOST,
+        allowHost: true,
+      })
+    );
   return {
     fetch(url, address, request) {
       if (closed) return Promise.reject(new Error("Cannot fetch: the pinned pool is closed"));
@@ -122,24 +133,19 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
       };
       const server = proxyFor(url, proxy);
       if (server !== null) {
-        const key = JSON.stringify(server);
-        let client = proxied.get(key);
-        if (!client) proxied.set(key, client = proxyClient(server, caCerts, idleMs));
+        let client = proxied.get(server);
+        if (!client) proxied.set(server, client = proxyClient(server, caCerts, idleMs));
         return fetch(url, { ...init, client });
       }
-      plain ??= withoutProxyVariables(() =>
-        Deno.createHttpClient({
-          ...(caCerts ? { caCerts } : {}),
-          poolIdleTimeout: idleMs,
-          poolMaxIdlePerHost: IDLE_PER_HOST,
-          allowHost: true,
-        })
-      );
-      if (address === null) return fetch(url, { ...init, client: plain });
+      if (address === null) return fetch(url, { ...init, client: direct() });
       if (url.protocol === "http:") {
         const target = new URL(url);
         target.hostname = address.includes(":") ? `[${address}]` : address;
-        return fetch(target, { ...init, headers: [...headers, ["host", url.host]], client: plain });
+        return fetch(target, {
+          ...init,
+          headers: [...headers, ["host", url.host]],
+          client: direct(),
+        });
       }
       agent ??= new https.Agent({
         keepAlive: true,
