@@ -44,14 +44,14 @@ const addressList = z.string().trim().transform((text, ctx) => {
   return items;
 });
 
-/** The proxy variables, lower case first where both are set (as curl reads them). */
+/** The proxy variables, upper case first where both are set (as Deno's `fetch` reads them). */
 const PROXY_VARIABLES = [
-  "https_proxy",
   "HTTPS_PROXY",
-  "http_proxy",
+  "https_proxy",
   "HTTP_PROXY",
-  "all_proxy",
+  "http_proxy",
   "ALL_PROXY",
+  "all_proxy",
 ] as const;
 
 /** A proxy variable's URL (`parseProxyUrl`). */
@@ -158,14 +158,14 @@ const schema = z.object({
   }).optional(),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_MAX_MONITORS: int(1, 1_000_000).default(10_000),
-  https_proxy: proxyUrl.optional(),
   HTTPS_PROXY: proxyUrl.optional(),
-  http_proxy: proxyUrl.optional(),
+  https_proxy: proxyUrl.optional(),
   HTTP_PROXY: proxyUrl.optional(),
-  all_proxy: proxyUrl.optional(),
+  http_proxy: proxyUrl.optional(),
   ALL_PROXY: proxyUrl.optional(),
-  no_proxy: noProxyList.optional(),
+  all_proxy: proxyUrl.optional(),
   NO_PROXY: noProxyList.optional(),
+  no_proxy: noProxyList.optional(),
   STATUSD_LOG: z.enum(["debug", "info", "warn", "error"], {
     error: "expected debug, info, warn or error",
   }).default("info"),
@@ -247,11 +247,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(lines.join("\n"));
   }
   const e = parsed.data;
-  const all = e.all_proxy ?? e.ALL_PROXY ?? null;
+  const all = e.ALL_PROXY ?? e.all_proxy ?? null;
   const proxy: ProxySettings = Object.freeze({
-    http: e.http_proxy ?? e.HTTP_PROXY ?? all,
-    https: e.https_proxy ?? e.HTTPS_PROXY ?? all,
-    noProxy: Object.freeze([...(e.no_proxy ?? e.NO_PROXY ?? [])]),
+    http: e.HTTP_PROXY ?? e.http_proxy ?? all,
+    https: e.HTTPS_PROXY ?? e.https_proxy ?? all,
+    noProxy: Object.freeze([...(e.NO_PROXY ?? e.no_proxy ?? [])]),
   });
   const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({

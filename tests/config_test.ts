@@ -164,13 +164,15 @@ Deno.test("HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (either case) set the
   equal(via("http://10.1.2.3/health"), "direct");
   equal(via("http://status.example.com"), "http://proxy.corp:8080");
 
-  // The lower-case variable wins over the upper-case one; ALL_PROXY covers what has none.
+  // The upper-case variable wins over the lower-case one (as in Deno's fetch); ALL_PROXY covers
+  // what has none.
   const both = loadConfig({
     https_proxy: "http://lower:1",
     HTTPS_PROXY: "http://upper:1",
-    ALL_PROXY: "socks5h://socks.corp:1080",
+    all_proxy: "socks5h://socks.corp:1080",
   });
-  equal(both.poll.proxy.https?.url, "http://lower:1");
+  equal(both.poll.proxy.https?.url, "http://upper:1");
+  equal(loadConfig({ https_proxy: "http://lower:1" }).poll.proxy.https?.url, "http://lower:1");
   deepStrictEqual(both.poll.proxy.http, {
     transport: "socks5",
     url: "socks5h://socks.corp:1080",
