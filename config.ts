@@ -1,6 +1,7 @@
 /**
  * Reads and validates the environment once (DESIGN §7). No other module reads `Deno.env`
- * (except the `status` CLI, which reads only its own variables).
+ * (except the `status` CLI, which reads its own variables and the proxy ones `fetch` obeys, and
+ * ingest/pinned_client.ts, which hides the proxy variables from the `fetch` clients it makes).
  * @module
  */
 import { z } from "zod";

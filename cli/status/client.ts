@@ -176,6 +176,8 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** The fetch to use (tests may pass their own). */
   readonly fetch?: typeof fetch;
+  /** The proxy requests go through (cli/status/proxy.ts), named in errors; none by default. */
+  readonly proxy?: { readonly url: string; readonly variable: string } | null;
 }
 
 /** Query of `GET /api/incidents`. */
@@ -265,6 +267,9 @@ export function createClient(options: ClientOptions): StatusClient {
   const base = options.baseUrl.replace(/\/+$/, "") + "/";
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  const via = options.proxy
+    ? ` through the proxy ${options.proxy.url} (${options.proxy.variable}; NO_PROXY names hosts reached directly)`
+    : "";
 
   async function send(url: URL): Promise<Response> {
     for (let attempt = 0;; attempt++) {
@@ -273,13 +278,13 @@ export function createClient(options: ClientOptions): StatusClient {
       } catch (err) {
         if (err instanceof DOMException && err.name === "TimeoutError") {
           throw new ApiFailure(
-            `The statusd API at ${options.baseUrl} did not answer within ` +
+            `The statusd API at ${options.baseUrl} did not answer${via} within ` +
               `${options.timeoutMs / 1000} s`,
           );
         }
         if (attempt >= 1) {
           throw new ApiFailure(
-            `Cannot reach the statusd API at ${options.baseUrl}: ${networkReason(err)}`,
+            `Cannot reach the statusd API at ${options.baseUrl}${via}: ${networkReason(err)}`,
           );
         }
       }

@@ -13,6 +13,7 @@ import {
   tokenize,
 } from "./args.ts";
 import { createClient } from "./client.ts";
+import { apiRoute, PROXY_VARIABLES } from "./proxy.ts";
 import { checkCommand } from "./commands/check.ts";
 import { gateCommand } from "./commands/gate.ts";
 import { incidentsCommand } from "./commands/incidents.ts";
@@ -66,6 +67,11 @@ export interface Io {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly fetch?: typeof fetch;
+  /**
+   * A fetch that ignores the proxy variables, for an API on this machine (a proxy cannot reach
+   * it); the usual fetch when absent.
+   */
+  readonly directFetch?: typeof fetch;
 }
 
 /** Flags that take a value, in any command (so their value is not taken for a word). */
@@ -115,12 +121,14 @@ export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
       return EXIT.ok;
     }
     const options = command.parse(tokens);
+    const route = apiRoute(global.apiUrl, io.env);
     const ctx: Context = {
       client: createClient({
         baseUrl: global.apiUrl,
         apiKey: global.apiKey,
         timeoutMs: global.timeoutMs,
-        fetch: io.fetch,
+        fetch: io.fetch ?? (route.loopback ? io.directFetch : undefined),
+        proxy: route.proxy === null ? null : { url: route.proxy, variable: route.variable! },
       }),
       global,
       colour: !global.json && colourEnabled(io.stdoutIsTerminal, io.env, global.noColor),
@@ -153,11 +161,21 @@ function writer(stream: { writeSync(p: Uint8Array): number }): (text: string) =>
 }
 
 if (import.meta.main) {
+  let direct: Deno.HttpClient | null = null;
   const code = await run(Deno.args, {
     env: {
       STATUS_API_URL: Deno.env.get("STATUS_API_URL"),
       STATUS_API_KEY: Deno.env.get("STATUS_API_KEY"),
       NO_COLOR: Deno.env.get("NO_COLOR"),
+      ...Object.fromEntries(PROXY_VARIABLES.map((name) => [name, Deno.env.get(name)])),
+    },
+    directFetch(input, init) {
+      if (!direct) {
+        // A fetch client reads the proxy variables when made: this one is made without them.
+        for (const name of PROXY_VARIABLES) Deno.env.delete(name);
+        direct = Deno.createHttpClient({});
+      }
+      return fetch(input, { ...init, client: direct });
     },
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stdout: writer(Deno.stdout),
