@@ -105,13 +105,20 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
   const idleMs = options.idleMs ?? 5_000;
   const proxy = options.proxy ?? NO_PROXIES;
   let plain: Deno.HttpClient | null = null;
+  let literal: Deno.HttpClient | null = null;
   /** A `fetch` client per proxy server (the settings' objects, so `http` and `https` may share). */
   const proxied = new Map<ProxyServer, Deno.HttpClient>();
   let agent: https.Agent | null = null;
   let closed = false;
   const sockets = createSocketBook();
-  /** The `fetch` client of direct requests (made on first use). */
-  const direct = () =>
+  /**
+   * The `fetch` client of URLs whose host is an address (made on first use): pooled as `fetch`'s
+   * own (a burst of alert deliveries to one receiver keeps its connections), no proxy.
+   */
+  const literalClient = () =>
+    literal ??= withoutProxyVariables(() => Deno.createHttpClient(caCerts ? { caCerts } : {}));
+  /** The `fetch` client of pinned http requests (made on first use). */
+  const pinnedClient = () =>
     plain ??= withoutProxyVariables(() =>
       Deno.createHttpClient({
         ...(caCerts ? { caCerts } : {}),
@@ -137,14 +144,14 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
         if (!client) proxied.set(server, client = proxyClient(server, caCerts, idleMs));
         return fetch(url, { ...init, client });
       }
-      if (address === null) return fetch(url, { ...init, client: direct() });
+      if (address === null) return fetch(url, { ...init, client: literalClient() });
       if (url.protocol === "http:") {
         const target = new URL(url);
         target.hostname = address.includes(":") ? `[${address}]` : address;
         return fetch(target, {
           ...init,
           headers: [...headers, ["host", url.host]],
-          client: direct(),
+          client: pinnedClient(),
         });
       }
       agent ??= new https.Agent({
@@ -166,6 +173,7 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
       if (closed) return;
       closed = true;
       plain?.close();
+      literal?.close();
       for (const client of proxied.values()) client.close();
       agent?.destroy();
     },
