@@ -12,6 +12,7 @@ import {
   parseIpRange,
   parseNoProxy,
   parseProxyUrl,
+  PROXY_URL_VARIABLES,
   type ProxyServer,
   type ProxySettings,
 } from "./domain/mod.ts";
@@ -44,16 +45,6 @@ const addressList = z.string().trim().transform((text, ctx) => {
   }
   return items;
 });
-
-/** The proxy variables, upper case first where both are set (as Deno's `fetch` reads them). */
-const PROXY_VARIABLES = [
-  "HTTPS_PROXY",
-  "https_proxy",
-  "HTTP_PROXY",
-  "http_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-] as const;
 
 /** A proxy variable's URL (`parseProxyUrl`). */
 const proxyUrl = z.string().transform((value, ctx): ProxyServer => {
@@ -97,7 +88,7 @@ function postgresUrl(text: string): URL | null {
 function shown(name: string, value: string | undefined): string {
   if (
     value !== undefined &&
-    (name === "STATUSD_SMTP_URL" || (PROXY_VARIABLES as readonly string[]).includes(name))
+    (name === "STATUSD_SMTP_URL" || (PROXY_URL_VARIABLES as readonly string[]).includes(name))
   ) {
     return "(not shown: it may hold a password)";
   }

@@ -315,6 +315,8 @@ export {
   type NoProxyEntry,
   parseNoProxy,
   parseProxyUrl,
+  PROXY_URL_VARIABLES,
+  PROXY_VARIABLES,
   proxyFor,
   type ProxyServer,
   type ProxySettings,

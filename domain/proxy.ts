@@ -7,6 +7,22 @@
  */
 import { inRange, type IpRange, parseIp, parseIpRange } from "./address.ts";
 
+/**
+ * The variables naming a proxy, in the order Deno's `fetch` reads them (upper case first): for
+ * https, for http, for both.
+ */
+export const PROXY_URL_VARIABLES = [
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+] as const;
+
+/** Every proxy variable: {@link PROXY_URL_VARIABLES} and `NO_PROXY` (either case). */
+export const PROXY_VARIABLES = [...PROXY_URL_VARIABLES, "NO_PROXY", "no_proxy"] as const;
+
 /** One proxy server. */
 export interface ProxyServer {
   /** How to speak to it. */

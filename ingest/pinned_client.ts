@@ -42,6 +42,7 @@ import {
   NO_PROXIES,
   nonPublicKind,
   parseIp,
+  PROXY_VARIABLES,
   proxyFor,
   type ProxyServer,
   type ProxySettings,
@@ -186,18 +187,6 @@ export function createPinnedPool(options: PinnedPoolOptions = {}): PinnedPool {
     },
   };
 }
-
-/** The variables Deno's `fetch` clients read their proxies from when made. */
-const PROXY_VARIABLES = [
-  "HTTP_PROXY",
-  "http_proxy",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-  "NO_PROXY",
-  "no_proxy",
-];
 
 /** True when a proxy variable is set (or the environment cannot be read: assume so). */
 function proxyVariablesSet(): boolean {

@@ -9,17 +9,7 @@
 import { parseIp } from "../../domain/address.ts";
 import { parseNoProxy, parseProxyUrl, proxyFor, type ProxySettings } from "../../domain/proxy.ts";
 
-/** The proxy variables, in the order Deno's `fetch` reads them. */
-export const PROXY_VARIABLES = [
-  "HTTPS_PROXY",
-  "https_proxy",
-  "HTTP_PROXY",
-  "http_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-  "NO_PROXY",
-  "no_proxy",
-] as const;
+export { PROXY_VARIABLES } from "../../domain/proxy.ts";
 
 /** The way to the API. */
 export interface ApiRoute {

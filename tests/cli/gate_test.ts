@@ -8,19 +8,14 @@
  * `busy-db` (one in progress since 11:00), `dark-vendor` (its page answers 500: UNKNOWN).
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DAY_MS, fixedClock, HOUR_MS, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createServer } from "../../routes/mod.ts";
-import { createAppContext } from "../../app/mod.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { summaryWithMaintenances } from "../support/maintenance.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
+import { runStatus, serveApi } from "../support/status_cli.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(ROOT, "cli", "status", "main.ts");
 const T0 = Date.UTC(2026, 10, 20, 12, 0);
 
 async function startStatusd() {
@@ -84,40 +79,19 @@ async function startStatusd() {
     { store: store.polls, clock, log: silentLogger, hostSpacingMs: 0 },
   );
   await poller.runOnce();
-  const app = createServer({
-    app: createAppContext({
-      store,
-      clock,
-      log: silentLogger,
-      settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    }),
-  });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const served = serveApi(store, clock);
   return {
-    api: `http://127.0.0.1:${server.addr.port}`,
+    api: served.api,
     async close() {
       await poller.stop();
-      await server.shutdown();
+      await served.close();
       await sim.close();
       await store.close();
     },
   };
 }
 
-async function status(args: string[]) {
-  const env = Deno.env.toObject();
-  for (const k of ["STATUS_API_URL", "STATUS_API_KEY", "NO_COLOR"]) delete env[k];
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    cwd: ROOT,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const status = (args: string[]) => runStatus(args);
 
 Deno.test({
   name: "status gate: exit codes for incidents, maintenance in and out of the window, UNKNOWN",

@@ -4,8 +4,6 @@
  * and the JSON.
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   createBoard,
   createGroup,
@@ -15,19 +13,10 @@ import {
 } from "../../app/mod.ts";
 import { addIncident, addVendor, apiRig, setStatus, T0 } from "../support/api.ts";
 import { account, key } from "../support/accounts.ts";
+import { runStatus } from "../support/status_cli.ts";
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "status", "main.ts");
-
-async function status(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const status = (args: string[], env: Record<string, string>) =>
+  runStatus(args, { NO_COLOR: "1", ...env });
 
 Deno.test("status monitors: the account's monitors, exit 1 when one is broken, 3 without a key", async () => {
   const r = apiRig();

@@ -4,19 +4,12 @@
  * through the proxy the variables name, and failing to reach it says which proxy was tried.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createAppContext } from "../../app/mod.ts";
-import { fixedClock } from "../../domain/mod.ts";
 import { apiRoute } from "../../cli/status/proxy.ts";
-import { silentLogger } from "../../log.ts";
-import { createServer } from "../../routes/mod.ts";
+import { fixedClock } from "../../domain/mod.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { startForwardProxy } from "../support/forward_proxy.ts";
+import { runStatus, serveApi } from "../support/status_cli.ts";
 import { freePort } from "../support/statusd_process.ts";
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(ROOT, "cli", "status", "main.ts");
 
 /** A statusd API on 127.0.0.1 serving one vendor, not read yet. */
 async function api() {
@@ -31,37 +24,19 @@ async function api() {
     provider: "calm-co",
     domains: [],
   }], clock.now());
-  const app = createServer({
-    app: createAppContext({
-      store,
-      clock,
-      log: silentLogger,
-      settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    }),
-  });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const served = serveApi(store, clock);
   return {
-    port: server.addr.port,
+    port: served.port,
     async close() {
-      await server.shutdown();
+      await served.close();
       await store.close();
     },
   };
 }
 
-/** Runs `status` with exactly `env` (and PATH-free), as a user's shell would. */
-async function status(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+/** Runs `status` as a user's shell would, with `env` (NO_COLOR on). */
+const status = (args: string[], env: Record<string, string>) =>
+  runStatus(args, { NO_COLOR: "1", ...env });
 
 Deno.test("apiRoute: this machine is direct; other hosts take the scheme's proxy unless NO_PROXY names them", () => {
   const env = {

@@ -4,27 +4,10 @@
  * vendor and since when (`UNKNOWN — timeout since 12:00`), and `--json` carries `reading`.
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FAILING, readingRig } from "../support/reading_rig.ts";
+import { runStatus } from "../support/status_cli.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(ROOT, "cli", "status", "main.ts");
-
-async function status(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = Deno.env.toObject();
-  for (const k of ["STATUS_API_URL", "STATUS_API_KEY", "NO_COLOR", "FORCE_COLOR"]) delete env[k];
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    cwd: ROOT,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const status = (args: string[]) => runStatus(args);
 
 /** Table cells of each row (columns are two or more spaces apart). */
 function rows(stdout: string): string[][] {

@@ -11,18 +11,20 @@
  * - `dark-vendor`: its page answers 500, so statusd has never read it (UNKNOWN).
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
-import { createServer } from "../../routes/mod.ts";
-import { createAppContext } from "../../app/mod.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
+import {
+  ROOT,
+  runStatus,
+  serveApi,
+  STATUS_MAIN,
+  statusEnv,
+  type StatusRun,
+} from "../support/status_cli.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(ROOT, "cli", "status", "main.ts");
 const ESC = String.fromCharCode(27);
 
 /** A statusd with simulator data, shared by every test in this file. */
@@ -67,62 +69,32 @@ async function startStatusd() {
   clock.advance(30 * MINUTE_MS);
   await poller.runOnce();
 
-  const app = createServer({
-    app: createAppContext({
-      store,
-      clock,
-      log: silentLogger,
-      settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
-    }),
-  });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
-  const api = `http://127.0.0.1:${server.addr.port}`;
+  const served = serveApi(store, clock);
   return {
-    api,
+    api: served.api,
     async close() {
       await poller.stop();
-      await server.shutdown();
+      await served.close();
       await sim.close();
       await store.close();
     },
   };
 }
 
-/** The environment a CLI run gets: the test's own, minus what would change the client. */
-function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env = Deno.env.toObject();
-  for (const k of ["STATUS_API_URL", "STATUS_API_KEY", "NO_COLOR", "FORCE_COLOR"]) delete env[k];
-  return { ...env, ...extra };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = StatusRun;
 
 /** Runs the client with `args` (stdout and stderr piped). */
-async function status(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    cwd: ROOT,
-    env: cleanEnv(extraEnv),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const status = (args: string[], extraEnv: Record<string, string> = {}): Promise<Run> =>
+  runStatus(args, extraEnv);
 
 /** Runs the client with stdout on a pseudo-terminal (util-linux `script`). */
 async function statusOnTty(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const line = [Deno.execPath(), "run", "-A", MAIN, ...args].map(quote).join(" ");
+  const line = [Deno.execPath(), "run", "-A", STATUS_MAIN, ...args].map(quote).join(" ");
   const out = await new Deno.Command("script", {
     args: ["-qec", line, "/dev/null"],
     cwd: ROOT,
-    env: cleanEnv(extraEnv),
+    env: statusEnv(extraEnv),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

@@ -3,27 +3,12 @@
  * carries the API's `timeToResolve`: the client run as a subprocess against a real statusd.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { apiRig } from "../support/api.ts";
 import { ACME, addAcme } from "../support/pages.ts";
+import { runStatus } from "../support/status_cli.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MAIN = join(ROOT, "cli", "status", "main.ts");
-
-async function status(api: string, args: string[]) {
-  const env = Deno.env.toObject();
-  for (const k of ["STATUS_API_URL", "STATUS_API_KEY", "FORCE_COLOR"]) delete env[k];
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--api", api, ...args],
-    cwd: ROOT,
-    env: { ...env, NO_COLOR: "1" },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout) };
-}
+const status = (api: string, args: string[]) =>
+  runStatus(["--api", api, ...args], { NO_COLOR: "1" });
 
 Deno.test("status acme: 'usually resolves' per impact, and timeToResolve in --json", async () => {
   const r = apiRig();
