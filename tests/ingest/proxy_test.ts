@@ -22,7 +22,7 @@ import { createPoller } from "../../ingest/mod.ts";
 import { createPinnedPool } from "../../ingest/pinned_client.ts";
 import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
-import { type ForwardProxy, startForwardProxy } from "../support/forward_proxy.ts";
+import { type ForwardProxy, startForwardProxy, startSocksProxy } from "../support/forward_proxy.ts";
 import { vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { memoryStore } from "../support/store.ts";
@@ -120,6 +120,34 @@ Deno.test("proxy: an https vendor is reached through a CONNECT tunnel by name, i
   } finally {
     await proxy.close();
     await vendor.shutdown();
+  }
+});
+
+Deno.test("proxy: a SOCKS5 proxy (ALL_PROXY=socks5://…) is asked for the name, http and https alike", async () => {
+  const cert = await tls();
+  const socks = startSocksProxy();
+  const plain = plainVendor("plain via socks");
+  const secure = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: cert.certPem, key: cert.keyPem, onListen: () => {} },
+    () => new Response("secure via socks"),
+  );
+  try {
+    const settings = through(socks.url);
+    const a = await fetchThrough(`http://vendor.invalid:${plain.port}/a`, settings);
+    equal(a.kind === "ok" && a.body, "plain via socks", failure(a));
+    const b = await fetchThrough(`https://vendor.invalid:${secure.addr.port}/b`, settings, {
+      caCerts: [cert.caPem],
+    });
+    equal(b.kind === "ok" && b.body, "secure via socks", failure(b));
+    deepStrictEqual(socks.requests, [
+      `vendor.invalid:${plain.port}`,
+      `vendor.invalid:${secure.addr.port}`,
+    ]);
+    deepStrictEqual(plain.hosts, [`vendor.invalid:${plain.port}`]);
+  } finally {
+    await socks.close();
+    await plain.server.shutdown();
+    await secure.shutdown();
   }
 });
 

@@ -140,3 +140,72 @@ function splitHostPort(target: string): [string, number] {
   const at = target.lastIndexOf(":");
   return [target.slice(0, at).replace(/^\[|\]$/g, ""), Number(target.slice(at + 1))];
 }
+
+/**
+ * A SOCKS5 proxy on loopback (RFC 1928, no authentication, CONNECT only): records each target
+ * as `name:port` or `address:port` and connects it where `addressOf` says.
+ */
+export function startSocksProxy(options: Pick<ForwardProxyOptions, "addressOf"> = {}) {
+  const addressOf = options.addressOf ?? (() => "127.0.0.1");
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const requests: string[] = [];
+  const open = new Set<Deno.Conn>();
+  const exactly = async (conn: Deno.Conn, n: number) => {
+    const out = new Uint8Array(n);
+    for (let got = 0; got < n;) {
+      const read = await conn.read(out.subarray(got));
+      if (read === null) throw new Error("closed");
+      got += read;
+    }
+    return out;
+  };
+  const serve = async (client: Deno.Conn) => {
+    const [, methods] = await exactly(client, 2);
+    await exactly(client, methods!);
+    await client.write(new Uint8Array([5, 0]));
+    const [, command, , type] = await exactly(client, 4);
+    let host: string;
+    if (type === 3) host = decoder.decode(await exactly(client, (await exactly(client, 1))[0]!));
+    else if (type === 1) host = [...await exactly(client, 4)].join(".");
+    else throw new Error(`address type ${type} not served`);
+    const portBytes = await exactly(client, 2);
+    const port = (portBytes[0]! << 8) | portBytes[1]!;
+    requests.push(`${host}:${port}`);
+    if (command !== 1) throw new Error("only CONNECT");
+    const upstream = await Deno.connect({ hostname: addressOf(host), port });
+    await client.write(new Uint8Array([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
+    await Promise.all([
+      client.readable.pipeTo(upstream.writable).catch(() => {}),
+      upstream.readable.pipeTo(client.writable).catch(() => {}),
+    ]);
+  };
+  const serving = (async () => {
+    for await (const conn of listener) {
+      open.add(conn);
+      serve(conn).catch(() => {}).finally(() => {
+        open.delete(conn);
+        try {
+          conn.close();
+        } catch {
+          // already closed
+        }
+      });
+    }
+  })();
+  return {
+    /** `socks5://127.0.0.1:<port>`. */
+    url: `socks5://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    requests,
+    async close() {
+      listener.close();
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch {
+          // already closed
+        }
+      }
+      await serving.catch(() => {});
+    },
+  };
+}
