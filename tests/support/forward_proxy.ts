@@ -32,23 +32,8 @@ const decoder = new TextDecoder();
 /** Starts a proxy on 127.0.0.1 (a free port). */
 export function startForwardProxy(options: ForwardProxyOptions = {}): ForwardProxy {
   const addressOf = options.addressOf ?? (() => "127.0.0.1");
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const requests: string[] = [];
   const authorizations: (string | null)[] = [];
-  const open = new Set<Deno.Conn>();
-  const serving = (async () => {
-    for await (const conn of listener) {
-      open.add(conn);
-      serve(conn).catch(() => {}).finally(() => {
-        open.delete(conn);
-        try {
-          conn.close();
-        } catch {
-          // already closed
-        }
-      });
-    }
-  })();
 
   async function serve(client: Deno.Conn): Promise<void> {
     const read = await readHead(client);
@@ -74,10 +59,7 @@ export function startForwardProxy(options: ForwardProxyOptions = {}): ForwardPro
       const upstream = await Deno.connect({ hostname: addressOf(host), port });
       await client.write(encoder.encode("HTTP/1.1 200 Connection Established\r\n\r\n"));
       if (rest.length > 0) await upstream.write(rest);
-      await Promise.all([
-        client.readable.pipeTo(upstream.writable).catch(() => {}),
-        upstream.readable.pipeTo(client.writable).catch(() => {}),
-      ]);
+      await relay(client, upstream);
       return;
     }
     const url = new URL(target!);
@@ -96,22 +78,54 @@ export function startForwardProxy(options: ForwardProxyOptions = {}): ForwardPro
     await upstream.readable.pipeTo(client.writable).catch(() => {});
   }
 
+  const server = serveConnections(serve);
   return {
-    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    url: `http://127.0.0.1:${server.port}`,
     requests,
     authorizations,
+    close: server.close,
+  };
+}
+
+/**
+ * Accepts connections on 127.0.0.1 (a free port) and hands each to `serve`, closing it when
+ * `serve` is done or fails; `close()` stops listening and closes what is still open.
+ */
+function serveConnections(serve: (conn: Deno.Conn) => Promise<void>) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  const closeQuietly = (conn: Deno.Conn) => {
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  };
+  const serving = (async () => {
+    for await (const conn of listener) {
+      open.add(conn);
+      serve(conn).catch(() => {}).finally(() => {
+        open.delete(conn);
+        closeQuietly(conn);
+      });
+    }
+  })();
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
     async close() {
       listener.close();
-      for (const conn of open) {
-        try {
-          conn.close();
-        } catch {
-          // already closed
-        }
-      }
+      for (const conn of open) closeQuietly(conn);
       await serving.catch(() => {});
     },
   };
+}
+
+/** Copies each side's bytes to the other until both are done. */
+async function relay(a: Deno.Conn, b: Deno.Conn): Promise<void> {
+  await Promise.all([
+    a.readable.pipeTo(b.writable).catch(() => {}),
+    b.readable.pipeTo(a.writable).catch(() => {}),
+  ]);
 }
 
 /** Reads a request head (through the blank line); null when the peer closed first. */
@@ -147,9 +161,7 @@ function splitHostPort(target: string): [string, number] {
  */
 export function startSocksProxy(options: Pick<ForwardProxyOptions, "addressOf"> = {}) {
   const addressOf = options.addressOf ?? (() => "127.0.0.1");
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const requests: string[] = [];
-  const open = new Set<Deno.Conn>();
   const exactly = async (conn: Deno.Conn, n: number) => {
     const out = new Uint8Array(n);
     for (let got = 0; got < n;) {
@@ -174,38 +186,13 @@ export function startSocksProxy(options: Pick<ForwardProxyOptions, "addressOf"> 
     if (command !== 1) throw new Error("only CONNECT");
     const upstream = await Deno.connect({ hostname: addressOf(host), port });
     await client.write(new Uint8Array([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-    await Promise.all([
-      client.readable.pipeTo(upstream.writable).catch(() => {}),
-      upstream.readable.pipeTo(client.writable).catch(() => {}),
-    ]);
+    await relay(client, upstream);
   };
-  const serving = (async () => {
-    for await (const conn of listener) {
-      open.add(conn);
-      serve(conn).catch(() => {}).finally(() => {
-        open.delete(conn);
-        try {
-          conn.close();
-        } catch {
-          // already closed
-        }
-      });
-    }
-  })();
+  const server = serveConnections(serve);
   return {
     /** `socks5://127.0.0.1:<port>`. */
-    url: `socks5://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    url: `socks5://127.0.0.1:${server.port}`,
     requests,
-    async close() {
-      listener.close();
-      for (const conn of open) {
-        try {
-          conn.close();
-        } catch {
-          // already closed
-        }
-      }
-      await serving.catch(() => {});
-    },
+    close: server.close,
   };
 }
