@@ -7,6 +7,8 @@
 import { z } from "zod";
 import {
   type AddressAllowance,
+  firstSet,
+  NO_PROXY_VARIABLES,
   type NoProxyEntry,
   parseAllowance,
   parseIpRange,
@@ -15,6 +17,7 @@ import {
   PROXY_URL_VARIABLES,
   type ProxyServer,
   type ProxySettings,
+  proxyVariablesOf,
 } from "./domain/mod.ts";
 
 /** A bad configuration value; the message names every bad variable and its value. */
@@ -239,11 +242,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(lines.join("\n"));
   }
   const e = parsed.data;
-  const all = e.ALL_PROXY ?? e.all_proxy ?? null;
   const proxy: ProxySettings = Object.freeze({
-    http: e.HTTP_PROXY ?? e.http_proxy ?? all,
-    https: e.HTTPS_PROXY ?? e.https_proxy ?? all,
-    noProxy: Object.freeze([...(e.NO_PROXY ?? e.no_proxy ?? [])]),
+    http: firstSet(proxyVariablesOf("http:"), (name) => e[name])?.value ?? null,
+    https: firstSet(proxyVariablesOf("https:"), (name) => e[name])?.value ?? null,
+    noProxy: Object.freeze([...(firstSet(NO_PROXY_VARIABLES, (name) => e[name])?.value ?? [])]),
   });
   const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({

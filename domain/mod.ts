@@ -311,7 +311,9 @@ export {
   parseIpRange,
 } from "./address.ts";
 export {
+  firstSet,
   NO_PROXIES,
+  NO_PROXY_VARIABLES,
   type NoProxyEntry,
   parseNoProxy,
   parseProxyUrl,
@@ -320,6 +322,8 @@ export {
   proxyFor,
   type ProxyServer,
   type ProxySettings,
+  type ProxyUrlVariable,
+  proxyVariablesOf,
 } from "./proxy.ts";
 export {
   boundSnapshot,

@@ -1,16 +1,21 @@
 /**
  * Outbound proxies as the usual environment variables name them (`HTTPS_PROXY`, `HTTP_PROXY`,
- * `ALL_PROXY`, `NO_PROXY`, either case), read the way curl reads them: which proxy, if any, a
- * request to a URL goes through. Pure: config.ts parses the variables, the pinned pool
- * (ingest/pinned_client.ts) asks {@link proxyFor} for each request.
+ * `ALL_PROXY`, `NO_PROXY`, either case, upper case first as Deno's `fetch` reads them): which
+ * proxy, if any, a request to a URL goes through. Pure: config.ts parses the variables, the
+ * pinned pool (ingest/pinned_client.ts) asks {@link proxyFor} for each request, and the `status`
+ * CLI works out the route Deno's `fetch` takes.
  * @module
  */
 import { inRange, type IpRange, parseIp, parseIpRange } from "./address.ts";
 
-/**
- * The variables naming a proxy, in the order Deno's `fetch` reads them (upper case first): for
- * https, for http, for both.
- */
+/** The variables naming the proxy of https URLs, in the order they count. */
+const HTTPS_PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"] as const;
+/** The variables naming the proxy of http URLs, in the order they count. */
+const HTTP_PROXY_VARIABLES = ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] as const;
+/** `NO_PROXY`'s two spellings, in the order they count. */
+export const NO_PROXY_VARIABLES = ["NO_PROXY", "no_proxy"] as const;
+
+/** The variables naming a proxy (either case). */
 export const PROXY_URL_VARIABLES = [
   "HTTPS_PROXY",
   "https_proxy",
@@ -21,7 +26,30 @@ export const PROXY_URL_VARIABLES = [
 ] as const;
 
 /** Every proxy variable: {@link PROXY_URL_VARIABLES} and `NO_PROXY` (either case). */
-export const PROXY_VARIABLES = [...PROXY_URL_VARIABLES, "NO_PROXY", "no_proxy"] as const;
+export const PROXY_VARIABLES = [...PROXY_URL_VARIABLES, ...NO_PROXY_VARIABLES] as const;
+
+/** One of {@link PROXY_URL_VARIABLES}. */
+export type ProxyUrlVariable = (typeof PROXY_URL_VARIABLES)[number];
+
+/**
+ * The variable that counts among `variables` (in order: {@link proxyVariablesOf},
+ * {@link NO_PROXY_VARIABLES}): the first whose `valueOf` is set and not empty, or undefined.
+ */
+export function firstSet<N extends string, T>(
+  variables: readonly N[],
+  valueOf: (name: N) => T | undefined,
+): { readonly name: N; readonly value: T } | undefined {
+  for (const name of variables) {
+    const value = valueOf(name);
+    if (value !== undefined && value !== "") return { name, value };
+  }
+  return undefined;
+}
+
+/** The variables naming the proxy of `protocol`'s URLs (`http:` or `https:`), in order. */
+export function proxyVariablesOf(protocol: string): readonly ProxyUrlVariable[] {
+  return protocol === "https:" ? HTTPS_PROXY_VARIABLES : HTTP_PROXY_VARIABLES;
+}
 
 /** One proxy server. */
 export interface ProxyServer {

@@ -6,8 +6,15 @@
  * error reaching it says so.
  * @module
  */
-import { parseIp } from "../../domain/address.ts";
-import { parseNoProxy, parseProxyUrl, proxyFor, type ProxySettings } from "../../domain/proxy.ts";
+import { nonPublicKind, parseIp } from "../../domain/address.ts";
+import {
+  firstSet,
+  NO_PROXY_VARIABLES,
+  parseNoProxy,
+  parseProxyUrl,
+  proxyFor,
+  proxyVariablesOf,
+} from "../../domain/proxy.ts";
 
 export { PROXY_VARIABLES } from "../../domain/proxy.ts";
 
@@ -21,15 +28,12 @@ export interface ApiRoute {
   readonly variable: string | null;
 }
 
-/** True for `localhost`, `*.localhost`, loopback IPv4 and `::1`. */
+/** True for `localhost`, `*.localhost` and loopback addresses (any form that carries one). */
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
   if (h === "localhost" || h.endsWith(".localhost")) return true;
   const ip = parseIp(h);
-  if (!ip) return false;
-  return ip.version === 4
-    ? ip.bytes[0] === 127
-    : ip.bytes.every((b, i) => b === (i === 15 ? 1 : 0));
+  return ip !== null && nonPublicKind(ip) === "loopback";
 }
 
 /** The route to `apiUrl` under `env`. */
@@ -39,20 +43,13 @@ export function apiRoute(
 ): ApiRoute {
   const url = new URL(apiUrl);
   if (isLoopback(url.hostname)) return { loopback: true, proxy: null, variable: null };
-  const first = (...names: string[]) => names.find((n) => env[n]) ?? null;
-  const variable = url.protocol === "https:"
-    ? first("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")
-    : first("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy");
-  const server = variable === null ? null : parseProxyUrl(env[variable]!);
+  const named = firstSet(proxyVariablesOf(url.protocol), (name) => env[name]);
+  const server = named === undefined ? null : parseProxyUrl(named.value);
   if (server === null || "error" in server) return { loopback: false, proxy: null, variable: null };
-  const noProxy = env.NO_PROXY || env.no_proxy || "";
-  const settings: ProxySettings = {
-    http: server,
-    https: server,
-    noProxy: parseNoProxy(noProxy).entries,
-  };
-  const via = proxyFor(url, settings);
+  const noProxy = parseNoProxy(firstSet(NO_PROXY_VARIABLES, (name) => env[name])?.value ?? "");
+  // The proxy named for this URL's scheme, unless NO_PROXY sends it direct.
+  const via = proxyFor(url, { http: server, https: server, noProxy: noProxy.entries });
   return via === null
     ? { loopback: false, proxy: null, variable: null }
-    : { loopback: false, proxy: via.url, variable };
+    : { loopback: false, proxy: via.url, variable: named!.name };
 }

@@ -50,6 +50,7 @@ Deno.test("apiRoute: this machine is direct; other hosts take the scheme's proxy
       "http://statusd.localhost",
       "http://127.0.0.2:1",
       "http://[::1]:8080",
+      "http://[::ffff:127.0.0.1]:8080",
     ]
   ) {
     deepStrictEqual(apiRoute(url, env), { loopback: true, proxy: null, variable: null }, url);
