@@ -79,6 +79,19 @@ function parseV6(text: string): Uint8Array | null {
   return bytes;
 }
 
+/** The host of `url` as it is checked and looked up: no brackets, no final dot, lower case. */
+export function checkedHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+}
+
+/**
+ * True for `localhost` and names under it (RFC 6761: loopback, whatever a resolver says), given
+ * as {@link checkedHost} gives it.
+ */
+export function isLocalhostName(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost");
+}
+
 /**
  * Parses an IP literal in its standard text form: dotted-quad IPv4 (no leading zeros, so no
  * octal ambiguity) or IPv6 (with `::` and an embedded IPv4 tail; brackets allowed; no zone).

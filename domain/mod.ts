@@ -297,12 +297,14 @@ export {
 } from "./reading.ts";
 export {
   type AddressAllowance,
+  checkedHost,
   embeddedV4,
   formatIp,
   inRange,
   type IpAddress,
   type IpRange,
   isAddressAllowed,
+  isLocalhostName,
   NO_PRIVATE_ADDRESSES,
   type NonPublicKind,
   nonPublicKind,

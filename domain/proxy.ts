@@ -6,7 +6,7 @@
  * CLI works out the route Deno's `fetch` takes.
  * @module
  */
-import { inRange, type IpRange, parseIp, parseIpRange } from "./address.ts";
+import { checkedHost, inRange, type IpRange, parseIp, parseIpRange } from "./address.ts";
 
 /** The variables naming the proxy of https URLs, in the order they count. */
 const HTTPS_PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"] as const;
@@ -176,7 +176,7 @@ export function proxyFor(url: URL, settings: ProxySettings): ProxyServer | null 
     ? settings.http
     : null;
   if (server === null) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = checkedHost(url);
   const port = portOf(url);
   const ip = parseIp(host);
   for (const entry of settings.noProxy) {

@@ -8,17 +8,12 @@
  */
 import {
   type AddressAllowance,
+  checkedHost,
   NO_PRIVATE_ADDRESSES,
   type ReadingErrorKind,
 } from "../domain/mod.ts";
 import type { Resolve } from "./dns_cache.ts";
-import {
-  checkedHost,
-  checkPin,
-  createPinnedPool,
-  type PinnedPool,
-  systemResolve,
-} from "./pinned_client.ts";
+import { checkPin, createPinnedPool, type PinnedPool, systemResolve } from "./pinned_client.ts";
 
 /** Why a fetch failed: the transport-level {@link ReadingErrorKind}s. */
 export type FailureReason = Exclude<ReadingErrorKind, "bad_payload" | "parse_error">;

@@ -36,9 +36,11 @@ import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import {
   type AddressAllowance,
+  checkedHost,
   formatIp,
   type IpAddress,
   isAddressAllowed,
+  isLocalhostName,
   NO_PROXIES,
   nonPublicKind,
   parseIp,
@@ -412,11 +414,6 @@ export async function systemResolve(hostname: string): Promise<string[]> {
   return answers.map((a) => a.address);
 }
 
-/** The host of `url` as it is checked and looked up: no brackets, no final dot, lower case. */
-export function checkedHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-}
-
 /**
  * Where a request to a host may connect: `address` to pin (null for an IP literal, which needs
  * no pin), or why not: `reason` says which address is not allowed, or that the name does not
@@ -447,7 +444,7 @@ export async function checkPin(
       ? { allowed: true, address: null }
       : notAllowed(host, literal);
   }
-  if (host === "localhost" || host.endsWith(".localhost")) {
+  if (isLocalhostName(host)) {
     const ip = LOOPBACK_NAMES.map((a) => parseIp(a)!).find((a) => isAddressAllowed(a, allowance));
     return ip
       ? { allowed: true, address: formatIp(ip) }

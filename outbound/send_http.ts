@@ -6,9 +6,8 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
-import type { AddressAllowance, ProxySettings } from "../domain/mod.ts";
+import { type AddressAllowance, checkedHost, type ProxySettings } from "../domain/mod.ts";
 import {
-  checkedHost,
   checkPin,
   createPinnedPool,
   type PinnedPool,

@@ -6,7 +6,7 @@
  * error reaching it says so.
  * @module
  */
-import { nonPublicKind, parseIp } from "../../domain/address.ts";
+import { checkedHost, isLocalhostName, nonPublicKind, parseIp } from "../../domain/address.ts";
 import {
   firstSet,
   NO_PROXY_VARIABLES,
@@ -29,10 +29,10 @@ export interface ApiRoute {
 }
 
 /** True for `localhost`, `*.localhost` and loopback addresses (any form that carries one). */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  const ip = parseIp(h);
+function isLoopback(url: URL): boolean {
+  const host = checkedHost(url);
+  if (isLocalhostName(host)) return true;
+  const ip = parseIp(host);
   return ip !== null && nonPublicKind(ip) === "loopback";
 }
 
@@ -42,7 +42,7 @@ export function apiRoute(
   env: Readonly<Record<string, string | undefined>>,
 ): ApiRoute {
   const url = new URL(apiUrl);
-  if (isLoopback(url.hostname)) return { loopback: true, proxy: null, variable: null };
+  if (isLoopback(url)) return { loopback: true, proxy: null, variable: null };
   const named = firstSet(proxyVariablesOf(url.protocol), (name) => env[name]);
   const server = named === undefined ? null : parseProxyUrl(named.value);
   if (server === null || "error" in server) return { loopback: false, proxy: null, variable: null };
