@@ -38,7 +38,13 @@ import { createDnsCache, type Resolve } from "./dns_cache.ts";
 import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } from "./http.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { createPinnedPool, systemResolve } from "./pinned_client.ts";
-import { createPulseBook, PULSE_BROKEN_RETRY_MS, type PulseBook } from "./pulses.ts";
+import {
+  createPulseBook,
+  PULSE_BROKEN_RETRY_MS,
+  PULSE_FAILURES_MAX,
+  type PulseBook,
+  type PulseState,
+} from "./pulses.ts";
 import { parseFailureKind } from "./parse_failure.ts";
 import { createReadingParser, OFF_THREAD_BYTES, type ReadingParser } from "./parse_worker.ts";
 import { createSilenceWatch } from "./silence.ts";
@@ -422,7 +428,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
       await deps.store.setEndpoint(v.id, null);
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
-    afterFullRead(v, outcome, at, pulsed.fingerprint, validators, ctx);
+    afterFullRead(v, outcome, at, pulsed, validators, ctx);
     const result = await record(v, adapter, platform, outcome, at, ctx, url.host);
     return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
@@ -446,13 +452,20 @@ const GONE = new Set([404, 410]);
 /** What reading a vendor's pulse decided: the poll is over, or the full read follows. */
 type Pulsed =
   | { readonly done: true; readonly result: PollResult }
-  | { readonly done: false; readonly fingerprint: string | null };
+  | {
+    readonly done: false;
+    readonly fingerprint: string | null;
+    /** The pulse failed for a passing reason (its detail): counted if the full read succeeds. */
+    readonly failed?: string;
+  };
 
 /**
  * Issue #15: a calm vendor whose platform has a pulse document is read through it first. When
  * the fingerprint is the one its last full read went with and no full read is due (one per
  * stable interval), the poll ends as `not_modified`; when it changed, was never seen, or the
- * pulse could not be read, the full read follows at once. A pulse answered 429 (or with
+ * pulse could not be read, the full read follows at once (a pulse document that fails
+ * `PULSE_FAILURES_MAX` times in a row while the full reads succeed is left alone for a day, as a
+ * missing one is). A pulse answered 429 (or with
  * `Retry-After`) ends the poll as that failure: no second request goes to a vendor asking for
  * fewer. A vendor's first poll reads its pulse and then the full document. Moving and failing
  * vendors, and vendors of platforms without a pulse document, go straight to the full read.
@@ -501,14 +514,16 @@ async function pulseFirst(
         result: await fail(v, out.reason, out.detail, poll, ctx, out.retryAfterMs, url.host),
       };
     }
-    // A passing trouble (no connection, a timeout, a 5xx) is tried again next time; anything
-    // else says the pulse document is not there to read.
+    // A passing trouble (no connection, a timeout, a 5xx) is tried again next time, unless it
+    // is the pulse's alone and keeps happening; anything else says the pulse document is not
+    // there to read.
     const passing = out.reason === "network" || out.reason === "timeout" ||
       (out.status ?? 0) >= 500;
     if (!passing) brokenPulse(v, s, at, out.detail, ctx);
     s.fingerprint = s.etag = s.lastModified = null;
-    return notYet;
+    return passing ? { ...notYet, failed: out.detail } : notYet;
   }
+  s.failuresInRow = 0;
   let fingerprint = s.fingerprint;
   if (out.kind === "ok") {
     try {
@@ -536,12 +551,13 @@ async function pulseFirst(
 /** The vendor's pulse document is missing or of another shape: unused for a day, said once. */
 function brokenPulse(
   v: DueVendor,
-  s: { brokenUntil: EpochMs | null },
+  s: PulseState,
   at: EpochMs,
   why: string,
   ctx: PollContext,
 ): void {
   s.brokenUntil = at + PULSE_BROKEN_RETRY_MS;
+  s.failuresInRow = 0;
   reportOnce(
     ctx,
     `pulse|${v.slug}`,
@@ -556,22 +572,28 @@ function brokenPulse(
 /**
  * Remembers what a full read says about the vendor's pulses: the fingerprint it went with (none
  * when no pulse preceded it), when it succeeded, how big the document was and whether a
- * conditional request was answered 304. A failed read forgets the fingerprint.
+ * conditional request was answered 304. A failed read forgets the fingerprint. A pulse that
+ * failed before a full read that succeeded counts toward leaving the pulse document alone; one
+ * before a failed full read does not (the vendor was in trouble, not its pulse document).
  */
 function afterFullRead(
   v: DueVendor,
   outcome: FetchOutcome,
   at: EpochMs,
-  fingerprint: string | null,
+  pulsed: { readonly fingerprint: string | null; readonly failed?: string },
   sent: { etag?: string | null; lastModified?: string | null },
   ctx: PollContext,
 ): void {
   const s = ctx.pulses.of(v.id);
   if (outcome.kind === "failed") {
     s.fingerprint = null;
+    s.failuresInRow = 0;
     return;
   }
-  s.fingerprint = fingerprint;
+  if (pulsed.failed !== undefined && ++s.failuresInRow >= PULSE_FAILURES_MAX) {
+    brokenPulse(v, s, at, `${s.failuresInRow} pulses in a row failed (${pulsed.failed})`, ctx);
+  }
+  s.fingerprint = pulsed.fingerprint;
   s.lastFullAt = at;
   if (outcome.kind === "ok") {
     s.fullBytes = outcome.bytes;

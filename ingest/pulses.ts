@@ -18,8 +18,18 @@ import type { Adapter, Pulse } from "./adapters/adapter.ts";
  * document of tens of KB that comes whole every time stays on the stable interval).
  */
 export const PULSE_FULL_MAX_BYTES = 8 * 1024;
-/** How long a vendor's pulse document is left unused after it went missing or changed shape. */
+/**
+ * How long a vendor's pulse document is left unused after it went missing, changed shape, or
+ * failed {@link PULSE_FAILURES_MAX} times in a row while the full document could be read.
+ */
 export const PULSE_BROKEN_RETRY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Pulses in a row that may fail for a passing reason (no connection, a timeout, a 5xx) while the
+ * full read after each succeeds, before the pulse document is left alone like a missing one: a
+ * vendor whose full document answers but whose pulse endpoint hangs or errors would otherwise get
+ * a failed request and a full read every pulse interval.
+ */
+export const PULSE_FAILURES_MAX = 3;
 
 /** One vendor's pulse memory. */
 export interface PulseState {
@@ -40,6 +50,8 @@ export interface PulseState {
   ignoresValidators: boolean;
   /** The pulse document went missing or changed shape: not used before this instant. */
   brokenUntil: EpochMs | null;
+  /** Pulses in a row that failed for a passing reason while the vendor was otherwise read. */
+  failuresInRow: number;
 }
 
 /** Every vendor's pulse memory, by vendor id. */
@@ -72,6 +84,7 @@ export function createPulseBook(): PulseBook {
         fullValidators: false,
         ignoresValidators: false,
         brokenUntil: null,
+        failuresInRow: 0,
       };
       states.set(vendorId, s);
     }

@@ -323,6 +323,70 @@ Deno.test("a missing pulse document is left alone for a day; the vendor is read 
   }
 });
 
+Deno.test("a pulse document that keeps failing while the full one answers is left alone for a day", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  const failing = { body: "upstream error", contentType: "text/plain", status: 503 };
+  try {
+    r.sim.setDocument(slug, STATUS, failing);
+    await r.poller.runOnce();
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 2);
+    equal(r.sim.requestsTo(slug, SUMMARY), 2, "each failed pulse is followed by the full read");
+    // A pulse that answers again starts the count over.
+    r.sim.setDocument(slug, STATUS, null);
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 3);
+    r.sim.setDocument(slug, STATUS, failing);
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 6, "asked three more times after the good answer");
+    for (let i = 0; i < 3; i++) await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 6, "not asked again after three failures in a row");
+    // The full document is small and answers 304: read every pulse interval instead.
+    equal(r.sim.requestsTo(slug, SUMMARY), 9);
+    const v = await vendor(r.store, slug);
+    equal(v.current_status, "OPERATIONAL");
+    equal(v.failures, 0, "the pulse's failures are not the vendor's");
+    r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
+    // A day later, calm again (and past the 30 minutes a change keeps a vendor moving).
+    r.sim.setDocument(slug, STATUS, null);
+    r.sim.setScenario(slug, "calm");
+    await r.step(24 * 3600);
+    equal(r.sim.requestsTo(slug, STATUS), 6);
+    await r.step(31 * 60);
+    equal(r.sim.requestsTo(slug, STATUS), 7, "asked again a day later");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a vendor down altogether does not count against its pulse document", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  const failing = { body: "upstream error", contentType: "text/plain", status: 503 };
+  try {
+    await r.poller.runOnce();
+    // Two pulses fail while the full document still answers.
+    r.sim.setDocument(slug, STATUS, failing);
+    for (let i = 0; i < 2; i++) await r.step(60);
+    // Then the whole vendor fails, and recovers.
+    r.sim.setDocument(slug, SUMMARY, failing);
+    await r.step(60);
+    equal((await vendor(r.store, slug)).failures, 1);
+    r.sim.setDocument(slug, SUMMARY, null);
+    await r.step(60);
+    equal((await vendor(r.store, slug)).failures, 0);
+    const asked = r.sim.requestsTo(slug, STATUS);
+    await r.step(60);
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), asked + 2, "still asked: the count started over");
+  } finally {
+    await r.close();
+  }
+});
+
 Deno.test("pulses off: a calm vendor is read every stable interval, nothing in between", async () => {
   const r = await rig(["statuspage"], { pulseSeconds: 0 });
   const [slug] = r.slugs as [string];
