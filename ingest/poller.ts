@@ -42,6 +42,7 @@ import {
   createPulseBook,
   PULSE_BROKEN_RETRY_MS,
   PULSE_FAILURES_MAX,
+  PULSE_IDLE_CHANGES_MAX,
   type PulseBook,
   type PulseState,
 } from "./pulses.ts";
@@ -430,6 +431,7 @@ async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollResult> {
     }
     afterFullRead(v, outcome, at, pulsed, validators, ctx);
     const result = await record(v, adapter, platform, outcome, at, ctx, url.host);
+    weighPulseChange(v, pulsed, result, at, ctx);
     return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {
     if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
@@ -457,6 +459,8 @@ type Pulsed =
     readonly fingerprint: string | null;
     /** The pulse failed for a passing reason (its detail): counted if the full read succeeds. */
     readonly failed?: string;
+    /** The pulse's fingerprint differs from the one the last full read went with. */
+    readonly changed?: boolean;
   };
 
 /**
@@ -541,14 +545,43 @@ async function pulseFirst(
   ) {
     const httpStatus = out.kind === "ok" ? out.status : 304;
     const next = nextPollAt({ ...stateOf(v), failures: 0, pulsing: true }, at, config, random(ctx));
+    s.idleChangesInRow = 0;
     await deps.store.recordPulse(v.id, { at, latencyMs: out.latencyMs, httpStatus, ...next });
     return { done: true, result: { outcome: "not_modified", changes: 0 } };
   }
-  if (s.fingerprint !== null && fingerprint !== s.fingerprint) ctx.counts.pulseChanges++;
-  return { done: false, fingerprint };
+  const changed = s.fingerprint !== null && fingerprint !== s.fingerprint;
+  if (changed) ctx.counts.pulseChanges++;
+  return { done: false, fingerprint, changed };
 }
 
-/** The vendor's pulse document is missing or of another shape: unused for a day, said once. */
+/**
+ * Weighs a pulse that changed by what the full read after it recorded: nothing new
+ * {@link PULSE_IDLE_CHANGES_MAX} times in a row and the pulse document is no signal (left alone
+ * for a day); a recorded change starts the count over.
+ */
+function weighPulseChange(
+  v: DueVendor,
+  pulsed: { readonly changed?: boolean },
+  result: PollResult,
+  at: EpochMs,
+  ctx: PollContext,
+): void {
+  if (!pulsed.changed) return;
+  if (result.outcome !== "ok" && result.outcome !== "not_modified") return;
+  const s = ctx.pulses.of(v.id);
+  if (result.changes > 0) {
+    s.idleChangesInRow = 0;
+  } else if (++s.idleChangesInRow >= PULSE_IDLE_CHANGES_MAX) {
+    const why =
+      `its fingerprint changed ${s.idleChangesInRow} times in a row while the page did not`;
+    brokenPulse(v, s, at, why, ctx);
+  }
+}
+
+/**
+ * The vendor's pulse document is missing, of another shape, keeps failing or keeps changing
+ * for nothing: unused for a day, said once.
+ */
 function brokenPulse(
   v: DueVendor,
   s: PulseState,
@@ -557,7 +590,7 @@ function brokenPulse(
   ctx: PollContext,
 ): void {
   s.brokenUntil = at + PULSE_BROKEN_RETRY_MS;
-  s.failuresInRow = 0;
+  s.failuresInRow = s.idleChangesInRow = 0;
   reportOnce(
     ctx,
     `pulse|${v.slug}`,

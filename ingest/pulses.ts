@@ -19,8 +19,9 @@ import type { Adapter, Pulse } from "./adapters/adapter.ts";
  */
 export const PULSE_FULL_MAX_BYTES = 8 * 1024;
 /**
- * How long a vendor's pulse document is left unused after it went missing, changed shape, or
- * failed {@link PULSE_FAILURES_MAX} times in a row while the full document could be read.
+ * How long a vendor's pulse document is left unused after it went missing, changed shape,
+ * failed {@link PULSE_FAILURES_MAX} times in a row while the full document could be read, or
+ * changed {@link PULSE_IDLE_CHANGES_MAX} times in a row while the full document did not.
  */
 export const PULSE_BROKEN_RETRY_MS = 24 * 60 * 60 * 1000;
 /**
@@ -30,6 +31,13 @@ export const PULSE_BROKEN_RETRY_MS = 24 * 60 * 60 * 1000;
  * a failed request and a full read every pulse interval.
  */
 export const PULSE_FAILURES_MAX = 3;
+/**
+ * Pulses in a row whose fingerprint changed while the full read after each found nothing new
+ * (no change recorded), before the pulse document is left alone like a missing one: a pulse
+ * document that says something new every time (a timestamp of when it was served) is no signal,
+ * and followed every pulse interval by a full read it would multiply what the vendor sends.
+ */
+export const PULSE_IDLE_CHANGES_MAX = 3;
 
 /** One vendor's pulse memory. */
 export interface PulseState {
@@ -52,6 +60,8 @@ export interface PulseState {
   brokenUntil: EpochMs | null;
   /** Pulses in a row that failed for a passing reason while the vendor was otherwise read. */
   failuresInRow: number;
+  /** Pulses in a row that changed while the full read after them found nothing new. */
+  idleChangesInRow: number;
 }
 
 /** Every vendor's pulse memory, by vendor id. */
@@ -85,6 +95,7 @@ export function createPulseBook(): PulseBook {
         ignoresValidators: false,
         brokenUntil: null,
         failuresInRow: 0,
+        idleChangesInRow: 0,
       };
       states.set(vendorId, s);
     }

@@ -387,6 +387,86 @@ Deno.test("a vendor down altogether does not count against its pulse document", 
   }
 });
 
+/** A `status.json` that says the page was updated at minute `minute`, whatever happened. */
+function restlessStatus(minute: number) {
+  const body = JSON.stringify({
+    page: { id: "p", name: "P", updated_at: new Date(T0 + minute * 60_000).toISOString() },
+    status: { indicator: "none", description: "All Systems Operational" },
+  });
+  return { body, contentType: "application/json" };
+}
+
+Deno.test("a pulse document that changes every time while the page does not is left alone for a day", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    r.sim.setDocument(slug, STATUS, restlessStatus(0));
+    await r.poller.runOnce();
+    for (let minute = 1; minute <= 2; minute++) {
+      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+      await r.step(60);
+    }
+    // The same document again: an unchanged pulse starts the count over.
+    await r.step(60);
+    equal(r.sim.requestsTo(slug, STATUS), 4);
+    equal(r.sim.requestsTo(slug, SUMMARY), 3, "the unchanged pulse reads nothing else");
+    for (let minute = 4; minute <= 6; minute++) {
+      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+      await r.step(60);
+    }
+    equal(r.sim.requestsTo(slug, STATUS), 7);
+    equal(r.sim.requestsTo(slug, SUMMARY), 6, "each changed pulse was followed by a full read");
+    for (let minute = 7; minute <= 9; minute++) {
+      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+      await r.step(60);
+    }
+    equal(r.sim.requestsTo(slug, STATUS), 7, "not asked again after three changes for nothing");
+    // The full document answers 304: it is the signal every pulse interval meanwhile.
+    equal(r.sim.requestsTo(slug, SUMMARY), 9);
+    r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a pulse change the full read confirms starts the count of changes for nothing over", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    r.sim.setDocument(slug, STATUS, restlessStatus(0));
+    await r.poller.runOnce();
+    for (let minute = 1; minute <= 2; minute++) {
+      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+      await r.step(60);
+    }
+    // Real trouble: the pulse changes and the full read records it.
+    r.sim.setDocument(slug, STATUS, restlessStatus(3));
+    r.sim.setScenario(slug, "outage");
+    await r.step(60);
+    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+    r.sim.setScenario(slug, "calm");
+    await r.step(60);
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+    await r.step(31 * 60); // calm again after the moving window
+    const asked = r.sim.requestsTo(slug, STATUS);
+    for (let minute = 40; minute <= 41; minute++) {
+      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+      await r.step(60);
+    }
+    equal(r.sim.requestsTo(slug, STATUS), asked + 2);
+    await r.step(60);
+    equal(
+      r.sim.requestsTo(slug, STATUS),
+      asked + 3,
+      "still asked: two for nothing since the change",
+    );
+  } finally {
+    await r.close();
+  }
+});
+
 Deno.test("pulses off: a calm vendor is read every stable interval, nothing in between", async () => {
   const r = await rig(["statuspage"], { pulseSeconds: 0 });
   const [slug] = r.slugs as [string];
