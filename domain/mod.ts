@@ -156,6 +156,7 @@ export {
   type DueVendor,
   type FailureRecord,
   type FetchRecord,
+  type FullReadRecord,
   type GroupPatch,
   type GroupRecord,
   type GroupStore,

@@ -39,6 +39,7 @@ import { DEFAULT_MAX_BYTES, type FetchOptions, type FetchOutcome, politeFetch } 
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { createPinnedPool, systemResolve } from "./pinned_client.ts";
 import {
+  boundedFingerprint,
   createPulseBook,
   PULSE_BROKEN_RETRY_MS,
   PULSE_FAILURES_MAX,
@@ -483,6 +484,7 @@ async function pulseFirst(
   const { deps, config, pulses } = ctx;
   const now = deps.clock.now();
   const notYet: Pulsed = { done: false, fingerprint: null };
+  pulses.adopt(v.id, v.lastFullAt, v.pulseFingerprint);
   // A vendor never read yet reads its pulse too, so its first full read has a fingerprint.
   const calm = v.failures === 0 &&
     (v.lastSuccessAt === null || (!isMoving(stateOf(v), now) && v.currentStatus !== "UNKNOWN"));
@@ -531,7 +533,7 @@ async function pulseFirst(
   let fingerprint = s.fingerprint;
   if (out.kind === "ok") {
     try {
-      fingerprint = pulse.fingerprint(out.body);
+      fingerprint = boundedFingerprint(pulse.fingerprint(out.body));
     } catch (err) {
       brokenPulse(v, s, at, String(err instanceof Error ? err.message : err), ctx);
       s.fingerprint = s.etag = s.lastModified = null;
@@ -791,9 +793,12 @@ async function record(
   const random = deps.random ?? Math.random;
   // Asked when needed: what this read says about the vendor's validators counts already.
   const pulsing = () => ctx.pulses.watchable(v.id, adapter, at);
+  // What the next pulse compares with, stored for whichever instance sends it.
+  const pulseFingerprint = ctx.pulses.of(v.id).fingerprint;
   if (outcome.kind === "not_modified") {
     const state = { ...stateOf(v), failures: 0, pulsing: pulsing() };
     await deps.store.recordNotModified(v.id, {
+      pulseFingerprint,
       at,
       latencyMs: outcome.latencyMs,
       httpStatus: 304,
@@ -811,6 +816,7 @@ async function record(
     }
     if (ctx.bodies.get(v.id) === digest && v.currentStatus !== "UNKNOWN") {
       await deps.store.recordNotModified(v.id, {
+        pulseFingerprint,
         at,
         latencyMs: outcome.latencyMs,
         httpStatus: outcome.status,
@@ -870,6 +876,7 @@ async function record(
       etag: outcome.etag ?? null,
       lastModified: outcome.lastModified ?? null,
       notes,
+      pulseFingerprint,
       ...nextPollAt(state, at, config, random, v.deadlineAt === 0),
     });
     ctx.bodies.set(v.id, digest);

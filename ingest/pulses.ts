@@ -1,6 +1,9 @@
 /**
- * What the poller remembers between polls about each vendor's pulse (issue #15), in memory: a
- * restart starts every vendor over with a full read. A calm vendor is watched by pulses when
+ * What the poller remembers between polls about each vendor's pulse (issue #15), in memory. The
+ * two facts the next pulse compares with (the fingerprint the last full read went with, and when
+ * that read was) are also stored with the vendor, and taken from there when newer ({@link
+ * PulseBook.adopt}): another instance may have polled the vendor since, or this process
+ * restarted. A calm vendor is watched by pulses when
  * its platform offers a pulse document (adapter `pulse`), or when a conditional request of its
  * full document is cheap: the vendor answers it 304, or its document came with validators (an
  * ETag or Last-Modified: presumed honoured from the first read on, until the same document comes
@@ -10,6 +13,7 @@
  * @module
  */
 import type { EpochMs } from "../domain/mod.ts";
+import { digestText } from "./adapters/_pulse.ts";
 import type { Adapter, Pulse } from "./adapters/adapter.ts";
 
 /**
@@ -38,6 +42,14 @@ export const PULSE_FAILURES_MAX = 3;
  * and followed every pulse interval by a full read it would multiply what the vendor sends.
  */
 export const PULSE_IDLE_CHANGES_MAX = 3;
+
+/** Longest fingerprint kept as it is (it is stored with the vendor); a longer one is digested. */
+export const PULSE_FINGERPRINT_MAX = 128;
+
+/** `fingerprint`, or its digest when longer than {@link PULSE_FINGERPRINT_MAX}. */
+export function boundedFingerprint(fingerprint: string): string {
+  return fingerprint.length <= PULSE_FINGERPRINT_MAX ? fingerprint : `#${digestText(fingerprint)}`;
+}
 
 /** One vendor's pulse memory. */
 export interface PulseState {
@@ -74,6 +86,11 @@ export interface PulseBook {
   watchable(vendorId: number, adapter: Adapter, now: EpochMs): boolean;
   /** Drops the fingerprint (the next calm poll reads the pulse and the full document again). */
   forgetFingerprint(vendorId: number): void;
+  /**
+   * Takes the stored fingerprint and time of the vendor's last full read when that read is newer
+   * than the one remembered here (the pulse document's own validators are then unknown).
+   */
+  adopt(vendorId: number, lastFullAt: EpochMs | null, fingerprint: string | null): void;
   /** How many vendors it holds. */
   readonly size: number;
 }
@@ -115,6 +132,14 @@ export function createPulseBook(): PulseBook {
       if (!s) return false;
       return s.fullAnswers304 || (s.fullValidators && !s.ignoresValidators) ||
         (s.fullBytes !== null && s.fullBytes <= PULSE_FULL_MAX_BYTES);
+    },
+    adopt(vendorId, lastFullAt, fingerprint) {
+      if (lastFullAt === null) return;
+      const s = of(vendorId);
+      if (s.lastFullAt !== null && s.lastFullAt >= lastFullAt) return;
+      s.lastFullAt = lastFullAt;
+      s.fingerprint = fingerprint;
+      s.etag = s.lastModified = null;
     },
     forgetFingerprint(vendorId) {
       const s = states.get(vendorId);

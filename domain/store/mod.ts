@@ -163,6 +163,7 @@ export type {
 export type {
   DueVendor,
   FailureRecord,
+  FullReadRecord,
   PollOutcome,
   PollRecord,
   PollStore,

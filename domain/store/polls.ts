@@ -36,6 +36,13 @@ export interface DueVendor {
   readonly platformMisses: number;
   /** Last time the platform was detected again after repeated misses, or null. */
   readonly redetectedAt: EpochMs | null;
+  /**
+   * Issue #15: the pulse fingerprint the last successful full read went with (null: no pulse
+   * preceded it) and when that read was (null: never). Stored so that whichever instance polls
+   * the vendor next, or this one after a restart, compares its pulse with it.
+   */
+  readonly pulseFingerprint: string | null;
+  readonly lastFullAt: EpochMs | null;
 }
 
 /** Fields every recorded poll carries. */
@@ -47,8 +54,16 @@ export interface PollRecord {
   readonly deadlineAt: EpochMs;
 }
 
+/**
+ * A full read that succeeded (a document, or a 304): the pulse fingerprint it went with, kept
+ * with the vendor as its `pulseFingerprint`, and its time as `lastFullAt`. Absent or null: none.
+ */
+export interface FullReadRecord extends PollRecord {
+  readonly pulseFingerprint?: string | null;
+}
+
 /** A successful reading's poll facts. */
-export interface SuccessRecord extends PollRecord {
+export interface SuccessRecord extends FullReadRecord {
   readonly etag: string | null;
   readonly lastModified: string | null;
   /** What this reading left out and why (dropped items, capped lists), newest reading only. */
@@ -84,7 +99,7 @@ export interface PollStore {
     poll: SuccessRecord,
   ): Promise<readonly Change[]>;
   /** The document did not change: a success that keeps the stored reading and its notes. */
-  recordNotModified(vendorId: number, poll: PollRecord): Promise<void>;
+  recordNotModified(vendorId: number, poll: FullReadRecord): Promise<void>;
   /**
    * A pulse (issue #15) said the page did not change: a success like `recordNotModified`, whose
    * latency is counted in the day's latency summary but which adds no fetch-log row (pulses

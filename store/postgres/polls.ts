@@ -89,7 +89,7 @@ export function pollStore(
         RETURNING v.id, v.slug, v.status_page_url, v.platform,
           v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
           v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
-          v.platform_misses, v.redetected_at,
+          v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
           EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                   AND ${openSql(sql, "i")}) AS open_incidents`;
       return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
@@ -129,13 +129,15 @@ export function pollStore(
       return publishing(write(sql, async (tx) => {
         const raw = await writeReading(tx, vendorId, snapshot, poll.at);
         const set = tx`${healthy(tx)}, etag = ${poll.etag}, last_modified = ${poll.lastModified},
-          reading_notes = ${JSON.stringify(boundNotes(poll.notes))}`;
+          reading_notes = ${JSON.stringify(boundNotes(poll.notes))},
+          pulse_fingerprint = ${poll.pulseFingerprint ?? null}, last_full_at = ${poll.at}`;
         await finish(tx, vendorId, poll, set, "ok", true);
         return recordChanges(tx, poll.at, raw);
       }));
     },
     async recordNotModified(vendorId, poll) {
-      const set = sql`${healthy(sql)}, last_success_at = ${poll.at}`;
+      const set = sql`${healthy(sql)}, last_success_at = ${poll.at},
+        pulse_fingerprint = ${poll.pulseFingerprint ?? null}, last_full_at = ${poll.at}`;
       await finish(sql, vendorId, poll, set, "not_modified", true);
     },
     async recordPulse(vendorId, poll) {
@@ -185,5 +187,7 @@ function toDue(r: Row): DueVendor {
     deadlineAt: Number(r.deadline_at),
     platformMisses: Number(r.platform_misses),
     redetectedAt: numOrNull(r.redetected_at),
+    pulseFingerprint: strOrNull(r.pulse_fingerprint),
+    lastFullAt: numOrNull(r.last_full_at),
   };
 }

@@ -9,6 +9,7 @@
 import type {
   Change,
   DueVendor,
+  FullReadRecord,
   Platform,
   PollRecord,
   PollStore,
@@ -42,6 +43,8 @@ interface DueRow {
   deadline_at: number;
   platform_misses: number;
   redetected_at: number | null;
+  pulse_fingerprint: string | null;
+  last_full_at: number | null;
 }
 
 /** The poll records written through the batch (group commit). */
@@ -61,7 +64,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
        v.current_status,
        v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
-       v.deadline_at, v.platform_misses, v.redetected_at,
+       v.deadline_at, v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
        EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                AND ${openSql("i")}) AS open_incidents
      FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ?
@@ -89,6 +92,23 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       `UPDATE vendors SET ${HEALTHY}, last_success_at = ?, next_poll_at = ?, deadline_at = ?,
          last_checked_at = ? WHERE id = ?`,
     ).run(poll.at, poll.nextPollAt, poll.deadlineAt, poll.at, vendorId);
+    countLatency(db, vendorId, poll.at, poll.latencyMs);
+  };
+  /** A full read answered 304 (or the same bytes): `unchanged`, and what the next pulse needs. */
+  const unchangedFull = (vendorId: number, poll: FullReadRecord) => {
+    statement(
+      db,
+      `UPDATE vendors SET ${HEALTHY}, last_success_at = ?, next_poll_at = ?, deadline_at = ?,
+         last_checked_at = ?, pulse_fingerprint = ?, last_full_at = ? WHERE id = ?`,
+    ).run(
+      poll.at,
+      poll.nextPollAt,
+      poll.deadlineAt,
+      poll.at,
+      poll.pulseFingerprint ?? null,
+      poll.at,
+      vendorId,
+    );
     countLatency(db, vendorId, poll.at, poll.latencyMs);
   };
   const publish = (changes: readonly Change[]) => feed.publish(changes);
@@ -151,8 +171,16 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
         const raw = writeReading(db, vendorId, snapshot, poll.at);
         statement(
           db,
-          `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ? WHERE id = ?`,
-        ).run(poll.etag, poll.lastModified, JSON.stringify(boundNotes(poll.notes)), vendorId);
+          `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ?,
+             pulse_fingerprint = ?, last_full_at = ? WHERE id = ?`,
+        ).run(
+          poll.etag,
+          poll.lastModified,
+          JSON.stringify(boundNotes(poll.notes)),
+          poll.pulseFingerprint ?? null,
+          poll.at,
+          vendorId,
+        );
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
         countLatency(db, vendorId, poll.at, poll.latencyMs);
@@ -162,7 +190,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     recordNotModified(vendorId, poll) {
       return batch.add(
         () => {
-          unchanged(vendorId, poll);
+          unchangedFull(vendorId, poll);
           insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
         },
         undefined,
@@ -222,5 +250,7 @@ function toDue(r: DueRow): DueVendor {
     deadlineAt: r.deadline_at,
     platformMisses: r.platform_misses,
     redetectedAt: r.redetected_at,
+    pulseFingerprint: r.pulse_fingerprint,
+    lastFullAt: r.last_full_at,
   };
 }

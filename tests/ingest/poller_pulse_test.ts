@@ -56,17 +56,7 @@ async function rig(
   await syncVendors(store, vendors, clock.now());
   const published: Change[] = [];
   store.changes.subscribe((c) => published.push(...c));
-  const poller = createPoller(
-    { ...CONFIG, pulseSeconds: options.pulseSeconds ?? CONFIG.pulseSeconds },
-    {
-      store: store.polls,
-      clock,
-      log: silentLogger,
-      adapters: simulatedAdapters(),
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
-  );
+  const poller = pollerOver(store, clock, options.pulseSeconds);
   return {
     store,
     sim,
@@ -84,6 +74,21 @@ async function rig(
       await store.close();
     },
   };
+}
+
+/** A poller over `store` with its own memory, as another instance or a restarted process has. */
+function pollerOver(store: Store, clock: ReturnType<typeof fixedClock>, pulseSeconds?: number) {
+  return createPoller(
+    { ...CONFIG, pulseSeconds: pulseSeconds ?? CONFIG.pulseSeconds },
+    {
+      store: store.polls,
+      clock,
+      log: silentLogger,
+      adapters: simulatedAdapters(),
+      hostSpacingMs: 0,
+      random: () => 0.5,
+    },
+  );
 }
 
 async function vendor(store: Store, slug: string) {
@@ -462,6 +467,77 @@ Deno.test("a pulse change the full read confirms starts the count of changes for
       asked + 3,
       "still asked: two for nothing since the change",
     );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("another instance, or a restarted process, goes on pulsing from what the last full read stored", async () => {
+  const r = await rig(["statuspage", "incidentio"]);
+  const [sp, io] = r.slugs as [string, string];
+  const other = pollerOver(r.store, r.clock);
+  try {
+    await r.poller.runOnce();
+    equal(r.sim.requestsTo(sp, SUMMARY), 1);
+    equal(r.sim.requestsTo(io, SUMMARY), 1);
+    // The vendors go from one instance to the other at every pulse, as leases fall.
+    for (let i = 0; i < 3; i++) {
+      r.clock.advance(60 * SECOND_MS);
+      await (i % 2 === 0 ? other : r.poller).runOnce();
+    }
+    equal(r.sim.requestsTo(sp, STATUS), 4, "a pulse each minute");
+    equal(r.sim.requestsTo(sp, SUMMARY), 1, "no full read for want of the other's memory");
+    equal(r.sim.requestsTo(io, "/api/v1/summary"), 4);
+    equal(r.sim.requestsTo(io, SUMMARY), 1);
+    equal(other.stats().pulses, 4);
+    // The stable interval still brings a full read, and trouble is still seen on either.
+    r.clock.advance(60 * SECOND_MS);
+    await other.runOnce();
+    equal(r.sim.requestsTo(sp, SUMMARY), 2, "the full read due after the stable interval");
+    r.sim.setScenario(sp, "outage");
+    r.clock.advance(60 * SECOND_MS);
+    await r.poller.runOnce();
+    equal((await vendor(r.store, sp)).current_status, "PARTIAL_OUTAGE");
+    equal(r.sim.requestsTo(sp, SUMMARY), 3);
+    // A process started afresh (its memory empty) pulses the calm vendor at once, no full read.
+    await other.stop();
+    const restarted = pollerOver(r.store, r.clock);
+    const fullReads = r.sim.requestsTo(io, SUMMARY);
+    const pulses = r.sim.requestsTo(io, "/api/v1/summary");
+    try {
+      r.clock.advance(60 * SECOND_MS);
+      await restarted.runOnce();
+      equal(r.sim.requestsTo(io, "/api/v1/summary"), pulses + 1);
+      equal(r.sim.requestsTo(io, SUMMARY), fullReads, "no full read of the calm vendor");
+    } finally {
+      await restarted.stop();
+    }
+  } finally {
+    await other.stop();
+    await r.close();
+  }
+});
+
+Deno.test("a pulse fingerprint is stored bounded, whatever the vendor sends", async () => {
+  const r = await rig(["statuspage"]);
+  const [slug] = r.slugs as [string];
+  try {
+    const long = (tail: string) => ({
+      body: JSON.stringify({
+        page: { id: "p", updated_at: "2026-11-02T12:00:00Z".padEnd(20_000, "x") + tail },
+        status: { indicator: "none" },
+      }),
+      contentType: "application/json",
+    });
+    r.sim.setDocument(slug, STATUS, long("a"));
+    await r.poller.runOnce();
+    const [v] = await r.store.polls.dueVendors(T0 + 3_600_000, 1);
+    ok(v!.pulseFingerprint !== null && v!.pulseFingerprint.length <= 129, "bounded");
+    // Two long fingerprints that differ only at their end still differ.
+    r.sim.setDocument(slug, STATUS, long("b"));
+    await r.step(60);
+    equal(r.poller.stats().pulseChanges, 1);
+    equal(r.sim.requestsTo(slug, SUMMARY), 2);
   } finally {
     await r.close();
   }

@@ -15,6 +15,7 @@ import monitors from "./010_monitors.ts";
 import accountDocs from "./011_account_docs.ts";
 import idempotency from "./012_idempotency.ts";
 import alerting from "./013_alerting.ts";
+import pulseMemory from "./014_pulse_memory.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   accountDocs,
   idempotency,
   alerting,
+  pulseMemory,
 ];

@@ -93,6 +93,8 @@ export const pollCases: Case[] = [
         deadlineAt: T + 3 * MIN,
         platformMisses: 0,
         redetectedAt: null,
+        pulseFingerprint: null,
+        lastFullAt: T,
       });
     },
   },
@@ -338,6 +340,46 @@ export const pollCases: Case[] = [
         [...sla.latency].sort((x, y) => x[0] - y[0]),
         [...histogramOf([12, 250])].sort((x, y) => x[0] - y[0]),
       );
+    },
+  },
+  {
+    name:
+      "polls: a full read's pulse fingerprint and time come back with the vendor; pulses and failures keep them, a full read without one clears the fingerprint",
+    async run(store) {
+      const { a } = await withVendors(store, [vendor("a")]);
+      const due = async (at: number) => {
+        const [v] = await store.polls.dueVendors(at, 10);
+        return { pulseFingerprint: v!.pulseFingerprint, lastFullAt: v!.lastFullAt };
+      };
+      deepStrictEqual(await due(T), { pulseFingerprint: null, lastFullAt: null }, "never read");
+      await store.polls.recordSuccess(
+        a!,
+        snapshot("OPERATIONAL"),
+        success(T, { pulseFingerprint: "none@2026-03-01T00:00:00Z" }),
+      );
+      deepStrictEqual(await due(T + MIN), {
+        pulseFingerprint: "none@2026-03-01T00:00:00Z",
+        lastFullAt: T,
+      });
+      const poll = (at: number) => ({
+        at,
+        latencyMs: 5,
+        httpStatus: 304,
+        nextPollAt: at + MIN,
+        deadlineAt: at + 2 * MIN,
+      });
+      await store.polls.recordPulse(a!, poll(T + MIN));
+      await store.polls.recordFailure(a!, failure(T + 2 * MIN, "timeout"));
+      deepStrictEqual(await due(T + 3 * MIN), {
+        pulseFingerprint: "none@2026-03-01T00:00:00Z",
+        lastFullAt: T,
+      }, "a pulse and a failure are not full reads");
+      await store.polls.recordNotModified(a!, { ...poll(T + 3 * MIN), pulseFingerprint: "x@2" });
+      deepStrictEqual(await due(T + 4 * MIN), { pulseFingerprint: "x@2", lastFullAt: T + 3 * MIN });
+      await store.polls.recordNotModified(a!, poll(T + 4 * MIN));
+      deepStrictEqual(await due(T + 5 * MIN), { pulseFingerprint: null, lastFullAt: T + 4 * MIN });
+      await store.polls.recordSuccess(a!, snapshot("OPERATIONAL"), success(T + 5 * MIN));
+      deepStrictEqual(await due(T + 6 * MIN), { pulseFingerprint: null, lastFullAt: T + 5 * MIN });
     },
   },
   {

@@ -1,0 +1,13 @@
+/**
+ * Issue #15: what the next pulse of a vendor compares with, kept with the vendor so another
+ * instance or a restarted process goes on pulsing it: the pulse fingerprint its last successful
+ * full read went with, and when that read was (epoch ms).
+ */
+export default {
+  version: 14,
+  name: "pulse_memory",
+  sql: `
+ALTER TABLE vendors ADD COLUMN pulse_fingerprint TEXT;
+ALTER TABLE vendors ADD COLUMN last_full_at INTEGER;
+`,
+};
