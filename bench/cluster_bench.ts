@@ -6,7 +6,11 @@
  * its own process. Prints, from one run: polls, missed deadlines, the most fetches any vendor got
  * (counted at the simulator) against the most one interval allows, CPU per 1,000 polls of this
  * process (both pollers) against the single SQLite instance; then stops one of the two and
- * prints how long until every vendor it held was polled by the other (failover).
+ * prints how long until every vendor it held was polled by the other (failover). Last, the same
+ * vendors calm at the default intervals (300 s, pulses every 60 s) on two pollers sharing a fresh
+ * PostgreSQL: pulses and full reads after the first readings, against one full read per vendor per
+ * stable interval (issue #15: a pulse compares with what the last full read stored, whichever
+ * instance made it).
  * @module
  */
 import { systemClock, type Vendor } from "../domain/mod.ts";
@@ -38,12 +42,21 @@ function catalog(origins: readonly string[], n: number): Vendor[] {
   );
 }
 
-function poller(store: Store, o: ClusterBenchOptions): Poller {
+/** statusd's default intervals: calm vendors read every 300 s and pulsed every 60 s. */
+const PULSED = { stableSeconds: 300, movingSeconds: 60, pulseSeconds: 60 } as const;
+
+function poller(
+  store: Store,
+  o: ClusterBenchOptions,
+  intervals: { stableSeconds: number; movingSeconds: number; pulseSeconds: number } = {
+    stableSeconds: INTERVAL_S,
+    movingSeconds: INTERVAL_S,
+    pulseSeconds: 0,
+  },
+): Poller {
   return createPoller(
     {
-      stableSeconds: INTERVAL_S,
-      movingSeconds: INTERVAL_S,
-      pulseSeconds: 0,
+      ...intervals,
       concurrency: o.concurrency,
       timeoutMs: 10_000,
       allowPrivate: ALLOW_SIMULATOR,
@@ -154,10 +167,49 @@ export async function runClusterBench(o: ClusterBenchOptions): Promise<void> {
     await watch.end();
     await a!.close();
     await b!.close();
+    await pulsedOnTwo(o, vendors, origin);
   } finally {
     sim.stop();
     await db.drop();
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * Calm vendors at the default intervals on two pollers sharing a fresh PostgreSQL: requests at
+ * the simulator and pulses after the first readings; every other request is a full read.
+ */
+async function pulsedOnTwo(o: ClusterBenchOptions, vendors: readonly Vendor[], origin: string) {
+  const db = await freshDatabase();
+  const [c, d] = await Promise.all([
+    openPostgresStore(db.url, { instance: "bench-c" }),
+    openPostgresStore(db.url, { instance: "bench-d" }),
+  ]);
+  try {
+    await c!.catalog.sync(vendors, systemClock.now());
+    const pollers = [poller(c!, o, PULSED), poller(d!, o, PULSED)];
+    const pulses = () => pollers.reduce((n, p) => n + p.stats().pulses, 0);
+    const requests = async () => (await fetchesPerVendor(origin, vendors)).reduce((a, n) => a + n);
+    for (const p of pollers) p.start();
+    const warm = Math.min(60, o.seconds * 0.4);
+    await sleep(warm * 1000);
+    const [r0, p0] = [await requests(), pulses()];
+    await sleep((o.seconds - warm) * 1000);
+    const [r1, p1] = [await requests(), pulses()];
+    for (const p of pollers) await p.stop();
+    const window = o.seconds - warm;
+    const full = r1 - r0 - (p1 - p0);
+    console.log(
+      `  calm, pulses every ${PULSED.pulseSeconds} s, two instances on PostgreSQL, last ${window} s: ` +
+        `${p1 - p0} pulses, ${full} full reads (${(full / Math.max(1, p1 - p0)).toFixed(2)} per ` +
+        `pulse; one instance reads a calm vendor in full once per ${PULSED.stableSeconds} s: at ` +
+        `most one per ${PULSED.stableSeconds / PULSED.pulseSeconds - 1} pulses, none within ` +
+        `${PULSED.stableSeconds - PULSED.pulseSeconds} s of its first reading)`,
+    );
+  } finally {
+    await c!.close();
+    await d!.close();
+    await db.drop();
   }
 }
 
