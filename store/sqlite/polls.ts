@@ -84,29 +84,23 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       "UPDATE vendors SET next_poll_at = ?, deadline_at = ?, last_checked_at = ? WHERE id = ?",
     ).run(p.nextPollAt, p.deadlineAt, p.at, id);
 
-  const unchanged = (vendorId: number, poll: PollRecord) => {
-    // The document did not change: the notes of the reading that produced it still hold. One
-    // statement for health and schedule (a pulse is most of the poller's writes, issue #15).
+  /**
+   * The document did not change: the notes of the reading that produced it still hold. One
+   * statement for health and schedule (a pulse is most of the poller's writes, issue #15); a full
+   * read (`full`) also stores what the next pulse compares with.
+   */
+  const unchanged = (vendorId: number, poll: PollRecord, full?: FullReadRecord) => {
+    const fullSet = full ? ", pulse_fingerprint = ?, last_full_at = ?" : "";
     statement(
       db,
       `UPDATE vendors SET ${HEALTHY}, last_success_at = ?, next_poll_at = ?, deadline_at = ?,
-         last_checked_at = ? WHERE id = ?`,
-    ).run(poll.at, poll.nextPollAt, poll.deadlineAt, poll.at, vendorId);
-    countLatency(db, vendorId, poll.at, poll.latencyMs);
-  };
-  /** A full read answered 304 (or the same bytes): `unchanged`, and what the next pulse needs. */
-  const unchangedFull = (vendorId: number, poll: FullReadRecord) => {
-    statement(
-      db,
-      `UPDATE vendors SET ${HEALTHY}, last_success_at = ?, next_poll_at = ?, deadline_at = ?,
-         last_checked_at = ?, pulse_fingerprint = ?, last_full_at = ? WHERE id = ?`,
+         last_checked_at = ?${fullSet} WHERE id = ?`,
     ).run(
       poll.at,
       poll.nextPollAt,
       poll.deadlineAt,
       poll.at,
-      poll.pulseFingerprint ?? null,
-      poll.at,
+      ...(full ? [full.pulseFingerprint ?? null, full.at] : []),
       vendorId,
     );
     countLatency(db, vendorId, poll.at, poll.latencyMs);
@@ -190,7 +184,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     recordNotModified(vendorId, poll) {
       return batch.add(
         () => {
-          unchangedFull(vendorId, poll);
+          unchanged(vendorId, poll, poll);
           insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
         },
         undefined,

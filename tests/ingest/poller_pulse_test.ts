@@ -105,6 +105,8 @@ async function vendor(store: Store, slug: string) {
 }
 
 const STATUS = "/api/v2/status.json";
+/** What a failing server sends (a passing trouble, tried again next time). */
+const UPSTREAM_ERROR = { body: "upstream error", contentType: "text/plain", status: 503 };
 const SUMMARY = "/api/v2/summary.json";
 
 Deno.test("a pulse that changes triggers a full read at once; an unchanged one is all that is read", async () => {
@@ -331,9 +333,8 @@ Deno.test("a missing pulse document is left alone for a day; the vendor is read 
 Deno.test("a pulse document that keeps failing while the full one answers is left alone for a day", async () => {
   const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  const failing = { body: "upstream error", contentType: "text/plain", status: 503 };
   try {
-    r.sim.setDocument(slug, STATUS, failing);
+    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
     await r.poller.runOnce();
     await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 2);
@@ -342,7 +343,7 @@ Deno.test("a pulse document that keeps failing while the full one answers is lef
     r.sim.setDocument(slug, STATUS, null);
     await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 3);
-    r.sim.setDocument(slug, STATUS, failing);
+    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
     for (let i = 0; i < 3; i++) await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 6, "asked three more times after the good answer");
     for (let i = 0; i < 3; i++) await r.step(60);
@@ -370,14 +371,13 @@ Deno.test("a pulse document that keeps failing while the full one answers is lef
 Deno.test("a vendor down altogether does not count against its pulse document", async () => {
   const r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  const failing = { body: "upstream error", contentType: "text/plain", status: 503 };
   try {
     await r.poller.runOnce();
     // Two pulses fail while the full document still answers.
-    r.sim.setDocument(slug, STATUS, failing);
+    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
     for (let i = 0; i < 2; i++) await r.step(60);
     // Then the whole vendor fails, and recovers.
-    r.sim.setDocument(slug, SUMMARY, failing);
+    r.sim.setDocument(slug, SUMMARY, UPSTREAM_ERROR);
     await r.step(60);
     equal((await vendor(r.store, slug)).failures, 1);
     r.sim.setDocument(slug, SUMMARY, null);
@@ -391,6 +391,14 @@ Deno.test("a vendor down altogether does not count against its pulse document", 
     await r.close();
   }
 });
+
+/** Pulses a minute apart, each `status.json` saying the page was updated that minute. */
+async function restlessMinutes(r: Rig, slug: string, from: number, to: number) {
+  for (let minute = from; minute <= to; minute++) {
+    r.sim.setDocument(slug, STATUS, restlessStatus(minute));
+    await r.step(60);
+  }
+}
 
 /** A `status.json` that says the page was updated at minute `minute`, whatever happened. */
 function restlessStatus(minute: number) {
@@ -407,24 +415,15 @@ Deno.test("a pulse document that changes every time while the page does not is l
   try {
     r.sim.setDocument(slug, STATUS, restlessStatus(0));
     await r.poller.runOnce();
-    for (let minute = 1; minute <= 2; minute++) {
-      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
-      await r.step(60);
-    }
+    await restlessMinutes(r, slug, 1, 2);
     // The same document again: an unchanged pulse starts the count over.
     await r.step(60);
     equal(r.sim.requestsTo(slug, STATUS), 4);
     equal(r.sim.requestsTo(slug, SUMMARY), 3, "the unchanged pulse reads nothing else");
-    for (let minute = 4; minute <= 6; minute++) {
-      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
-      await r.step(60);
-    }
+    await restlessMinutes(r, slug, 4, 6);
     equal(r.sim.requestsTo(slug, STATUS), 7);
     equal(r.sim.requestsTo(slug, SUMMARY), 6, "each changed pulse was followed by a full read");
-    for (let minute = 7; minute <= 9; minute++) {
-      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
-      await r.step(60);
-    }
+    await restlessMinutes(r, slug, 7, 9);
     equal(r.sim.requestsTo(slug, STATUS), 7, "not asked again after three changes for nothing");
     // The full document answers 304: it is the signal every pulse interval meanwhile.
     equal(r.sim.requestsTo(slug, SUMMARY), 9);
@@ -442,10 +441,7 @@ Deno.test("a pulse change the full read confirms starts the count of changes for
   try {
     r.sim.setDocument(slug, STATUS, restlessStatus(0));
     await r.poller.runOnce();
-    for (let minute = 1; minute <= 2; minute++) {
-      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
-      await r.step(60);
-    }
+    await restlessMinutes(r, slug, 1, 2);
     // Real trouble: the pulse changes and the full read records it.
     r.sim.setDocument(slug, STATUS, restlessStatus(3));
     r.sim.setScenario(slug, "outage");
@@ -456,10 +452,7 @@ Deno.test("a pulse change the full read confirms starts the count of changes for
     equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
     await r.step(31 * 60); // calm again after the moving window
     const asked = r.sim.requestsTo(slug, STATUS);
-    for (let minute = 40; minute <= 41; minute++) {
-      r.sim.setDocument(slug, STATUS, restlessStatus(minute));
-      await r.step(60);
-    }
+    await restlessMinutes(r, slug, 40, 41);
     equal(r.sim.requestsTo(slug, STATUS), asked + 2);
     await r.step(60);
     equal(
