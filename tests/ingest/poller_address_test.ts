@@ -10,12 +10,12 @@ import { type Change, fixedClock, type Vendor } from "../../domain/mod.ts";
 import { statusio } from "../../ingest/adapters/statusio.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
-import { silentLogger } from "../../log.ts";
 import type { Store } from "../../domain/mod.ts";
 import { everythingStored, fetchOutcomes, lastError, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 4, 21, 12);
 const SECRET = "internal-secret-component";
@@ -55,14 +55,7 @@ async function rig(vendors: (sim: Simulator) => Vendor[]): Promise<Rig> {
       timeoutMs: 2000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: store.polls,
-      clock,
-      log: silentLogger,
-      adapters: { statuspage, statusio },
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(store, clock, { adapters: { statuspage, statusio } }),
   );
   return {
     store,

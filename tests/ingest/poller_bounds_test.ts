@@ -14,6 +14,7 @@ import { PUBLIC_URL } from "../support/api.ts";
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { memoryStore, pollerStats } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const iso = (t: number) => new Date(t).toISOString();
@@ -71,21 +72,20 @@ Deno.test("a reading beyond the limits is stored within them, and its notes say 
       timeoutMs: 5000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      // The real store; the notes it is handed are kept to check them.
-      store: {
-        ...store,
-        recordSuccess: (id, snapshot, poll) => {
-          notes.push([...poll.notes]);
-          return store.recordSuccess(id, snapshot, poll);
+    // The real store; the notes it is handed are kept to check them.
+    testPollerDeps(
+      {
+        polls: {
+          ...store,
+          recordSuccess: (id, snapshot, poll) => {
+            notes.push([...poll.notes]);
+            return store.recordSuccess(id, snapshot, poll);
+          },
         },
       },
       clock,
-      log: silentLogger,
-      adapters: { statuspage },
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+      { adapters: { statuspage } },
+    ),
   );
   try {
     const report = await poller.runOnce();

@@ -15,11 +15,11 @@ import { type Change, fixedClock, type Store, type Vendor } from "../../domain/m
 import { statusio } from "../../ingest/adapters/statusio.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
-import { silentLogger } from "../../log.ts";
 import { fixture } from "../support/adapters.ts";
 import { fetchOutcomes, lastError, vendorState } from "../support/inspect.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore, tempStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 4, 21, 12);
 const CONFIG = {
@@ -43,14 +43,7 @@ const json = (body: string) => ({ body, contentType: "application/json" });
 
 function poller(db: Store, clock: ReturnType<typeof fixedClock>, published: Change[] = []) {
   db.changes.subscribe((c) => published.push(...c));
-  return createPoller(CONFIG, {
-    store: db.polls,
-    clock,
-    log: silentLogger,
-    adapters: { statusio, statuspage },
-    hostSpacingMs: 0,
-    random: () => 0.5,
-  });
+  return createPoller(CONFIG, testPollerDeps(db, clock, { adapters: { statusio, statuspage } }));
 }
 
 /** A status.io catalog entry at the simulator, with no page id in its URL. */

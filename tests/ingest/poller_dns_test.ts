@@ -3,12 +3,12 @@ import { fixedClock, MINUTE_MS, parseAllowance } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { VENDOR_CONNECTION_IDLE_MS } from "../../ingest/poller.ts";
-import { silentLogger } from "../../log.ts";
 import { fetchOutcomes, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 import { makeTestCertificate, type TestCertificate } from "../support/tls.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
 const loopback = parseAllowance("127.0.0.0/8");
@@ -46,15 +46,7 @@ async function namedRig(
     timeoutMs: 2000,
     allowPrivate: loopback.allowance,
     ...(tls ? { caCerts: [tls.caPem] } : {}),
-  }, {
-    store: store.polls,
-    clock,
-    log: silentLogger,
-    adapters: { statuspage },
-    hostSpacingMs: 0,
-    random: () => 0.5,
-    resolve,
-  });
+  }, testPollerDeps(store, clock, { adapters: { statuspage }, resolve }));
   return {
     store,
     sim,

@@ -5,7 +5,6 @@
 import { equal, notEqual, ok } from "node:assert/strict";
 import { type Change, fixedClock, SECOND_MS, type Store } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
-import { silentLogger } from "../../log.ts";
 import { vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import {
@@ -21,6 +20,7 @@ import {
   startSimulator,
 } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 10, 2, 12);
 const CONFIG = {
@@ -80,14 +80,7 @@ async function rig(
 function pollerOver(store: Store, clock: ReturnType<typeof fixedClock>, pulseSeconds?: number) {
   return createPoller(
     { ...CONFIG, pulseSeconds: pulseSeconds ?? CONFIG.pulseSeconds },
-    {
-      store: store.polls,
-      clock,
-      log: silentLogger,
-      adapters: simulatedAdapters(),
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(store, clock, { adapters: simulatedAdapters() }),
   );
 }
 
@@ -262,14 +255,10 @@ Deno.test("a large document whose ETag is not honoured (the same document again)
     provider: "deaf",
     domains: [],
   }], clock.now());
-  const poller = createPoller(CONFIG, {
-    store: store.polls,
-    clock,
-    log: silentLogger,
-    adapters: simulatedAdapters(),
-    hostSpacingMs: 0,
-    random: () => 0.5,
-  });
+  const poller = createPoller(
+    CONFIG,
+    testPollerDeps(store, clock, { adapters: simulatedAdapters() }),
+  );
   try {
     ok(body.length > 8 * 1024, "a large document");
     await poller.runOnce();

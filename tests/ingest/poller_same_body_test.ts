@@ -7,9 +7,9 @@ import { deepStrictEqual } from "node:assert/strict";
 import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
-import { silentLogger } from "../../log.ts";
 import { ALLOW_SIMULATOR } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const summary = (status: string) =>
   JSON.stringify({
@@ -46,14 +46,7 @@ Deno.test("the same bytes without validators are not parsed or written again", a
       timeoutMs: 2000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: db.polls,
-      clock,
-      log: silentLogger,
-      adapters: { statuspage },
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(db, clock, { adapters: { statuspage } }),
   );
   const round = async () => {
     await poller.runOnce();

@@ -8,6 +8,7 @@ import { fetchOutcomes, serviceTransitions, vendorState } from "../support/inspe
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
 const CONFIG = {
@@ -35,15 +36,10 @@ async function rig(count: number, deps: Partial<PollerDeps> = {}): Promise<Rig> 
   await syncVendors(store, sim.catalog(count), clock.now());
   const published: Change[] = [];
   store.changes.subscribe((c) => published.push(...c));
-  const poller = createPoller(CONFIG, {
-    store: store.polls,
-    clock,
-    log: silentLogger,
-    adapters: { statuspage },
-    hostSpacingMs: 0,
-    random: () => 0.5,
-    ...deps,
-  });
+  const poller = createPoller(
+    CONFIG,
+    testPollerDeps(store, clock, { adapters: { statuspage }, ...deps }),
+  );
   return {
     store,
     sim,

@@ -20,13 +20,13 @@ import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { type FetchOutcome, politeFetch } from "../../ingest/http.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { createPinnedPool } from "../../ingest/pinned_client.ts";
-import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { type ForwardProxy, startForwardProxy, startSocksProxy } from "../support/forward_proxy.ts";
 import { vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { memoryStore } from "../support/store.ts";
 import { makeTestCertificate, type TestCertificate } from "../support/tls.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const parsed = parseAllowance("127.0.0.1");
 if (!parsed.ok) throw new Error("unreachable");
@@ -356,15 +356,10 @@ Deno.test("proxy: the poller reads a vendor through the proxy and stores its rea
       allowPrivate: loopback,
       proxy: through(proxy),
     },
-    {
-      store: store.polls,
-      clock,
-      log: silentLogger,
+    testPollerDeps(store, clock, {
       adapters: { statuspage },
-      hostSpacingMs: 0,
-      random: () => 0.5,
       resolve: () => Promise.resolve(["127.0.0.1"]),
-    },
+    }),
   );
   try {
     await poller.runOnce();

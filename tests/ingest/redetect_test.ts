@@ -19,6 +19,7 @@ import { createServer } from "../../routes/mod.ts";
 import { vendorState } from "../support/inspect.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const INSTATUS = Deno.readTextFileSync(
@@ -47,14 +48,7 @@ async function setup(slug: string) {
       timeoutMs: 2000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: db.polls,
-      clock,
-      log: silentLogger,
-      adapters: ADAPTERS,
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(db, clock, { adapters: ADAPTERS }),
   );
   /** Polls once when the vendor is next due (or now, if that is later). */
   const pollWhenDue = async () => {

@@ -14,6 +14,7 @@ import { createServer } from "../../routes/mod.ts";
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
+import { testPollerDeps } from "../support/poller.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const WARNING = "no vendor answered in 5 min: is outbound HTTPS blocked?";
@@ -47,14 +48,7 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
       timeoutMs: 1000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: store.polls,
-      clock,
-      log,
-      adapters: { statuspage },
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(store, clock, { log, adapters: { statuspage } }),
   );
   const app = createServer({
     app: createAppContext({

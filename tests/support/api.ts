@@ -22,6 +22,7 @@ import { createResponseCache, createServer, type ResponseCache } from "../../rou
 import * as seed from "./seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "./simulator.ts";
 import { memoryStore, pollerStats } from "./store.ts";
+import { testPollerDeps } from "./poller.ts";
 
 /** The public URL every rig uses. */
 export const PUBLIC_URL = "https://status.example.test";
@@ -109,14 +110,7 @@ export async function polledRig(count: number, outage: string[] = []): Promise<P
       timeoutMs: 2000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: base.store.polls,
-      clock: base.clock,
-      log: silentLogger,
-      adapters: { statuspage },
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(base.store, base.clock, { adapters: { statuspage } }),
   );
   await poller.runOnce();
   return {

@@ -24,6 +24,7 @@ import { createServer } from "../../routes/mod.ts";
 import { syncVendors } from "./seed.ts";
 import { ALLOW_SIMULATOR, type Scenario, startSimulator } from "./simulator.ts";
 import { memoryStore, pollerStats } from "./store.ts";
+import { testPollerDeps } from "./poller.ts";
 
 /** The rig's first poll: 2026-11-20T12:00:00Z. */
 export const T0 = Date.UTC(2026, 10, 20, 12);
@@ -178,12 +179,7 @@ export async function readingRig(): Promise<ReadingRig> {
       timeoutMs: 1500,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: store.polls,
-      clock,
-      log: silentLogger,
-      hostSpacingMs: 0,
-      random: () => 0.5,
+    testPollerDeps(store, clock, {
       maxBytes: 1024 * 1024,
       adapters: {
         statuspage: {
@@ -196,7 +192,7 @@ export async function readingRig(): Promise<ReadingRig> {
           },
         },
       },
-    },
+    }),
   );
   await poller.runOnce();
   clock.set(NOW);

@@ -6,11 +6,11 @@
  */
 import { HOUR_MS, type Vendor } from "../../../domain/mod.ts";
 import { createPoller } from "../../../ingest/mod.ts";
-import { silentLogger } from "../../../log.ts";
 import { type ApiRig, apiRig, T0 } from "../../support/api.ts";
 import { syncVendors } from "../../support/seed.ts";
 import { type MaintenanceSpec, summaryWithMaintenances } from "../../support/maintenance.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../../support/simulator.ts";
+import { testPollerDeps } from "../../support/poller.ts";
 
 export { T0 };
 
@@ -74,13 +74,7 @@ export async function feedRig(): Promise<FeedRig> {
       timeoutMs: 5000,
       allowPrivate: ALLOW_SIMULATOR,
     },
-    {
-      store: base.store.polls,
-      clock: base.clock,
-      log: silentLogger,
-      hostSpacingMs: 0,
-      random: () => 0.5,
-    },
+    testPollerDeps(base.store, base.clock),
   );
   await poller.runOnce();
   return {
