@@ -6,7 +6,8 @@
  * - how long until every vendor had its first reading, and the requests that took;
  * - calm → trouble detection delay (p95, per platform) next to the moving vendors' p95;
  * - CPU per request against a bare fetch loop doing the same number of requests against the same
- *   simulator in the same run;
+ *   simulator in the same run, flat out and paced (at the whole run's rate, and at the steady
+ *   part's rate for the steady part);
  * - peak RSS, missed deadlines;
  * - bytes per calm vendor-hour (vendors never put in trouble) fetched from vendors against
  *   today's calm polling (one conditional full read per stable interval, measured on the same
@@ -16,6 +17,7 @@
 import v8 from "node:v8";
 import { parseAllowance, systemClock, type Vendor } from "../domain/mod.ts";
 import { createPoller } from "../ingest/mod.ts";
+import { digestText } from "../ingest/adapters/_pulse.ts";
 import { silentLogger } from "../log.ts";
 import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
@@ -48,6 +50,13 @@ export interface PollerBenchOptions {
    * with a new TLS connection each, as a poll of a real vendor does.
    */
   readonly tls?: boolean;
+  /**
+   * The catalog's order (the order first readings go in): `mixed` (default) as in the built-in
+   * catalog, sorted by slug, so platforms come mixed; `grouped` one platform after the other
+   * and the moving vendors last (`BENCH_ORDER=grouped`), which puts the first readings of the
+   * platforms with the largest documents in the same few seconds.
+   */
+  readonly order?: "mixed" | "grouped";
 }
 
 /** The intervals statusd uses by default (config.ts). */
@@ -147,7 +156,8 @@ export async function startSimulatorProcess(
 interface SimStats {
   totalRequests: number;
   totalBytes: number;
-  groups: Record<string, { requests: number; bytes: number }>;
+  totalBodyBytes: number;
+  groups: Record<string, { requests: number; bytes: number; bodyBytes: number }>;
 }
 
 export async function simStats(origin: string): Promise<SimStats> {
@@ -197,16 +207,30 @@ function benchCatalog(
       ),
     );
   }
-  return { calm, trouble, moving, all: [...calm, ...trouble, ...moving] };
+  const grouped = [...calm, ...trouble, ...moving];
+  if (o.order === "grouped") return { calm, trouble, moving, all: grouped };
+  // Mixed: in the order of a digest of the slug (the built-in catalog is sorted by slug, and its
+  // platforms come mixed), each vendor on the host after the one before it, as above.
+  const all = grouped.map((v) => ({ v, key: digestText(v.slug) }))
+    .sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    .map(({ v }, k) => {
+      const url = new URL(v.statusPageUrl);
+      url.host = new URL(origins[k % origins.length]!).host;
+      return { ...v, statusPageUrl: url.href };
+    });
+  const bySlug = new Map(all.map((v) => [v.slug, v]));
+  const same = (list: Vendor[]) => list.map((v) => bySlug.get(v.slug)!);
+  return { calm: same(calm), trouble: same(trouble), moving: same(moving), all };
 }
 
 /**
  * What one calm poll costs today (a conditional full read, answered 304 where the platform
- * honours validators): bytes the simulator sends for it, per platform, measured here.
+ * honours validators): bytes the simulator sends for it (all, and the body alone), per
+ * platform, measured here.
  */
 async function todaysCalmPoll(origins: readonly string[]) {
   const adapters = simulatedAdapters();
-  const out = new Map<SimulatedPlatformName, number>();
+  const out = new Map<SimulatedPlatformName, { bytes: number; bodyBytes: number }>();
   for (const platform of SIMULATED_PLATFORM_NAMES) {
     const [v] = simulatedCatalog(origins, 1, `probe-${platform}`, platform);
     const url = adapters[platform]!.endpoint(v!);
@@ -217,9 +241,13 @@ async function todaysCalmPoll(origins: readonly string[]) {
     const modified = first.headers.get("last-modified");
     if (etag) headers["if-none-match"] = etag;
     else if (modified) headers["if-modified-since"] = modified;
-    const before = (await simStats(origins[0]!)).totalBytes;
+    const before = await simStats(origins[0]!);
     await (await fetch(url, { headers })).arrayBuffer();
-    out.set(platform, (await simStats(origins[0]!)).totalBytes - before);
+    const after = await simStats(origins[0]!);
+    out.set(platform, {
+      bytes: after.totalBytes - before.totalBytes,
+      bodyBytes: after.totalBodyBytes - before.totalBodyBytes,
+    });
   }
   return out;
 }
@@ -457,6 +485,15 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const baseline = loops.sort((a, b) => a.cpu - b.cpu)[1]!;
   const pacedSeconds = Math.min(30, options.seconds / 3);
   const paced = await pacedFetchLoop(urls, requests / wall, pacedSeconds, options.concurrency);
+  // The steady part runs at a lower rate than the whole run's mean (the first readings are a
+  // burst), and fewer requests per second share each wake-up of the event loop: its own baseline.
+  const settled = steady as { at: number; stats: SimStats } | null;
+  const steadyRate = settled
+    ? (after.totalRequests - settled.stats.totalRequests) / ((end - settled.at) / 1000)
+    : NaN;
+  const pacedSteady = settled
+    ? await pacedFetchLoop(urls, steadyRate, pacedSeconds, options.concurrency)
+    : null;
   // Over https, a new TLS connection per request (no connection kept between two).
   let fresh: { cpu: number; requests: number } | null = null;
   if (caPem) {
@@ -482,6 +519,7 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const perRequest = cpu / requests * 1000;
   const basePerRequest = baseline.cpu / requests * 1000;
   const pacedPerRequest = paced.cpu / paced.requests * 1000;
+  const pacedSteadyPerRequest = pacedSteady ? pacedSteady.cpu / pacedSteady.requests * 1000 : NaN;
   const freshPerRequest = fresh ? fresh.cpu / fresh.requests * 1000 : null;
   const s = steady as { at: number; cpu: number; stats: SimStats } | null;
   const steadyRequests = s ? after.totalRequests - s.stats.totalRequests : NaN;
@@ -491,11 +529,18 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
   const calmRequests = s
     ? (after.groups.calm?.requests ?? 0) - (s.stats.groups.calm?.requests ?? 0)
     : NaN;
+  const calmBodyBytes = s
+    ? (after.groups.calm?.bodyBytes ?? 0) - (s.stats.groups.calm?.bodyBytes ?? 0)
+    : NaN;
   const perVendorHour = calmBytes / catalog.calm.length / hours;
-  const todayPerVendorHour = catalog.calm.reduce(
-    (sum, v) => sum + legacy.get(v.platform as SimulatedPlatformName)!,
-    0,
-  ) / catalog.calm.length * (3600 / DEFAULTS.stableSeconds);
+  const bodyPerVendorHour = calmBodyBytes / catalog.calm.length / hours;
+  const today = (part: "bytes" | "bodyBytes") =>
+    catalog.calm.reduce(
+      (sum, v) => sum + legacy.get(v.platform as SimulatedPlatformName)![part],
+      0,
+    ) / catalog.calm.length * (3600 / DEFAULTS.stableSeconds);
+  const todayPerVendorHour = today("bytes");
+  const todayBodyPerVendorHour = today("bodyBytes");
   const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const byPlatform = [...calmByPlatform.entries()].sort().map(([p, d]) =>
     `${p} ${sec(percentile(d, 95))} (${d.length})`
@@ -512,7 +557,9 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       ? `a host per vendor (${options.listeners} simulator listeners answering on every loopback ` +
         `address${caPem ? ", over https" : ""})`
       : `${options.listeners} simulator hosts`) +
-    ` (simulator in its own process), V8 flags: ${v8Flags}`,
+    ` (simulator in its own process), catalog order ${
+      options.order ?? "mixed"
+    }, V8 flags: ${v8Flags}`,
     `  requests             ${requests} (polls ${stats.polls}: ok ${stats.ok}, not modified ${stats.notModified}, ` +
     `failed ${stats.failures}; pulses ${stats.pulses}, of which changed ${stats.pulseChanges}; ` +
     `parsed on the worker ${stats.offThreadParses})`,
@@ -548,10 +595,13 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
       (requests / wall).toFixed(0)
     }/s, a round a second, ${options.concurrency} at a time) for ${pacedSeconds} s: ${
       pacedPerRequest.toFixed(3)
-    } ms per request; ratio poller / paced: ` +
-    `${(perRequest / pacedPerRequest).toFixed(2)} (whole run), ${
-      (steadyPerRequest / pacedPerRequest).toFixed(2)
-    } (steady part)`,
+    } ms per request; ratio poller / paced: ${
+      (perRequest / pacedPerRequest).toFixed(2)
+    } (whole run)`,
+    `  paced, steady rate   the same GETs at the steady part's rate (${
+      steadyRate.toFixed(0)
+    }/s) for ${pacedSeconds} s: ${pacedSteadyPerRequest.toFixed(3)} ms per request; ` +
+    `ratio poller / it: ${(steadyPerRequest / pacedSteadyPerRequest).toFixed(2)} (steady part)`,
     ...(freshPerRequest !== null
       ? [
         `  fresh-TLS baseline   the same GETs over https at the poller's rate, a new TLS ` +
@@ -568,7 +618,8 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
     `requests vs today's calm polling ${(todayPerVendorHour / 1024).toFixed(1)} KiB in ` +
     `${3600 / DEFAULTS.stableSeconds} requests: ratio ${
       (perVendorHour / todayPerVendorHour).toFixed(2)
-    }`,
+    }; bodies alone ${bodyPerVendorHour.toFixed(0)} B vs ${todayBodyPerVendorHour.toFixed(0)} B: ` +
+    `ratio ${(bodyPerVendorHour / todayBodyPerVendorHour).toFixed(2)}`,
   ].join("\n"));
 }
 
@@ -587,6 +638,7 @@ export function pollerBenchOptions(): PollerBenchOptions {
     movingShare: 0.1,
     hostPerVendor: Deno.env.get("BENCH_HOST_PER_VENDOR") === "1",
     tls: Deno.env.get("BENCH_TLS") === "1",
+    order: Deno.env.get("BENCH_ORDER") === "grouped" ? "grouped" : "mixed",
   };
 }
 

@@ -13,7 +13,7 @@
  * size need no setup. Documents carry ETag/Last-Modified and answer conditional requests 304
  * where the platform does. Control over HTTP: `POST /_control/<slug>/<scenario>`;
  * `GET /_control/stats` (requests and bytes served, an HTTP/1.1 estimate: status line, headers,
- * body).
+ * body; and the bodies' bytes alone).
  *
  * Run as a program for benchmarks: `deno run -A tests/support/simulator.ts --listeners 4`
  * prints one JSON line `{"origins": [...]}` and serves until killed; with
@@ -169,12 +169,15 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
   const closing = new AbortController();
   let total = 0;
   let bytes = 0;
-  /** Requests and bytes per vendor group (a slug's text before its first "-"). */
-  const groups = new Map<string, { requests: number; bytes: number }>();
-  let group = { requests: 0, bytes: 0 };
-  const served = (n: number) => {
-    bytes += n;
-    group.bytes += n;
+  let bodyBytes = 0;
+  /** Requests and bytes (all, and bodies alone) per vendor group (a slug's text before its first "-"). */
+  const groups = new Map<string, { requests: number; bytes: number; bodyBytes: number }>();
+  let group = { requests: 0, bytes: 0, bodyBytes: 0 };
+  const served = (head: number, body = 0) => {
+    bytes += head + body;
+    bodyBytes += body;
+    group.bytes += head + body;
+    group.bodyBytes += body;
   };
   const state = (slug: string): VendorState => {
     let s = vendors.get(slug);
@@ -210,6 +213,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
       return Response.json({
         totalRequests: total,
         totalBytes: bytes,
+        totalBodyBytes: bodyBytes,
         vendors: vendors.size,
         groups: Object.fromEntries(groups),
       });
@@ -220,7 +224,7 @@ export function startSimulator(options: SimulatorOptions = {}): Simulator {
     if (!isSimulatedPlatform(platform)) return new Response("unknown platform", { status: 404 });
     total++;
     const name = m[2]!.split("-")[0]!;
-    group = groups.get(name) ?? { requests: 0, bytes: 0 };
+    group = groups.get(name) ?? { requests: 0, bytes: 0, bodyBytes: 0 };
     groups.set(name, group);
     group.requests++;
     const s = state(m[2]!);
@@ -286,7 +290,7 @@ function serve(
   closing: AbortSignal,
   platform: SimulatedPlatformName,
   path: string,
-  served: (bytes: number) => void,
+  served: (head: number, body?: number) => void,
 ): Response | Promise<Response> {
   switch (s.scenario) {
     case "calm":
@@ -352,7 +356,8 @@ function document(
   contentType = "application/json",
   status = 200,
   extra: Readonly<Record<string, string>> = {},
-  served: (bytes: number) => void = () => {},
+  /** Counts what was sent: the status line and headers, and the body. */
+  served: (head: number, body?: number) => void = () => {},
   validators = true,
 ): Response {
   const etag = `"v${s.version}-${s.scenario}"`;
@@ -362,7 +367,7 @@ function document(
     : { "content-type": contentType, ...extra };
   if (status !== 200) {
     const plain = { "content-type": contentType, ...extra };
-    served(headerBytes(plain) + body.length);
+    served(headerBytes(plain), body.length);
     return new Response(body, { status, headers: plain });
   }
   const inm = req.headers.get("if-none-match");
@@ -373,7 +378,7 @@ function document(
     served(headerBytes(headers));
     return new Response(null, { status: 304, headers });
   }
-  served(headerBytes(headers) + body.length);
+  served(headerBytes(headers), body.length);
   return new Response(body, { headers });
 }
 
