@@ -41,7 +41,8 @@ interface Rig {
   slugs: string[];
   /** Advances the clock by `seconds` and runs one round. */
   step(seconds: number): Promise<void>;
-  close(): Promise<void>;
+  /** Stops the poller, the simulator and the store (at the end of an `await using` scope). */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 async function rig(
@@ -68,7 +69,7 @@ async function rig(
       clock.advance(seconds * SECOND_MS);
       await poller.runOnce();
     },
-    close: async () => {
+    async [Symbol.asyncDispose]() {
       await poller.stop();
       await sim.close();
       await store.close();
@@ -103,135 +104,111 @@ const UPSTREAM_ERROR = { body: "upstream error", contentType: "text/plain", stat
 const SUMMARY = "/api/v2/summary.json";
 
 Deno.test("a pulse that changes triggers a full read at once; an unchanged one is all that is read", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
-    equal(r.sim.requestsTo(slug, STATUS), 1, "the first poll reads the pulse too");
-    equal(r.sim.requestsTo(slug, SUMMARY), 1);
+  await r.poller.runOnce();
+  equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+  equal(r.sim.requestsTo(slug, STATUS), 1, "the first poll reads the pulse too");
+  equal(r.sim.requestsTo(slug, SUMMARY), 1);
 
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 2);
-    equal(r.sim.requestsTo(slug, SUMMARY), 1, "an unchanged pulse reads nothing else");
-    equal(r.poller.stats().pulses, 2);
-    equal(r.poller.stats().pulseChanges, 0);
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 2);
+  equal(r.sim.requestsTo(slug, SUMMARY), 1, "an unchanged pulse reads nothing else");
+  equal(r.poller.stats().pulses, 2);
+  equal(r.poller.stats().pulseChanges, 0);
 
-    r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 3);
-    equal(r.sim.requestsTo(slug, SUMMARY), 2, "the changed pulse is followed by the full read");
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
-    ok(r.published.some((c) => c.kind === "status" && c.to === "PARTIAL_OUTAGE"));
-    equal(r.poller.stats().pulseChanges, 1);
-  } finally {
-    await r.close();
-  }
+  r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 3);
+  equal(r.sim.requestsTo(slug, SUMMARY), 2, "the changed pulse is followed by the full read");
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+  ok(r.published.some((c) => c.kind === "status" && c.to === "PARTIAL_OUTAGE"));
+  equal(r.poller.stats().pulseChanges, 1);
 });
 
 Deno.test("a change behind an unchanged pulse is caught by the full read within the stable interval", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    // The pulse document is pinned to the calm page: it will not show what follows.
-    r.sim.setDocument(slug, STATUS, {
-      body: SIMULATED_PLATFORMS.statuspage.pulse!.calm,
-      contentType: "application/json",
-    });
-    await r.poller.runOnce();
-    r.sim.setScenario(slug, "outage");
-    for (const at of [60, 120, 180]) {
-      await r.step(60);
-      equal(
-        (await vendor(r.store, slug)).current_status,
-        "OPERATIONAL",
-        `pulses alone at +${at} s`,
-      );
-    }
-    equal(r.sim.requestsTo(slug, SUMMARY), 1);
-    await r.step(60); // +240 s: the next pulse would pass the 300 s stable interval
-    equal(r.sim.requestsTo(slug, SUMMARY), 2, "the scheduled full read");
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
-  } finally {
-    await r.close();
+  // The pulse document is pinned to the calm page: it will not show what follows.
+  r.sim.setDocument(slug, STATUS, {
+    body: SIMULATED_PLATFORMS.statuspage.pulse!.calm,
+    contentType: "application/json",
+  });
+  await r.poller.runOnce();
+  r.sim.setScenario(slug, "outage");
+  for (const at of [60, 120, 180]) {
+    await r.step(60);
+    equal(
+      (await vendor(r.store, slug)).current_status,
+      "OPERATIONAL",
+      `pulses alone at +${at} s`,
+    );
   }
+  equal(r.sim.requestsTo(slug, SUMMARY), 1);
+  await r.step(60); // +240 s: the next pulse would pass the 300 s stable interval
+  equal(r.sim.requestsTo(slug, SUMMARY), 2, "the scheduled full read");
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
 });
 
 Deno.test("a pulse answered 304 counts as unchanged; the scheduled full read is conditional too, with no pulse before it", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    for (let i = 0; i < 4; i++) await r.step(60);
-    // The fetch log keeps full reads: the first (200) and the one due at +240 s, conditional
-    // (304); the three pulses between were answered 304 and only counted. The scheduled full
-    // read goes without a pulse first (it tells by itself): 4 pulses in 5 polls.
-    const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
-    equal(codes.join(","), "200,304");
-    equal(r.poller.stats().pulses, 4);
-    equal(r.sim.requestsTo(slug, STATUS), 4);
-    equal(r.sim.requestsTo(slug, SUMMARY), 2);
-    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  for (let i = 0; i < 4; i++) await r.step(60);
+  // The fetch log keeps full reads: the first (200) and the one due at +240 s, conditional
+  // (304); the three pulses between were answered 304 and only counted. The scheduled full
+  // read goes without a pulse first (it tells by itself): 4 pulses in 5 polls.
+  const codes = (await r.store.history.fetchLog(slug, 0)).map((f) => f.httpStatus);
+  equal(codes.join(","), "200,304");
+  equal(r.poller.stats().pulses, 4);
+  equal(r.sim.requestsTo(slug, STATUS), 4);
+  equal(r.sim.requestsTo(slug, SUMMARY), 2);
+  equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
 });
 
 Deno.test("trouble that starts just before the scheduled full read is seen by it, with no pulse first", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    for (let i = 0; i < 3; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 4);
-    r.sim.setScenario(slug, "outage");
-    await r.step(60); // +240 s: the full read is due
-    equal(r.sim.requestsTo(slug, STATUS), 4, "no pulse before a full read that is due");
-    equal(r.sim.requestsTo(slug, SUMMARY), 2);
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  for (let i = 0; i < 3; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 4);
+  r.sim.setScenario(slug, "outage");
+  await r.step(60); // +240 s: the full read is due
+  equal(r.sim.requestsTo(slug, STATUS), 4, "no pulse before a full read that is due");
+  equal(r.sim.requestsTo(slug, SUMMARY), 2);
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
 });
 
 Deno.test("every platform: calm reads OPERATIONAL and trouble is seen within one pulse interval", async () => {
-  const r = await rig(SIMULATED_PLATFORM_NAMES);
-  try {
-    await r.poller.runOnce();
-    for (const slug of r.slugs) {
-      equal((await vendor(r.store, slug)).current_status, "OPERATIONAL", slug);
-    }
-    // One stable interval: every vendor has had a conditional full read answered (304 where
-    // the platform honours validators), so every one is watched between full reads.
-    await r.step(300);
-    for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    for (const slug of r.slugs) {
-      notEqual(
-        (await vendor(r.store, slug)).current_status,
-        "OPERATIONAL",
-        `${slug} seen within 60 s`,
-      );
-    }
-  } finally {
-    await r.close();
+  await using r = await rig(SIMULATED_PLATFORM_NAMES);
+  await r.poller.runOnce();
+  for (const slug of r.slugs) {
+    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL", slug);
+  }
+  // One stable interval: every vendor has had a conditional full read answered (304 where
+  // the platform honours validators), so every one is watched between full reads.
+  await r.step(300);
+  for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  for (const slug of r.slugs) {
+    notEqual(
+      (await vendor(r.store, slug)).current_status,
+      "OPERATIONAL",
+      `${slug} seen within 60 s`,
+    );
   }
 });
 
 Deno.test("a large document without a pulse that came with validators is watched every pulse interval from its first read", async () => {
   // Status.io, Better Stack and Google Cloud documents are tens of KB, answered 304 when asked
   // conditionally: cheap to ask every minute, and no 304 has to be seen first.
-  const r = await rig(["statusio", "betterstack", "google-cloud"]);
-  try {
-    await r.poller.runOnce();
-    for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    for (const slug of r.slugs) {
-      notEqual((await vendor(r.store, slug)).current_status, "OPERATIONAL", `${slug} within 60 s`);
-      equal(r.sim.requests(slug), 2, slug);
-    }
-  } finally {
-    await r.close();
+  await using r = await rig(["statusio", "betterstack", "google-cloud"]);
+  await r.poller.runOnce();
+  for (const slug of r.slugs) r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  for (const slug of r.slugs) {
+    notEqual((await vendor(r.store, slug)).current_status, "OPERATIONAL", `${slug} within 60 s`);
+    equal(r.sim.requests(slug), 2, slug);
   }
 });
 
@@ -282,103 +259,87 @@ Deno.test("a large document whose ETag is not honoured (the same document again)
 });
 
 Deno.test("incident.io (no validators): the small widget is the pulse, the full summary is read rarely", async () => {
-  const r = await rig(["incidentio"]);
+  await using r = await rig(["incidentio"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    for (let i = 0; i < 3; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, "/api/v1/summary"), 4);
-    equal(r.sim.requestsTo(slug, SUMMARY), 1);
-    r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, SUMMARY), 2);
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  for (let i = 0; i < 3; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, "/api/v1/summary"), 4);
+  equal(r.sim.requestsTo(slug, SUMMARY), 1);
+  r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, SUMMARY), 2);
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
 });
 
 Deno.test("a missing pulse document is left alone for a day; the vendor is read in full instead", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    r.sim.setDocument(slug, STATUS, { body: "gone", contentType: "text/plain", status: 404 });
-    await r.poller.runOnce();
-    equal(
-      (await vendor(r.store, slug)).current_status,
-      "OPERATIONAL",
-      "the pulse's 404 is not a failure",
-    );
-    equal((await vendor(r.store, slug)).failures, 0);
-    for (let i = 0; i < 3; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 1, "not asked again");
-    // The full document is small: a conditional read of it is the signal every pulse interval.
-    equal(r.sim.requestsTo(slug, SUMMARY), 4);
-  } finally {
-    await r.close();
-  }
+  r.sim.setDocument(slug, STATUS, { body: "gone", contentType: "text/plain", status: 404 });
+  await r.poller.runOnce();
+  equal(
+    (await vendor(r.store, slug)).current_status,
+    "OPERATIONAL",
+    "the pulse's 404 is not a failure",
+  );
+  equal((await vendor(r.store, slug)).failures, 0);
+  for (let i = 0; i < 3; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 1, "not asked again");
+  // The full document is small: a conditional read of it is the signal every pulse interval.
+  equal(r.sim.requestsTo(slug, SUMMARY), 4);
 });
 
 Deno.test("a pulse document that keeps failing while the full one answers is left alone for a day", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
-    await r.poller.runOnce();
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 2);
-    equal(r.sim.requestsTo(slug, SUMMARY), 2, "each failed pulse is followed by the full read");
-    // A pulse that answers again starts the count over.
-    r.sim.setDocument(slug, STATUS, null);
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 3);
-    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
-    for (let i = 0; i < 3; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 6, "asked three more times after the good answer");
-    for (let i = 0; i < 3; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 6, "not asked again after three failures in a row");
-    // The full document is small and answers 304: read every pulse interval instead.
-    equal(r.sim.requestsTo(slug, SUMMARY), 9);
-    const v = await vendor(r.store, slug);
-    equal(v.current_status, "OPERATIONAL");
-    equal(v.failures, 0, "the pulse's failures are not the vendor's");
-    r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
-    // A day later, calm again (and past the 30 minutes a change keeps a vendor moving).
-    r.sim.setDocument(slug, STATUS, null);
-    r.sim.setScenario(slug, "calm");
-    await r.step(24 * 3600);
-    equal(r.sim.requestsTo(slug, STATUS), 6);
-    await r.step(31 * 60);
-    equal(r.sim.requestsTo(slug, STATUS), 7, "asked again a day later");
-  } finally {
-    await r.close();
-  }
+  r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
+  await r.poller.runOnce();
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 2);
+  equal(r.sim.requestsTo(slug, SUMMARY), 2, "each failed pulse is followed by the full read");
+  // A pulse that answers again starts the count over.
+  r.sim.setDocument(slug, STATUS, null);
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 3);
+  r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
+  for (let i = 0; i < 3; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 6, "asked three more times after the good answer");
+  for (let i = 0; i < 3; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 6, "not asked again after three failures in a row");
+  // The full document is small and answers 304: read every pulse interval instead.
+  equal(r.sim.requestsTo(slug, SUMMARY), 9);
+  const v = await vendor(r.store, slug);
+  equal(v.current_status, "OPERATIONAL");
+  equal(v.failures, 0, "the pulse's failures are not the vendor's");
+  r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
+  // A day later, calm again (and past the 30 minutes a change keeps a vendor moving).
+  r.sim.setDocument(slug, STATUS, null);
+  r.sim.setScenario(slug, "calm");
+  await r.step(24 * 3600);
+  equal(r.sim.requestsTo(slug, STATUS), 6);
+  await r.step(31 * 60);
+  equal(r.sim.requestsTo(slug, STATUS), 7, "asked again a day later");
 });
 
 Deno.test("a vendor down altogether does not count against its pulse document", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    // Two pulses fail while the full document still answers.
-    r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
-    for (let i = 0; i < 2; i++) await r.step(60);
-    // Then the whole vendor fails, and recovers.
-    r.sim.setDocument(slug, SUMMARY, UPSTREAM_ERROR);
-    await r.step(60);
-    equal((await vendor(r.store, slug)).failures, 1);
-    r.sim.setDocument(slug, SUMMARY, null);
-    await r.step(60);
-    equal((await vendor(r.store, slug)).failures, 0);
-    const asked = r.sim.requestsTo(slug, STATUS);
-    await r.step(60);
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), asked + 2, "still asked: the count started over");
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  // Two pulses fail while the full document still answers.
+  r.sim.setDocument(slug, STATUS, UPSTREAM_ERROR);
+  for (let i = 0; i < 2; i++) await r.step(60);
+  // Then the whole vendor fails, and recovers.
+  r.sim.setDocument(slug, SUMMARY, UPSTREAM_ERROR);
+  await r.step(60);
+  equal((await vendor(r.store, slug)).failures, 1);
+  r.sim.setDocument(slug, SUMMARY, null);
+  await r.step(60);
+  equal((await vendor(r.store, slug)).failures, 0);
+  const asked = r.sim.requestsTo(slug, STATUS);
+  await r.step(60);
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), asked + 2, "still asked: the count started over");
 });
 
 /** Pulses a minute apart, each `status.json` saying the page was updated that minute. */
@@ -399,63 +360,55 @@ function restlessStatus(minute: number) {
 }
 
 Deno.test("a pulse document that changes every time while the page does not is left alone for a day", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    r.sim.setDocument(slug, STATUS, restlessStatus(0));
-    await r.poller.runOnce();
-    await restlessMinutes(r, slug, 1, 2);
-    // The same document again: an unchanged pulse starts the count over.
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 4);
-    equal(r.sim.requestsTo(slug, SUMMARY), 3, "the unchanged pulse reads nothing else");
-    await restlessMinutes(r, slug, 4, 6);
-    equal(r.sim.requestsTo(slug, STATUS), 7);
-    equal(r.sim.requestsTo(slug, SUMMARY), 6, "each changed pulse was followed by a full read");
-    await restlessMinutes(r, slug, 7, 9);
-    equal(r.sim.requestsTo(slug, STATUS), 7, "not asked again after three changes for nothing");
-    // The full document answers 304: it is the signal every pulse interval meanwhile.
-    equal(r.sim.requestsTo(slug, SUMMARY), 9);
-    r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
-  } finally {
-    await r.close();
-  }
+  r.sim.setDocument(slug, STATUS, restlessStatus(0));
+  await r.poller.runOnce();
+  await restlessMinutes(r, slug, 1, 2);
+  // The same document again: an unchanged pulse starts the count over.
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 4);
+  equal(r.sim.requestsTo(slug, SUMMARY), 3, "the unchanged pulse reads nothing else");
+  await restlessMinutes(r, slug, 4, 6);
+  equal(r.sim.requestsTo(slug, STATUS), 7);
+  equal(r.sim.requestsTo(slug, SUMMARY), 6, "each changed pulse was followed by a full read");
+  await restlessMinutes(r, slug, 7, 9);
+  equal(r.sim.requestsTo(slug, STATUS), 7, "not asked again after three changes for nothing");
+  // The full document answers 304: it is the signal every pulse interval meanwhile.
+  equal(r.sim.requestsTo(slug, SUMMARY), 9);
+  r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE", "trouble still seen");
 });
 
 Deno.test("a pulse change the full read confirms starts the count of changes for nothing over", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    r.sim.setDocument(slug, STATUS, restlessStatus(0));
-    await r.poller.runOnce();
-    await restlessMinutes(r, slug, 1, 2);
-    // Real trouble: the pulse changes and the full read records it.
-    r.sim.setDocument(slug, STATUS, restlessStatus(3));
-    r.sim.setScenario(slug, "outage");
-    await r.step(60);
-    equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
-    r.sim.setScenario(slug, "calm");
-    await r.step(60);
-    equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
-    await r.step(31 * 60); // calm again after the moving window
-    const asked = r.sim.requestsTo(slug, STATUS);
-    await restlessMinutes(r, slug, 40, 41);
-    equal(r.sim.requestsTo(slug, STATUS), asked + 2);
-    await r.step(60);
-    equal(
-      r.sim.requestsTo(slug, STATUS),
-      asked + 3,
-      "still asked: two for nothing since the change",
-    );
-  } finally {
-    await r.close();
-  }
+  r.sim.setDocument(slug, STATUS, restlessStatus(0));
+  await r.poller.runOnce();
+  await restlessMinutes(r, slug, 1, 2);
+  // Real trouble: the pulse changes and the full read records it.
+  r.sim.setDocument(slug, STATUS, restlessStatus(3));
+  r.sim.setScenario(slug, "outage");
+  await r.step(60);
+  equal((await vendor(r.store, slug)).current_status, "PARTIAL_OUTAGE");
+  r.sim.setScenario(slug, "calm");
+  await r.step(60);
+  equal((await vendor(r.store, slug)).current_status, "OPERATIONAL");
+  await r.step(31 * 60); // calm again after the moving window
+  const asked = r.sim.requestsTo(slug, STATUS);
+  await restlessMinutes(r, slug, 40, 41);
+  equal(r.sim.requestsTo(slug, STATUS), asked + 2);
+  await r.step(60);
+  equal(
+    r.sim.requestsTo(slug, STATUS),
+    asked + 3,
+    "still asked: two for nothing since the change",
+  );
 });
 
 Deno.test("another instance, or a restarted process, goes on pulsing from what the last full read stored", async () => {
-  const r = await rig(["statuspage", "incidentio"]);
+  await using r = await rig(["statuspage", "incidentio"]);
   const [sp, io] = r.slugs as [string, string];
   const other = pollerOver(r.store, r.clock);
   try {
@@ -496,90 +449,73 @@ Deno.test("another instance, or a restarted process, goes on pulsing from what t
     }
   } finally {
     await other.stop();
-    await r.close();
   }
 });
 
 Deno.test("a pulse fingerprint is stored bounded, whatever the vendor sends", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    const long = (tail: string) => ({
-      body: JSON.stringify({
-        page: { id: "p", updated_at: "2026-11-02T12:00:00Z".padEnd(20_000, "x") + tail },
-        status: { indicator: "none" },
-      }),
-      contentType: "application/json",
-    });
-    r.sim.setDocument(slug, STATUS, long("a"));
-    await r.poller.runOnce();
-    const [v] = await r.store.polls.dueVendors(T0 + 3_600_000, 1);
-    ok(v!.pulseFingerprint !== null && v!.pulseFingerprint.length <= 129, "bounded");
-    // Two long fingerprints that differ only at their end still differ.
-    r.sim.setDocument(slug, STATUS, long("b"));
-    await r.step(60);
-    equal(r.poller.stats().pulseChanges, 1);
-    equal(r.sim.requestsTo(slug, SUMMARY), 2);
-  } finally {
-    await r.close();
-  }
+  const long = (tail: string) => ({
+    body: JSON.stringify({
+      page: { id: "p", updated_at: "2026-11-02T12:00:00Z".padEnd(20_000, "x") + tail },
+      status: { indicator: "none" },
+    }),
+    contentType: "application/json",
+  });
+  r.sim.setDocument(slug, STATUS, long("a"));
+  await r.poller.runOnce();
+  const [v] = await r.store.polls.dueVendors(T0 + 3_600_000, 1);
+  ok(v!.pulseFingerprint !== null && v!.pulseFingerprint.length <= 129, "bounded");
+  // Two long fingerprints that differ only at their end still differ.
+  r.sim.setDocument(slug, STATUS, long("b"));
+  await r.step(60);
+  equal(r.poller.stats().pulseChanges, 1);
+  equal(r.sim.requestsTo(slug, SUMMARY), 2);
 });
 
 Deno.test("pulses off: a calm vendor is read every stable interval, nothing in between", async () => {
-  const r = await rig(["statuspage"], { pulseSeconds: 0 });
+  await using r = await rig(["statuspage"], { pulseSeconds: 0 });
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    const v = await vendor(r.store, slug);
-    ok(v.next_poll_at - v.last_checked_at > 140 * SECOND_MS, "spread over the stable interval");
-    for (let i = 0; i < 2; i++) await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 0);
-    equal(r.sim.requests(slug), 1);
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  const v = await vendor(r.store, slug);
+  ok(v.next_poll_at - v.last_checked_at > 140 * SECOND_MS, "spread over the stable interval");
+  for (let i = 0; i < 2; i++) await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 0);
+  equal(r.sim.requests(slug), 1);
 });
 
 Deno.test("a vendor answering 429 with Retry-After is left alone as long as it asks, and says so", async () => {
-  const r = await rig(["statuspage", "statuspage"], { listeners: 2 });
+  await using r = await rig(["statuspage", "statuspage"], { listeners: 2 });
   const [limited, other] = r.slugs as [string, string];
-  try {
-    r.sim.setScenario(limited, "rate_limited");
-    await r.poller.runOnce();
-    const v = await vendor(r.store, limited);
-    equal(v.error_kind, "http_status");
-    equal(v.error_http_status, 429);
-    ok(v.error_message?.includes(`asked to wait ${RATE_LIMIT_RETRY_AFTER_S} s`), v.error_message!);
-    equal(v.next_poll_at - v.last_checked_at, RATE_LIMIT_RETRY_AFTER_S * SECOND_MS);
-    equal(
-      (await vendor(r.store, other)).current_status,
-      "OPERATIONAL",
-      "another host is not held back",
-    );
-    const asked = r.sim.requests(limited);
-    await r.step(60);
-    await r.step(55);
-    equal(r.sim.requests(limited), asked, "nothing before the wait is over");
-    r.sim.setScenario(limited, "calm");
-    await r.step(10);
-    equal(r.sim.requests(limited), asked + 1, "then a full read (a failing vendor has no pulse)");
-    equal((await vendor(r.store, limited)).failures, 0);
-  } finally {
-    await r.close();
-  }
+  r.sim.setScenario(limited, "rate_limited");
+  await r.poller.runOnce();
+  const v = await vendor(r.store, limited);
+  equal(v.error_kind, "http_status");
+  equal(v.error_http_status, 429);
+  ok(v.error_message?.includes(`asked to wait ${RATE_LIMIT_RETRY_AFTER_S} s`), v.error_message!);
+  equal(v.next_poll_at - v.last_checked_at, RATE_LIMIT_RETRY_AFTER_S * SECOND_MS);
+  equal(
+    (await vendor(r.store, other)).current_status,
+    "OPERATIONAL",
+    "another host is not held back",
+  );
+  const asked = r.sim.requests(limited);
+  await r.step(60);
+  await r.step(55);
+  equal(r.sim.requests(limited), asked, "nothing before the wait is over");
+  r.sim.setScenario(limited, "calm");
+  await r.step(10);
+  equal(r.sim.requests(limited), asked + 1, "then a full read (a failing vendor has no pulse)");
+  equal((await vendor(r.store, limited)).failures, 0);
 });
 
 Deno.test("a pulse answered 429 ends the poll: no full read is sent to a vendor asking for fewer", async () => {
-  const r = await rig(["statuspage"]);
+  await using r = await rig(["statuspage"]);
   const [slug] = r.slugs as [string];
-  try {
-    await r.poller.runOnce();
-    r.sim.setScenario(slug, "rate_limited");
-    await r.step(60);
-    equal(r.sim.requestsTo(slug, STATUS), 2);
-    equal(r.sim.requestsTo(slug, SUMMARY), 1);
-    equal((await vendor(r.store, slug)).error_http_status, 429);
-  } finally {
-    await r.close();
-  }
+  await r.poller.runOnce();
+  r.sim.setScenario(slug, "rate_limited");
+  await r.step(60);
+  equal(r.sim.requestsTo(slug, STATUS), 2);
+  equal(r.sim.requestsTo(slug, SUMMARY), 1);
+  equal((await vendor(r.store, slug)).error_http_status, 429);
 });
