@@ -89,7 +89,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
    * statement for health and schedule (a pulse is most of the poller's writes, issue #15); a full
    * read (`full`) also stores what the next pulse compares with.
    */
-  const unchanged = (vendorId: number, poll: PollRecord, full?: FullReadRecord) => {
+  const unchanged = (vendorId: number, poll: FullReadRecord, full: boolean) => {
     const fullSet = full ? ", pulse_fingerprint = ?, last_full_at = ?" : "";
     statement(
       db,
@@ -100,7 +100,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       poll.nextPollAt,
       poll.deadlineAt,
       poll.at,
-      ...(full ? [full.pulseFingerprint ?? null, full.at] : []),
+      ...(full ? [poll.pulseFingerprint ?? null, poll.at] : []),
       vendorId,
     );
     countLatency(db, vendorId, poll.at, poll.latencyMs);
@@ -184,7 +184,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     recordNotModified(vendorId, poll) {
       return batch.add(
         () => {
-          unchanged(vendorId, poll, poll);
+          unchanged(vendorId, poll, true);
           insertFetch.run(vendorId, poll.at, poll.latencyMs, "not_modified", poll.httpStatus);
         },
         undefined,
@@ -192,7 +192,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       );
     },
     recordPulse(vendorId, poll) {
-      return batch.add(() => unchanged(vendorId, poll), undefined, true);
+      return batch.add(() => unchanged(vendorId, poll, false), undefined, true);
     },
     recordFailure(vendorId, poll) {
       return batch.add(() => {
