@@ -247,7 +247,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     https: firstSet(proxyVariablesOf("https:"), (name) => e[name])?.value ?? null,
     noProxy: Object.freeze([...(firstSet(NO_PROXY_VARIABLES, (name) => e[name])?.value ?? [])]),
   });
-  const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const publicUrl = (e.STATUSD_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(
+    /(?<!\/)\/+$/,
+    "",
+  );
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,

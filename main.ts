@@ -4,7 +4,12 @@
  * {@link SHUTDOWN_BOUND_SECONDS} whatever clients do.
  * @module
  */
-import { createAppContext, startAlertEvaluator, startRetention } from "./app/mod.ts";
+import {
+  createAppContext,
+  isDependencyReaderWorker,
+  startAlertEvaluator,
+  startRetention,
+} from "./app/mod.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { InvalidRequest, systemClock } from "./domain/mod.ts";
 import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./ingest/mod.ts";
@@ -38,7 +43,9 @@ function catalogOf(path: string | null) {
   } catch (err) {
     // The loader names the file and every problem (missing, not JSON, wrong shape).
     if (path !== null && err instanceof InvalidRequest) {
-      throw new ConfigError(`Cannot use STATUSD_CATALOG: ${err.message.replace(/\s*\n\s*/g, " ")}`);
+      throw new ConfigError(
+        `Cannot use STATUSD_CATALOG: ${err.message.replace(/(?<!\s)\s*\n\s*/g, " ")}`,
+      );
     }
     throw err;
   }
@@ -154,12 +161,14 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   await Promise.race([server.finished, stopped.promise]);
+  ctx.dependencyReader.close();
   await ctx.keyUses.flush();
   await store.close();
 }
 
-// A bundle runs itself as the parse worker too (ingest/parse_worker.ts): nothing to start there.
-if (import.meta.main && !isParseWorker()) {
+// A bundle runs itself as the parse worker (ingest/parse_worker.ts) and the dependency file
+// reader (app/dependency_reader.ts) too: nothing to start there.
+if (import.meta.main && !isParseWorker() && !isDependencyReaderWorker()) {
   const [command = "serve", ...rest] = Deno.args;
   try {
     if (command === "serve") {

@@ -101,7 +101,7 @@ async function checkSettings(
   raw: Record<string, unknown>,
 ): Promise<RouteSettingsData> {
   const withSecret = raw.kind === "webhook" && raw.secret === undefined
-    ? { ...raw, secret: `whsec_${btoa(randomToken(24)).replace(/=+$/, "")}` }
+    ? { ...raw, secret: `whsec_${btoa(randomToken(24)).replace(/(?<!=)=+$/, "")}` }
     : raw;
   const r = RouteSettings.safeParse(withSecret);
   if (!r.success) {

@@ -6,6 +6,7 @@
  */
 import type { Clock, PackageSignals, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
+import { createDependencyReader, type DependencyReader } from "./dependency_reader.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
 
 /** Settings verbs need (a slice of the config). */
@@ -33,6 +34,8 @@ export interface AppContext {
   readonly log: Logger;
   /** API-key uses waiting to be written (`lastUsedAt`), off the request's path. */
   readonly keyUses: KeyUseRecorder;
+  /** Reads uploaded dependency files on a worker thread, under a deadline. */
+  readonly dependencyReader: DependencyReader;
   /** Why an alert destination URL is refused (a private address), or null (issue #13). */
   readonly checkDestination?: (url: string) => Promise<string | null>;
   /** Tells the delivery worker something was queued (sends it now, not at its next look). */
@@ -54,5 +57,6 @@ export function createAppContext(deps: AppContextDeps): AppContext {
   return {
     ...deps,
     keyUses: createKeyUseRecorder(deps.store.keys, deps.log),
+    dependencyReader: createDependencyReader(),
   };
 }

@@ -20,6 +20,12 @@ export {
 } from "./policy.ts";
 export { authenticate } from "./auth.ts";
 export {
+  createDependencyReader,
+  type DependencyReader,
+  isDependencyReaderWorker,
+  READ_DEADLINE_MS,
+} from "./dependency_reader.ts";
+export {
   addMember,
   createAccount,
   currentAccount,

@@ -14,7 +14,6 @@ import {
   isFileProblem,
   type Issue,
   MAX_FILE_BYTES,
-  readDependencyFile,
   servicesOfPackage,
 } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";
@@ -105,11 +104,12 @@ export async function suggestMonitors(
   }
   const read: { name: string; deps: FileDependencies }[] = [];
   const issues: Issue[] = [];
-  req.files.forEach((f, i) => {
-    const deps = readDependencyFile(f.name, f.content);
+  const results = req.files.length ? await ctx.dependencyReader.read(req.files) : [];
+  results.forEach((deps, i) => {
+    const name = req.files[i]!.name;
     if (isFileProblem(deps)) {
-      issues.push({ parameter: `files.${i}`, message: `${f.name}: ${deps.problem}` });
-    } else read.push({ name: f.name, deps });
+      issues.push({ parameter: `files.${i}`, message: `${name}: ${deps.problem}` });
+    } else read.push({ name, deps });
   });
   const badDomains = req.domains.flatMap((d, i) =>
     hostOf(d) === null ? [{ parameter: `domains.${i}`, message: `"${d}" is not a host name` }] : []

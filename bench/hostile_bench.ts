@@ -13,6 +13,8 @@ import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
 import { createServer } from "../routes/mod.ts";
 import { createAppContext } from "../app/mod.ts";
+import { account, key } from "../tests/support/accounts.ts";
+import { worstCaseBodies } from "../tests/support/hostile_uploads.ts";
 import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 import { simulatedCatalog } from "../tests/support/simulator.ts";
@@ -133,8 +135,97 @@ async function run(catalog: Vendor[], o: HostileBenchOptions) {
   }
 }
 
+/** `/healthz` latencies (ms) from one client for `ms`, one request at a time with a pause. */
+async function healthLatencies(base: string, ms: number): Promise<number[]> {
+  const out: number[] = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/healthz`);
+    await res.arrayBuffer();
+    out.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, PAUSE_MS));
+  }
+  return out;
+}
+
+/**
+ * Worst-case dependency-file uploads (issue #27): `/healthz` p99 of statusd (its own process)
+ * alone, then while `uploads` requests of two worst-case files each run at once, over and over.
+ */
+async function runUploadsBench(seconds: number, uploads: number): Promise<void> {
+  const statusd = await spawn("./hostile_bench.ts", ["--uploads"]);
+  try {
+    const { port, key: secret } = statusd.first as { port: number; key: string };
+    const base = `http://127.0.0.1:${port}`;
+    const alone = await healthLatencies(base, seconds * 500);
+    const bodies = worstCaseBodies(uploads);
+    let stop = false;
+    let answered = 0;
+    const statuses = new Map<number, number>();
+    const sender = async (body: string) => {
+      while (!stop) {
+        const res = await fetch(`${base}/api/user/monitors/suggestions`, {
+          method: "POST",
+          headers: { "x-api-key": secret, "content-type": "application/json" },
+          body,
+        });
+        await res.arrayBuffer();
+        answered++;
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    };
+    const senders = bodies.map(sender);
+    await new Promise((r) => setTimeout(r, 500));
+    const during = await healthLatencies(base, seconds * 1000);
+    stop = true;
+    await Promise.all(senders);
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+    console.log([
+      `worst-case uploads: ${uploads} requests at once, each two ${
+        (bodies[0]!.length / 2 / 1e6).toFixed(1)
+      } MB files built to backtrack, sent again as soon as answered`,
+      `  /healthz p50            alone ${fmt(percentile(alone, 50))} | during ${
+        fmt(percentile(during, 50))
+      }`,
+      `  /healthz p99            alone ${fmt(percentile(alone, 99))} | during ${
+        fmt(percentile(during, 99))
+      } (goal < 50 ms) | ratio ${(percentile(during, 99) / percentile(alone, 99)).toFixed(2)}`,
+      `  /healthz max            during ${fmt(percentile(during, 100))} (${during.length} asked)`,
+      `  uploads answered        ${answered} (${
+        [...statuses].map(([s, n]) => `${n} × ${s}`).join(", ")
+      })`,
+    ].join("\n"));
+  } finally {
+    statusd.kill();
+    await statusd.status;
+  }
+}
+
+/** The statusd side of the uploads bench: an empty store, one key, no polling. */
+async function uploadsProcess() {
+  const dir = await Deno.makeTempDir({ prefix: "statusd-uploads-bench-" });
+  const db = openSqliteStore(`${dir}/bench.db`);
+  const ctx = createAppContext({
+    store: db,
+    clock: systemClock,
+    log: silentLogger,
+    settings: { publicUrl: "http://127.0.0.1", pollStableSeconds: 300, pollMovingSeconds: 60 },
+  });
+  const who = await account(ctx, "bench@example.com");
+  const secret = await key(ctx, who, "bench", ["monitors:read"]);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    createServer({ app: ctx }).fetch,
+  );
+  console.log(JSON.stringify({ port: server.addr.port, key: secret }));
+  await new Promise(() => {});
+}
+
 /** Runs both scenarios and prints the report. */
 export async function runHostileBench(o: HostileBenchOptions): Promise<void> {
+  await runUploadsBench(Math.max(5, Math.min(o.seconds, 20)), 20);
+  if (Deno.env.get("BENCH_HOSTILE_ONLY") === "uploads") return;
   const sim = await spawn("../tests/support/simulator.ts", ["--listeners", "8"]);
   const hostile = await spawn("../tests/support/hostile.ts", ["--copies", String(o.copies)]);
   try {
@@ -250,6 +341,7 @@ export function hostileBenchOptions(): HostileBenchOptions {
 }
 
 if (import.meta.main) {
+  if (Deno.args[0] === "--uploads") await uploadsProcess();
   if (Deno.args[0] === "--statusd") {
     await statusdProcess(Deno.args[1]!, Number(Deno.args[2]), Number(Deno.args[3]));
     Deno.exit(0);

@@ -14,6 +14,11 @@ export const MAX_RETRY_MS = 60 * 60_000;
 export const RETRY_FOR_MS = 24 * 60 * 60_000;
 /** Deliveries failing in a row (given up or refused) that pause their route. */
 export const PAUSE_AFTER_FAILURES = 5;
+/**
+ * Deliveries of one account in flight at once, across every instance: one account's hanging
+ * destinations can hold no more of the worker's slots than this, whatever it queues.
+ */
+export const MAX_IN_FLIGHT_PER_ACCOUNT = 4;
 
 /**
  * The next try after attempt `n` (1-based) failed at `at`, or null to give up: permanent

@@ -28,6 +28,16 @@ export interface FileProblem {
 export const MAX_FILE_BYTES = 2_000_000;
 /** Most names taken from one file. */
 export const MAX_NAMES_PER_FILE = 20_000;
+/**
+ * Longest line the line-based readers look at: no manifest line is this long, and skipping
+ * longer ones keeps every reader linear in the file's size whatever a line holds.
+ */
+export const MAX_LINE_CHARS = 4_096;
+
+/** The file's lines, those over {@link MAX_LINE_CHARS} left out. */
+function linesOf(text: string): string[] {
+  return text.split("\n").filter((l) => l.length <= MAX_LINE_CHARS);
+}
 
 /** The file names (or suffixes) statusd reads, for error messages and docs. */
 export const READABLE_FILES: readonly string[] = [
@@ -108,7 +118,7 @@ const packageLock: Reader = (text) => {
 /** `"@scope/name@^1", name@~2:` → names (yarn v1 and berry). */
 const yarnLock: Reader = (text) => {
   const names: string[] = [];
-  for (const line of text.split("\n")) {
+  for (const line of linesOf(text)) {
     if (!line || line.startsWith(" ") || line.startsWith("#") || !line.trimEnd().endsWith(":")) {
       continue;
     }
@@ -125,7 +135,7 @@ const yarnLock: Reader = (text) => {
 const pnpmLock: Reader = (text) => {
   const names: string[] = [];
   const entry = /^ {2}'?\/?((?:@[^/@\s']+\/)?[^/@\s':]+)[@/]\d/;
-  for (const line of text.split("\n")) {
+  for (const line of linesOf(text)) {
     const m = entry.exec(line);
     if (m) names.push(m[1]!);
   }
@@ -138,14 +148,22 @@ export function pypiName(name: string): string {
 }
 
 const requirementName = (spec: string): string | null => {
-  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec);
+  const m = /^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec);
   return m ? pypiName(m[1]!) : null;
 };
 
+/** The line up to a `#` that starts it or follows a space (a comment in requirements and TOML). */
+function withoutComment(line: string): string {
+  for (let i = line.indexOf("#"); i >= 0; i = line.indexOf("#", i + 1)) {
+    if (i === 0 || line[i - 1] === " " || line[i - 1] === "\t") return line.slice(0, i);
+  }
+  return line;
+}
+
 const requirementsTxt: Reader = (text) => {
   const names: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+  for (const raw of linesOf(text)) {
+    const line = withoutComment(raw).trim();
     if (!line || line.startsWith("-") || /^[a-z+]+:\/\//i.test(line)) continue;
     const egg = /#egg=([A-Za-z0-9._-]+)/.exec(raw);
     const name = egg ? pypiName(egg[1]!) : requirementName(line);
@@ -154,22 +172,33 @@ const requirementsTxt: Reader = (text) => {
   return packagesOf("pypi", names);
 };
 
+/** `[table]` or `[[array.of.tables]]` → the table's name; null for any other line. */
+function tableHeader(line: string): string | null {
+  if (!line.startsWith("[") || !line.endsWith("]")) return null;
+  let start = 0;
+  while (line[start] === "[") start++;
+  let end = line.length;
+  while (end > start && line[end - 1] === "]") end--;
+  const name = line.slice(start, end).trim();
+  return name && !name.includes("[") && !name.includes("]") ? name : null;
+}
+
 /** pyproject.toml (PEP 621 `dependencies = [...]`, Poetry tables) and Pipfile `[packages]`. */
 const pyproject: Reader = (text) => {
   const names: string[] = [];
   let table = "";
   let inArray = false;
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/\s#.*$/, "").trim();
-    const header = /^\[+([^\]]+)\]+$/.exec(line);
-    if (header) {
-      table = header[1]!.trim();
+  for (const raw of linesOf(text)) {
+    const line = withoutComment(raw).trim();
+    const header = tableHeader(line);
+    if (header !== null) {
+      table = header;
       inArray = false;
       continue;
     }
     if (
-      /^(dependencies|optional-dependencies|[a-z-]+)\s*=\s*\[/.test(line) &&
-      (/^dependencies\s*=/.test(line) || table === "project.optional-dependencies" ||
+      /^[a-z-]+[ \t]*=[ \t]*\[/.test(line) &&
+      (/^dependencies[ \t]*=/.test(line) || table === "project.optional-dependencies" ||
         table === "dependency-groups")
     ) {
       inArray = true;
@@ -185,7 +214,7 @@ const pyproject: Reader = (text) => {
     const poetry = /(^|\.)(dependencies|dev-dependencies)$/.test(table) &&
       table.startsWith("tool.poetry");
     if (poetry || table === "packages" || table === "dev-packages") {
-      const m = /^["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*=/.exec(line);
+      const m = /^["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?[ \t]*=/.exec(line);
       if (m && m[1] !== "python") names.push(pypiName(m[1]!));
     }
   }
@@ -195,9 +224,12 @@ const pyproject: Reader = (text) => {
 const goMod: Reader = (text) => {
   const names: string[] = [];
   let block = false;
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/\/\/.*$/, "").trim();
-    if (/^require\s*\($/.test(line)) {
+  let module = false;
+  for (const raw of linesOf(text)) {
+    const comment = raw.indexOf("//");
+    const line = (comment < 0 ? raw : raw.slice(0, comment)).trim();
+    if (/^module[ \t]+\S/.test(line)) module = true;
+    if (/^require[ \t]*\($/.test(line)) {
       block = true;
       continue;
     }
@@ -205,10 +237,10 @@ const goMod: Reader = (text) => {
       block = false;
       continue;
     }
-    const m = block ? /^(\S+)\s+v/.exec(line) : /^require\s+(\S+)\s+v/.exec(line);
+    const m = block ? /^(\S+)[ \t]+v/.exec(line) : /^require[ \t]+(\S+)[ \t]+v/.exec(line);
     if (m) names.push(m[1]!);
   }
-  if (!/^\s*module\s+\S+/m.test(text) && names.length === 0) {
+  if (!module && names.length === 0) {
     return { problem: "no module or require lines: not a go.mod" };
   }
   return packagesOf("go", names);
@@ -217,8 +249,8 @@ const goMod: Reader = (text) => {
 const goSum: Reader = (text) =>
   packagesOf(
     "go",
-    text.split("\n").flatMap((l) => {
-      const m = /^(\S+)\s+v\S+\s+h1:/.exec(l.trim());
+    linesOf(text).flatMap((l) => {
+      const m = /^(\S+)[ \t]+v\S+[ \t]+h1:/.exec(l.trim());
       return m ? [m[1]!] : [];
     }),
   );
@@ -230,31 +262,36 @@ export function terraformProvider(source: string): string {
 }
 
 const terraformLock: Reader = (text) => {
-  const names = [...text.matchAll(/^\s*provider\s+"([^"]+)"\s*\{/gm)].map((m) =>
-    terraformProvider(m[1]!)
-  );
+  const names = linesOf(text).flatMap((line) => {
+    const m = /^[ \t]*provider[ \t]+"([^"]+)"[ \t]*\{/.exec(line);
+    return m ? [terraformProvider(m[1]!)] : [];
+  });
   if (names.length === 0) return { problem: 'no provider "…" blocks: not a .terraform.lock.hcl' };
   return packagesOf("terraform", names);
 };
 
 /** Region-looking values: AWS `eu-west-1`, GCP `europe-west1`, Azure `westeurope`. */
-const REGION =
-  /^(?:[a-z]{2}(?:-gov)?-[a-z]+-\d|[a-z]+-[a-z]+\d+|[a-z]+(?:central|east|west|north|south)[a-z]*\d?)$/;
+const isRegion = (v: string): boolean =>
+  /^[a-z]{2}(?:-gov)?-[a-z]+-\d$/.test(v) || /^[a-z]+-[a-z]+\d+$/.test(v) ||
+  (/^[a-z]+\d?$/.test(v) && /.(?:central|east|west|north|south)/.test(v));
 
 const terraformConfig: Reader = (text) => {
   const names: string[] = [];
-  for (const m of text.matchAll(/\bsource\s*=\s*"([^"]+\/[^"]+)"/g)) {
-    // module sources are paths or URLs with more parts; providers are namespace/type
-    if (!m[1]!.includes("::") && !m[1]!.startsWith(".") && m[1]!.split("/").length <= 3) {
-      names.push(terraformProvider(m[1]!));
-    }
-  }
-  for (const m of text.matchAll(/^\s*provider\s+"([a-z0-9_-]+)"\s*\{/gm)) {
-    names.push(`hashicorp/${m[1]}`);
-  }
   const regions = new Set<string>();
-  for (const m of text.matchAll(/\b(?:region|location)\s*=\s*"([a-z0-9-]+)"/g)) {
-    if (REGION.test(m[1]!)) regions.add(m[1]!);
+  for (const line of linesOf(text)) {
+    for (const m of line.matchAll(/\bsource[ \t]*=[ \t]*"([^"]*)"/g)) {
+      // module sources are paths or URLs with more parts; providers are namespace/type
+      const source = m[1]!;
+      const parts = source.split("/").length;
+      if (parts >= 2 && parts <= 3 && !source.includes("::") && !source.startsWith(".")) {
+        names.push(terraformProvider(source));
+      }
+    }
+    const provider = /^[ \t]*provider[ \t]+"([a-z0-9_-]+)"[ \t]*\{/.exec(line);
+    if (provider) names.push(`hashicorp/${provider[1]}`);
+    for (const m of line.matchAll(/\b(?:region|location)[ \t]*=[ \t]*"([a-z0-9-]{1,40})"/g)) {
+      if (isRegion(m[1]!)) regions.add(m[1]!);
+    }
   }
   return { ...packagesOf("terraform", names), regions: [...regions].slice(0, 50) };
 };

@@ -393,6 +393,7 @@ export {
 } from "./package_signals.ts";
 export {
   FIRST_RETRY_MS,
+  MAX_IN_FLIGHT_PER_ACCOUNT,
   MAX_RETRY_MS,
   nextTry,
   PAUSE_AFTER_FAILURES,

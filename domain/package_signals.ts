@@ -129,14 +129,21 @@ const REGION_WORDS: Readonly<Record<string, readonly string[]>> = {
 
 const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
+const isCodeChar = (c: string | undefined) => c !== undefined && /[a-z0-9-]/.test(c);
+
+/** True when `word` appears in `text` with no letter, digit or hyphen right before or after. */
+function containsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!isCodeChar(text[at - 1]) && !isCodeChar(text[at + word.length])) return true;
+  }
+  return false;
+}
+
 /** True when a component's name is about `region` (its code or the words pages use for it). */
 export function componentInRegion(componentName: string, region: string): boolean {
   const name = fold(componentName);
   const code = region.toLowerCase();
-  const codeAt = name.search(
-    new RegExp(`(^|[^a-z0-9-])${code.replace(/-/g, "\\-")}($|[^a-z0-9-])`),
-  );
-  if (codeAt >= 0) return true;
+  if (code && containsWord(name, code)) return true;
   return (REGION_WORDS[code] ?? []).some((w) => {
     const word = fold(w);
     const at = name.indexOf(word);

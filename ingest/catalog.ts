@@ -34,7 +34,7 @@ export function normaliseStatusUrl(raw: string): string | null {
   const url = new URL(raw.trim());
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   if (url.username || url.password || !url.hostname) return null;
-  const path = url.pathname.replace(/\/+$/, "");
+  const path = url.pathname.replace(/(?<!\/)\/+$/, "");
   return `${url.origin}${path}${url.search}`;
 }
 

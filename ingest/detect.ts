@@ -67,7 +67,9 @@ function fromPage(page: ProbeResponse): Platform | null {
   if (/betteruptime\.com|betterstack\.com/i.test(html)) return "betterstack";
   if (/cdn\.status\.io|api\.status\.io\/1\.0\/status\/[0-9a-f]{24}/i.test(html)) return "statusio";
   // 2.x: "Powered by <a …>Cachet</a>"; 3.x: assets under vendor/cachethq/cachet/.
-  if (/Powered by\s*(<[^>]+>\s*)*Cachet|\/vendor\/cachethq\/cachet\//i.test(html)) return "cachet";
+  if (
+    /Powered by[ \t\r\n]*(?:<[^<>]+>[ \t\r\n]*){0,5}Cachet|\/vendor\/cachethq\/cachet\//i.test(html)
+  ) return "cachet";
   return null;
 }
 
@@ -111,7 +113,7 @@ function fromBetterStack(v: unknown): Platform | null {
 
 /** A feed the page links (`<link rel="alternate" type="application/rss+xml|atom+xml">`). */
 function feedLink(html: string, base: URL): string | null {
-  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
+  for (const tag of html.match(/<link\b[^<>]*>/gi) ?? []) {
     if (!/rel=["']?alternate/i.test(tag) || !/application\/(rss|atom)\+xml/i.test(tag)) continue;
     const href = /href=["']([^"']+)["']/i.exec(tag)?.[1];
     if (href) return new URL(href, base).href;
@@ -158,7 +160,7 @@ export async function detectPlatform(
   const linked = html && html.status < 400 ? feedLink(html.body, base) : null;
   const feed = await fetchFn(linked ?? at("history.atom"));
   if (isFeed(feed)) {
-    return /<generator[^>]*>\s*incident\.io/i.test(feed!.body) ? "incidentio" : "rss";
+    return /<generator[^<>]*>[ \t\r\n]*incident\.io/i.test(feed!.body) ? "incidentio" : "rss";
   }
   return "unknown";
 }

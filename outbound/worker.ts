@@ -1,10 +1,14 @@
 /**
- * The delivery worker (issue #13): claims due deliveries from the outbox under a lease, renders
- * each for its route and sends it, records the attempt, and schedules the retry or gives up
- * (domain/delivery_policy.ts). Deliveries of one route go one after the other; different routes
- * go side by side up to a global limit, so a slow or dead destination delays only itself. A
- * route whose deliveries keep failing is paused (visible in the API) and the account's other
- * routes are told; its pending deliveries wait until it is resumed.
+ * The delivery worker: claims due deliveries from the outbox under a lease, renders each for its
+ * route and sends it, records the attempt, and schedules the retry or gives up
+ * (domain/delivery_policy.ts). It claims only what it can send at once (its free slots), and the
+ * store claims fairly: the head of each route's queue, one delivery in flight per route, a few
+ * per account, accounts in turn. So a slow or dead destination holds one slot for at most its
+ * send timeout and delays only its own route, and a delivery never waits under a lease that
+ * could run out. While an attempt runs its lease is renewed, so no other worker sends it again;
+ * only a crash can (the resend carries the same id). A route whose deliveries keep failing is
+ * paused (visible in the API) and the account's other routes are told; its pending deliveries
+ * wait until it is resumed.
  * @module
  */
 import type {
@@ -65,6 +69,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const leaseMs = deps.options?.leaseMs ?? 120_000;
   const random = deps.options?.random ?? Math.random;
   const chains = new Map<string, Promise<void>>();
+  /** Deliveries being attempted now, by id (their leases are renewed while they run). */
+  const attempting = new Set<string>();
+  let renewal: ReturnType<typeof setInterval> | undefined;
   let inFlight = 0;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -243,6 +250,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     for (const d of due) {
       const key = routeKey(d);
       inFlight++;
+      attempting.add(d.id);
       const next = (chains.get(key) ?? Promise.resolve())
         .then(() => deliver(d))
         .catch((err) =>
@@ -250,6 +258,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         )
         .finally(() => {
           inFlight--;
+          attempting.delete(d.id);
           if (chains.get(key) === next) chains.delete(key);
           if (running) schedule(0);
         });
@@ -279,6 +288,17 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     start() {
       if (running) return;
       running = true;
+      // Leases of running attempts are moved on at a third of their length, so an attempt that
+      // takes longer than the lease (a slow mail server) is never claimed and sent again.
+      renewal = setInterval(() => {
+        if (attempting.size === 0) return;
+        deps.store.deliveries.extendLease(
+          [...attempting],
+          deps.instanceId,
+          deps.clock.now() + leaseMs,
+        )
+          .catch((err) => deps.log.warn("could not renew delivery leases", { err: String(err) }));
+      }, Math.max(1, Math.floor(leaseMs / 3)));
       schedule(0);
     },
     wake: () => schedule(0),
@@ -286,6 +306,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     async stop() {
       running = false;
       clearTimeout(timer);
+      clearInterval(renewal);
       if (round) await round;
       await Promise.all([...chains.values()]);
     },

@@ -21,5 +21,5 @@ export function reasonOf(err: unknown): string {
     "3D000": "no such database",
   };
   const line = known[code] ?? message;
-  return line.replace(/\s*\n\s*/g, " ").slice(0, 300);
+  return line.replace(/(?<!\s)\s*\n\s*/g, " ").slice(0, 300);
 }

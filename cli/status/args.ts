@@ -152,7 +152,7 @@ export interface GlobalOptions {
 
 const GlobalSchema = z.object({
   api: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" })
-    .transform((u) => u.replace(/\/+$/, "")),
+    .transform((u) => u.replace(/(?<!\/)\/+$/, "")),
   key: z.string().optional(),
   json: z.boolean(),
   help: z.boolean(),

@@ -264,7 +264,7 @@ function networkReason(err: unknown): string {
 /** Builds a client for `options`. */
 export function createClient(options: ClientOptions): StatusClient {
   const doFetch = options.fetch ?? fetch;
-  const base = options.baseUrl.replace(/\/+$/, "") + "/";
+  const base = options.baseUrl.replace(/(?<!\/)\/+$/, "") + "/";
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
   const via = options.proxy

@@ -98,9 +98,13 @@ export interface DeliveryStore {
     page: PageRequest,
   ): Promise<{ readonly items: readonly DeliveryRecord[]; readonly total: number }>;
   /**
-   * Up to `limit` deliveries due at `now` (pending, `notBefore` reached, not held by another
-   * worker's unexpired lease), leased to `holder` until `now + leaseMs`; on PostgreSQL claimed
-   * with `FOR UPDATE SKIP LOCKED`, so two instances never claim the same one.
+   * Up to `limit` deliveries due at `now` (pending, `notBefore` reached, not held by an
+   * unexpired lease), leased to `holder` until `now + leaseMs`, claimed fairly: only the head
+   * of each route's queue (the earliest due), never a route that already has one under a live
+   * lease, at most `MAX_IN_FLIGHT_PER_ACCOUNT` under live leases per account, and accounts in
+   * turn (each account's first before any account's second). On PostgreSQL claims are
+   * serialised by an advisory lock, so two instances never claim the same one or two of one
+   * route. Claim only what can be sent now: a claimed delivery's lease runs while it waits.
    */
   claimDue(
     now: EpochMs,
@@ -108,6 +112,11 @@ export interface DeliveryStore {
     holder: string,
     leaseMs: number,
   ): Promise<readonly DeliveryRecord[]>;
+  /**
+   * Moves the leases `holder` still holds on `ids` to `until` (an attempt that runs long keeps
+   * its delivery); how many it still held.
+   */
+  extendLease(ids: readonly string[], holder: string, until: EpochMs): Promise<number>;
   /**
    * Records one attempt and where the delivery goes next (`pending` again at `notBefore`, or
    * `delivered` / `failed`), releasing the lease — only while `holder` still holds it (false:

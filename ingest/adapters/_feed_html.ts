@@ -42,7 +42,7 @@ export function htmlToText(html: string): string {
   const text = html
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<\/(p|div|li|h\d|tr)>/gi, "\n")
-    .replace(/<[^>]*>/g, "");
+    .replace(/<[^<>]*>/g, "");
   return decodeEntities(text)
     .split("\n")
     .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
@@ -104,30 +104,53 @@ function smallStrongUpdates(html: string, reference: EpochMs, report?: Report): 
   const out: RawUpdate[] = [];
   const parts = html.split(/<small>/i).slice(1);
   for (const part of parts) {
-    const m = /^([\s\S]*?)<\/small>\s*(?:<br\s*\/?>)?\s*<strong>([\s\S]*?)<\/strong>([\s\S]*)$/i
-      .exec(part);
+    const m = smallStrong(part);
     if (!m) continue;
-    const when = htmlToText(m[1]!);
+    const when = htmlToText(m[0]);
     const at = parseWallDate(when, reference, report);
     if (at === null) {
       report?.("timeline date", when);
       continue;
     }
-    const body = htmlToText(m[3]!).replace(/^[-–]\s*/, "");
-    out.push({ at, label: htmlToText(m[2]!), body });
+    const body = htmlToText(m[2]).replace(/^[-–]\s*/, "");
+    out.push({ at, label: htmlToText(m[1]), body });
   }
   return out;
+}
+
+/**
+ * `date</small> <br> <strong>label</strong> text` → `[date, label, text]`, or null. Read with
+ * searches for fixed tags rather than one pattern, so its cost stays linear in the part's size.
+ */
+function smallStrong(part: string): [string, string, string] | null {
+  const close = part.search(/<\/small>/i);
+  if (close < 0) return null;
+  let rest = part.slice(close + "</small>".length).trimStart();
+  const br = /^<br\s*\/?>/i.exec(rest);
+  if (br) rest = rest.slice(br[0].length).trimStart();
+  if (!/^<strong>/i.test(rest)) return null;
+  rest = rest.slice("<strong>".length);
+  const end = rest.search(/<\/strong>/i);
+  if (end < 0) return null;
+  return [part.slice(0, close), rest.slice(0, end), rest.slice(end + "</strong>".length)];
 }
 
 /** xAI-style blocks: `<p><strong>RFC 822 date</strong></p><h3>Label</h3><p>text</p>`. */
 function headedUpdates(html: string): RawUpdate[] {
   const out: RawUpdate[] = [];
-  const re =
-    /<strong>([^<]+)<\/strong>\s*(?:<\/p>)?\s*<h\d>([^<]+)<\/h\d>([\s\S]*?)(?=<\/div>|<div>|$)/gi;
-  for (const m of html.matchAll(re)) {
+  const strong = /<strong>([^<]+)<\/strong>/gi;
+  for (let m = strong.exec(html); m !== null; m = strong.exec(html)) {
+    let rest = html.slice(strong.lastIndex).trimStart();
+    if (/^<\/p>/i.test(rest)) rest = rest.slice("</p>".length).trimStart();
+    const heading = /^<h\d>([^<]+)<\/h\d>/i.exec(rest);
+    if (!heading) continue;
+    const after = html.length - rest.length + heading[0].length;
+    const divAt = html.slice(after).search(/<\/?div>/i);
+    const end = divAt < 0 ? html.length : after + divAt;
+    strong.lastIndex = end;
     const at = parseFeedDate(decodeEntities(m[1]!.trim()));
     if (at === null) continue;
-    out.push({ at, label: htmlToText(m[2]!), body: htmlToText(m[3]!) });
+    out.push({ at, label: htmlToText(heading[1]!), body: htmlToText(html.slice(after, end)) });
   }
   return out;
 }
@@ -136,7 +159,7 @@ function headedUpdates(html: string): RawUpdate[] {
 export function readFeedHtml(html: string, reference: EpochMs, report?: Report): FeedHtml {
   const small = smallStrongUpdates(html, reference, report);
   const updates = small.length > 0 ? small : headedUpdates(html);
-  const status = /<(h\d|b|strong)>\s*Status:\s*([^<]+?)\s*<\/\1>/i.exec(html)?.[2] ?? null;
+  const status = /<(h\d|b|strong)>\s*Status:([^<]*)<\/\1>/i.exec(html)?.[2]?.trim() || null;
   const severityMatch = /Severity:\s*([^<\n]+)/i.exec(html);
   const severity = severityMatch ? severityMatch[1]!.trim() : null;
   return { updates, status, severity, window: scheduledWindow(html, reference, report) };
@@ -147,9 +170,12 @@ function scheduledWindow(
   reference: EpochMs,
   report?: Report,
 ): FeedHtml["window"] {
-  const m = /THIS IS A SCHEDULED EVENT([\s\S]*?)<\/strong>/i.exec(html);
-  if (!m) return null;
-  const [from, to] = htmlToText(m[1]!).split(/\s+[-–]\s+/);
+  const at = html.search(/THIS IS A SCHEDULED EVENT/i);
+  if (at < 0) return null;
+  const start_ = at + "THIS IS A SCHEDULED EVENT".length;
+  const close = html.slice(start_).search(/<\/strong>/i);
+  if (close < 0) return null;
+  const [from, to] = htmlToText(html.slice(start_, start_ + close)).split(/(?<!\s)\s+[-–]\s+/);
   if (from === undefined || to === undefined) return null;
   const start = parseWallDate(from, reference, report);
   const end = parseWallDate(to, reference, report);

@@ -204,6 +204,23 @@ const legacyDoc = z.looseObject({
   current: z.array(z.unknown()).default([]),
 });
 
+/**
+ * `<span …>time</span>text` up to the next `<div` (or the end): `[whole, time, text]` each,
+ * found with a search per tag so the cost stays linear in the description's size.
+ */
+function spanBlocks(html: string): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  const span = /<span[^<>]*>([^<]+)<\/span>/gi;
+  for (let m = span.exec(html); m !== null; m = span.exec(html)) {
+    const from = span.lastIndex;
+    const div = html.slice(from).search(/<div/i);
+    const end = div < 0 ? html.length : from + div;
+    out.push([html.slice(m.index, end), m[1]!, html.slice(from, end)]);
+    span.lastIndex = end;
+  }
+  return out;
+}
+
 /** `<div><span>12:53 PM PDT</span>&nbsp;text</div>` blocks, anchored to the event's day. */
 function legacyTimeline(
   e: z.infer<typeof legacyEvent>,
@@ -212,9 +229,10 @@ function legacyTimeline(
 ): IncidentUpdate[] {
   const out: IncidentUpdate[] = [];
   let cursor = e.date;
-  const blocks = [...e.description.matchAll(/<span[^>]*>([^<]+)<\/span>([\s\S]*?)(?=<div|$)/gi)];
+  const blocks = spanBlocks(e.description);
   blocks.forEach((m, i) => {
-    const [clock, zone] = [m[1]!.trim().replace(/\s+\S+$/, ""), m[1]!.trim().split(/\s+/).at(-1)!];
+    const words = m[1]!.trim().split(/\s+/);
+    const [clock, zone] = [words.slice(0, -1).join(" "), words.at(-1)!];
     const minutes = minutesOf12h(clock);
     const offset = zoneOffset(zone);
     if (minutes === null || offset === null) {

@@ -115,7 +115,8 @@ function endpoint(vendor: { statusPageUrl: string }): URL {
 }
 
 /** `…/1.0/status/<id>` in a page, with the URL text before it (absolute, `//host`, or a path). */
-const EMBEDDED_API = /([^\s"'`<>()=,;]*)\/1\.0\/status\/([0-9a-f]{24})(?![0-9a-f])/gi;
+const EMBEDDED_API =
+  /(?<![^\s"'`<>()=,;])([^\s"'`<>()=,;]*)\/1\.0\/status\/([0-9a-f]{24})(?![0-9a-f])/gi;
 const STATUSPAGE_ID = /statuspage_?id["'\s:=]+([0-9a-f]{24})(?![0-9a-f])/i;
 const HOST_ONLY = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?$/i;
 

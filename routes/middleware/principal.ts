@@ -14,7 +14,7 @@ export function credentialOf(req: Request): string | null {
   if (key !== null) return key.trim();
   const auth = req.headers.get("authorization");
   if (auth === null) return null;
-  const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+  const m = /^Bearer[ \t]+([^ \t].*)$/i.exec(auth.trim());
   return m ? m[1]!.trim() : auth.trim();
 }
 

@@ -35,7 +35,7 @@ async function formOf(c: Context<Env>): Promise<Record<string, string>> {
 function credentialsOf(c: Context<Env>, form: Record<string, string>): ClientCredentials {
   const auth = c.req.header("authorization") ?? "";
   let basic: ClientCredentials["basic"];
-  const m = /^Basic\s+(.+)$/i.exec(auth.trim());
+  const m = /^Basic[ \t]+([^ \t].*)$/i.exec(auth.trim());
   if (m) {
     let decoded: string;
     try {

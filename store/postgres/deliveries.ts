@@ -5,7 +5,7 @@
  * @module
  */
 import type { DeliveryStore, NewDelivery } from "../../domain/mod.ts";
-import { offsetOf } from "../../domain/mod.ts";
+import { MAX_IN_FLIGHT_PER_ACCOUNT, offsetOf } from "../../domain/mod.ts";
 import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
 import { affected, read, type Row, type Sql, write } from "./db.ts";
 
@@ -91,20 +91,50 @@ export function deliveryStore(sql: Sql): DeliveryStore {
     },
     claimDue(now, limit, holder, leaseMs) {
       return write(sql, async (tx) => {
+        // One claimer at a time across instances: the fair choice reads every live lease.
+        await tx`SELECT pg_advisory_xact_lock(hashtext('alert_deliveries_claim'))`;
         const rows = await tx`UPDATE alert_deliveries SET claimed_by = ${holder},
             claimed_until = ${now + leaseMs}
-          WHERE id IN (SELECT id FROM alert_deliveries
-            WHERE state = 'pending' AND not_before <= ${now}
-              AND (claimed_until IS NULL OR claimed_until < ${now})
-            ORDER BY not_before, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          WHERE id IN (
+            WITH live AS (
+              SELECT account_id, route_id FROM alert_deliveries
+              WHERE state = 'pending' AND claimed_until >= ${now}
+            ),
+            heads AS (
+              SELECT id, account_id, route_id, not_before, seq,
+                ROW_NUMBER() OVER (PARTITION BY account_id, route_id ORDER BY not_before, seq)
+                  AS in_route
+              FROM alert_deliveries
+              WHERE state = 'pending' AND not_before <= ${now}
+                AND (claimed_until IS NULL OR claimed_until < ${now})
+            ),
+            turns AS (
+              SELECT h.id, h.not_before, h.seq,
+                ROW_NUMBER() OVER (PARTITION BY h.account_id ORDER BY h.not_before, h.seq)
+                  + (SELECT COUNT(*) FROM live l WHERE l.account_id = h.account_id) AS turn
+              FROM heads h
+              WHERE h.in_route = 1 AND NOT EXISTS (
+                SELECT 1 FROM live l WHERE l.account_id = h.account_id
+                  AND l.route_id = h.route_id)
+            )
+            SELECT id FROM turns WHERE turn <= ${MAX_IN_FLIGHT_PER_ACCOUNT}
+            ORDER BY turn, not_before, seq LIMIT ${limit})
           RETURNING *`;
-        // In claim order, as SQLite returns them: due first, then as they were enqueued.
+        // Due first, then as they were enqueued (the order SQLite returns them in).
         return [...rows]
           .sort((a, b) =>
             Number(a.not_before) - Number(b.not_before) || Number(a.seq) - Number(b.seq)
           )
           .map(deliveryOf);
       });
+    },
+    extendLease(ids, holder, until) {
+      if (ids.length === 0) return Promise.resolve(0);
+      return write(sql, async (tx) =>
+        affected(
+          await tx`UPDATE alert_deliveries SET claimed_until = ${until}
+            WHERE id IN ${tx(ids)} AND claimed_by = ${holder} AND state = 'pending'`,
+        ));
     },
     finish(id, holder, attempt, next) {
       return write(sql, async (tx) => {

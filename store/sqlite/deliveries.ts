@@ -5,12 +5,39 @@
  * @module
  */
 import type { DeliveryAttempt, DeliveryStore, NewDelivery } from "../../domain/mod.ts";
-import { offsetOf } from "../../domain/mod.ts";
+import { MAX_IN_FLIGHT_PER_ACCOUNT, offsetOf } from "../../domain/mod.ts";
 import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
 import { promised } from "./promised.ts";
 
 type Row = Record<string, unknown>;
+
+/**
+ * The fair claim (the port's `claimDue`): each route's earliest due delivery, of routes with
+ * none under a live lease, numbered per account after the account's live leases, at most
+ * `:perAccount` per account, accounts in turn.
+ */
+const FAIR_CLAIM = `
+  WITH live AS (
+    SELECT account_id, route_id FROM alert_deliveries
+    WHERE state = 'pending' AND claimed_until >= :now
+  ),
+  heads AS (
+    SELECT id, account_id, route_id, not_before, rowid AS seq,
+      ROW_NUMBER() OVER (PARTITION BY account_id, route_id ORDER BY not_before, rowid) AS in_route
+    FROM alert_deliveries
+    WHERE state = 'pending' AND not_before <= :now
+      AND (claimed_until IS NULL OR claimed_until < :now)
+  ),
+  turns AS (
+    SELECT h.id, h.not_before, h.seq,
+      ROW_NUMBER() OVER (PARTITION BY h.account_id ORDER BY h.not_before, h.seq)
+        + (SELECT COUNT(*) FROM live l WHERE l.account_id = h.account_id) AS turn
+    FROM heads h
+    WHERE h.in_route = 1 AND NOT EXISTS (
+      SELECT 1 FROM live l WHERE l.account_id = h.account_id AND l.route_id = h.route_id)
+  )
+  SELECT id FROM turns WHERE turn <= :perAccount ORDER BY turn, not_before, seq LIMIT :limit`;
 
 function insert(db: Db, d: NewDelivery): number {
   const r = statement(
@@ -130,19 +157,29 @@ export function deliveryStore(db: Db): DeliveryStore {
     },
     claimDue(now, limit, holder, leaseMs) {
       return transaction(db, () => {
-        const rows = statement(
-          db,
-          `SELECT id FROM alert_deliveries
-           WHERE state = 'pending' AND not_before <= ?
-             AND (claimed_until IS NULL OR claimed_until < ?)
-           ORDER BY not_before, rowid LIMIT ?`,
-        ).all(now, now, limit) as { id: string }[];
+        const rows = statement(db, FAIR_CLAIM).all({
+          now,
+          limit,
+          perAccount: MAX_IN_FLIGHT_PER_ACCOUNT,
+        }) as { id: string }[];
         const claim = statement(
           db,
           "UPDATE alert_deliveries SET claimed_by = ?, claimed_until = ? WHERE id = ?",
         );
         for (const r of rows) claim.run(holder, now + leaseMs, r.id);
         return rows.map((r) => deliveryOf(one(r.id)!));
+      });
+    },
+    extendLease(ids, holder, until) {
+      return transaction(db, () => {
+        const extend = statement(
+          db,
+          `UPDATE alert_deliveries SET claimed_until = ?
+           WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
+        );
+        let n = 0;
+        for (const id of ids) n += Number(extend.run(until, id, holder).changes);
+        return n;
       });
     },
     finish(id, holder, attempt: DeliveryAttempt, next) {

@@ -150,6 +150,59 @@ export const deliveryCases: readonly Case[] = [
     },
   },
   {
+    name: "deliveries: claims are fair: route heads, one per route, a few per account, in turn",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      await store.accounts.create(accountOf("a2"), memberOf("m2", "a2", "two@x.test"));
+      const d = store.deliveries;
+      const ok1 = {
+        n: 1,
+        at: T + 1,
+        ok: true,
+        status: 200,
+        reply: null,
+        latencyMs: 1,
+        error: null,
+      };
+      // a1 queues 3 deliveries on each of 6 routes before a2 queues one.
+      const mine = Array.from({ length: 18 }, (_, i) =>
+        delivery(`a1_${i}`, {
+          routeId: `rt_${i % 6}`,
+          notificationId: `n_${i}`,
+          notBefore: T - 1_000 + i,
+          createdAt: T - 1_000 + i,
+        }));
+      await d.enqueue(mine);
+      await d.enqueue([
+        delivery("a2_0", { accountId: "a2", routeId: "rt_x", notificationId: "m_0" }),
+      ]);
+      const first = await d.claimDue(T, 3, "w1", 30_000);
+      deepStrictEqual(first.map((x) => x.id).sort(), ["a1_0", "a1_1", "a2_0"], "a2 in turn");
+      const second = await d.claimDue(T, 10, "w1", 30_000);
+      deepStrictEqual(
+        second.map((x) => x.id).sort(),
+        ["a1_2", "a1_3"],
+        "heads of idle routes only, up to 4 live per account",
+      );
+      deepStrictEqual(await d.claimDue(T, 10, "w2", 30_000), [], "every route or account busy");
+      equal(await d.extendLease(["a1_0", "a2_0", "a1_5"], "w1", T + 90_000), 2, "held ones only");
+      equal(await d.extendLease(["a1_0"], "w2", T + 90_000), 0, "not another holder's");
+      ok(await d.finish("a1_0", "w1", ok1, { state: "delivered", notBefore: T + 1, error: null }));
+      deepStrictEqual(
+        (await d.claimDue(T + 2, 10, "w1", 30_000)).map((x) => x.id),
+        ["a1_4"],
+        "the one freed slot of a1 goes to its earliest idle route's head",
+      );
+      // Past the leases a crashed worker held (a2_0's was renewed):
+      const later = await d.claimDue(T + 40_000, 10, "w2", 30_000);
+      deepStrictEqual(
+        later.map((x) => x.id).sort(),
+        ["a1_1", "a1_2", "a1_3", "a1_4"],
+        "expired leases are claimed again, still route heads",
+      );
+    },
+  },
+  {
     name: "alert routes: account documents of their own kind",
     async run(store) {
       await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
