@@ -141,7 +141,7 @@ async function checkPassword(
 ): Promise<Membership | null> {
   const found = await ctx.store.accounts.membershipByEmail(email);
   const ok = found
-    ? await verifyPassword(password, found.member.passwordHash)
+    ? await verifyPassword(password, found.member.passwordHash, "member", email.toLowerCase())
     : await verifyDecoy(password);
   if (!found || !ok) return null;
   const { passwordHash: _, ...member } = found.member;

@@ -12,39 +12,78 @@ import { scrypt, timingSafeEqual } from "node:crypto";
 import { decodeBase64, encodeBase64 } from "@oslojs/encoding";
 import { Busy } from "../domain/mod.ts";
 
-/** How many password hashes run at once, and how many may wait for a turn. */
-export const HASHING = { concurrent: 2, waiting: 8, retryAfterSeconds: 2 } as const;
+/** How many password hashes run at once, and how many may wait for a turn in each lane. */
+export const HASHING = { concurrent: 2, waiting: 8, retryAfterSeconds: 2, perKey: 2 } as const;
 
-/** A counting semaphore with a bounded line: `run` waits for a slot or throws when the line is full. */
+/**
+ * Which line a hash waits in. `member`: checking the password of an account that exists;
+ * `other`: everything a stranger can cause without knowing an account (checking an unknown
+ * email against the decoy, hashing a new password at sign-up). A free slot always goes to the
+ * `member` line first, so a storm of sign-ins with made-up emails, from however many addresses,
+ * cannot keep a real person from signing in.
+ */
+export type HashLane = "member" | "other";
+
+/**
+ * A counting semaphore with two bounded lines: `run` waits for a slot or throws `Busy` when its
+ * line is full, or when `perKey` hashes of the same key (an email) already run or wait.
+ */
 export class HashGate {
   #running = 0;
-  readonly #line: (() => void)[] = [];
+  readonly #lines: Record<HashLane, (() => void)[]> = { member: [], other: [] };
+  readonly #keys = new Map<string, number>();
 
   constructor(
-    readonly limits: { concurrent: number; waiting: number; retryAfterSeconds: number },
+    readonly limits: {
+      concurrent: number;
+      waiting: number;
+      retryAfterSeconds: number;
+      perKey?: number;
+    },
   ) {}
 
   /** Runs `work` in a slot; throws `Busy` when every slot is taken and the line is full. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>, lane: HashLane = "member", key?: string): Promise<T> {
+    const perKey = this.limits.perKey ?? Infinity;
+    if (key !== undefined && (this.#keys.get(key) ?? 0) >= perKey) {
+      throw new Busy(this.limits.retryAfterSeconds, "Password checking for this account");
+    }
+    const line = this.#lines[lane];
     if (this.#running < this.limits.concurrent) this.#running++;
-    else if (this.#line.length < this.limits.waiting) {
-      // The slot is handed over by the finishing holder, so `running` stays as it is.
-      await new Promise<void>((resolve) => this.#line.push(resolve));
+    else if (line.length < this.limits.waiting) {
+      if (key !== undefined) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
+      try {
+        // The slot is handed over by the finishing holder, so `running` stays as it is.
+        await new Promise<void>((resolve) => line.push(resolve));
+      } finally {
+        if (key !== undefined) this.#release(key);
+      }
     } else {
       throw new Busy(this.limits.retryAfterSeconds, "Password checking");
     }
+    if (key !== undefined) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
     try {
       return await work();
     } finally {
-      const next = this.#line.shift();
+      if (key !== undefined) this.#release(key);
+      const next = this.#lines.member.shift() ?? this.#lines.other.shift();
       if (next) next();
       else this.#running--;
     }
   }
 
+  #release(key: string) {
+    const n = (this.#keys.get(key) ?? 1) - 1;
+    if (n > 0) this.#keys.set(key, n);
+    else this.#keys.delete(key);
+  }
+
   /** Hashes running and waiting now. */
   get load(): { running: number; waiting: number } {
-    return { running: this.#running, waiting: this.#line.length };
+    return {
+      running: this.#running,
+      waiting: this.#lines.member.length + this.#lines.other.length,
+    };
   }
 }
 
@@ -58,35 +97,48 @@ function derive(
   password: string,
   salt: Uint8Array,
   cost: { N: number; r: number; p: number },
+  lane: HashLane,
+  key?: string,
 ): Promise<Uint8Array> {
-  return passwordHashing.run(() =>
-    new Promise<Uint8Array>((resolve, reject) =>
-      scrypt(
-        password.normalize("NFKC"),
-        salt,
-        KEY_BYTES,
-        { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 },
-        (err, key) => (err ? reject(err) : resolve(new Uint8Array(key))),
-      )
-    )
+  return passwordHashing.run(
+    () =>
+      new Promise<Uint8Array>((resolve, reject) =>
+        scrypt(
+          password.normalize("NFKC"),
+          salt,
+          KEY_BYTES,
+          { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 },
+          (err, out) => (err ? reject(err) : resolve(new Uint8Array(out))),
+        )
+      ),
+    lane,
+    key,
   );
 }
 
 /** Hashes a password: `scrypt$N$r$p$<salt base64>$<hash base64>`. Takes about half a second. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, lane: HashLane = "other"): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await derive(password, salt, COST);
+  const key = await derive(password, salt, COST, lane);
   return ["scrypt", COST.N, COST.r, COST.p, encodeBase64(salt), encodeBase64(key)].join("$");
 }
 
-/** True when `password` matches `stored` (constant-time compare); false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * True when `password` matches `stored` (constant-time compare); false for a malformed hash.
+ * `key` (the member's email) bounds how many checks of one account wait at once.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  lane: HashLane = "member",
+  key?: string,
+): Promise<boolean> {
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const salt = decodeBase64(parts[4]!);
   const expected = decodeBase64(parts[5]!);
-  const actual = await derive(password, salt, { N, r, p });
+  const actual = await derive(password, salt, { N, r, p }, lane, key);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -99,6 +151,6 @@ export async function verifyDecoy(password: string): Promise<false> {
     decoy = null; // e.g. Busy: try again next time rather than keep a failed decoy
     throw err;
   });
-  await verifyPassword(password, await decoy);
+  await verifyPassword(password, await decoy, "other");
   return false;
 }

@@ -231,6 +231,10 @@ function boundIncident(
   if (url !== null && url.length > limits.urlChars) {
     report.drop(`${path}.url`, `longer than ${limits.urlChars} characters`);
     url = null;
+  } else if (url !== null && !isWebLink(url)) {
+    // A `javascript:` or `data:` link would run in a feed reader or an API client's page.
+    report.drop(`${path}.url`, "not an http: or https: link");
+    url = null;
   }
   const ids = i.componentIds.filter((id) => id.length <= limits.idChars);
   if (ids.length > limits.componentsPerIncident) {
@@ -300,4 +304,16 @@ function boundUpdates(
     kept.push(body === u.body ? u : { ...u, body });
   }
   return kept.reverse();
+}
+
+/** True when `url` is an absolute `http:` or `https:` URL: the only links statusd keeps or shows. */
+export function isWebLink(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const protocol = new URL(url).protocol;
+  return protocol === "http:" || protocol === "https:";
+}
+
+/** `value` when it is a web link ({@link isWebLink}); null otherwise (rows stored before the rule). */
+export function webLinkOrNull(value: unknown): string | null {
+  return typeof value === "string" && isWebLink(value) ? value : null;
 }

@@ -334,9 +334,11 @@ export {
   type DropReporter,
   EARLIEST_TIME,
   FUTURE_SLACK_MS,
+  isWebLink,
   MAINTENANCE_HORIZON_MS,
   READING_LIMITS,
   type ReadingLimits,
+  webLinkOrNull,
 } from "./bounds.ts";
 export {
   REPORT_DAYS,

@@ -33,13 +33,16 @@ export const LIMITS = {
     maxKeys: 10_000,
     counts: (s) => s < 400,
   },
-  /** Only failed sign-ins count. */
+  /**
+   * Only failed sign-ins count: a refusal because the server is busy (503) or already
+   * throttling (429) is not the person's failure and gives its attempt back.
+   */
   signIn: {
     name: "sign-in",
     limit: 10,
     windowMs: 5 * MINUTE_MS,
     maxKeys: 10_000,
-    counts: (s) => s >= 400,
+    counts: (s) => s >= 400 && s !== 503 && s !== 429,
   },
   signUp: {
     name: "sign-up",

@@ -14,7 +14,7 @@ import type {
   PageRequest,
   ResolvedSpan,
 } from "../../domain/mod.ts";
-import { offsetOf } from "../../domain/mod.ts";
+import { offsetOf, webLinkOrNull } from "../../domain/mod.ts";
 import { type Fragment, read, type Row, type Sql } from "./db.ts";
 import { and, closedSql, maintenanceSql, openSql } from "./sql.ts";
 
@@ -85,7 +85,7 @@ async function incidentsOf(sql: Sql, rows: readonly Row[]): Promise<Incident[]> 
     startedAt: Number(r.startedAt),
     updatedAt: Number(r.updatedAt),
     resolvedAt: numOrNull(r.resolvedAt),
-    url: (r.url as string | null) ?? null,
+    url: webLinkOrNull(r.url),
     components: JSON.parse(String(r.components)) as string[],
     updates: timelines.get(Number(r.id)) ?? [],
     scheduledStartAt: numOrNull(r.scheduledStartAt),

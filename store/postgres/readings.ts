@@ -21,6 +21,7 @@ import {
   type StoredIncident,
   type StoredVendor,
   type TransitionWrite,
+  webLinkOrNull,
 } from "../../domain/mod.ts";
 import {
   trimComponentTransitions,
@@ -55,7 +56,7 @@ function toStoredIncident(r: Row, updates: IncidentUpdate[]): StoredIncident {
     startedAt: Number(r.started_at),
     updatedAt: Number(r.updated_at),
     resolvedAt: numOrNull(r.resolved_at),
-    url: (r.url as string | null) ?? null,
+    url: webLinkOrNull(r.url),
     componentIds: JSON.parse(String(r.component_ids)) as string[],
     scheduledStartAt: numOrNull(r.scheduled_start_at),
     scheduledEndAt: numOrNull(r.scheduled_end_at),

@@ -14,7 +14,7 @@ import type {
   PageRequest,
   ResolvedSpan,
 } from "../../domain/mod.ts";
-import { offsetOf } from "../../domain/mod.ts";
+import { offsetOf, webLinkOrNull } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
 import { promised } from "./promised.ts";
 import { closedSql, jsonList, maintenanceSql, openSql } from "./sql.ts";
@@ -121,7 +121,7 @@ function incidentsOf(db: Db, rows: readonly IncidentSqlRow[]): Incident[] {
     startedAt: r.startedAt,
     updatedAt: r.updatedAt,
     resolvedAt: r.resolvedAt,
-    url: r.url,
+    url: webLinkOrNull(r.url),
     components: JSON.parse(r.components) as string[],
     updates: timelines.get(r.id) ?? [],
     scheduledStartAt: r.scheduledStartAt,

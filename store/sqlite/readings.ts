@@ -22,6 +22,7 @@ import {
   type StoredIncident,
   type StoredVendor,
   type TransitionWrite,
+  webLinkOrNull,
 } from "../../domain/mod.ts";
 import {
   trimComponentTransitions,
@@ -91,7 +92,7 @@ function toStoredIncident(r: IncidentRow, updates: IncidentUpdate[]): StoredInci
     startedAt: r.started_at,
     updatedAt: r.updated_at,
     resolvedAt: r.resolved_at,
-    url: r.url,
+    url: webLinkOrNull(r.url),
     componentIds: JSON.parse(r.component_ids) as string[],
     scheduledStartAt: r.scheduled_start_at,
     scheduledEndAt: r.scheduled_end_at,

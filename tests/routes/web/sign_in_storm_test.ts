@@ -1,0 +1,106 @@
+/**
+ * Sign-in stays available under a storm (issue #27): a dozen clients on ever-new addresses
+ * keep posting wrong passwords for made-up emails, enough to keep every password-hashing slot
+ * and line busy, while the real person signs in twenty times in a row. The person gets in at
+ * least 19 times with at most two retries each, and the busy answers they got never count
+ * against their own address's limit.
+ */
+import { equal, ok } from "node:assert/strict";
+import { HashGate } from "../../../app/mod.ts";
+import { createServer } from "../../../routes/mod.ts";
+import { account, PASSWORD, testContext } from "../../support/accounts.ts";
+import { csrfOf, formBrowser, fromAddress } from "../../support/web.ts";
+
+Deno.test("twelve wrong-password clients on rotating addresses: the right password still gets in", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const app = createServer({ app: ctx });
+  let stop = false;
+  let storm = 0;
+  const attacker = async (k: number) => {
+    const b = formBrowser(app, `10.9.${k}.1`);
+    const csrf = csrfOf(await (await b.get("/sign-in")).text());
+    const cookie = [...b.jar].map(([n, v]) => `${n}=${v}`).join("; ");
+    for (let i = 0; !stop; i++) {
+      const res = await app.request("/sign-in", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          _csrf: csrf,
+          email: `guess${k}-${i}@example.com`,
+          password: "not the password",
+        }),
+      }, fromAddress(`10.${k}.${(i >> 8) & 255}.${i & 255}`));
+      await res.body?.cancel();
+      storm++;
+      // A client on the network waits for its answer's bytes; here the answer is at once.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const attackers = Array.from({ length: 12 }, (_, k) => attacker(k));
+  // Let the storm fill the lines first.
+  while (storm < 12) await new Promise((r) => setTimeout(r, 20));
+  let signedIn = 0;
+  let retries = 0;
+  const person = formBrowser(app, "192.0.2.10");
+  try {
+    for (let n = 0; n < 20; n++) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const res = await person.submit("/sign-in", "/sign-in", {
+          email: "owner@example.com",
+          password: PASSWORD,
+        });
+        await res.body?.cancel();
+        if (res.status === 303) {
+          signedIn++;
+          break;
+        }
+        equal(res.status, 503, "only ever refused as busy");
+        retries++;
+      }
+      // Sign out so the next sign-in checks the password again.
+      person.jar.clear();
+    }
+  } finally {
+    stop = true;
+    await Promise.all(attackers);
+  }
+  ok(signedIn >= 19, `${signedIn} of 20 signed in (${retries} retries, ${storm} storm requests)`);
+  ok(storm > 40, `${storm} storm requests`);
+  // Busy answers never counted: the person's address may still fail ten times before a 429.
+  for (let i = 0; i < 10; i++) {
+    const res = await person.submit("/sign-in", "/sign-in", {
+      email: "nobody@example.com",
+      password: "wrong password",
+    });
+    await res.body?.cancel();
+    equal(res.status, 401, `failure ${i + 1}`);
+  }
+});
+
+Deno.test("the hashing gate serves checks of real accounts before strangers' and bounds one account", async () => {
+  const gate = new HashGate({ concurrent: 1, waiting: 5, retryAfterSeconds: 1, perKey: 2 });
+  const order: string[] = [];
+  let release!: () => void;
+  const blocker = gate.run(() => new Promise<void>((r) => (release = r)), "other");
+  const queued = [
+    gate.run(() => Promise.resolve(order.push("stranger 1")), "other"),
+    gate.run(() => Promise.resolve(order.push("stranger 2")), "other"),
+    gate.run(() => Promise.resolve(order.push("member a")), "member", "a@example.com"),
+    gate.run(() => Promise.resolve(order.push("member b")), "member", "b@example.com"),
+    gate.run(() => Promise.resolve(order.push("member a again")), "member", "a@example.com"),
+  ];
+  const third = await gate.run(() => Promise.resolve(0), "member", "a@example.com").then(
+    () => "ran",
+    (e) => e.code,
+  );
+  equal(third, "busy", "a third check of one account is refused while two wait");
+  release();
+  await blocker;
+  await Promise.all(queued);
+  equal(
+    order.join(", "),
+    "member a, member b, member a again, stranger 1, stranger 2",
+  );
+  equal(gate.load.running, 0);
+});
