@@ -13,13 +13,17 @@ import {
   type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryState,
+  type EpochMs,
   Forbidden,
+  HOUR_MS,
   InvalidRequest,
   NotFound,
   type Page,
   pageOf,
   type PageRequest,
+  PlanRequired,
   PreconditionFailed,
+  RateLimited,
   type RouteRecord,
   type RouteSettingsData,
 } from "../domain/mod.ts";
@@ -28,6 +32,12 @@ import { randomToken } from "./_tokens.ts";
 import type { AppContext } from "./context.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
 import { parse } from "./monitors.ts";
+import {
+  askConsent,
+  type RecipientState,
+  recipientStates,
+  suppressionWords,
+} from "./mail_consent.ts";
 
 /** Reading alert routes, rules and delivered events. */
 export const READ_ALERTS: Access = { credential: "key", scopes: ["alerts:read"] };
@@ -35,16 +45,29 @@ export const READ_ALERTS: Access = { credential: "key", scopes: ["alerts:read"] 
 export const WRITE_ALERTS: Access = { credential: "key", scopes: ["alerts:write"] };
 /** Routes an account may keep. */
 export const ROUTE_LIMIT = 100;
+/** Routes, and addresses per email route, a FREE account may keep. */
+export const FREE_ROUTES = { routes: 3, recipients: 3 } as const;
+/** "Send test" per route (10 minutes) and per account (an hour). */
+export const SEND_TEST_LIMITS = {
+  route: { limit: 5, windowMs: HOUR_MS / 6, maxKeys: 100_000 },
+  account: { limit: 20, windowMs: HOUR_MS, maxKeys: 100_000 },
+} as const;
 
 /** A route as shown: its destination described, secrets masked. */
 export interface RouteView {
   readonly id: string;
   readonly name: string;
   readonly kind: RouteSettingsData["kind"];
-  /** The destination with secrets masked (`https://hooks.slack.com/services/•••`). */
+  /** The destination with secrets masked (scheme and host only: `https://hooks.slack.com/•••`). */
   readonly destination: string;
   readonly paused: RouteRecord["paused"];
   readonly failuresInARow: number;
+  /**
+   * An email route's addresses and where each stands: `confirmed` (gets the route's mail),
+   * `pending` (asked to confirm; gets nothing else until then), `suppressed` (unsubscribed or
+   * bounced). Absent for other kinds.
+   */
+  readonly recipients?: readonly { readonly address: string; readonly state: RecipientState }[];
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly version: number;
@@ -80,8 +103,11 @@ function accountFor(who: Caller, access: Access): Account {
   return who.account;
 }
 
-/** The route as shown. */
-export function routeView(r: RouteRecord): RouteView {
+/** The route as shown (an email route with where each recipient stands). */
+export async function routeView(ctx: AppContext, r: RouteRecord): Promise<RouteView> {
+  const to = r.settings.kind === "email" && Array.isArray(r.settings.to)
+    ? r.settings.to.map(String)
+    : null;
   return {
     id: r.id,
     name: r.name,
@@ -89,15 +115,36 @@ export function routeView(r: RouteRecord): RouteView {
     destination: describeRoute(r.settings),
     paused: r.paused,
     failuresInARow: r.failuresInARow,
+    ...(to ? { recipients: await recipientStates(ctx, r.accountId, to) } : {}),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     version: r.version,
   };
 }
 
+/** An email route's addresses: within the plan, none suppressed. */
+async function checkRecipients(ctx: AppContext, account: Account, to: readonly string[]) {
+  if (account.plan === "FREE" && to.length > FREE_ROUTES.recipients) {
+    throw new PlanRequired("PRO", `More than ${FREE_ROUTES.recipients} addresses on one route`);
+  }
+  const suppressed = await ctx.store.mail.suppressions(to.map((a) => a.trim().toLowerCase()));
+  const issues = to.flatMap((a, i) => {
+    const s = suppressed.get(a.trim().toLowerCase());
+    return s ? [{ parameter: `settings.to.${i}`, message: suppressionWords(a, s) }] : [];
+  });
+  if (issues.length) throw new InvalidRequest(issues);
+}
+
+/** Asks an email route's unconfirmed addresses to confirm (the route's first mail to them). */
+async function askRecipients(ctx: AppContext, account: Account, settings: RouteSettingsData) {
+  if (settings.kind !== "email") return;
+  await askConsent(ctx, account, settings.to as string[], "alerts");
+}
+
 /** Settings checked: the kind's fields, an allowed destination, a mail server for email. */
 async function checkSettings(
   ctx: AppContext,
+  account: Account,
   raw: Record<string, unknown>,
 ): Promise<RouteSettingsData> {
   const withSecret = raw.kind === "webhook" && raw.secret === undefined
@@ -117,6 +164,7 @@ async function checkSettings(
       message: "email routes need a mail server: the self-hoster sets STATUSD_SMTP_URL",
     }]);
   }
+  if (settings.kind === "email") await checkRecipients(ctx, account, settings.to as string[]);
   const url = settings.kind === "pagerduty"
     ? String(settings.endpoint)
     : typeof settings.url === "string"
@@ -142,7 +190,7 @@ export async function listRoutes(
 ): Promise<Page<RouteView>> {
   const account = accountFor(who, READ_ALERTS);
   const { items, total } = await ctx.store.alertRoutes.list(account.id, page);
-  return pageOf(items.map(routeView), total, page);
+  return pageOf(await Promise.all(items.map((r) => routeView(ctx, r))), total, page);
 }
 
 /** One of the account's routes. */
@@ -150,7 +198,7 @@ export async function getRoute(ctx: AppContext, who: Caller, id: string): Promis
   const account = accountFor(who, READ_ALERTS);
   const r = await ctx.store.alertRoutes.get(account.id, id);
   if (r === null) throw new NotFound("alert route", id);
-  return routeView(r);
+  return await routeView(ctx, r);
 }
 
 /** Creates a route; a webhook route's signing secret is generated and returned this once. */
@@ -167,7 +215,13 @@ export async function createRoute(
       message: "statusd generates the signing secret; leave it out",
     }]);
   }
-  const settings = await checkSettings(ctx, r.settings);
+  const settings = await checkSettings(ctx, account, r.settings);
+  if (account.plan === "FREE") {
+    const { total } = await ctx.store.alertRoutes.list(account.id, { page: 0, limit: 1 });
+    if (total >= FREE_ROUTES.routes) {
+      throw new PlanRequired("PRO", `More than ${FREE_ROUTES.routes} alert routes`);
+    }
+  }
   const made = await ctx.store.alertRoutes.create({
     id: `rt_${randomToken(12)}`,
     accountId: account.id,
@@ -180,8 +234,9 @@ export async function createRoute(
   if (made === "limit" || made === "slug_taken") {
     throw new Forbidden(`This account already has ${ROUTE_LIMIT} alert routes, the most allowed`);
   }
+  await askRecipients(ctx, account, settings);
   return {
-    route: routeView(made),
+    route: await routeView(ctx, made),
     secret: settings.kind === "webhook" ? String(settings.secret) : null,
   };
 }
@@ -203,7 +258,7 @@ export async function updateRoute(
     const keep = patch.settings.kind === "webhook" && now.settings.kind === "webhook"
       ? { secret: now.settings.secret }
       : {};
-    settings = await checkSettings(ctx, { ...patch.settings, ...keep });
+    settings = await checkSettings(ctx, account, { ...patch.settings, ...keep });
   }
   const updated = await ctx.store.alertRoutes.update(
     account.id,
@@ -218,7 +273,8 @@ export async function updateRoute(
   );
   if (updated === null) throw new NotFound("alert route", id);
   if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
-  return routeView(updated);
+  if (settings) await askRecipients(ctx, account, settings);
+  return await routeView(ctx, updated);
 }
 
 /** Deletes a route (its pending deliveries fail, saying so). */
@@ -234,7 +290,19 @@ export async function deleteRoute(
   if (done === "conflict") throw new PreconditionFailed();
 }
 
-/** Queues a test message on the route; the worker sends it at once. */
+/** Counts one "send test" against the route's and the account's limits, or throws 429. */
+async function takeSendTest(ctx: AppContext, accountId: string, routeId: string, at: EpochMs) {
+  const attempts = ctx.store.attempts;
+  const route = await attempts.take("send-test-route", routeId, SEND_TEST_LIMITS.route, at);
+  if (route > 0) throw new RateLimited(Math.ceil(route / 1000));
+  const account = await attempts.take("send-test-account", accountId, SEND_TEST_LIMITS.account, at);
+  if (account > 0) {
+    await attempts.refund("send-test-route", routeId, SEND_TEST_LIMITS.route, at);
+    throw new RateLimited(Math.ceil(account / 1000));
+  }
+}
+
+/** Queues a test message on the route (within its limits); the worker sends it at once. */
 export async function sendTest(
   ctx: AppContext,
   who: Caller,
@@ -244,6 +312,7 @@ export async function sendTest(
   const route = await ctx.store.alertRoutes.get(account.id, id);
   if (route === null) throw new NotFound("alert route", id);
   const at = ctx.clock.now();
+  await takeSendTest(ctx, account.id, route.id, at);
   const deliveryId = `dlv_${randomToken(12)}`;
   const message: AlertMessage = {
     notificationId: `test_${deliveryId}`,

@@ -397,7 +397,7 @@ async function firing(
   if (!policy) return out;
   const withAck: AlertMessage = {
     ...message,
-    links: { ...message.links, acknowledge: acknowledgeLink(ctx, message.notificationId) },
+    links: { ...message.links, acknowledge: await acknowledgeLink(ctx, message.notificationId) },
   };
   for (const s of escalationSchedule(policy, at)) {
     for (const routeId of s.routes) {

@@ -172,6 +172,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
   }
   return {
     ...b,
+    slug: shownSlug(b.slug),
     currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
     entries,
   };
@@ -288,6 +289,21 @@ async function checkItems(
   if (issues.length) throw new InvalidRequest(issues);
 }
 
+/**
+ * The slug a board is stored under. Public boards share one address space (`/b/{slug}`), so
+ * their slugs are stored as they are; a private board's slug is kept within its account
+ * (`<account>~<slug>`), so no other account can learn it exists by trying to take it.
+ */
+function storedSlug(accountId: string, slug: string, isPublic: boolean): string {
+  return isPublic ? slug : `${accountId}~${slug}`;
+}
+
+/** The slug a board shows (its stored slug without the account it is kept within). */
+function shownSlug(stored: string): string {
+  const at = stored.indexOf("~");
+  return at < 0 ? stored : stored.slice(at + 1);
+}
+
 const slugTaken = (slug: string) =>
   new InvalidRequest([{ parameter: "slug", message: `the board address "${slug}" is taken` }]);
 
@@ -325,7 +341,7 @@ export async function createBoard(
   const made = await ctx.store.boards.create({
     id: `brd_${randomToken(12)}`,
     accountId: account.id,
-    slug: b.slug,
+    slug: storedSlug(account.id, b.slug, b.public),
     title: b.title,
     public: b.public,
     items: b.items,
@@ -350,9 +366,19 @@ export async function updateBoard(
   const account = accountOf(who, WRITE_MONITORS);
   const patch = parse(BoardPatchInput, input);
   if (patch.items) await checkItems(ctx, account.id, patch.items);
-  const updated = await ctx.store.boards.update(account.id, id, patch, ctx.clock.now(), ifVersion);
+  let change = patch;
+  if (patch.slug !== undefined || patch.public !== undefined) {
+    const now = await ctx.store.boards.get(account.id, id);
+    if (now === null) throw new NotFound("board", id);
+    const isPublic = patch.public ?? now.public;
+    change = {
+      ...patch,
+      slug: storedSlug(account.id, patch.slug ?? shownSlug(now.slug), isPublic),
+    };
+  }
+  const updated = await ctx.store.boards.update(account.id, id, change, ctx.clock.now(), ifVersion);
   if (updated === null) throw new NotFound("board", id);
-  if (updated === "slug_taken") throw slugTaken(patch.slug!);
+  if (updated === "slug_taken") throw slugTaken(shownSlug(change.slug!));
   if (updated === "conflict") throw new PreconditionFailed();
   return await boardView(ctx, updated);
 }
@@ -375,7 +401,11 @@ export async function deleteBoard(
  * everyone but its account's callers holding `monitors:read` (never a 403: no leak).
  */
 export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): Promise<BoardView> {
-  const b = await ctx.store.boards.bySlug(slug.toLowerCase());
+  const wanted = slug.toLowerCase();
+  const own = who.kind !== "anonymous" && who.kind !== "admin" && !wanted.includes("~")
+    ? await ctx.store.boards.bySlug(storedSlug(who.account.id, wanted, false))
+    : null;
+  const b = own ?? await ctx.store.boards.bySlug(wanted.includes("~") ? "" : wanted);
   const mine = b !== null && who.kind !== "anonymous" && who.kind !== "admin" &&
     who.account.id === b.accountId;
   if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);

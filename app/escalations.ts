@@ -20,7 +20,10 @@ import {
   PreconditionFailed,
 } from "../domain/mod.ts";
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
-import { randomToken } from "./_tokens.ts";
+import { hmac } from "@oslojs/crypto/hmac";
+import { SHA256 } from "@oslojs/crypto/sha2";
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import { randomToken, sameText } from "./_tokens.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
@@ -147,19 +150,48 @@ export async function deleteEscalation(
   if (done === "conflict") throw new PreconditionFailed();
 }
 
-/** The acknowledge link of a notification (its id is not guessable: it hashes a random rule id). */
-export function acknowledgeLink(ctx: AppContext, notificationId: string): string {
-  return `${ctx.settings.publicUrl}/alerts/acknowledge/${encodeURIComponent(notificationId)}`;
+/** The server's key for acknowledge links, made at first use and kept in the store. */
+const acknowledgeKeys = new WeakMap<object, Promise<Uint8Array>>();
+
+function acknowledgeKey(ctx: AppContext): Promise<Uint8Array> {
+  let key = acknowledgeKeys.get(ctx.store);
+  if (key === undefined) {
+    key = ctx.store.mail.secret("acknowledge-links", () => randomToken(32))
+      .then((secret) => new TextEncoder().encode(secret));
+    key.catch(() => acknowledgeKeys.delete(ctx.store));
+    acknowledgeKeys.set(ctx.store, key);
+  }
+  return key;
 }
 
 /**
- * Acknowledges the alert a link names: its steps still waiting stop. How many stopped (0 when
- * it was already acknowledged, recovered or fully sent; an unknown id is a 404).
+ * The token of a notification's acknowledge link: an HMAC of its id under the server's key.
+ * The id travels in every payload of the alert; the token only in the escalation's own link.
  */
-export async function acknowledgeByLink(ctx: AppContext, notificationId: string): Promise<number> {
-  if (!/^ntf_[0-9a-f]{24}$/.test(notificationId)) throw new NotFound("alert", notificationId);
-  const n = await ctx.store.deliveries.acknowledge(notificationId, ctx.clock.now());
-  return n;
+async function acknowledgeToken(ctx: AppContext, notificationId: string): Promise<string> {
+  const mac = hmac(SHA256, await acknowledgeKey(ctx), new TextEncoder().encode(notificationId));
+  return encodeBase64urlNoPadding(mac);
+}
+
+/** The acknowledge link of a notification: its id and a token no payload carries. */
+export async function acknowledgeLink(ctx: AppContext, notificationId: string): Promise<string> {
+  const token = await acknowledgeToken(ctx, notificationId);
+  return `${ctx.settings.publicUrl}/alerts/acknowledge/${
+    encodeURIComponent(notificationId)
+  }.${token}`;
+}
+
+/**
+ * Acknowledges the alert a link (`<notification id>.<token>`) names: its steps still waiting
+ * stop. How many stopped (0 when it was already acknowledged, recovered or fully sent); a link
+ * without its right token is a 404, as an unknown one.
+ */
+export async function acknowledgeByLink(ctx: AppContext, link: string): Promise<number> {
+  const m = /^(ntf_[0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/.exec(link);
+  if (!m || !sameText(m[2]!, await acknowledgeToken(ctx, m[1]!))) {
+    throw new NotFound("alert", link.slice(0, 40));
+  }
+  return await ctx.store.deliveries.acknowledge(m[1]!, ctx.clock.now());
 }
 
 /** Acknowledges the alert of one of the account's events (`alerts:write`). */

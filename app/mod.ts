@@ -82,7 +82,7 @@ export {
   type SuggestionReport,
   suggestMonitors,
 } from "./suggestions.ts";
-export { HashGate, HASHING, passwordHashing } from "./password.ts";
+export { HashGate, HASHING, type HashLane, passwordHashing } from "./password.ts";
 export {
   authenticateKey,
   type CreatedKey,
@@ -213,6 +213,7 @@ export {
   createRoute,
   deleteRoute,
   type DeliveryView,
+  FREE_ROUTES,
   getDelivery,
   getRoute,
   listDeliveries,
@@ -221,6 +222,7 @@ export {
   redeliver,
   type RouteView,
   routeView,
+  SEND_TEST_LIMITS,
   sendTest,
   updateRoute,
   WRITE_ALERTS,
@@ -252,8 +254,18 @@ export {
   deleteSubscription,
   getSubscription,
   listSubscriptions,
+  resubscribeByLink,
   SUBSCRIPTION_ROUTE_PREFIX,
   type SubscriptionView,
   unsubscribeByLink,
   unsubscribeLink,
 } from "./subscriptions.ts";
+export {
+  askConsent,
+  CONFIRMATIONS_PER_ADDRESS,
+  confirmMailByLink,
+  CONSENT_ROUTE_PREFIX,
+  mailAddress,
+  type RecipientState,
+  recipientStates,
+} from "./mail_consent.ts";

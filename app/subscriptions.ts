@@ -16,11 +16,13 @@ import {
   type Page,
   pageOf,
   type PageRequest,
+  RateLimited,
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
+import { mailAddress, suppressionWords, takeConfirmation } from "./mail_consent.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
 
 /** Subscriptions an account may keep. */
@@ -136,6 +138,20 @@ export async function createSubscription(
       message: "email subscriptions need a mail server: the self-hoster sets STATUSD_SMTP_URL",
     }]);
   }
+  if (r.email) {
+    const suppressed = (await ctx.store.mail.suppressions([mailAddress(r.email)])).get(
+      mailAddress(r.email),
+    );
+    if (suppressed) {
+      throw new InvalidRequest([{
+        parameter: "email",
+        message: suppressionWords(r.email, suppressed),
+      }]);
+    }
+    if (!await takeConfirmation(ctx, r.email)) {
+      throw new RateLimited(3_600);
+    }
+  }
   const confirm = r.email ? randomToken(24) : null;
   const now = ctx.clock.now();
   const made = await ctx.store.subscriptions.create({
@@ -224,7 +240,12 @@ export async function confirmByLink(ctx: AppContext, link: string): Promise<bool
     ctx.clock.now(),
     s.version,
   );
-  return done !== null && typeof done === "object";
+  const confirmed = done !== null && typeof done === "object";
+  // The owner asked for this mail: an earlier unsubscribe or bounce no longer stands.
+  if (confirmed && s.channel.kind === "email") {
+    await ctx.store.mail.unsuppress(mailAddress(s.channel.email));
+  }
+  return confirmed;
 }
 
 /** Unsubscribes (one click); false when the link is not valid. */
@@ -244,5 +265,36 @@ export async function unsubscribeByLink(ctx: AppContext, link: string): Promise<
     ctx.clock.now(),
     null,
   );
+  // No account may mail this address again (not even a request to confirm) until its owner
+  // confirms something themselves.
+  if (s.channel.kind === "email") {
+    await ctx.store.mail.suppress(mailAddress(s.channel.email), {
+      reason: "unsubscribed",
+      at: ctx.clock.now(),
+    });
+  }
   return done !== null;
+}
+
+/**
+ * Undoes an unsubscribe from the same link (only the address's owner has it): the
+ * subscription is active again and the address no longer suppressed. False when the link is
+ * not valid or the subscription was not unsubscribed.
+ */
+export async function resubscribeByLink(ctx: AppContext, link: string): Promise<boolean> {
+  const p = split(link);
+  if (!p) return false;
+  const s = await ctx.store.subscriptions.byId(p.id);
+  if (!s || !sameText(p.token, s.unsubscribeToken) || s.state !== "unsubscribed") return false;
+  const done = await ctx.store.subscriptions.update(
+    s.accountId,
+    s.id,
+    { state: "active", confirmHash: null },
+    ctx.clock.now(),
+    null,
+  );
+  if (done !== null && typeof done === "object" && s.channel.kind === "email") {
+    await ctx.store.mail.unsuppress(mailAddress(s.channel.email));
+  }
+  return done !== null && typeof done === "object";
 }

@@ -49,7 +49,9 @@ export function createMailSender(
           headers: out.headers,
         });
         const code = Number(/^(\d{3})/.exec(String(info.response ?? ""))?.[1] ?? 250);
+        const bounced = (info.rejected ?? []).map((r) => String(r));
         return {
+          ...(bounced.length ? { bounced } : {}),
           ok: true,
           status: code,
           reply: String(info.response ?? "").slice(0, 500) || null,
@@ -59,9 +61,19 @@ export function createMailSender(
           error: null,
         };
       } catch (err) {
-        const e = err as { responseCode?: number; response?: string; message?: string };
+        const e = err as {
+          responseCode?: number;
+          response?: string;
+          message?: string;
+          rejected?: unknown[];
+        };
         const code = typeof e.responseCode === "number" ? e.responseCode : null;
+        // Every recipient refused (nodemailer's EENVELOPE): with a 5xx, they bounced.
+        const bounced = code !== null && code >= 500 && Array.isArray(e.rejected)
+          ? e.rejected.map((r) => String(r))
+          : [];
         return {
+          ...(bounced.length ? { bounced } : {}),
           ok: false,
           status: code,
           reply: e.response ? String(e.response).slice(0, 500) : null,

@@ -23,6 +23,8 @@ export interface SendResult {
   readonly permanent: boolean;
   /** Why it failed in words ("timeout after 10 s", "refused address 10.0.0.5"), null when ok. */
   readonly error: string | null;
+  /** Mail recipients the server refused for good (SMTP 5xx to RCPT TO): they bounced. */
+  readonly bounced?: readonly string[];
 }
 
 /** Sends what a channel rendered. */

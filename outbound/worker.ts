@@ -28,7 +28,7 @@ import type { SendResult } from "./transport.ts";
 
 /** What the worker needs. */
 export interface DeliveryWorkerDeps {
-  readonly store: Pick<Store, "deliveries" | "alertRoutes" | "subscriptions">;
+  readonly store: Pick<Store, "deliveries" | "alertRoutes" | "subscriptions" | "mail">;
   readonly http: { send(out: HttpOutgoing): Promise<SendResult> };
   /** null: STATUSD_SMTP_URL is not set (email deliveries fail, saying so). */
   readonly mail: { send(out: MailOutgoing): Promise<SendResult> } | null;
@@ -79,6 +79,42 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   const routeKey = (d: DeliveryRecord) => `${d.accountId}/${d.routeId}`;
 
+  /** Mails `to` (already allowed), and suppresses every address the server refused for good. */
+  async function mail(to: readonly string[], d: DeliveryRecord): Promise<SendResult> {
+    const out = renderFor({ kind: "email", to: [...to] }, d.message, {
+      eventId: d.id,
+      at: deps.clock.now(),
+    });
+    if (out.kind !== "mail" || !deps.mail) {
+      return failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
+    }
+    const result = await deps.mail.send(out);
+    for (const address of result.bounced ?? []) {
+      await deps.store.mail.suppress(address.trim().toLowerCase(), {
+        reason: "bounced",
+        at: deps.clock.now(),
+      });
+    }
+    return result;
+  }
+
+  /** Why `address` gets no mail now (suppressed), or null. */
+  async function suppressedWhy(address: string): Promise<string | null> {
+    const s = (await deps.store.mail.suppressions([address])).get(address);
+    return s ? `${address} ${s.reason === "bounced" ? "bounced" : "unsubscribed"}` : null;
+  }
+
+  /** A request to confirm an address (the delivery's subject is `mail:<address>`). */
+  async function deliverConsentRequest(d: DeliveryRecord): Promise<void> {
+    const address = (d.subject ?? "").slice("mail:".length);
+    const why = address ? await suppressedWhy(address) : "no address";
+    if (why) {
+      await finish(d, failed(`not sent: ${why}`, true), null);
+      return;
+    }
+    await finish(d, await mail([address], d), null);
+  }
+
   /** A delivery to a subscription's own address (its route id is the subscription's id). */
   async function deliverToSubscriber(d: DeliveryRecord): Promise<void> {
     const sub = await deps.store.subscriptions.byId(d.routeId);
@@ -92,19 +128,41 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       await finish(d, failed(why, true), null);
       return;
     }
-    const out = renderFor({ kind: "email", to: [sub.channel.email] }, d.message, {
-      eventId: d.id,
-      at: deps.clock.now(),
-    });
-    const result = out.kind === "mail" && deps.mail
-      ? await deps.mail.send(out)
-      : failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
-    await finish(d, result, null);
+    const why = await suppressedWhy(sub.channel.email.trim().toLowerCase());
+    if (why) {
+      await finish(d, failed(`not sent: ${why}`, true), null);
+      return;
+    }
+    await finish(d, await mail([sub.channel.email], d), null);
+  }
+
+  /**
+   * An email route's addresses that may get its mail: confirmed for the account and not
+   * suppressed; with the reason when none may.
+   */
+  async function allowedRecipients(
+    accountId: string,
+    to: readonly string[],
+  ): Promise<{ to: string[]; why: string | null }> {
+    const list = to.map((a) => a.trim().toLowerCase());
+    const [consents, suppressed] = await Promise.all([
+      deps.store.mail.consents(accountId, list),
+      deps.store.mail.suppressions(list),
+    ]);
+    const allowed = list.filter((a) => consents.get(a) === "confirmed" && !suppressed.has(a));
+    return {
+      to: allowed,
+      why: allowed.length
+        ? null
+        : `no address of this route has confirmed it yet (${list.join(", ")}); each was ` +
+          "mailed a link to confirm",
+    };
   }
 
   async function deliver(d: DeliveryRecord): Promise<void> {
     const store = deps.store;
     if (d.routeId.startsWith("sub_")) return await deliverToSubscriber(d);
+    if (d.routeId.startsWith("mail_")) return await deliverConsentRequest(d);
     const route = await store.alertRoutes.get(d.accountId, d.routeId);
     const now = () => deps.clock.now();
     if (route === null) {
@@ -126,11 +184,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     });
     let result: SendResult;
     try {
-      result = out.kind === "http"
-        ? await deps.http.send(out)
-        : deps.mail
-        ? await deps.mail.send(out)
-        : failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
+      if (out.kind === "http") result = await deps.http.send(out);
+      else {
+        const allowed = await allowedRecipients(d.accountId, out.to);
+        result = allowed.why === null
+          ? await mail(allowed.to, d)
+          : failed(`not sent: ${allowed.why}`, true);
+      }
     } catch (err) {
       result = failed(`send failed: ${String(err).slice(0, 200)}`, false);
     }

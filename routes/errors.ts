@@ -64,6 +64,25 @@ export function wantsJson(c: Context): boolean {
   return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
 }
 
+/** Names Deno gives errors of a connection or body that ended early. */
+const ABORTED_NAMES: ReadonlySet<string> = new Set([
+  "AbortError",
+  "Interrupted",
+  "BadResource",
+  "ConnectionReset",
+  "ConnectionAborted",
+  "BrokenPipe",
+  "UnexpectedEof",
+]);
+
+/** True when `err` comes from a request whose connection or body ended before it was read. */
+export function isAbortedRequest(err: Error, c: Context): boolean {
+  if (c.req.raw.signal?.aborted) return true;
+  if (ABORTED_NAMES.has(err.name)) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && ABORTED_NAMES.has(cause.name);
+}
+
 /** Hono `onError` handler: typed errors → their JSON, anything else → 500 with a request id. */
 export function handleError(log: Logger) {
   return function onError(err: Error, c: Context<Env>): Response | Promise<Response> {
@@ -95,6 +114,19 @@ export function handleError(log: Logger) {
         return errorPageResponse(c, typed);
       }
       return c.json({ error: code, status: err.status, message }, err.status);
+    }
+    if (isAbortedRequest(err, c)) {
+      // The client went away (or the server is stopping) while its body was being read:
+      // nothing went wrong here, and nobody is left to read an answer.
+      log.warn("request aborted before its body was read", {
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        err: String(err).slice(0, 200),
+      });
+      return c.json(
+        { error: "invalid_request", status: 400, message: "The request was aborted" },
+        400,
+      );
     }
     const requestId = crypto.randomUUID();
     log.error("unhandled error", { requestId, err: String(err), stack: err.stack });

@@ -45,6 +45,9 @@ const TABLES: readonly {
   { name: "alert_deliveries", key: ["rowid"] },
   { name: "alert_attempts", key: ["rowid"] },
   { name: "alert_cursors", key: ["rowid"] },
+  { name: "mail_consents", key: ["rowid"] },
+  { name: "mail_suppressions", key: ["rowid"] },
+  { name: "server_secrets", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */

@@ -18,6 +18,7 @@ import type { HealthStore } from "./health.ts";
 import type { HistoryStore } from "./history.ts";
 import type { IncidentStore } from "./incidents.ts";
 import type { KeyStore } from "./keys.ts";
+import type { MailStore } from "./mail.ts";
 import type { MonitorStore } from "./monitors.ts";
 import type { IdempotencyStore } from "./idempotency.ts";
 import type { AccountDocStore, BoardStore, GroupStore } from "./boards.ts";
@@ -95,6 +96,8 @@ export interface Store {
   readonly alertRules: AlertRuleStore;
   /** The alerting outbox (issue #13). */
   readonly deliveries: DeliveryStore;
+  /** Mail consents and suppressions, and the server's own secrets. */
+  readonly mail: MailStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -133,6 +136,7 @@ export type {
 } from "./history.ts";
 export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
+export type { MailConsentState, MailStore, MailSuppression } from "./mail.ts";
 export type {
   AccountDocStore,
   BoardItem,

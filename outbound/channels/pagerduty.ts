@@ -72,5 +72,5 @@ export const pagerDutyChannel: Channel<PagerDutySettings> = {
       body: JSON.stringify(body),
     };
   },
-  describe: (s) => `${new URL(s.endpoint).host} · routing key ${s.routingKey.slice(0, 4)}•••`,
+  describe: (s) => `${new URL(s.endpoint).origin}/••• · routing key •••`,
 };

@@ -40,6 +40,6 @@ export interface RenderContext {
 export interface Channel<Settings> {
   readonly kind: ChannelKind;
   render(message: AlertMessage, settings: Settings, context: RenderContext): Outgoing;
-  /** The destination for lists and logs, secrets masked (e.g. `hooks.slack.com/…/•••`). */
+  /** The destination for lists and logs, secrets masked (scheme and host only, e.g. `https://hooks.slack.com/•••`). */
   describe(settings: Settings): string;
 }

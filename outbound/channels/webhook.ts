@@ -50,9 +50,8 @@ export const webhookChannel: Channel<WebhookSettings> = {
 /** The URL's origin and the start of its path, the rest masked. */
 export function maskedUrl(url: string): string {
   try {
-    const u = new URL(url);
-    const first = u.pathname.split("/").filter(Boolean)[0];
-    return `${u.origin}/${first ? `${first}/` : ""}•••`;
+    // Scheme and host only: any part of a path may be the secret (Telegram's `/bot<TOKEN>/`).
+    return `${new URL(url).origin}/•••`;
   } catch {
     return "•••";
   }

@@ -60,12 +60,20 @@ const RouteSchema = z.object({
   kind: z.enum(CHANNEL_KINDS),
   destination: z.string().openapi({
     description: "Where it sends, secrets masked",
-    example: "https://hooks.slack.com/services/•••",
+    example: "https://hooks.slack.com/•••",
   }),
   paused: z.object({ since: z.string(), reason: z.string() }).nullable().openapi({
     description: 'Set when deliveries kept failing; PATCH `{"paused": false}` resumes it',
   }),
   failuresInARow: z.number().int(),
+  recipients: z.array(z.object({
+    address: z.string(),
+    state: z.enum(["confirmed", "pending", "suppressed"]),
+  })).optional().openapi({
+    description: "An email route's addresses: each gets the route's mail only once `confirmed` " +
+      "(statusd mails each address a link to confirm, at most 3 a day); `pending` gets nothing " +
+      "else until then; `suppressed` unsubscribed or bounced. Absent for other kinds.",
+  }),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -141,6 +149,7 @@ function routeJson(r: RouteView): z.infer<typeof RouteSchema> {
     destination: r.destination,
     paused: r.paused && { since: toIso(r.paused.since)!, reason: r.paused.reason },
     failuresInARow: r.failuresInARow,
+    ...(r.recipients ? { recipients: r.recipients.map((x) => ({ ...x })) } : {}),
     version: r.version,
     createdAt: toIso(r.createdAt)!,
     updatedAt: toIso(r.updatedAt)!,

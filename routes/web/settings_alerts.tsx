@@ -11,6 +11,7 @@ import type { Context } from "hono";
 import {
   acknowledgeByLink,
   confirmByLink,
+  confirmMailByLink,
   type CreatedRoute,
   createEscalation,
   createRoute,
@@ -26,6 +27,7 @@ import {
   listMonitors,
   listRoutes,
   listRules,
+  resubscribeByLink,
   type RouteView,
   sendTest,
   unsubscribeByLink,
@@ -516,11 +518,17 @@ function SubscriptionLinkPage(
     publicUrl: string;
     csrf: string;
     action: string;
-    what: "confirm" | "unsubscribe";
+    what: "confirm" | "unsubscribe" | "resubscribe";
+    /** After an unsubscribe: the link, to offer undoing it. */
+    link?: string;
     result?: boolean;
   },
 ) {
-  const title = props.what === "confirm" ? "Confirm your subscription" : "Unsubscribe";
+  const title = props.what === "confirm"
+    ? "Confirm your subscription"
+    : props.what === "unsubscribe"
+    ? "Unsubscribe"
+    : "Subscribe again";
   return (
     <Layout title={title} publicUrl={props.publicUrl} noindex>
       <h1>{title}</h1>
@@ -531,17 +539,65 @@ function SubscriptionLinkPage(
             <p>
               {props.what === "confirm"
                 ? "Confirm to receive the status changes this subscription follows."
-                : "Stop receiving messages of this subscription."}
+                : props.what === "unsubscribe"
+                ? "Stop receiving messages of this subscription. statusd then mails this " +
+                  "address nothing at all, for any account, until you subscribe again here."
+                : "Receive this subscription's messages again."}
             </p>
-            <button type="submit">{props.what === "confirm" ? "Confirm" : "Unsubscribe"}</button>
+            <button type="submit">
+              {props.what === "confirm"
+                ? "Confirm"
+                : props.what === "unsubscribe"
+                ? "Unsubscribe"
+                : "Subscribe again"}
+            </button>
+          </form>
+        )
+        : (
+          <>
+            <p class="notice" role="status">
+              {props.result
+                ? props.what === "unsubscribe"
+                  ? "Unsubscribed: nothing more will be sent. statusd mails this address " +
+                    "nothing at all, for any account, until you subscribe again."
+                  : "Confirmed: status changes will reach this address."
+                : "This link is not valid (or was already used)."}
+            </p>
+            {props.result && props.what === "unsubscribe" && props.link
+              ? (
+                <p>
+                  Changed your mind?{" "}
+                  <a href={`/subscriptions/resubscribe/${encodeURIComponent(props.link)}`}>
+                    Subscribe again
+                  </a>
+                </p>
+              )
+              : null}
+          </>
+        )}
+    </Layout>
+  );
+}
+
+/** The page a request to confirm an address opens: one button, so link previews confirm nothing. */
+function MailConfirmPage(
+  props: { publicUrl: string; csrf: string; action: string; result?: boolean },
+) {
+  return (
+    <Layout title="Confirm alert mail" publicUrl={props.publicUrl} noindex>
+      <h1>Confirm alert mail</h1>
+      {props.result === undefined
+        ? (
+          <form method="post" action={props.action}>
+            <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+            <p>Confirm to receive the alerts a statusd account asked to send to this address.</p>
+            <button type="submit">Confirm</button>
           </form>
         )
         : (
           <p class="notice" role="status">
             {props.result
-              ? props.what === "confirm"
-                ? "Confirmed: status changes will reach this address."
-                : "Unsubscribed: nothing more will be sent."
+              ? "Confirmed: this account's alerts will reach this address."
               : "This link is not valid (or was already used)."}
           </p>
         )}
@@ -759,7 +815,7 @@ export function alertsPages(): Hono<WebEnv> {
         return done("rule-deleted");
       }),
   );
-  for (const what of ["confirm", "unsubscribe"] as const) {
+  for (const what of ["confirm", "unsubscribe", "resubscribe"] as const) {
     const path = `/subscriptions/${what}/:link`;
     web.get(path, webSession, (c) =>
       c.html(
@@ -773,13 +829,15 @@ export function alertsPages(): Hono<WebEnv> {
     web.post(path, webSession, async (c) => {
       // One-click unsubscribe (RFC 8058) comes from mail providers without our form's token;
       // the link itself is the capability. Confirming needs the page's token.
-      if (what === "confirm") await readForm(c);
-      else await c.req.text();
+      if (what === "unsubscribe") await c.req.text();
+      else await readForm(c);
       const app = c.get("app");
       const link = c.req.param("link") ?? "";
       const result = what === "confirm"
         ? await confirmByLink(app, link)
-        : await unsubscribeByLink(app, link);
+        : what === "unsubscribe"
+        ? await unsubscribeByLink(app, link)
+        : await resubscribeByLink(app, link);
       return c.html(
         <SubscriptionLinkPage
           publicUrl={publicUrl(c)}
@@ -787,11 +845,28 @@ export function alertsPages(): Hono<WebEnv> {
           action=""
           what={what}
           result={result}
+          link={link}
         />,
         result ? 200 : 404,
       );
     });
   }
+  web.get("/mail/confirm/:token", webSession, (c) =>
+    c.html(
+      <MailConfirmPage
+        publicUrl={publicUrl(c)}
+        csrf={formToken(c)}
+        action={`/mail/confirm/${encodeURIComponent(c.req.param("token") ?? "")}`}
+      />,
+    ));
+  web.post("/mail/confirm/:token", webSession, async (c) => {
+    await readForm(c);
+    const result = await confirmMailByLink(c.get("app"), c.req.param("token") ?? "");
+    return c.html(
+      <MailConfirmPage publicUrl={publicUrl(c)} csrf="" action="" result={result} />,
+      result ? 200 : 404,
+    );
+  });
   web.get("/alerts/acknowledge/:id", webSession, (c) =>
     c.html(
       <AcknowledgePage publicUrl={publicUrl(c)} csrf={formToken(c)} id={c.req.param("id")} />,

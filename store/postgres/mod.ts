@@ -8,6 +8,7 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
+import { mailStore } from "./mail.ts";
 import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
@@ -96,6 +97,7 @@ export async function postgresStoreOver(
     subscriptions: subscriptionStore(sql),
     deliveries: deliveryStore(sql),
     idempotency: idempotencyStore(sql),
+    mail: mailStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });
       return closing;

@@ -7,6 +7,7 @@ import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
+import { mailStore } from "./mail.ts";
 import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
@@ -77,6 +78,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     subscriptions: subscriptionStore(db),
     deliveries: deliveryStore(db),
     idempotency: idempotencyStore(db),
+    mail: mailStore(db),
     close() {
       if (open) {
         open = false;

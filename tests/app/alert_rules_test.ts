@@ -310,7 +310,13 @@ Deno.test("a three-step escalation: each step at its time, the acknowledge link 
     [third, 3, 15 * 60_000],
   ]);
   const link = steps[0]!.message.links.acknowledge!;
-  equal(link, `http://localhost:8080/alerts/acknowledge/${steps[0]!.notificationId}`);
+  const prefix = `http://localhost:8080/alerts/acknowledge/${steps[0]!.notificationId}.`;
+  ok(link.startsWith(prefix), link);
+  const token = link.slice(prefix.length);
+  match(token, /^[A-Za-z0-9_-]{43}$/);
+  for (const d of steps) {
+    ok(!JSON.stringify(d.message).replace(link, "").includes(token), "the token is in no payload");
+  }
   // The first step goes; then someone acknowledges through the link.
   const due = await s.ctx.store.deliveries.claimDue(s.at(), 10, "w", 60_000);
   deepStrictEqual(due.map((d) => d.routeId), [first]);
@@ -323,7 +329,16 @@ Deno.test("a three-step escalation: each step at its time, the acknowledge link 
     latencyMs: 5,
     error: null,
   }, { state: "delivered", notBefore: s.at(), error: null });
-  equal(await acknowledgeByLink(s.ctx, steps[0]!.notificationId), 2, "two steps stopped");
+  await acknowledgeByLink(s.ctx, steps[0]!.notificationId).then(
+    () => ok(false, "the id every payload carries does not acknowledge"),
+    (e) => equal(e.code, "not_found"),
+  );
+  await acknowledgeByLink(s.ctx, `${steps[0]!.notificationId}.${"A".repeat(43)}`).then(
+    () => ok(false, "nor does a made-up token"),
+    (e) => equal(e.code, "not_found"),
+  );
+  const segment = link.slice(link.lastIndexOf("/") + 1);
+  equal(await acknowledgeByLink(s.ctx, segment), 2, "two steps stopped");
   s.advance(20 * 60_000);
   deepStrictEqual(
     await s.ctx.store.deliveries.claimDue(s.at(), 10, "w2", 60_000),
@@ -332,10 +347,7 @@ Deno.test("a three-step escalation: each step at its time, the acknowledge link 
   );
   const states = (await s.all()).map((d) => [d.step, d.state]).sort();
   deepStrictEqual(states, [[1, "delivered"], [2, "acknowledged"], [3, "acknowledged"]]);
-  await acknowledgeByLink(s.ctx, "ntf_000000000000000000000000").then(
-    (n) => equal(n, 0),
-    () => ok(false),
-  );
+  equal(await acknowledgeByLink(s.ctx, segment), 0, "already acknowledged");
   await acknowledgeByLink(s.ctx, "../etc").then(
     () => ok(false, "refused"),
     (e) => equal(e.code, "not_found"),

@@ -230,6 +230,9 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
     latencyMs: 9,
     error: null,
   }, { state: "delivered", notBefore: T0 - HOUR_MS, error: null });
+  await store.mail.requestConsent(accountId, "oncall@example.com", "consent-hash", T0 - HOUR_MS);
+  await store.mail.suppress("gone@example.com", { reason: "bounced", at: T0 - HOUR_MS });
+  await store.mail.secret("acknowledge", () => "server-secret");
 }
 
 /** Everything a user could see of the seeded installation, read through the app and the port. */
@@ -265,6 +268,9 @@ async function observe(ctx: AppContext, ids: { account: string; session: string;
     routes: await store.alertRoutes.list(ids.account, page),
     delivery: await store.deliveries.get(ids.account, "dlv_1"),
     cursor: await store.deliveries.cursor("evaluator"),
+    consents: [...await store.mail.consents(ids.account, ["oncall@example.com"])],
+    suppressions: [...await store.mail.suppressions(["gone@example.com"])],
+    secret: await store.mail.secret("acknowledge", () => "made anew"),
   };
 }
 

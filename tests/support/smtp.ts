@@ -12,6 +12,8 @@ export interface SmtpRig {
   readonly messages: ParsedMail[];
   /** Rejects the next `n` messages with `code` (e.g. 550, 451). */
   reject(n: number, code: number): void;
+  /** Refuses `address` at RCPT TO with 550 from now on (a mailbox that does not exist). */
+  refuseRecipient(address: string): void;
   close(): Promise<void>;
 }
 
@@ -19,7 +21,14 @@ export interface SmtpRig {
 export async function startSmtp(): Promise<SmtpRig> {
   const messages: ParsedMail[] = [];
   let rejecting = { n: 0, code: 550 };
+  const refused = new Set<string>();
   const server = new SMTPServer({
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address.toLowerCase())) return callback();
+      const err = new Error("5.1.1 no such mailbox") as Error & { responseCode: number };
+      err.responseCode = 550;
+      callback(err);
+    },
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
@@ -47,6 +56,9 @@ export async function startSmtp(): Promise<SmtpRig> {
     messages,
     reject(n, code) {
       rejecting = { n, code };
+    },
+    refuseRecipient(address) {
+      refused.add(address.toLowerCase());
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -12,6 +12,7 @@ import monitors from "./004_monitors.ts";
 import accountDocs from "./005_account_docs.ts";
 import idempotency from "./006_idempotency.ts";
 import alerting from "./007_alerting.ts";
+import mail from "./009_mail.ts";
 import pulseMemory from "./008_pulse_memory.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotency,
   alerting,
   pulseMemory,
+  mail,
 ];

@@ -15,6 +15,7 @@ import monitors from "./010_monitors.ts";
 import accountDocs from "./011_account_docs.ts";
 import idempotency from "./012_idempotency.ts";
 import alerting from "./013_alerting.ts";
+import mail from "./015_mail.ts";
 import pulseMemory from "./014_pulse_memory.ts";
 
 /** The schema history; append new files, never edit shipped ones. */
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotency,
   alerting,
   pulseMemory,
+  mail,
 ];

@@ -67,7 +67,7 @@ Deno.test("alert routes: create, read, list, update, delete with either header f
     equal(made.headers.get("etag"), '"v1"');
     match(r.secret, /^whsec_/);
     equal(r.kind, "webhook");
-    equal(r.destination, "http://127.0.0.1:9/hooks/•••");
+    equal(r.destination, "http://127.0.0.1:9/•••");
     const read = await (await call(app, "GET", `/api/user/alert-routes/${r.id}`, auth)).text();
     ok(!read.includes(r.secret), "never shown again");
     ok(!read.includes("statusd"), "the URL's path is masked");

@@ -4,7 +4,7 @@
  * a form without the token is refused; an unknown or malformed id is a 404 page.
  */
 import { equal, match } from "node:assert/strict";
-import { createEscalation, createRoute } from "../../../app/mod.ts";
+import { acknowledgeLink, createEscalation, createRoute } from "../../../app/mod.ts";
 import type { AlertMessage } from "../../../domain/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, T0, testContext } from "../../support/accounts.ts";
@@ -41,20 +41,26 @@ Deno.test("the acknowledge link: a page with one button; the button stops the wa
   })));
   const app = createServer({ app: ctx });
   const b = formBrowser(app);
-  const page = await b.get(`/alerts/acknowledge/${id}`);
+  // The bare id (in every payload of the alert) acknowledges nothing.
+  const bare = await b.submit(`/alerts/acknowledge/${id}`, `/alerts/acknowledge/${id}`, {});
+  equal(bare.status, 404);
+  await bare.body?.cancel();
+  equal((await ctx.store.deliveries.get(who.account.id, "dlv_2"))!.delivery.state, "pending");
+  const link = (await acknowledgeLink(ctx, id)).split("/").pop()!;
+  const page = await b.get(`/alerts/acknowledge/${link}`);
   equal(page.status, 200);
   match(await page.text(), /<button type="submit">Acknowledge<\/button>/);
   equal((await ctx.store.deliveries.get(who.account.id, "dlv_2"))!.delivery.state, "pending");
-  const forged = await b.get(`/alerts/acknowledge/${id}`, {
+  const forged = await b.get(`/alerts/acknowledge/${link}`, {
     method: "POST",
     body: new URLSearchParams(),
   });
   equal(forged.status, 403);
-  const done = await b.submit(`/alerts/acknowledge/${id}`, `/alerts/acknowledge/${id}`, {});
+  const done = await b.submit(`/alerts/acknowledge/${link}`, `/alerts/acknowledge/${link}`, {});
   equal(done.status, 200);
   match(await done.text(), /Acknowledged\. 2 waiting steps will not be sent\./);
   equal((await ctx.store.deliveries.get(who.account.id, "dlv_3"))!.delivery.state, "acknowledged");
-  const bad = await b.submit(`/alerts/acknowledge/${id}`, "/alerts/acknowledge/nope", {});
+  const bad = await b.submit(`/alerts/acknowledge/${link}`, "/alerts/acknowledge/nope", {});
   equal(bad.status, 404);
   await bad.body?.cancel();
 });

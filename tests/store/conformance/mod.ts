@@ -17,6 +17,7 @@ import { monitorCases } from "./monitors.ts";
 import { boardCases } from "./boards.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { deliveryCases } from "./deliveries.ts";
+import { mailCases } from "./mail.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -51,6 +52,7 @@ export const CASES: readonly Case[] = [
   ...boardCases,
   ...idempotencyCases,
   ...deliveryCases,
+  ...mailCases,
 ];
 
 /** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */
