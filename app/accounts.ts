@@ -2,6 +2,9 @@
  * Accounts and people: create (admin command, sign-up), sign in, plans, SLA targets, members.
  * @module
  */
+import { hmac } from "@oslojs/crypto/hmac";
+import { SHA256 } from "@oslojs/crypto/sha2";
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { z } from "zod";
 import {
   type Account,
@@ -10,6 +13,7 @@ import {
   DEFAULT_SLA_TARGET,
   InvalidRequest,
   type Member,
+  type MembershipRecord,
   MINUTE_MS,
   NotFound,
   type Plan,
@@ -19,6 +23,7 @@ import {
   ROLES,
   Unauthorized,
 } from "../domain/mod.ts";
+import { randomToken, sameText } from "./_tokens.ts";
 import type { AppContext } from "./context.ts";
 import { hashPassword, verifyDecoy, verifyPassword } from "./password.ts";
 
@@ -136,16 +141,50 @@ export const SIGN_IN_ACCOUNT_LIMIT: AttemptRule = {
 
 async function checkPassword(
   ctx: AppContext,
-  email: string,
+  found: MembershipRecord | null,
+  gateKey: string,
   password: string,
 ): Promise<Membership | null> {
-  const found = await ctx.store.accounts.membershipByEmail(email);
   const ok = found
-    ? await verifyPassword(password, found.member.passwordHash, "member", email.toLowerCase())
+    ? await verifyPassword(password, found.member.passwordHash, "member", gateKey)
     : await verifyDecoy(password);
   if (!found || !ok) return null;
   const { passwordHash: _, ...member } = found.member;
   return { account: found.account, member };
+}
+
+/** The server's key for device tokens, made at first use and kept in the store. */
+const deviceKeys = new WeakMap<object, Promise<Uint8Array>>();
+
+function deviceKey(ctx: AppContext): Promise<Uint8Array> {
+  let key = deviceKeys.get(ctx.store);
+  if (key === undefined) {
+    key = ctx.store.mail.secret("sign-in-devices", () => randomToken(32))
+      .then((secret) => new TextEncoder().encode(secret));
+    key.catch(() => deviceKeys.delete(ctx.store));
+    deviceKeys.set(ctx.store, key);
+  }
+  return key;
+}
+
+async function deviceMac(ctx: AppContext, memberId: string): Promise<string> {
+  const data = new TextEncoder().encode(`device:${memberId}`);
+  return encodeBase64urlNoPadding(hmac(SHA256, await deviceKey(ctx), data));
+}
+
+/**
+ * A token a browser keeps after signing in as `memberId` (`<member>.<HMAC>` under a server
+ * secret): later sign-ins from it are throttled on their own, not with every failure for the
+ * email (OWASP's device cookies against lockout attacks).
+ */
+export async function deviceToken(ctx: AppContext, memberId: string): Promise<string> {
+  return `${memberId}.${await deviceMac(ctx, memberId)}`;
+}
+
+async function isDeviceOf(ctx: AppContext, token: string, memberId: string): Promise<boolean> {
+  const at = token.lastIndexOf(".");
+  if (at < 0 || token.slice(0, at) !== memberId) return false;
+  return sameText(token.slice(at + 1), await deviceMac(ctx, memberId));
 }
 
 /** The name failed sign-ins per email are counted under (`store.attempts`). */
@@ -159,17 +198,24 @@ export async function signIn(
   ctx: AppContext,
   email: string,
   password: string,
+  options: { readonly device?: string } = {},
 ): Promise<Membership> {
   const address = email.trim();
+  const found = await ctx.store.accounts.membershipByEmail(address);
   // No account has an email longer than 254 characters; the cut bounds the counter's memory.
-  const key = address.slice(0, 320).toLowerCase();
+  const email_ = address.slice(0, 320).toLowerCase();
+  // A browser this member signed in with before is counted on its own: a storm of wrong
+  // passwords for the email from elsewhere locks the email, not the member's own browser.
+  const known = found !== null && options.device !== undefined &&
+    await isDeviceOf(ctx, options.device, found.member.id);
+  const key = known ? `${email_}#device` : email_;
   const failures = ctx.store.attempts;
   const rule = SIGN_IN_ACCOUNT_LIMIT;
   const waitMs = await failures.take(SIGN_IN_SCOPE, key, rule, ctx.clock.now());
   if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
   let who: Membership | null;
   try {
-    who = await checkPassword(ctx, address, password);
+    who = await checkPassword(ctx, found, key, password);
   } catch (err) {
     // busy or broken: not a wrong guess
     await failures.refund(SIGN_IN_SCOPE, key, rule, ctx.clock.now());

@@ -304,6 +304,12 @@ function shownSlug(stored: string): string {
   return at < 0 ? stored : stored.slice(at + 1);
 }
 
+/** Throws "taken" when a public board (of any account, but `except`) holds `slug`. */
+async function checkPublicSlug(ctx: AppContext, slug: string, except: string | null) {
+  const holder = await ctx.store.boards.bySlug(slug);
+  if (holder !== null && holder.public && holder.id !== except) throw slugTaken(slug);
+}
+
 const slugTaken = (slug: string) =>
   new InvalidRequest([{ parameter: "slug", message: `the board address "${slug}" is taken` }]);
 
@@ -337,6 +343,8 @@ export async function createBoard(
   const account = accountOf(who, WRITE_MONITORS);
   const b = parse(NewBoardInput, input);
   await checkItems(ctx, account.id, b.items);
+  // A public address stays one board's, even for another account's private board.
+  if (!b.public) await checkPublicSlug(ctx, b.slug, null);
   const free = account.plan === "FREE";
   const made = await ctx.store.boards.create({
     id: `brd_${randomToken(12)}`,
@@ -371,6 +379,7 @@ export async function updateBoard(
     const now = await ctx.store.boards.get(account.id, id);
     if (now === null) throw new NotFound("board", id);
     const isPublic = patch.public ?? now.public;
+    if (!isPublic) await checkPublicSlug(ctx, patch.slug ?? shownSlug(now.slug), id);
     change = {
       ...patch,
       slug: storedSlug(account.id, patch.slug ?? shownSlug(now.slug), isPublic),

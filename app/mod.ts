@@ -29,6 +29,7 @@ export {
   addMember,
   createAccount,
   currentAccount,
+  deviceToken,
   listAccounts,
   type Membership,
   membershipOf,

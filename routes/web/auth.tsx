@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import {
+  deviceToken,
   endSession,
   type Membership,
   MIN_PASSWORD_LENGTH,
@@ -21,11 +22,13 @@ import { Layout } from "./layout.tsx";
 import {
   clearSessionCookie,
   CSRF_FIELD,
+  DEVICE_COOKIE,
   field,
   formToken,
   readForm,
   safeNext,
   SESSION_COOKIE,
+  setDeviceCookie,
   setSessionCookie,
   type WebEnv,
   webSession,
@@ -164,6 +167,7 @@ async function beginSession(
 ): Promise<Response> {
   const { sessionId, expiresAt } = await startSession(c.get("app"), who);
   setSessionCookie(c, sessionId, expiresAt);
+  setDeviceCookie(c, await deviceToken(c.get("app"), who.member.id));
   return c.redirect(next, 303);
 }
 
@@ -189,7 +193,9 @@ export function authPages(): Hono<WebEnv> {
     try {
       return await beginSession(
         c,
-        await signIn(c.get("app"), email, field(form, "password")),
+        await signIn(c.get("app"), email, field(form, "password"), {
+          device: getCookie(c, DEVICE_COOKIE)?.slice(0, 200),
+        }),
         next,
       );
     } catch (err) {

@@ -59,6 +59,20 @@ export function setSessionCookie(c: Context<WebEnv>, sessionId: string, expiresA
   });
 }
 
+/** The cookie a browser keeps after signing in: its sign-ins are throttled on their own. */
+export const DEVICE_COOKIE = "sd_device";
+
+/** Sets the device cookie (a year; HttpOnly, SameSite=Lax, sent only to `/sign-in`). */
+export function setDeviceCookie(c: Context<WebEnv>, token: string): void {
+  setCookie(c, DEVICE_COOKIE, token, {
+    path: "/sign-in",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secure(c),
+    maxAge: 365 * 24 * 3600,
+  });
+}
+
 /** Removes the session cookie. */
 export function clearSessionCookie(c: Context<WebEnv>): void {
   deleteCookie(c, SESSION_COOKIE, {

@@ -1,6 +1,7 @@
 /**
  * Mail consents per account and address (double opt-in for every address statusd mails),
- * addresses suppressed for every account (unsubscribed, bounced), and the server's own secrets.
+ * addresses suppressed for every account (unsubscribed, bounced), the server's own secrets, and
+ * private boards' slugs kept within their account.
  */
 export default {
   version: 15,
@@ -25,5 +26,10 @@ CREATE TABLE server_secrets (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
+-- Private boards' slugs are kept within their account (app/boards.ts), so no other account can
+-- learn one exists by trying to take it.
+UPDATE account_docs SET slug = account_id || '~' || slug
+WHERE kind = 'board' AND slug IS NOT NULL AND instr(slug, '~') = 0
+  AND json_extract(doc, '$.public') = 0;
 `,
 };

@@ -9,6 +9,7 @@ import { equal, ok } from "node:assert/strict";
 import { HashGate } from "../../../app/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
+import { DEVICE_COOKIE, SESSION_COOKIE } from "../../../routes/web/session.ts";
 import { csrfOf, formBrowser, fromAddress } from "../../support/web.ts";
 
 Deno.test("twelve wrong-password clients on rotating addresses: the right password still gets in", async () => {
@@ -103,4 +104,63 @@ Deno.test("the hashing gate serves checks of real accounts before strangers' and
     "member a, member b, member a again, stranger 1, stranger 2",
   );
   equal(gate.load.running, 0);
+});
+
+Deno.test("a storm on the person's own email locks the email, not the person's own browser", async () => {
+  const ctx = testContext();
+  await account(ctx, "owner@example.com");
+  const app = createServer({ app: ctx });
+  const person = formBrowser(app, "192.0.2.10");
+  const first = await person.submit("/sign-in", "/sign-in", {
+    email: "owner@example.com",
+    password: PASSWORD,
+  });
+  equal(first.status, 303);
+  ok(person.jar.has(DEVICE_COOKIE), "the browser keeps a device cookie");
+  let stop = false;
+  let storm = 0;
+  const attacker = async (k: number) => {
+    for (let i = 0; !stop; i++) {
+      const b = formBrowser(app, `10.${k}.${(i >> 8) & 255}.${i & 255}`);
+      const res = await b.submit("/sign-in", "/sign-in", {
+        email: "owner@example.com",
+        password: `guess ${k}-${i}`,
+      });
+      await res.body?.cancel();
+      storm++;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const attackers = Array.from({ length: 12 }, (_, k) => attacker(k));
+  while (storm < 24) await new Promise((r) => setTimeout(r, 20));
+  let signedIn = 0;
+  try {
+    for (let n = 0; n < 20; n++) {
+      person.jar.delete(SESSION_COOKIE);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const res = await person.submit("/sign-in", "/sign-in", {
+          email: "owner@example.com",
+          password: PASSWORD,
+        });
+        await res.body?.cancel();
+        if (res.status === 303) {
+          signedIn++;
+          break;
+        }
+        equal(res.status, 503, "only ever refused as busy");
+      }
+    }
+    // A browser that never signed in is locked out with the email, from any address.
+    const stranger = formBrowser(app, "198.51.100.7");
+    const locked = await stranger.submit("/sign-in", "/sign-in", {
+      email: "owner@example.com",
+      password: PASSWORD,
+    });
+    equal(locked.status, 429);
+    await locked.body?.cancel();
+  } finally {
+    stop = true;
+    await Promise.all(attackers);
+  }
+  ok(signedIn >= 19, `${signedIn} of 20 signed in during ${storm} wrong guesses for the email`);
 });
