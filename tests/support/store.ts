@@ -90,6 +90,7 @@ function freshPostgresStore(): Store {
     "escalations",
     "subscriptions",
     "deliveries",
+    "mail",
   ] as const;
   return {
     engine: "postgres",
