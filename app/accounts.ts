@@ -2,9 +2,6 @@
  * Accounts and people: create (admin command, sign-up), sign in, plans, SLA targets, members.
  * @module
  */
-import { hmac } from "@oslojs/crypto/hmac";
-import { SHA256 } from "@oslojs/crypto/sha2";
-import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { z } from "zod";
 import {
   type Account,
@@ -23,7 +20,7 @@ import {
   ROLES,
   Unauthorized,
 } from "../domain/mod.ts";
-import { randomToken, sameText } from "./_tokens.ts";
+import { isMacOf, macOf } from "./_secrets.ts";
 import type { AppContext } from "./context.ts";
 import { hashPassword, verifyDecoy, verifyPassword } from "./password.ts";
 
@@ -140,7 +137,6 @@ export const SIGN_IN_ACCOUNT_LIMIT: AttemptRule = {
 };
 
 async function checkPassword(
-  ctx: AppContext,
   found: MembershipRecord | null,
   gateKey: string,
   password: string,
@@ -153,24 +149,8 @@ async function checkPassword(
   return { account: found.account, member };
 }
 
-/** The server's key for device tokens, made at first use and kept in the store. */
-const deviceKeys = new WeakMap<object, Promise<Uint8Array>>();
-
-function deviceKey(ctx: AppContext): Promise<Uint8Array> {
-  let key = deviceKeys.get(ctx.store);
-  if (key === undefined) {
-    key = ctx.store.mail.secret("sign-in-devices", () => randomToken(32))
-      .then((secret) => new TextEncoder().encode(secret));
-    key.catch(() => deviceKeys.delete(ctx.store));
-    deviceKeys.set(ctx.store, key);
-  }
-  return key;
-}
-
-async function deviceMac(ctx: AppContext, memberId: string): Promise<string> {
-  const data = new TextEncoder().encode(`device:${memberId}`);
-  return encodeBase64urlNoPadding(hmac(SHA256, await deviceKey(ctx), data));
-}
+/** The secret device tokens are signed under. */
+const DEVICE_SECRET = "sign-in-devices";
 
 /**
  * A token a browser keeps after signing in as `memberId` (`<member>.<HMAC>` under a server
@@ -178,13 +158,13 @@ async function deviceMac(ctx: AppContext, memberId: string): Promise<string> {
  * email (OWASP's device cookies against lockout attacks).
  */
 export async function deviceToken(ctx: AppContext, memberId: string): Promise<string> {
-  return `${memberId}.${await deviceMac(ctx, memberId)}`;
+  return `${memberId}.${await macOf(ctx, DEVICE_SECRET, `device:${memberId}`)}`;
 }
 
 async function isDeviceOf(ctx: AppContext, token: string, memberId: string): Promise<boolean> {
   const at = token.lastIndexOf(".");
   if (at < 0 || token.slice(0, at) !== memberId) return false;
-  return sameText(token.slice(at + 1), await deviceMac(ctx, memberId));
+  return await isMacOf(ctx, DEVICE_SECRET, `device:${memberId}`, token.slice(at + 1));
 }
 
 /** The name failed sign-ins per email are counted under (`store.attempts`). */
@@ -215,7 +195,7 @@ export async function signIn(
   if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
   let who: Membership | null;
   try {
-    who = await checkPassword(ctx, found, key, password);
+    who = await checkPassword(found, key, password);
   } catch (err) {
     // busy or broken: not a wrong guess
     await failures.refund(SIGN_IN_SCOPE, key, rule, ctx.clock.now());

@@ -29,6 +29,7 @@ import {
 } from "../domain/mod.ts";
 import { describeRoute, RouteSettings, SECRET_FIELDS } from "../outbound/channels/mod.ts";
 import { randomToken } from "./_tokens.ts";
+import { noticeMessage } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
 import { parse } from "./monitors.ts";
@@ -314,21 +315,15 @@ export async function sendTest(
   const at = ctx.clock.now();
   await takeSendTest(ctx, account.id, route.id, at);
   const deliveryId = `dlv_${randomToken(12)}`;
-  const message: AlertMessage = {
+  const message = noticeMessage({
     notificationId: `test_${deliveryId}`,
     trigger: "test",
     summary: `Test alert from statusd for "${route.name}"`,
-    level: "OPERATIONAL",
-    previousLevel: null,
-    service: null,
-    components: [],
-    incident: null,
-    timeToResolve: null,
     advice: "Nothing is wrong: this checks that alerts reach this destination.",
     links: {},
     sentBecause: `route ${route.name}`,
     at,
-  };
+  });
   await ctx.store.deliveries.enqueue([{
     id: deliveryId,
     accountId: account.id,

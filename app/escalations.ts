@@ -20,10 +20,8 @@ import {
   PreconditionFailed,
 } from "../domain/mod.ts";
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
-import { hmac } from "@oslojs/crypto/hmac";
-import { SHA256 } from "@oslojs/crypto/sha2";
-import { encodeBase64urlNoPadding } from "@oslojs/encoding";
-import { randomToken, sameText } from "./_tokens.ts";
+import { isMacOf, macOf } from "./_secrets.ts";
+import { randomToken } from "./_tokens.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
@@ -150,32 +148,15 @@ export async function deleteEscalation(
   if (done === "conflict") throw new PreconditionFailed();
 }
 
-/** The server's key for acknowledge links, made at first use and kept in the store. */
-const acknowledgeKeys = new WeakMap<object, Promise<Uint8Array>>();
-
-function acknowledgeKey(ctx: AppContext): Promise<Uint8Array> {
-  let key = acknowledgeKeys.get(ctx.store);
-  if (key === undefined) {
-    key = ctx.store.mail.secret("acknowledge-links", () => randomToken(32))
-      .then((secret) => new TextEncoder().encode(secret));
-    key.catch(() => acknowledgeKeys.delete(ctx.store));
-    acknowledgeKeys.set(ctx.store, key);
-  }
-  return key;
-}
+/** The secret acknowledge links are signed under. */
+const ACKNOWLEDGE_SECRET = "acknowledge-links";
 
 /**
- * The token of a notification's acknowledge link: an HMAC of its id under the server's key.
- * The id travels in every payload of the alert; the token only in the escalation's own link.
+ * The acknowledge link of a notification: its id and a token (an HMAC of the id under a server
+ * secret). The id travels in every payload of the alert; the token only in this link.
  */
-async function acknowledgeToken(ctx: AppContext, notificationId: string): Promise<string> {
-  const mac = hmac(SHA256, await acknowledgeKey(ctx), new TextEncoder().encode(notificationId));
-  return encodeBase64urlNoPadding(mac);
-}
-
-/** The acknowledge link of a notification: its id and a token no payload carries. */
 export async function acknowledgeLink(ctx: AppContext, notificationId: string): Promise<string> {
-  const token = await acknowledgeToken(ctx, notificationId);
+  const token = await macOf(ctx, ACKNOWLEDGE_SECRET, notificationId);
   return `${ctx.settings.publicUrl}/alerts/acknowledge/${
     encodeURIComponent(notificationId)
   }.${token}`;
@@ -188,7 +169,7 @@ export async function acknowledgeLink(ctx: AppContext, notificationId: string): 
  */
 export async function acknowledgeByLink(ctx: AppContext, link: string): Promise<number> {
   const m = /^(ntf_[0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/.exec(link);
-  if (!m || !sameText(m[2]!, await acknowledgeToken(ctx, m[1]!))) {
+  if (!m || !await isMacOf(ctx, ACKNOWLEDGE_SECRET, m[1]!, m[2]!)) {
     throw new NotFound("alert", link.slice(0, 40));
   }
   return await ctx.store.deliveries.acknowledge(m[1]!, ctx.clock.now());

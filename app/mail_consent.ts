@@ -7,12 +7,12 @@
  * @module
  */
 import {
-  type AlertMessage,
   type AttemptRule,
   DAY_MS,
   type MailSuppression,
 } from "../domain/mod.ts";
 import { hashToken, randomToken } from "./_tokens.ts";
+import { noticeMessage } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 
 /** Requests to confirm one address may get per day, from every account together. */
@@ -104,22 +104,16 @@ export async function askConsent(
     const now = ctx.clock.now();
     await ctx.store.mail.requestConsent(account.id, address, hashToken(token), now);
     const deliveryId = `dlv_consent_${randomToken(12)}`;
-    const message: AlertMessage = {
+    const message = noticeMessage({
       notificationId: `consent_${deliveryId}`,
       trigger: "notice",
       summary: "Confirm alert mail from statusd",
-      level: "OPERATIONAL",
-      previousLevel: null,
-      service: null,
-      components: [],
-      incident: null,
-      timeToResolve: null,
       advice: `The statusd account "${account.name.slice(0, 100)}" asked to send ${purpose} ` +
         "to this address. Confirm to receive it; ignore this mail and nothing more is sent.",
       links: { confirm: `${ctx.settings.publicUrl}/mail/confirm/${token}` },
       sentBecause: "a request to confirm this address",
       at: now,
-    };
+    });
     await ctx.store.deliveries.enqueue([{
       id: deliveryId,
       accountId: account.id,

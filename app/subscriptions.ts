@@ -9,7 +9,6 @@
 import { z } from "zod";
 import {
   type Account,
-  type AlertMessage,
   Forbidden,
   InvalidRequest,
   NotFound,
@@ -20,6 +19,7 @@ import {
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
+import { noticeMessage } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
 import { mailAddress, suppressionWords, takeConfirmation } from "./mail_consent.ts";
@@ -168,16 +168,10 @@ export async function createSubscription(
     throw new Forbidden(`This account already has ${SUBSCRIPTION_LIMIT} subscriptions`);
   }
   if (confirm) {
-    const message: AlertMessage = {
+    const message = noticeMessage({
       notificationId: `confirm_${made.id}`,
       trigger: "notice",
       summary: "Confirm your statusd subscription",
-      level: "OPERATIONAL",
-      previousLevel: null,
-      service: null,
-      components: [],
-      incident: null,
-      timeToResolve: null,
       advice: `Someone asked statusd to send status changes of a ${t.kind} to this address. ` +
         "Confirm to receive them; ignore this mail and nothing more is sent.",
       links: {
@@ -186,7 +180,7 @@ export async function createSubscription(
       },
       sentBecause: `subscription ${made.id}`,
       at: now,
-    };
+    });
     await ctx.store.deliveries.enqueue([{
       id: `dlv_confirm_${made.id}`,
       accountId: account.id,

@@ -177,6 +177,15 @@ function RoutesSection(
                 </td>
                 <td data-label="Destination" class="labelled">
                   <code>{r.destination}</code>
+                  {r.recipients?.map((x) => (
+                    <div class="muted">
+                      {x.address}: {x.state === "confirmed"
+                        ? "confirmed"
+                        : x.state === "pending"
+                        ? "asked to confirm (gets nothing else until then)"
+                        : "gets no mail (unsubscribed or bounced)"}
+                    </div>
+                  ))}
                 </td>
                 <td data-label="State" class="labelled">
                   {r.paused ? `paused: ${r.paused.reason}` : "active"}

@@ -10,37 +10,47 @@ import { HashGate } from "../../../app/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
 import { DEVICE_COOKIE, SESSION_COOKIE } from "../../../routes/web/session.ts";
-import { csrfOf, formBrowser, fromAddress } from "../../support/web.ts";
+import { formBrowser } from "../../support/web.ts";
+
+/**
+ * Twelve clients posting wrong passwords for `emailOf(client, n)`, each from a new address every
+ * time, until stopped.
+ */
+function storm(app: ReturnType<typeof createServer>, emailOf: (k: number, i: number) => string) {
+  let stop = false;
+  let sent = 0;
+  const client = async (k: number) => {
+    for (let i = 0; !stop; i++) {
+      const b = formBrowser(app, `10.${k}.${(i >> 8) & 255}.${i & 255}`);
+      const res = await b.submit("/sign-in", "/sign-in", {
+        email: emailOf(k, i),
+        password: `guess ${k}-${i}`,
+      });
+      await res.body?.cancel();
+      sent++;
+      // A client on the network waits for its answer's bytes; here the answer is at once.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const clients = Array.from({ length: 12 }, (_, k) => client(k));
+  return {
+    get sent() {
+      return sent;
+    },
+    async stop() {
+      stop = true;
+      await Promise.all(clients);
+    },
+  };
+}
 
 Deno.test("twelve wrong-password clients on rotating addresses: the right password still gets in", async () => {
   const ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
-  let stop = false;
-  let storm = 0;
-  const attacker = async (k: number) => {
-    const b = formBrowser(app, `10.9.${k}.1`);
-    const csrf = csrfOf(await (await b.get("/sign-in")).text());
-    const cookie = [...b.jar].map(([n, v]) => `${n}=${v}`).join("; ");
-    for (let i = 0; !stop; i++) {
-      const res = await app.request("/sign-in", {
-        method: "POST",
-        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          _csrf: csrf,
-          email: `guess${k}-${i}@example.com`,
-          password: "not the password",
-        }),
-      }, fromAddress(`10.${k}.${(i >> 8) & 255}.${i & 255}`));
-      await res.body?.cancel();
-      storm++;
-      // A client on the network waits for its answer's bytes; here the answer is at once.
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
-  const attackers = Array.from({ length: 12 }, (_, k) => attacker(k));
+  const wrong = storm(app, (k, i) => `guess${k}-${i}@example.com`);
   // Let the storm fill the lines first.
-  while (storm < 12) await new Promise((r) => setTimeout(r, 20));
+  while (wrong.sent < 12) await new Promise((r) => setTimeout(r, 20));
   let signedIn = 0;
   let retries = 0;
   const person = formBrowser(app, "192.0.2.10");
@@ -63,11 +73,10 @@ Deno.test("twelve wrong-password clients on rotating addresses: the right passwo
       person.jar.clear();
     }
   } finally {
-    stop = true;
-    await Promise.all(attackers);
+    await wrong.stop();
   }
-  ok(signedIn >= 19, `${signedIn} of 20 signed in (${retries} retries, ${storm} storm requests)`);
-  ok(storm > 40, `${storm} storm requests`);
+  ok(signedIn >= 19, `${signedIn} of 20 signed in (${retries} retries, ${wrong.sent} wrong ones)`);
+  ok(wrong.sent > 40, `${wrong.sent} storm requests`);
   // Busy answers never counted: the person's address may still fail ten times before a 429.
   for (let i = 0; i < 10; i++) {
     const res = await person.submit("/sign-in", "/sign-in", {
@@ -117,22 +126,8 @@ Deno.test("a storm on the person's own email locks the email, not the person's o
   });
   equal(first.status, 303);
   ok(person.jar.has(DEVICE_COOKIE), "the browser keeps a device cookie");
-  let stop = false;
-  let storm = 0;
-  const attacker = async (k: number) => {
-    for (let i = 0; !stop; i++) {
-      const b = formBrowser(app, `10.${k}.${(i >> 8) & 255}.${i & 255}`);
-      const res = await b.submit("/sign-in", "/sign-in", {
-        email: "owner@example.com",
-        password: `guess ${k}-${i}`,
-      });
-      await res.body?.cancel();
-      storm++;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
-  const attackers = Array.from({ length: 12 }, (_, k) => attacker(k));
-  while (storm < 24) await new Promise((r) => setTimeout(r, 20));
+  const wrong = storm(app, () => "owner@example.com");
+  while (wrong.sent < 24) await new Promise((r) => setTimeout(r, 20));
   let signedIn = 0;
   try {
     for (let n = 0; n < 20; n++) {
@@ -159,8 +154,7 @@ Deno.test("a storm on the person's own email locks the email, not the person's o
     equal(locked.status, 429);
     await locked.body?.cancel();
   } finally {
-    stop = true;
-    await Promise.all(attackers);
+    await wrong.stop();
   }
-  ok(signedIn >= 19, `${signedIn} of 20 signed in during ${storm} wrong guesses for the email`);
+  ok(signedIn >= 19, `${signedIn} of 20 signed in during ${wrong.sent} wrong guesses`);
 });
