@@ -6,11 +6,7 @@
  * unsubscribed or bounced is suppressed for every account until its owner confirms again.
  * @module
  */
-import {
-  type AttemptRule,
-  DAY_MS,
-  type MailSuppression,
-} from "../domain/mod.ts";
+import { type AttemptRule, DAY_MS, type MailSuppression } from "../domain/mod.ts";
 import { hashToken, randomToken } from "./_tokens.ts";
 import { noticeMessage } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
