@@ -41,6 +41,7 @@ import { randomToken } from "./_tokens.ts";
 import { getService } from "./catalog.ts";
 import { acknowledgeLink } from "./escalations.ts";
 import { unsubscribeLink } from "./subscriptions.ts";
+import { mergePatch } from "./_patch.ts";
 import type { AppContext } from "./context.ts";
 import { viewOf } from "./monitors.ts";
 import { parse } from "./monitors.ts";
@@ -74,7 +75,8 @@ const NewRuleInput = z.object({
   enabled: z.boolean().default(true),
 }).strict();
 
-const RulePatchInput = NewRuleInput.partial().strict();
+/** What an update may change: merge-patch, an absent field unchanged. */
+const RulePatchInput = mergePatch(NewRuleInput);
 
 function accountFor(who: Caller, access: Access): Account {
   authorize(who, access);

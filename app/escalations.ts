@@ -22,6 +22,7 @@ import {
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { isMacOf, macOf } from "./_secrets.ts";
 import { randomToken } from "./_tokens.ts";
+import { mergePatch } from "./_patch.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
@@ -38,7 +39,8 @@ const NewInput = z.object({
   steps: z.array(Step).min(1).max(10),
   repeat: z.number().int().min(0).max(5).default(0),
 }).strict();
-const PatchInput = NewInput.partial().strict();
+/** What an update may change: merge-patch, an absent field unchanged. */
+const PatchInput = mergePatch(NewInput);
 
 function accountFor(who: Caller, access: Access): Account {
   authorize(who, access);

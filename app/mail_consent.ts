@@ -44,17 +44,16 @@ export function suppressionWords(address: string, s: MailSuppression): string {
 }
 
 /**
- * Takes one of the address's confirmation mails for today; false when it already had its
- * {@link CONFIRMATIONS_PER_ADDRESS} (nothing is taken then).
+ * Takes one of the address's confirmation mails for today: 0 when taken, otherwise the ms until
+ * the address may be asked again (it already had its {@link CONFIRMATIONS_PER_ADDRESS}).
  */
-export async function takeConfirmation(ctx: AppContext, address: string): Promise<boolean> {
-  const wait = await ctx.store.attempts.take(
+export function takeConfirmation(ctx: AppContext, address: string): Promise<number> {
+  return ctx.store.attempts.take(
     CONFIRMATION_SCOPE,
     mailAddress(address),
     CONFIRMATIONS_PER_ADDRESS,
     ctx.clock.now(),
   );
-  return wait === 0;
 }
 
 /** The states of `addresses` for `accountId`, in order. */
@@ -92,7 +91,7 @@ export async function askConsent(
   const states = await recipientStates(ctx, account.id, addresses);
   const out = [];
   for (const { address, state } of states) {
-    if (state !== "pending" || !await takeConfirmation(ctx, address)) {
+    if (state !== "pending" || await takeConfirmation(ctx, address) > 0) {
       out.push({ address, state, asked: false });
       continue;
     }

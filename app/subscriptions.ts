@@ -148,9 +148,8 @@ export async function createSubscription(
         message: suppressionWords(r.email, suppressed),
       }]);
     }
-    if (!await takeConfirmation(ctx, r.email)) {
-      throw new RateLimited(3_600);
-    }
+    const wait = await takeConfirmation(ctx, r.email);
+    if (wait > 0) throw new RateLimited(Math.ceil(wait / 1000));
   }
   const confirm = r.email ? randomToken(24) : null;
   const now = ctx.clock.now();

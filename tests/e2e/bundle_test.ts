@@ -15,15 +15,27 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DENO = Deno.execPath();
 
 /** Runs `deno <args>` in `cwd`, with only `env` when given (else the test's environment). */
-async function deno(args: string[], cwd: string, env?: Record<string, string>) {
-  const out = await new Deno.Command(DENO, {
+async function deno(
+  args: string[],
+  cwd: string,
+  env?: Record<string, string>,
+  stdin?: string,
+) {
+  const child = new Deno.Command(DENO, {
     args,
     cwd,
     env,
     clearEnv: env !== undefined,
+    stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
@@ -163,6 +175,58 @@ Deno.test({
       );
       equal(admin.code, 0, admin.stderr);
       deepStrictEqual(JSON.parse(admin.stdout), []);
+
+      // Dependency files are read on the bundle's own worker thread (app/dependency_reader.ts).
+      const adminEnv = { ...env, STATUSD_DB: db };
+      const made = await deno(
+        [
+          "run",
+          "-A",
+          "statusd.js",
+          "admin",
+          "create-account",
+          "--email",
+          "o@example.com",
+          "--password-stdin",
+          "--plan",
+          "PRO",
+        ],
+        runDir,
+        adminEnv,
+        "a long enough password\n",
+      );
+      equal(made.code, 0, made.stderr);
+      const keyOut = await deno(
+        [
+          "run",
+          "-A",
+          "statusd.js",
+          "admin",
+          "create-key",
+          "--email",
+          "o@example.com",
+          "--name",
+          "k",
+          "--scopes",
+          "monitors:read",
+        ],
+        runDir,
+        adminEnv,
+      );
+      equal(keyOut.code, 0, keyOut.stderr);
+      const suggested = await fetch(`${api}/api/user/monitors/suggestions`, {
+        method: "POST",
+        headers: { "x-api-key": keyOut.stdout.trim(), "content-type": "application/json" },
+        body: JSON.stringify({
+          files: [{ name: "package.json", content: '{"dependencies":{"stripe":"^17.0.0"}}' }],
+        }),
+      });
+      equal(suggested.status, 200, await suggested.clone().text());
+      ok(
+        (await suggested.json()).suggestions.some((x: { service: string }) =>
+          x.service === "stripe"
+        ),
+      );
     } finally {
       server.kill("SIGTERM");
       await server.status;

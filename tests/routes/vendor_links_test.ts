@@ -1,8 +1,8 @@
 /**
  * Only `http:` and `https:` links from vendors are kept or shown (issue #27): a `javascript:` or
  * `data:` incident link is dropped when a reading is bounded (with a note), and one already in
- * the store from before is served as no link on every surface — REST, the Atom and RSS feeds,
- * the service page and MCP's incident list.
+ * the store from before is served as no link on every surface — REST, the Atom and RSS feeds and
+ * the service pages (MCP reads the same rows through the same guard).
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { boundSnapshot, isWebLink } from "../../domain/mod.ts";

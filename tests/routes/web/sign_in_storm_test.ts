@@ -10,6 +10,7 @@ import { HashGate } from "../../../app/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
 import { DEVICE_COOKIE, SESSION_COOKIE } from "../../../routes/web/session.ts";
+import { TEST_ENGINE } from "../../support/store.ts";
 import { formBrowser } from "../../support/web.ts";
 
 /**
@@ -44,7 +45,12 @@ function storm(app: ReturnType<typeof createServer>, emailOf: (k: number, i: num
   };
 }
 
-Deno.test("twelve wrong-password clients on rotating addresses: the right password still gets in", async () => {
+Deno.test({
+  name: "twelve wrong-password clients on rotating addresses: the right password still gets in",
+  // The hashing gate is the same whatever the engine; the PostgreSQL pass runs the next test,
+  // whose lockout counters live in the store.
+  ignore: TEST_ENGINE === "postgres",
+}, async () => {
   const ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });

@@ -1,0 +1,127 @@
+/**
+ * PATCH is merge-patch (RFC 7396): for a random rule or escalation policy created with random
+ * fields, and a random subset of its fields patched with random values, every field left out of
+ * the patch reads back unchanged and every patched one reads back as given (fast-check, on the
+ * suite's store). A rename once reset a rule's routes, flags and minutes to their defaults.
+ */
+import { deepStrictEqual } from "node:assert/strict";
+import fc from "fast-check";
+import {
+  type Caller,
+  createEscalation,
+  createRoute,
+  createRule,
+  getEscalation,
+  getRule,
+  updateEscalation,
+  updateRule,
+} from "../../app/mod.ts";
+import { InvalidRequest, STATUS_LEVELS } from "../../domain/mod.ts";
+import { account, testContext } from "../support/accounts.ts";
+
+const RULE_FIELDS = {
+  name: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() === s && s !== ""),
+  level: fc.option(fc.constantFrom(...STATUS_LEVELS), { nil: null }),
+  incidents: fc.boolean(),
+  maintenance: fc.boolean(),
+  forMinutes: fc.integer({ min: 0, max: 1440 }),
+  failingMinutes: fc.option(fc.integer({ min: 1, max: 1440 }), { nil: null }),
+  recovery: fc.boolean(),
+  enabled: fc.boolean(),
+  usesRoute: fc.boolean(),
+} as const;
+
+type RuleFields = { [K in keyof typeof RULE_FIELDS]: fc.Arbitrary<unknown> };
+
+function ruleInput(f: Record<string, unknown>, route: string) {
+  const { usesRoute, ...rest } = f;
+  return {
+    ...rest,
+    ...(usesRoute === undefined ? {} : { routes: usesRoute ? [route] : [] }),
+  };
+}
+
+/** A record as JSON holds it, without what every update changes (fast-check's objects have no prototype). */
+const view = (r: object): Record<string, unknown> => {
+  const { updatedAt: _u, version: _v, ...rest } = JSON.parse(JSON.stringify(r));
+  return rest;
+};
+
+Deno.test("every PATCH of an alert rule leaves what it does not name as it was", async () => {
+  const ctx = testContext();
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const route = (await createRoute(ctx, admin, {
+    name: "r",
+    settings: { kind: "slack", url: "https://hooks.example.com/services/x" },
+  })).route.id;
+  const fields = RULE_FIELDS as RuleFields;
+  await fc.assert(
+    fc.asyncProperty(
+      // A rule watches something: a level, incidents, maintenance or failing readings.
+      fc.record(fields).filter((c) =>
+        c.level !== null || c.incidents === true || c.maintenance === true ||
+        c.failingMinutes !== null
+      ),
+      fc.record(fields, { requiredKeys: [] }),
+      async (created, patch) => {
+        const made = await createRule(ctx, admin, {
+          ...ruleInput({ ...created, usesRoute: true }, route),
+          target: { kind: "all" },
+        });
+        const before = view({ ...await getRule(ctx, admin, made.id) });
+        const refused = await updateRule(ctx, admin, made.id, ruleInput(patch, route), null).then(
+          () => false,
+          (e) => {
+            if (!(e instanceof InvalidRequest)) throw e;
+            return true;
+          },
+        );
+        const after = view({ ...await getRule(ctx, admin, made.id) });
+        // A refused patch (a rule left with nowhere to send) changes nothing at all.
+        deepStrictEqual(after, refused ? before : view({ ...before, ...ruleInput(patch, route) }));
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("every PATCH of an escalation policy leaves what it does not name as it was", async () => {
+  const ctx = testContext();
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const routes = [];
+  for (const n of ["a", "b"]) {
+    routes.push(
+      (await createRoute(ctx, admin, {
+        name: n,
+        settings: { kind: "slack", url: `https://hooks.example.com/services/${n}` },
+      })).route.id,
+    );
+  }
+  const step = fc.record({
+    routes: fc.subarray(routes, { minLength: 1 }),
+    afterMinutes: fc.integer({ min: 0, max: 1440 }),
+  });
+  const fields = {
+    name: RULE_FIELDS.name,
+    steps: fc.array(step, { minLength: 1, maxLength: 3 }),
+    repeat: fc.integer({ min: 0, max: 5 }),
+  };
+  let made = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record(fields),
+      fc.record(fields, { requiredKeys: [] }),
+      async (created, patch) => {
+        if (made++ >= 45) return; // the account keeps 50 policies
+        const e = await createEscalation(ctx, admin, created);
+        const before = view({ ...await getEscalation(ctx, admin, e.id) });
+        await updateEscalation(ctx, admin, e.id, patch, null);
+        const after = view({ ...await getEscalation(ctx, admin, e.id) });
+        deepStrictEqual(after, view({ ...before, ...patch }));
+      },
+    ),
+    { numRuns: 45 },
+  );
+});
