@@ -14,7 +14,7 @@ import { silentLogger } from "../log.ts";
 import { createServer } from "../routes/mod.ts";
 import { createAppContext } from "../app/mod.ts";
 import { account, key } from "../tests/support/accounts.ts";
-import { worstCaseBodies } from "../tests/support/hostile_uploads.ts";
+import { WORST_CASE_FILES, worstCaseBodies } from "../tests/support/hostile_uploads.ts";
 import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 import { simulatedCatalog } from "../tests/support/simulator.ts";
@@ -182,9 +182,11 @@ async function runUploadsBench(seconds: number, uploads: number): Promise<void> 
     await Promise.all(senders);
     const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
     console.log([
-      `worst-case uploads: ${uploads} requests at once, each two ${
-        (bodies[0]!.length / 2 / 1e6).toFixed(1)
-      } MB files built to backtrack, sent again as soon as answered`,
+      `worst-case uploads: ${uploads} requests at once, each two files of about ${
+        (WORST_CASE_FILES[0]!.content.length / 1e6).toFixed(1)
+      } M characters built to backtrack (${
+        (bodies[0]!.length / 1e6).toFixed(1)
+      } MB of JSON), sent again as soon as answered`,
       `  /healthz p50            alone ${fmt(percentile(alone, 50))} | during ${
         fmt(percentile(during, 50))
       }`,
