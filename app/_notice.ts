@@ -19,6 +19,7 @@ export function noticeMessage(
     previousLevel: null,
     service: null,
     components: [],
+    componentsTotal: 0,
     incident: null,
     timeToResolve: null,
   };

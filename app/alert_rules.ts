@@ -15,6 +15,7 @@ import { encodeHexLowerCase } from "@oslojs/encoding";
 import { z } from "zod";
 import {
   type Account,
+  ALERT_COMPONENTS_SHOWN,
   type AlertMessage,
   type AlertTrigger,
   type Change,
@@ -23,6 +24,9 @@ import {
   Forbidden,
   InvalidRequest,
   type Issue,
+  levelNoun,
+  levelPhrase,
+  MIN_RESOLUTION_SAMPLE,
   type MonitorRecord,
   type NewDelivery,
   NotFound,
@@ -304,7 +308,7 @@ async function messageFor(
   const broken = watched.filter((c) => c.status !== "OPERATIONAL").map((c) => ({
     name: c.name,
     level: c.status,
-  }));
+  })).sort((a, b) => (severity(b.level) ?? 0) - (severity(a.level) ?? 0));
   const incident = change.kind === "incident"
     ? {
       id: change.incidentId,
@@ -322,10 +326,12 @@ async function messageFor(
     : undefined;
   const label = m.label ?? name;
   const what = trigger === "recovered"
-    ? `${label} recovered: ${level.toLowerCase().replace(/_/g, " ")}`
+    ? `${label} recovered: ${levelNoun(level)}`
     : incident
     ? `${label}: ${incident.title}`
-    : `${label} is ${level.toLowerCase().replace(/_/g, " ")}`;
+    : `${label} ${levelPhrase(level)}`;
+  const closed = incident !== null &&
+    (incident.status === "RESOLVED" || incident.status === "COMPLETED");
   return {
     notificationId,
     trigger,
@@ -338,9 +344,13 @@ async function messageFor(
       vendorUrl: service?.statusPageUrl ?? `${ctx.settings.publicUrl}/services/${m.serviceSlug}`,
       statusdUrl: `${ctx.settings.publicUrl}/services/${m.serviceSlug}`,
     },
-    components: broken.slice(0, 50),
+    components: broken.slice(0, ALERT_COMPONENTS_SHOWN),
+    componentsTotal: broken.length,
     incident,
-    timeToResolve: figure && figure.p50Minutes !== null && figure.p90Minutes !== null
+    // Quoted only from enough incidents of this impact; the sample size travels with it.
+    timeToResolve: !closed && trigger !== "recovered" && figure &&
+        figure.incidents >= MIN_RESOLUTION_SAMPLE && figure.p50Minutes !== null &&
+        figure.p90Minutes !== null
       ? {
         impact: impact as "MINOR",
         p50Minutes: figure.p50Minutes,
@@ -350,6 +360,8 @@ async function messageFor(
       : null,
     advice: trigger === "recovered"
       ? "Nothing to do: what this rule watches is back under its threshold."
+      : closed
+      ? `${name} closed this ${incident!.status === "COMPLETED" ? "maintenance" : "incident"}.`
       : `Check ${name}'s status page for updates; statusd tells you when it recovers.`,
     links: {},
     sentBecause: rule.name,
@@ -637,6 +649,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
           statusdUrl: `${ctx.settings.publicUrl}/services/${m.serviceSlug}`,
         },
         components: [],
+        componentsTotal: 0,
         incident: null,
         timeToResolve: null,
         links: {},

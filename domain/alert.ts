@@ -59,7 +59,7 @@ export interface AlertMessage {
   /** The notification this message belongs to: steps, repeats and the recovery share it (PagerDuty `dedup_key`). */
   readonly notificationId: string;
   readonly trigger: AlertTrigger;
-  /** One line for subjects, titles and PagerDuty `summary`, e.g. "GitHub is MAJOR_OUTAGE". */
+  /** One line for subjects, titles and PagerDuty `summary`, e.g. "GitHub has a major outage". */
   readonly summary: string;
   /** The level now (for incidents, the service's level when it was written). */
   readonly level: StatusLevel;
@@ -73,8 +73,13 @@ export interface AlertMessage {
     /** statusd's page for it (absolute, from STATUSD_PUBLIC_URL). */
     readonly statusdUrl: string;
   } | null;
-  /** The components concerned, worst first (empty: the service as a whole). */
+  /**
+   * The components concerned, worst first (empty: the service as a whole), at most
+   * `ALERT_COMPONENTS_SHOWN` of them.
+   */
   readonly components: readonly { readonly name: string; readonly level: StatusLevel }[];
+  /** How many components are concerned in all (`components` may list fewer). */
+  readonly componentsTotal: number;
   readonly incident: {
     readonly id: string;
     readonly title: string;

@@ -404,3 +404,10 @@ export {
   PAUSE_AFTER_FAILURES,
   RETRY_FOR_MS,
 } from "./delivery_policy.ts";
+export {
+  ALERT_COMPONENTS_SHOWN,
+  counted,
+  levelNoun,
+  levelPhrase,
+  MIN_RESOLUTION_SAMPLE,
+} from "./words.ts";

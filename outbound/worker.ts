@@ -272,6 +272,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       previousLevel: null,
       service: null,
       components: [],
+      componentsTotal: 0,
       incident: null,
       timeToResolve: null,
       advice: `Deliveries to ${describeRoute(route.settings)} kept failing (${

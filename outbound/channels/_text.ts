@@ -5,7 +5,7 @@
  * @module
  */
 import type { AlertMessage, StatusLevel } from "../../domain/mod.ts";
-import { formatMinutes } from "../../domain/mod.ts";
+import { counted, formatMinutes, levelNoun } from "../../domain/mod.ts";
 
 /** `text` cut to `max` characters (an ellipsis marks the cut). */
 export function cut(text: string, max: number): string {
@@ -13,9 +13,9 @@ export function cut(text: string, max: number): string {
   return t.length <= max ? t : `${t.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** A level as people read it. */
+/** A level as people read it: "major outage", "no data". */
 export function levelWords(level: StatusLevel): string {
-  return level.toLowerCase().replace(/_/g, " ");
+  return levelNoun(level);
 }
 
 /** "GitHub major incidents usually resolve in 38 min, p90 2 h 10 min (12 incidents)", or null. */
@@ -24,7 +24,7 @@ export function expectation(m: AlertMessage): string | null {
   if (!t || !m.service) return null;
   return `${m.service.name} ${t.impact.toLowerCase()} incidents usually resolve in ${
     formatMinutes(t.p50Minutes)
-  }, p90 ${formatMinutes(t.p90Minutes)} (${t.sample} incidents)`;
+  }, p90 ${formatMinutes(t.p90Minutes)} (${counted(t.sample, "incident")})`;
 }
 
 /** The facts of a message, one per line, without markup (the title is `m.summary`). */
@@ -40,12 +40,16 @@ export function factLines(m: AlertMessage): string[] {
     const shown = m.components.slice(0, 10).map((c) =>
       `${cut(c.name, 100)} (${levelWords(c.level)})`
     );
-    const more = m.components.length > 10 ? `, and ${m.components.length - 10} more` : "";
-    out.push(`Components: ${shown.join(", ")}${more}`);
+    // The rest counted from the total, not from the (capped) list.
+    const total = Math.max(m.componentsTotal, m.components.length);
+    const more = total > shown.length ? `, and ${total - shown.length} more` : "";
+    out.push(`Components (${total}): ${shown.join(", ")}${more}`);
   }
   if (m.incident) {
     out.push(
-      `Incident: ${cut(m.incident.title, 200)} — ${m.incident.status}, ${m.incident.impact}`,
+      `Incident: ${cut(m.incident.title, 200)} — ${
+        m.incident.status.toLowerCase().replace(/_/g, " ")
+      }, ${m.incident.impact.toLowerCase()} impact`,
     );
     if (m.incident.latestUpdate) out.push(`Latest update: ${cut(m.incident.latestUpdate, 600)}`);
   }

@@ -55,6 +55,7 @@ export const pagerDutyChannel: Channel<PagerDutySettings> = {
           custom_details: {
             level: message.level,
             components: message.components.slice(0, 20),
+            components_total: message.componentsTotal,
             incident: message.incident,
             expectation: expectation(message),
             advice: message.advice,

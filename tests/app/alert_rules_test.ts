@@ -117,7 +117,7 @@ Deno.test("a watched component's flip queues one alert per route; an unwatched o
   equal(alert!.routeId, s.route.id);
   equal(alert!.message.trigger, "status");
   equal(alert!.message.level, "MAJOR_OUTAGE");
-  equal(alert!.message.summary, "AWS is major outage");
+  equal(alert!.message.summary, "AWS has a major outage");
   deepStrictEqual(alert!.message.components, [{
     name: "Amazon EC2 (eu-west-1)",
     level: "MAJOR_OUTAGE",
@@ -260,7 +260,7 @@ Deno.test("a queued alert reaches the receiver with what to do next", async () =
     await worker.stop();
     const [got] = rx.on("/slack");
     equal(got!.status, 200);
-    match(got!.body, /GitHub is major outage/);
+    match(got!.body, /GitHub has a major outage/);
     match(got!.body, /Check GitHub's status page for updates/);
     match(got!.body, /<http:\/\/localhost:8080\/services\/github\|statusd page>/);
   } finally {

@@ -44,7 +44,7 @@ function message(over: Partial<AlertMessage> = {}): AlertMessage {
   return {
     notificationId: "ntf_gh_1",
     trigger: "status",
-    summary: "GitHub is major outage",
+    summary: "GitHub has a major outage",
     level: "MAJOR_OUTAGE",
     previousLevel: "OPERATIONAL",
     service: {
@@ -54,6 +54,7 @@ function message(over: Partial<AlertMessage> = {}): AlertMessage {
       statusdUrl: "https://status.example.com/services/github",
     },
     components: [{ name: "Git Operations", level: "MAJOR_OUTAGE" }],
+    componentsTotal: 1,
     incident: {
       id: "inc_1",
       title: "Degraded Git operations <script>alert(1)</script> @everyone",
@@ -209,7 +210,7 @@ Deno.test("each channel's payload reaches its receiver and passes its documented
     ok(pd[0]!.payload.summary.length <= 1024);
     // Email: parsed by mailparser.
     const [mail] = r.smtp.messages;
-    equal(mail!.subject, "GitHub is major outage");
+    equal(mail!.subject, "GitHub has a major outage");
     match(mail!.text!, /Latest update: We are investigating x+…/);
     ok(!mail!.html || !String(mail!.html).includes("<script>alert"), "HTML escaped");
     match(String(mail!.html), /&lt;script&gt;/);

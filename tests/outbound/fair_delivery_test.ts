@@ -31,6 +31,7 @@ const message: AlertMessage = {
   previousLevel: null,
   service: null,
   components: [],
+  componentsTotal: 0,
   incident: null,
   timeToResolve: null,
   advice: "Nothing to do.",

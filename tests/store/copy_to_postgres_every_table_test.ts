@@ -210,6 +210,7 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
       previousLevel: null,
       service: null,
       components: [],
+      componentsTotal: 0,
       incident: null,
       timeToResolve: null,
       advice: "",
