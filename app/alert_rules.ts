@@ -39,6 +39,7 @@ import {
   severity,
   STATUS_LEVELS,
   type StatusLevel,
+  webLinkOrNull,
 } from "../domain/mod.ts";
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { randomToken } from "./_tokens.ts";
@@ -316,7 +317,7 @@ async function messageFor(
       status: change.status,
       impact: change.impact,
       latestUpdate: change.latestUpdate,
-      url: null,
+      url: webLinkOrNull(change.url),
     }
     : null;
   const impact = incident?.impact ??
@@ -363,7 +364,7 @@ async function messageFor(
       : closed
       ? `${name} closed this ${incident!.status === "COMPLETED" ? "maintenance" : "incident"}.`
       : `Check ${name}'s status page for updates; statusd tells you when it recovers.`,
-    links: {},
+    links: { alerts: `${ctx.settings.publicUrl}/settings/alerts` },
     sentBecause: rule.name,
     at: change.at,
   };
@@ -596,7 +597,8 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
           subject: `monitor:${m.id}`,
           step: 0,
           recovery: false,
-          message: { ...msg, links: { ...msg.links, unsubscribe: unsubscribeLink(ctx, sub) } },
+          // A subscriber may be no member of the account: no link into its settings.
+          message: { ...msg, links: { unsubscribe: unsubscribeLink(ctx, sub) } },
           notBefore: now,
           createdAt: change.at,
         });
@@ -652,7 +654,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
         componentsTotal: 0,
         incident: null,
         timeToResolve: null,
-        links: {},
+        links: { alerts: `${ctx.settings.publicUrl}/settings/alerts` },
         sentBecause: `rule ${rule.name}`,
         at: now,
       };

@@ -92,8 +92,13 @@ export interface AlertMessage {
   readonly timeToResolve: AlertTimeToResolve | null;
   /** What the reader should do next, one or two sentences. */
   readonly advice: string;
-  /** Signed links: acknowledge (stops an escalation), unsubscribe (subscriptions), confirm. */
+  /**
+   * Links besides the vendor's and statusd's pages (in `service`) and the vendor's incident page
+   * (in `incident`): acknowledge (escalations; signed), unsubscribe (subscriptions), confirm,
+   * and `alerts`, where the account reads every delivery (Settings › Alerts).
+   */
   readonly links: {
+    readonly alerts?: string;
     readonly acknowledge?: string;
     readonly unsubscribe?: string;
     readonly confirm?: string;

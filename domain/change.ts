@@ -26,6 +26,8 @@ export interface IncidentChange {
   readonly impact: Impact;
   /** Body of the newest timeline entry, if any. */
   readonly latestUpdate: string | null;
+  /** The vendor's page of the incident (http or https), when it gave one; absent in old rows. */
+  readonly url?: string | null;
 }
 
 /** A change as stored in the feed: a monotonically increasing id (SSE `id`) and its time. */

@@ -291,6 +291,7 @@ function incidentChange(slug: string, i: IncidentSnapshot): IncidentChange {
     status: i.status,
     impact: i.impact,
     latestUpdate: latest?.body ?? null,
+    url: i.url,
   };
 }
 
@@ -342,6 +343,7 @@ function diffIncidents(
       status,
       impact: row.impact,
       latestUpdate: null,
+      url: row.url,
     });
   }
   return { writes, changes, grown, added };

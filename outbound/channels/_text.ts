@@ -66,10 +66,16 @@ export function linkList(m: AlertMessage): { label: string; url: string }[] {
     out.push({ label: `${m.service.name} status page`, url: m.service.vendorUrl });
     out.push({ label: "statusd page", url: m.service.statusdUrl });
   }
-  if (m.incident?.url) out.push({ label: "Incident", url: m.incident.url });
+  if (m.incident?.url) {
+    out.push({
+      label: `The incident on ${m.service?.name ?? "the vendor"}'s page`,
+      url: m.incident.url,
+    });
+  }
   if (m.links.acknowledge) out.push({ label: "Acknowledge", url: m.links.acknowledge });
   if (m.links.confirm) out.push({ label: "Confirm", url: m.links.confirm });
   if (m.links.unsubscribe) out.push({ label: "Unsubscribe", url: m.links.unsubscribe });
+  if (m.links.alerts) out.push({ label: "Alerts in statusd", url: m.links.alerts });
   return out;
 }
 

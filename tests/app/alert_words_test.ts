@@ -2,9 +2,11 @@
  * What an alert says is true and reads as English (issue #28): 60 components down are listed up
  * to 50 with the total of 60 stated (and "and 50 more" after the ten a chat shows); levels read
  * "has a major outage"; a time to resolve is quoted only from five incidents or more, with their
- * number; a resolved incident's message does not promise to tell when it recovers.
+ * number; a resolved incident's message does not promise to tell when it recovers; and every
+ * alert links the vendor's incident page (an http(s) one only), the vendor's status page, the
+ * service page and Settings › Alerts.
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import {
   type Caller,
   createMonitor,
@@ -13,7 +15,7 @@ import {
   evaluateAlerts,
 } from "../../app/mod.ts";
 import type { IncidentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.ts";
-import { factLines } from "../../outbound/channels/_text.ts";
+import { factLines, linkList } from "../../outbound/channels/_text.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 
@@ -140,4 +142,29 @@ Deno.test("a time to resolve is quoted from five incidents or more, with how man
     ok(!/tells you when it recovers/.test(resolved.advice), resolved.advice);
     equal(resolved.timeToResolve, null);
   }
+});
+
+Deno.test("an incident alert links the vendor's incident page, status page, service page and settings", async () => {
+  const s = await setup(0);
+  s.advance(MIN);
+  await recordReading(
+    s.ctx.store,
+    "acme",
+    page("PARTIAL_OUTAGE", 1, [
+      incident("linked", s.at(), { url: "https://status.acme.test/incidents/linked" }),
+      incident("hostile", s.at(), { url: "javascript:alert(1)" }),
+    ]),
+    s.at(),
+  );
+  await evaluateAlerts(s.ctx);
+  const byTitle = new Map((await s.messages()).map((m) => [m.incident?.title ?? m.trigger, m]));
+  const linked = byTitle.get("Incident linked")!;
+  equal(linked.incident!.url, "https://status.acme.test/incidents/linked");
+  deepStrictEqual(linkList(linked).map((l) => l.url), [
+    "https://acme.example.test/",
+    "http://localhost:8080/services/acme",
+    "https://status.acme.test/incidents/linked",
+    "http://localhost:8080/settings/alerts",
+  ]);
+  equal(byTitle.get("Incident hostile")!.incident!.url, null);
 });
