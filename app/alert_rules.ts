@@ -262,9 +262,15 @@ async function monitorsOf(
 /** True when `change` concerns what `m` watches. */
 function concerns(change: Change, m: MonitorRecord): boolean {
   if (change.slug !== m.serviceSlug || m.paused) return false;
-  if (change.kind === "incident" || m.components.length === 0) {
-    return change.kind === "incident" || change.component === null;
+  if (change.kind === "incident") {
+    // A monitor narrowed to components hears of an incident only when the vendor names one of
+    // them, or names none (then the alert says so).
+    const named = change.components ?? [];
+    if (m.components.length === 0 || named.length === 0) return true;
+    const watched = new Set(m.components.map(componentKey));
+    return named.some((c) => watched.has(componentKey(c)));
   }
+  if (m.components.length === 0) return change.component === null;
   if (change.component === null) return false;
   const key = componentKey(change.component);
   return m.components.some((c) => componentKey(c) === key);
@@ -318,6 +324,7 @@ async function messageFor(
       impact: change.impact,
       latestUpdate: change.latestUpdate,
       url: webLinkOrNull(change.url),
+      components: [...change.components ?? []],
     }
     : null;
   const impact = incident?.impact ??

@@ -87,6 +87,8 @@ export interface AlertMessage {
     readonly impact: Impact;
     readonly latestUpdate: string | null;
     readonly url: string | null;
+    /** The components the vendor said it affects; empty: it named none. */
+    readonly components?: readonly string[];
   } | null;
   /** What readers can expect (null when history has too few incidents of this impact). */
   readonly timeToResolve: AlertTimeToResolve | null;

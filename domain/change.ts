@@ -28,6 +28,8 @@ export interface IncidentChange {
   readonly latestUpdate: string | null;
   /** The vendor's page of the incident (http or https), when it gave one; absent in old rows. */
   readonly url?: string | null;
+  /** The components the vendor said it affects (names); empty: it named none; absent in old rows. */
+  readonly components?: readonly string[];
 }
 
 /** A change as stored in the feed: a monotonically increasing id (SSE `id`) and its time. */

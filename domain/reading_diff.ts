@@ -174,7 +174,9 @@ export function diffReading(
 ): ReadingDiff {
   const { vendor } = state;
   const components = diffComponents(vendor.slug, state.components, snapshot.components);
-  const incidents = diffIncidents(vendor.slug, state.incidents, snapshot.incidents);
+  const names = new Map(state.components.map((c) => [c.externalId, c.name]));
+  for (const c of snapshot.components) names.set(c.externalId, c.name);
+  const incidents = diffIncidents(vendor.slug, state.incidents, snapshot.incidents, names);
   const after = serviceAfterReading(vendor, serviceStatus(snapshot), at);
   const transitions = [...components.transitions];
   const changes: (StatusChange | IncidentChange)[] = [];
@@ -281,7 +283,19 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
-function incidentChange(slug: string, i: IncidentSnapshot): IncidentChange {
+/** The names of the components an incident names (ids no component has are left out). */
+function componentNames(
+  ids: readonly string[],
+  names: ReadonlyMap<string, string>,
+): string[] {
+  return ids.flatMap((id) => names.has(id) ? [names.get(id)!] : []);
+}
+
+function incidentChange(
+  slug: string,
+  i: IncidentSnapshot,
+  names: ReadonlyMap<string, string>,
+): IncidentChange {
   const latest = i.updates[i.updates.length - 1];
   return {
     kind: "incident",
@@ -292,6 +306,7 @@ function incidentChange(slug: string, i: IncidentSnapshot): IncidentChange {
     impact: i.impact,
     latestUpdate: latest?.body ?? null,
     url: i.url,
+    components: componentNames(i.componentIds, names),
   };
 }
 
@@ -299,6 +314,7 @@ function diffIncidents(
   slug: string,
   stored: readonly StoredIncident[],
   read: readonly IncidentSnapshot[],
+  names: ReadonlyMap<string, string>,
 ) {
   const byExternal = new Map(stored.map((i) => [i.externalId, i]));
   const writes: IncidentWrite[] = [];
@@ -314,7 +330,7 @@ function diffIncidents(
       const updates = newUpdates(i.updates, new Set());
       writes.push({ kind: "insert", incident: { ...i, updates } });
       if (updates.length) grown.push(i.externalId);
-      changes.push(incidentChange(slug, i));
+      changes.push(incidentChange(slug, i, names));
       added = true;
       continue;
     }
@@ -329,7 +345,7 @@ function diffIncidents(
       !sameIds(row.componentIds, i.componentIds);
     if (fields || updates.length) writes.push({ kind: "update", incident: i, fields, updates });
     if (updates.length) grown.push(i.externalId);
-    if (moved || updates.length) changes.push(incidentChange(slug, i));
+    if (moved || updates.length) changes.push(incidentChange(slug, i, names));
   }
   for (const row of stored) {
     if (seen.has(row.externalId) || !isOpen(row.status)) continue;
@@ -344,6 +360,7 @@ function diffIncidents(
       impact: row.impact,
       latestUpdate: null,
       url: row.url,
+      components: componentNames(row.componentIds, names),
     });
   }
   return { writes, changes, grown, added };

@@ -51,6 +51,16 @@ export function factLines(m: AlertMessage): string[] {
         m.incident.status.toLowerCase().replace(/_/g, " ")
       }, ${m.incident.impact.toLowerCase()} impact`,
     );
+    const named = m.incident.components;
+    if (named !== undefined) {
+      out.push(
+        named.length
+          ? `Affects: ${named.slice(0, 10).map((c) => cut(c, 100)).join(", ")}${
+            named.length > 10 ? `, and ${named.length - 10} more` : ""
+          }`
+          : `${m.service?.name ?? "The vendor"} did not name the components it affects`,
+      );
+    }
     if (m.incident.latestUpdate) out.push(`Latest update: ${cut(m.incident.latestUpdate, 600)}`);
   }
   const expect = expectation(m);

@@ -98,6 +98,8 @@ export const readingCases: Case[] = [
           status: "INVESTIGATING",
           impact: "MINOR",
           latestUpdate: "Looking into inc-1",
+          url: "https://status.test/incidents/inc-1",
+          components: ["API"],
         },
       ]);
       const identified = {
