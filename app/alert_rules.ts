@@ -493,7 +493,19 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
           const trigger = incidentTrigger(change);
           const maintenance = trigger.startsWith("maintenance");
           if (maintenance ? !rule.maintenance : !rule.incidents) continue;
+          // An incident's notification has its own subject: its deliveries never stand for the
+          // monitor's status alert (whose recovery must resolve the status alert's key).
+          const about = `${subject}:incident:${change.incidentId}`;
           const notificationId = `ntf_${hash(rule.id, subject, "incident", change.incidentId)}`;
+          if (trigger === "incident_resolved") {
+            // A resolve only follows its trigger (stored, or queued in this round), once.
+            const mine = out.filter((x) => x.notificationId === notificationId);
+            if (mine.some((x) => x.recovery)) continue;
+            if (!mine.length) {
+              const last = await d.latestFor(rule.id, about);
+              if (last === null || last.recovery) continue;
+            }
+          }
           const msg = await messageFor(
             ctx,
             { name: `rule ${rule.name}` },
@@ -504,7 +516,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
             (await viewOf(ctx, m)).currentStatus,
             null,
           );
-          out.push(...toRoutes(rule, msg, change, subject, now, trigger === "incident_resolved"));
+          out.push(...toRoutes(rule, msg, change, about, now, trigger === "incident_resolved"));
           continue;
         }
         if (rule.level === null) continue;
