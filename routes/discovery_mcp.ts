@@ -59,7 +59,7 @@ export function mcpManifest(ctx: AppContext) {
       title: t.title,
       description: t.description,
       requiredScopes: ["mcp:invoke", ...t.scopes],
-      annotations: { title: t.title, ...READ_ONLY },
+      annotations: { title: t.title, ...(t.hints ?? READ_ONLY) },
     })),
     prompts: [],
     resources: [],

@@ -18,8 +18,23 @@ export const CODE_TTL_MS = 5 * MINUTE_MS;
 /** How long a just-rotated refresh token still returns the same new pair. */
 export const REFRESH_GRACE_MS = 60 * SECOND_MS;
 
-/** Scopes an OAuth client may ask for: the MCP gate plus the reads the tools need. */
+/**
+ * Scopes an OAuth client may ask for: the MCP gate, the reads, and the account's monitors and
+ * alerts (the tools that read or change them).
+ */
 export const OAUTH_SCOPES: readonly Scope[] = [
+  "mcp:invoke",
+  "status:read",
+  "incidents:read",
+  "sla:read",
+  "monitors:read",
+  "monitors:write",
+  "alerts:read",
+  "alerts:write",
+];
+
+/** What a client that names no scope gets: the gate and the reads of public data, no more. */
+export const DEFAULT_OAUTH_SCOPES: readonly Scope[] = [
   "mcp:invoke",
   "status:read",
   "incidents:read",
@@ -77,7 +92,7 @@ export function canonicalResource(ctx: AppContext, value: string | null | undefi
 /** Scopes asked for (space-separated) → the ones granted; unknown extras are dropped. */
 export function grantableScopes(requested: string | null | undefined): Scope[] {
   if (requested === null || requested === undefined || requested.trim() === "") {
-    return [...OAUTH_SCOPES];
+    return [...DEFAULT_OAUTH_SCOPES];
   }
   const asked = requested.trim().split(/\s+/);
   const out = OAUTH_SCOPES.filter((s) => asked.includes(s));

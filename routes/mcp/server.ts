@@ -4,13 +4,14 @@
  * and `tools/call` from the tool registry. The low-level `Server` is used rather than
  * `McpServer` so that the protocol rules are statusd's own: the capability says
  * `listChanged: false` (nothing is ever pushed), an unknown tool or cursor is a JSON-RPC
- * `-32602` error, and each call checks the tool's own scopes, so a caller missing one gets a
- * tool error naming it rather than a tool that silently disappears from `tools/list`.
+ * `-32602` error, `tools/list` shows a caller only the tools its key or token can call (an OAuth
+ * client that asked for fewer scopes sees fewer tools), and each call checks the tool's scopes
+ * again (a tool error naming the missing one).
  * @module
  */
 import { z } from "zod";
 import { type AppContext, authorize } from "../../app/mod.ts";
-import { InvalidRequest } from "../../domain/mod.ts";
+import { holdsScope, InvalidRequest } from "../../domain/mod.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -91,7 +92,9 @@ export function buildMcpServer(ctx: AppContext, caller: ToolCaller): Server {
     if (request.params?.cursor !== undefined) {
       throw new RpcError(ErrorCode.InvalidParams, "Unknown cursor: tools/list has one page");
     }
-    return { tools: TOOL_LIST };
+    return {
+      tools: TOOL_LIST.filter((_, i) => TOOLS[i]!.scopes.every((s) => holdsScope(caller, s))),
+    };
   });
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const tool = BY_NAME.get(request.params.name);

@@ -17,6 +17,8 @@ import {
   removeMonitorTool,
 } from "./monitors.ts";
 
+import { acknowledgeAlertTool, listAlertEventsTool } from "./alerts.ts";
+
 /** The tool registry. */
 export const TOOLS: readonly McpTool[] = [
   listServicesTool,
@@ -30,4 +32,6 @@ export const TOOLS: readonly McpTool[] = [
   addMonitorTool,
   removeMonitorTool,
   getBoardStatusTool,
+  listAlertEventsTool,
+  acknowledgeAlertTool,
 ];

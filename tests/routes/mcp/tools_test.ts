@@ -5,7 +5,7 @@
  * against the tool's `outputSchema`, so a drift fails these tests.
  */
 import assert from "node:assert/strict";
-import { createBoard } from "../../../app/mod.ts";
+import { createBoard, createRoute } from "../../../app/mod.ts";
 import { Client, type McpRig, mcpRig, StreamableHTTPClientTransport } from "./_rig.ts";
 
 async function connect(rig: McpRig, key: string, header: "x-api-key" | "bearer" = "x-api-key") {
@@ -28,7 +28,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: r.isError === true, data: r.structuredContent as Structured, text };
 }
 
-Deno.test("initialize and tools/list: seven read-only tools and three for monitors, with object schemas", async () => {
+Deno.test("initialize and tools/list: seven read-only tools, four for monitors, two for alerts, with object schemas", async () => {
   const rig = await mcpRig();
   const client = await connect(rig, rig.keys.all);
   try {
@@ -51,8 +51,10 @@ Deno.test("initialize and tools/list: seven read-only tools and three for monito
       "add_monitor",
       "remove_monitor",
       "get_board_status",
+      "list_alert_events",
+      "acknowledge_alert",
     ]);
-    const writes = new Set(["add_monitor", "remove_monitor"]);
+    const writes = new Set(["add_monitor", "remove_monitor", "acknowledge_alert"]);
     for (const t of tools) {
       assert.match(t.name, /^[a-z][a-z0-9_]{0,63}$/);
       assert.equal(t.inputSchema.type, "object");
@@ -63,6 +65,29 @@ Deno.test("initialize and tools/list: seven read-only tools and three for monito
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     assert.equal(hints.add_monitor?.destructiveHint, false);
     assert.equal(hints.remove_monitor?.destructiveHint, true);
+    // /.well-known/mcp.json says the same of every tool.
+    const manifest = await (await fetch(new URL("/.well-known/mcp.json", rig.mcpUrl))).json();
+    for (const t of manifest.tools) {
+      assert.deepStrictEqual(t.annotations, hints[t.name], t.name);
+    }
+  } finally {
+    await client.close();
+    await rig.close();
+  }
+});
+
+Deno.test("tools/list shows a caller only the tools its scopes can call", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.statusOnly);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepStrictEqual(tools.map((t) => t.name), [
+      "list_services",
+      "get_service_status",
+      "get_component_status",
+      "get_service_history",
+      "check_services",
+    ]);
   } finally {
     await client.close();
     await rig.close();
@@ -324,6 +349,65 @@ Deno.test("monitors over MCP: add, list what is broken, remove; the write scope 
   } finally {
     await client.close();
     await limited.close();
+    await rig.close();
+  }
+});
+
+Deno.test("alerts over MCP: list_alert_events, and acknowledge_alert stops waiting steps", async () => {
+  const rig = await mcpRig();
+  const client = await connect(rig, rig.keys.all);
+  try {
+    const admin = { kind: "admin", account: rig.pro.account } as const;
+    const route = (await createRoute(rig.ctx, admin, {
+      name: "pager",
+      settings: { kind: "slack", url: "https://hooks.example.com/services/x" },
+    })).route.id;
+    const at = rig.clock.now();
+    const message = {
+      notificationId: "ntf_0123456789abcdef01234567",
+      trigger: "status",
+      summary: "GitHub has a major outage",
+      level: "MAJOR_OUTAGE",
+      previousLevel: "OPERATIONAL",
+      service: null,
+      components: [],
+      componentsTotal: 0,
+      incident: null,
+      timeToResolve: null,
+      advice: "Wait.",
+      links: {},
+      sentBecause: "rule r",
+      at,
+    } as const;
+    await rig.ctx.store.deliveries.enqueue([0, 1, 2].map((step) => ({
+      id: `dlv_step_${step}`,
+      accountId: rig.pro.account.id,
+      routeId: route,
+      source: { kind: "rule" as const, id: "rule_1" },
+      changeId: 1,
+      notificationId: message.notificationId,
+      subject: "monitor:m",
+      step,
+      recovery: false,
+      message,
+      notBefore: at + step * 300_000,
+      createdAt: at,
+    })));
+    const listed = await call(client, "list_alert_events", { state: "pending" });
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(listed.data.total, 3);
+    const acked = await call(client, "acknowledge_alert", { id: "dlv_step_0" });
+    assert.equal(acked.isError, false, acked.text);
+    assert.equal(acked.data.stopped, 2, "the two steps not yet due");
+    const limited = await connect(rig, rig.keys.statusOnly);
+    try {
+      const refused = await call(limited, "acknowledge_alert", { id: "dlv_step_0" });
+      assert.match(refused.text, /requires the "alerts:write" scope/);
+    } finally {
+      await limited.close();
+    }
+  } finally {
+    await client.close();
     await rig.close();
   }
 });
