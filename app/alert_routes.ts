@@ -267,15 +267,18 @@ export async function updateRoute(
     {
       ...(patch.name === undefined ? {} : { name: patch.name }),
       ...(settings === undefined ? {} : { settings }),
-      ...(patch.paused === false ? { paused: null, failuresInARow: 0 } : {}),
     },
     ctx.clock.now(),
     ifVersion,
   );
   if (updated === null) throw new NotFound("alert route", id);
   if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
+  if (patch.paused === false) await ctx.store.alertRoutes.resume(account.id, id);
   if (settings) await askRecipients(ctx, account, settings);
-  return await routeView(ctx, updated);
+  return await routeView(
+    ctx,
+    patch.paused === false ? (await ctx.store.alertRoutes.get(account.id, id))! : updated,
+  );
 }
 
 /** Deletes a route (its pending deliveries fail, saying so). */

@@ -147,10 +147,16 @@ export interface RouteRecord {
 
 /** A route to create. */
 export type NewRoute = Omit<RouteRecord, "updatedAt" | "version">;
-/** What a route update may change. */
-export type RoutePatch = Partial<
-  Pick<RouteRecord, "name" | "settings" | "paused" | "failuresInARow">
->;
+/** What a route update may change (its health is kept apart: `AlertRouteStore.recordOutcome`). */
+export type RoutePatch = Partial<Pick<RouteRecord, "name" | "settings">>;
+
+/** A route's health after a delivery's outcome was recorded. */
+export interface RouteHealth {
+  readonly failuresInARow: number;
+  readonly paused: RouteRecord["paused"];
+  /** True when this outcome paused it. */
+  readonly pausedNow: boolean;
+}
 
 /** What an alert rule watches: one monitor, a group, a board, or every monitor of the account. */
 export type RuleTarget =

@@ -242,6 +242,7 @@ export {
   type NewRoute,
   type NewRule,
   type NewSubscription,
+  type RouteHealth,
   type RoutePatch,
   type RouteRecord,
   type RouteSettingsData,

@@ -236,21 +236,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       error: r.error,
     });
     if (route === null) return;
-    if (r.ok && route.failuresInARow > 0) {
-      await deps.store.alertRoutes.update(d.accountId, route.id, { failuresInARow: 0 }, at, null);
-    } else if (state === "failed") {
-      const failures = route.failuresInARow + 1;
-      const pause = failures >= PAUSE_AFTER_FAILURES
-        ? { since: at, reason: `${failures} deliveries in a row failed; the last: ${r.error}` }
-        : null;
-      const updated = await deps.store.alertRoutes.update(
-        d.accountId,
-        route.id,
-        { failuresInARow: failures, ...(pause ? { paused: pause } : {}) },
+    // The route's health is its own row: recording it never changes the route's version.
+    if ((r.ok && route.failuresInARow > 0) || state === "failed") {
+      const health = await deps.store.alertRoutes.recordOutcome(d.accountId, route.id, {
+        ok: r.ok,
         at,
-        null,
-      );
-      if (pause && updated && typeof updated === "object") await tellOwner(updated, at);
+        pauseAfter: PAUSE_AFTER_FAILURES,
+        reason: `${PAUSE_AFTER_FAILURES} deliveries in a row failed; the last: ${r.error}`,
+      });
+      if (health?.pausedNow) await tellOwner({ ...route, ...health }, at);
     }
   }
 

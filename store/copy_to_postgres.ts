@@ -48,6 +48,7 @@ const TABLES: readonly {
   { name: "mail_consents", key: ["rowid"] },
   { name: "mail_suppressions", key: ["rowid"] },
   { name: "server_secrets", key: ["rowid"] },
+  { name: "route_health", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */

@@ -10,6 +10,7 @@
  * file per engine, and a conformance test file.
  * @module
  */
+import type { EpochMs } from "../time.ts";
 import type { AccountStore } from "./accounts.ts";
 import type { AttemptStore } from "./attempts.ts";
 import type { CatalogStore } from "./catalog.ts";
@@ -30,6 +31,7 @@ import type {
   NewRoute,
   NewRule,
   NewSubscription,
+  RouteHealth,
   RoutePatch,
   RouteRecord,
   RulePatch,
@@ -51,7 +53,26 @@ export interface SubscriptionStore
 export type EscalationStore = AccountDocStore<EscalationRecord, NewEscalation, EscalationPatch>;
 
 /** Alert routes (issue #13): the shared account-document operations. */
-export type AlertRouteStore = AccountDocStore<RouteRecord, NewRoute, RoutePatch>;
+export interface AlertRouteStore extends AccountDocStore<RouteRecord, NewRoute, RoutePatch> {
+  /**
+   * Records a delivery's outcome in the route's health, kept apart from the route itself (so it
+   * never changes the route's version), in one atomic step on both engines: a delivered one
+   * resets the failures, a failed one adds one and pauses the route (with `reason`) when it
+   * reaches `pauseAfter`. Null when there is no such route.
+   */
+  recordOutcome(
+    accountId: string,
+    routeId: string,
+    outcome: {
+      readonly ok: boolean;
+      readonly at: EpochMs;
+      readonly pauseAfter: number;
+      readonly reason: string;
+    },
+  ): Promise<RouteHealth | null>;
+  /** Clears a route's failures and pause (the owner resumed it); false when there is no such route. */
+  resume(accountId: string, routeId: string): Promise<boolean>;
+}
 
 /** Alert rules (issue #13): account documents of kind `rule`, and every account's at once. */
 export interface AlertRuleStore extends AccountDocStore<RuleRecord, NewRule, RulePatch> {

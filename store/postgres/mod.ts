@@ -9,6 +9,8 @@ import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { mailStore } from "./mail.ts";
+import { healthRows } from "./route_health.ts";
+import { routeStore } from "../route_health.ts";
 import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
@@ -91,7 +93,7 @@ export async function postgresStoreOver(
     monitors: monitorStore(sql),
     groups: groupStore(sql),
     boards: boardStore(sql),
-    alertRoutes: docStore(sql, "route"),
+    alertRoutes: routeStore(docStore(sql, "route"), healthRows(sql)),
     alertRules: ruleStore(sql),
     escalations: docStore(sql, "escalation"),
     subscriptions: subscriptionStore(sql),

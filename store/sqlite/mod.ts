@@ -8,6 +8,8 @@ import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "./accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { mailStore } from "./mail.ts";
+import { healthRows } from "./route_health.ts";
+import { routeStore } from "../route_health.ts";
 import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
@@ -72,7 +74,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     monitors: monitorStore(db),
     groups: groupStore(db),
     boards: boardStore(db),
-    alertRoutes: docStore(db, "route"),
+    alertRoutes: routeStore(docStore(db, "route"), healthRows(db)),
     alertRules: ruleStore(db),
     escalations: docStore(db, "escalation"),
     subscriptions: subscriptionStore(db),

@@ -192,6 +192,12 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
     failuresInARow: 0,
     createdAt: T0 - DAY_MS,
   }, null);
+  await store.alertRoutes.recordOutcome(accountId, "rt_1", {
+    ok: false,
+    at: T0 - DAY_MS,
+    pauseAfter: 5,
+    reason: "HTTP 503",
+  });
   await store.deliveries.enqueue([{
     id: "dlv_1",
     accountId,

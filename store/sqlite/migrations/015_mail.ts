@@ -1,7 +1,7 @@
 /**
  * Mail consents per account and address (double opt-in for every address statusd mails),
  * addresses suppressed for every account (unsubscribed, bounced), the server's own secrets, and
- * private boards' slugs kept within their account.
+ * private boards' slugs kept within their account, and routes' delivery health.
  */
 export default {
   version: 15,
@@ -31,5 +31,18 @@ CREATE TABLE server_secrets (
 UPDATE account_docs SET slug = account_id || '~' || slug
 WHERE kind = 'board' AND slug IS NOT NULL AND instr(slug, '~') = 0
   AND json_extract(doc, '$.public') = 0;
+-- A route's delivery health, apart from the route (a failed delivery never changes its version).
+CREATE TABLE route_health (
+  account_id TEXT NOT NULL,
+  route_id TEXT NOT NULL,
+  failures_in_a_row INTEGER NOT NULL DEFAULT 0,
+  paused_since INTEGER,
+  paused_reason TEXT,
+  PRIMARY KEY (account_id, route_id)
+);
+INSERT INTO route_health (account_id, route_id, failures_in_a_row, paused_since, paused_reason)
+SELECT account_id, id, COALESCE(json_extract(doc, '$.failuresInARow'), 0),
+  json_extract(doc, '$.paused.since'), json_extract(doc, '$.paused.reason')
+FROM account_docs WHERE kind = 'route';
 `,
 };

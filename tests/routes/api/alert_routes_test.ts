@@ -224,16 +224,14 @@ Deno.test("a paused route is resumed with PATCH {paused: false}", async () => {
     name: "hooks",
     settings: { kind: "slack", url: "http://127.0.0.1:9/services/T/B/X" },
   })).json();
-  await ctx.store.alertRoutes.update(
-    who.account.id,
-    made.id,
-    {
-      paused: { since: Date.now(), reason: "5 deliveries in a row failed" },
-      failuresInARow: 5,
-    },
-    Date.now(),
-    null,
-  );
+  for (let i = 0; i < 5; i++) {
+    await ctx.store.alertRoutes.recordOutcome(who.account.id, made.id, {
+      ok: false,
+      at: Date.now(),
+      pauseAfter: 5,
+      reason: "5 deliveries in a row failed",
+    });
+  }
   const paused = await (await call(app, "GET", `/api/user/alert-routes/${made.id}`, auth)).json();
   match(paused.paused.reason, /5 deliveries/);
   const resumed = await call(app, "PATCH", `/api/user/alert-routes/${made.id}`, auth, {

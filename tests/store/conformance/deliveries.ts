@@ -219,10 +219,66 @@ export const deliveryCases: readonly Case[] = [
       }, 5);
       ok(typeof made === "object");
       equal((await store.groups.list("a1", { page: 0, limit: 10 })).total, 0, "not a group");
-      const up = await r.update("a1", "rt_1", { paused: { since: T, reason: "x" } }, T + 1, 1);
+      const up = await r.update("a1", "rt_1", { name: "renamed" }, T + 1, 1);
       ok(up !== null && typeof up === "object");
-      deepStrictEqual(up.paused, { since: T, reason: "x" });
-      equal(up.version, 2);
+      deepStrictEqual([up.name, up.version, up.paused, up.failuresInARow], ["renamed", 2, null, 0]);
+    },
+  },
+  {
+    name:
+      "alert routes: health is its own row: outcomes count atomically, pause once, never bump the version",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      const r = store.alertRoutes;
+      await r.create({
+        id: "rt_1",
+        accountId: "a1",
+        name: "hooks",
+        settings: { kind: "webhook", url: "https://example.com/h", secret: "whsec_x" },
+        paused: null,
+        failuresInARow: 0,
+        createdAt: T,
+      }, 5);
+      const fail = (at: number) =>
+        r.recordOutcome("a1", "rt_1", { ok: false, at, pauseAfter: 3, reason: `failed at ${at}` });
+      // Two instances recording at once each count theirs.
+      const [a, b] = await Promise.all([fail(T + 1), fail(T + 2)]);
+      deepStrictEqual([a!.failuresInARow, b!.failuresInARow].sort(), [1, 2]);
+      const third = await fail(T + 3);
+      deepStrictEqual(third, {
+        failuresInARow: 3,
+        paused: { since: T + 3, reason: `failed at ${T + 3}` },
+        pausedNow: true,
+      });
+      const fourth = await fail(T + 4);
+      equal(fourth!.pausedNow, false, "paused once");
+      deepStrictEqual(fourth!.paused, third!.paused);
+      const got = (await r.get("a1", "rt_1"))!;
+      deepStrictEqual([got.version, got.failuresInARow, got.paused], [1, 4, third!.paused]);
+      equal(
+        (await r.update("a1", "rt_1", { name: "x" }, T + 5, 1)) !== "conflict",
+        true,
+        "the owner's If-Match still holds",
+      );
+      equal(await r.resume("a1", "rt_1"), true);
+      deepStrictEqual(
+        [(await r.get("a1", "rt_1"))!.paused, (await r.get("a1", "rt_1"))!.failuresInARow],
+        [null, 0],
+      );
+      const ok1 = await r.recordOutcome("a1", "rt_1", {
+        ok: true,
+        at: T + 6,
+        pauseAfter: 3,
+        reason: "",
+      });
+      deepStrictEqual(ok1, { failuresInARow: 0, paused: null, pausedNow: false });
+      equal(
+        await r.recordOutcome("a1", "nope", { ok: false, at: T, pauseAfter: 3, reason: "" }),
+        null,
+      );
+      equal(await r.resume("a2", "rt_1"), false, "another account's");
+      equal(await r.delete("a1", "rt_1", null), true);
+      deepStrictEqual((await r.list("a1", { page: 0, limit: 10 })).total, 0);
     },
   },
 ];
