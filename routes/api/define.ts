@@ -96,13 +96,20 @@ function withCommonResponses(route: RouteConfig, access: Access): Responses {
   ) as Responses;
 }
 
+/** What every PATCH says of itself in the OpenAPI document. */
+const MERGE_PATCH = " Merge-patch (RFC 7396): a field left out stays as it is; `null` clears a " +
+  "field that may be null.";
+
 /**
  * `createRoute` plus the access rule: adds `x-required-scopes`, `security`, the check and the
- * common error responses.
+ * common error responses; a PATCH says it is a merge-patch.
  */
 export function defineRoute<const R extends RouteConfig>(route: R, access: Access) {
   return createRoute({
     ...route,
+    ...(route.method === "patch"
+      ? { description: `${route.description ?? ""}${MERGE_PATCH}` }
+      : {}),
     responses: withCommonResponses(route, access) as R["responses"],
     "x-required-scopes": [...access.scopes],
     security: SECURITY[access.credential],

@@ -1,21 +1,32 @@
 /**
- * PATCH is merge-patch (RFC 7396): for a random rule or escalation policy created with random
- * fields, and a random subset of its fields patched with random values, every field left out of
- * the patch reads back unchanged and every patched one reads back as given (fast-check, on the
- * suite's store). A rename once reset a rule's routes, flags and minutes to their defaults.
+ * PATCH is merge-patch (RFC 7396): for a random rule, escalation policy, monitor, group or board
+ * created with random fields, and a random subset of its fields patched with random values, every
+ * field left out of the patch reads back unchanged and every patched one reads back as given
+ * (fast-check, on the suite's store). A rename once reset a rule's routes, flags and minutes to
+ * their defaults.
  */
 import { deepStrictEqual } from "node:assert/strict";
 import fc from "fast-check";
 import {
   type Caller,
+  createBoard,
   createEscalation,
+  createGroup,
+  createMonitor,
   createRoute,
   createRule,
+  getBoard,
   getEscalation,
+  getGroup,
+  getMonitor,
   getRule,
+  updateBoard,
   updateEscalation,
+  updateGroup,
+  updateMonitor,
   updateRule,
 } from "../../app/mod.ts";
+import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 import { InvalidRequest, STATUS_LEVELS } from "../../domain/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
 
@@ -123,5 +134,101 @@ Deno.test("every PATCH of an escalation policy leaves what it does not name as i
       },
     ),
     { numRuns: 45 },
+  );
+});
+
+Deno.test("every PATCH of a monitor, group or board leaves what it does not name as it was", async () => {
+  const ctx = testContext();
+  await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme" })], Date.now() - 86_400_000);
+  await recordReading(ctx.store, "acme", {
+    indicator: "OPERATIONAL",
+    components: ["API", "Web", "EU"].map((name) => ({
+      externalId: name,
+      name,
+      group: null,
+      status: "OPERATIONAL" as const,
+    })),
+    incidents: [],
+  }, Date.now() - 60_000);
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const label = fc.option(
+    fc.string({ minLength: 1, maxLength: 20 }).filter((x) => x.trim() === x),
+    {
+      nil: null,
+    },
+  );
+  const monitorFields = {
+    components: fc.subarray(["API", "Web", "EU"]),
+    label,
+    slaTarget: fc.option(fc.integer({ min: 90, max: 100 }), { nil: null }),
+    paused: fc.boolean(),
+  };
+  const monitors: string[] = [];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record(monitorFields),
+      fc.record(monitorFields, { requiredKeys: [] }),
+      async (created, patch) => {
+        const m = await createMonitor(ctx, admin, { service: "acme", ...created });
+        monitors.push(m.id);
+        const before = view({ ...await getMonitor(ctx, admin, m.id) });
+        await updateMonitor(ctx, admin, m.id, patch, null);
+        const after = view({ ...await getMonitor(ctx, admin, m.id) });
+        const expected = view({ ...before, ...patch });
+        // A monitor's level and health are computed from what it watches, not patched.
+        for (const k of ["currentStatus", "history", "openIncidents", "uptime30d", "state"]) {
+          delete expected[k];
+          delete after[k];
+        }
+        deepStrictEqual(after, expected);
+      },
+    ),
+    { numRuns: 30 },
+  );
+  const groupFields = {
+    name: RULE_FIELDS.name,
+    monitors: fc.subarray(monitors.slice(0, 5)),
+  };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record(groupFields),
+      fc.record(groupFields, { requiredKeys: [] }),
+      async (created, patch) => {
+        const g = await createGroup(ctx, admin, created);
+        const pick = (v: object) => {
+          const { name, monitors, id, createdAt } = view(v) as Record<string, unknown>;
+          return { name, monitors: (monitors as { id: string }[]).map((x) => x.id), id, createdAt };
+        };
+        const before = pick(await getGroup(ctx, admin, g.id));
+        await updateGroup(ctx, admin, g.id, patch, null);
+        deepStrictEqual(pick(await getGroup(ctx, admin, g.id)), { ...before, ...patch });
+      },
+    ),
+    { numRuns: 20 },
+  );
+  let n = 0;
+  const boardFields = {
+    title: RULE_FIELDS.name,
+    public: fc.boolean(),
+  };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record(boardFields),
+      fc.record({ ...boardFields, slug: fc.constant("") }, { requiredKeys: [] }),
+      async (created, patch) => {
+        const slug = `board-${n++}`;
+        const b = await createBoard(ctx, admin, { slug, ...created });
+        const change = patch.slug === undefined ? patch : { ...patch, slug: `${slug}-renamed` };
+        const pick = (v: object) => {
+          const { slug, title, public: open, id, createdAt } = view(v) as Record<string, unknown>;
+          return { slug, title, public: open, id, createdAt };
+        };
+        const before = pick(await getBoard(ctx, admin, b.id));
+        await updateBoard(ctx, admin, b.id, change, null);
+        deepStrictEqual(pick(await getBoard(ctx, admin, b.id)), { ...before, ...change });
+      },
+    ),
+    { numRuns: 20 },
   );
 });
