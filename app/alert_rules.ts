@@ -559,7 +559,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
             out.splice(0, out.length, ...kept);
             cancel.push(id);
           }
-          if (!s.waiting && rule.recovery) {
+          if (!s.waiting) {
             const msg = await messageFor(
               ctx,
               { name: `rule ${rule.name}` },
@@ -575,7 +575,15 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
               ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
               : null;
             const told = [...new Set([...rule.routes, ...(policy?.steps[0]?.routes ?? [])])];
-            out.push(...toRoutes(rule, msg, change, subject, now, true, told));
+            if (rule.recovery) out.push(...toRoutes(rule, msg, change, subject, now, true, told));
+            else {
+              // No recovery to send, but the alert ended: a marker, so the next rise is a new
+              // alert (without it the last trigger would read as still open, and stay silent).
+              out.push(
+                ...toRoutes(rule, msg, change, subject, now, true, told.slice(0, 1))
+                  .map((x) => ({ ...x, closing: true as const })),
+              );
+            }
           }
           states.set(`${rule.id}|${subject}`, {
             open: false,

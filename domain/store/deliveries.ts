@@ -37,6 +37,11 @@ export interface NewDelivery {
   /** Not sent before this time (debounce, escalation wait). */
   readonly notBefore: EpochMs;
   readonly createdAt: EpochMs;
+  /**
+   * A marker, stored `cancelled` and never sent: the alert ended without a recovery to send (the
+   * rule sends none), so the next episode is a new alert.
+   */
+  readonly closing?: true;
 }
 
 /** A delivery as stored. */

@@ -16,7 +16,8 @@ async function insert(tx: Sql, d: NewDelivery): Promise<number> {
         created_at, updated_at)
       VALUES (${d.id}, ${d.accountId}, ${d.routeId}, ${d.source.kind}, ${d.source.id},
         ${d.changeId}, ${d.notificationId}, ${d.subject}, ${d.step}, ${d.recovery ? 1 : 0},
-        ${JSON.stringify(d.message)}, 'pending', ${d.notBefore}, ${d.createdAt}, ${d.createdAt})
+        ${JSON.stringify(d.message)}, ${d.closing ? "cancelled" : "pending"}, ${d.notBefore},
+        ${d.createdAt}, ${d.createdAt})
       ON CONFLICT (id) DO NOTHING`,
   );
 }

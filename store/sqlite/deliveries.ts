@@ -45,7 +45,7 @@ function insert(db: Db, d: NewDelivery): number {
     `INSERT INTO alert_deliveries (id, account_id, route_id, source_kind, source_id, change_id,
        notification_id, subject, step, recovery, message, state, not_before, created_at,
        updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
   ).run(
     d.id,
     d.accountId,
@@ -58,6 +58,7 @@ function insert(db: Db, d: NewDelivery): number {
     d.step,
     d.recovery ? 1 : 0,
     JSON.stringify(d.message),
+    d.closing ? "cancelled" : "pending",
     d.notBefore,
     d.createdAt,
     d.createdAt,
