@@ -1,6 +1,8 @@
 /**
  * Status alerts against a reference model (issue #28): fast-check draws random histories of a
- * vendor's level (readings minutes apart) and a random rule (threshold, forMinutes, recovery);
+ * vendor's two components (readings minutes apart; the vendor's level is the worse of them), a
+ * monitor of the whole service, of one component or of both, and a random rule (threshold,
+ * forMinutes, recovery);
  * the real pipeline (readings stored, the evaluator on a fake clock, the outbox) must queue
  * exactly the model's notifications — each episode at or above the threshold that lasts at least
  * forMinutes is one trigger, due forMinutes after it began, followed by one resolve when it ends
@@ -31,12 +33,23 @@ interface Rule {
   readonly forMinutes: number;
   readonly recovery: boolean;
 }
-type Reading = { readonly afterMinutes: number; readonly level: StatusLevel };
+/** One reading: minutes after the last, and the levels of components A and B. */
+type Reading = { readonly afterMinutes: number; readonly a: StatusLevel; readonly b: StatusLevel };
+/** Which monitor the rule watches: the whole service, or some of its components. */
+type Watch = "whole" | "A" | "A+B";
+
+const worst = (...levels: StatusLevel[]) =>
+  levels.reduce((w, l) => (severity(l)! > severity(w)! ? l : w), "OPERATIONAL" as StatusLevel);
+
+/** The level the monitor reads after a reading (the service's is the worst of its components). */
+function watched(watch: Watch, r: Reading): StatusLevel {
+  return watch === "A" ? r.a : worst(r.a, r.b);
+}
 /** What goes out: a notification's trigger or resolve, and when it is due. */
 type Event = readonly ["trigger" | "resolve", number, number];
 
 /** The reference model: episodes at or above the threshold, their triggers and resolves. */
-function model(rule: Rule, readings: readonly Reading[]): Event[] {
+function model(rule: Rule, watch: Watch, readings: readonly Reading[]): Event[] {
   const out: Event[] = [];
   let at = T0;
   let level: StatusLevel = "OPERATIONAL";
@@ -45,8 +58,8 @@ function model(rule: Rule, readings: readonly Reading[]): Event[] {
   const above = (l: StatusLevel) => severity(l)! >= severity(rule.level)!;
   for (const r of readings) {
     at += r.afterMinutes * MIN;
-    if (r.level === level) continue; // no change, nothing to evaluate
-    level = r.level;
+    if (watched(watch, r) === level) continue; // no change, nothing to evaluate
+    level = watched(watch, r);
     if (above(level) && episode === null) {
       episode = { start: at, n: n++ };
       out.push(["trigger", episode.n, at + rule.forMinutes * MIN]);
@@ -62,16 +75,21 @@ function model(rule: Rule, readings: readonly Reading[]): Event[] {
   return out;
 }
 
-async function pipeline(rule: Rule, readings: readonly Reading[]): Promise<Event[]> {
+const snapshot = (a: StatusLevel, b: StatusLevel) => ({
+  indicator: worst(a, b),
+  components: [
+    { externalId: "a", name: "A", group: null, status: a },
+    { externalId: "b", name: "B", group: null, status: b },
+  ],
+  incidents: [],
+});
+
+async function pipeline(rule: Rule, watch: Watch, readings: readonly Reading[]): Promise<Event[]> {
   let now = T0;
   const ctx = testContext({ clock: { now: () => now } });
   try {
     await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme" })], T0 - 86_400_000);
-    await recordReading(ctx.store, "acme", {
-      indicator: "OPERATIONAL",
-      components: [],
-      incidents: [],
-    }, T0 - MIN);
+    await recordReading(ctx.store, "acme", snapshot("OPERATIONAL", "OPERATIONAL"), T0 - MIN);
     // Straight through the store: a password hash per history would be most of the run.
     await ctx.store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
     const admin: Caller = { kind: "admin", account: accountOf("a1") };
@@ -79,7 +97,10 @@ async function pipeline(rule: Rule, readings: readonly Reading[]): Promise<Event
       name: "hooks",
       settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
     })).route;
-    await createMonitor(ctx, admin, { service: "acme" });
+    await createMonitor(ctx, admin, {
+      service: "acme",
+      components: watch === "whole" ? [] : watch === "A" ? ["A"] : ["A", "B"],
+    });
     await createRule(ctx, admin, {
       name: "model",
       target: { kind: "all" },
@@ -91,12 +112,7 @@ async function pipeline(rule: Rule, readings: readonly Reading[]): Promise<Event
     await evaluateAlerts(ctx);
     for (const r of readings) {
       now += r.afterMinutes * MIN;
-      await recordReading(
-        ctx.store,
-        "acme",
-        { indicator: r.level, components: [], incidents: [] },
-        now,
-      );
+      await recordReading(ctx.store, "acme", snapshot(r.a, r.b), now);
       await evaluateAlerts(ctx);
     }
     const items = (await ctx.store.deliveries.list("a1", {}, { page: 0, limit: 200 }))
@@ -137,15 +153,20 @@ Deno.test("status alerts: the pipeline queues exactly what the model says, for r
         forMinutes: fc.constantFrom(0, 5, 10),
         recovery: fc.boolean(),
       }),
+      fc.constantFrom<Watch>("whole", "A", "A+B"),
       fc.array(
         fc.record({
           afterMinutes: fc.integer({ min: 1, max: 15 }),
-          level: fc.constantFrom<StatusLevel>(...LEVELS),
+          a: fc.constantFrom<StatusLevel>(...LEVELS),
+          b: fc.constantFrom<StatusLevel>(...LEVELS),
         }),
         { minLength: 1, maxLength: 10 },
       ),
-      async (rule, readings) => {
-        deepStrictEqual(await pipeline(rule, readings), renumbered(model(rule, readings)));
+      async (rule, watch, readings) => {
+        deepStrictEqual(
+          await pipeline(rule, watch, readings),
+          renumbered(model(rule, watch, readings)),
+        );
       },
     ),
     { numRuns: TEST_ENGINE === "postgres" ? 20 : 80 },
