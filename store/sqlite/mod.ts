@@ -26,12 +26,14 @@ import { oauthStore } from "./oauth.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
 import { sessionStore } from "./sessions.ts";
-import { createWriteBatch } from "./write_batch.ts";
+import { type CommitWindows, createWriteBatch } from "./write_batch.ts";
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
   /** Told when a change subscriber throws (the writer goes on). */
   readonly onListenerError?: (err: unknown) => void;
+  /** Group-commit windows; production's by default, 0 in the test suite. */
+  readonly commitWindows?: CommitWindows;
 }
 
 /**
@@ -55,7 +57,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
  */
 export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store {
   const feed = createChangeFanOut(options.onListenerError);
-  const batch = createWriteBatch(db);
+  const batch = createWriteBatch(db, options.commitWindows);
   let open = true;
   return {
     engine: "sqlite",

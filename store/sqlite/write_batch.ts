@@ -52,8 +52,23 @@ interface Queued {
   readonly reject: (err: unknown) => void;
 }
 
-/** A new batch over `db`. */
-export function createWriteBatch(db: Db): WriteBatch {
+/** How long writes wait to share a commit (ms); production uses the constants above. */
+export interface CommitWindows {
+  readonly batchMs: number;
+  readonly quietMs: number;
+}
+
+/** The windows statusd runs with. */
+export const COMMIT_WINDOWS: CommitWindows = {
+  batchMs: BATCH_WINDOW_MS,
+  quietMs: QUIET_WINDOW_MS,
+};
+
+/**
+ * A new batch over `db`. With windows of 0 (the test suite), writes still share a commit with
+ * those queued in the same turn of the event loop, but nothing waits for a timer to pass.
+ */
+export function createWriteBatch(db: Db, windows: CommitWindows = COMMIT_WINDOWS): WriteBatch {
   let queue: Queued[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** When the timer fires (performance.now()). */
@@ -107,7 +122,7 @@ export function createWriteBatch(db: Db): WriteBatch {
           reject,
         });
         if (queue.length >= BATCH_MAX) return flush();
-        const wait = quiet && queue.length < QUIET_MAX ? QUIET_WINDOW_MS : BATCH_WINDOW_MS;
+        const wait = quiet && queue.length < QUIET_MAX ? windows.quietMs : windows.batchMs;
         const at = performance.now() + wait;
         if (at >= timerAt) return;
         clearTimeout(timer);

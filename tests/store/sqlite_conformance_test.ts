@@ -3,6 +3,10 @@
  * @module
  */
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { storeConformance } from "./conformance/mod.ts";
 
-storeConformance("sqlite", () => Promise.resolve(openSqliteStore(":memory:")));
+storeConformance(
+  "sqlite",
+  () => Promise.resolve(openSqliteStore(":memory:", { commitWindows: TEST_COMMIT_WINDOWS })),
+);

@@ -16,10 +16,18 @@ export const TEST_ENGINE: "sqlite" | "postgres" = Deno.env.get("STATUSD_TEST_ENG
   ? "postgres"
   : "sqlite";
 
+/**
+ * SQLite's group-commit windows in tests: none (writes of one turn still share a commit). With
+ * production's windows each awaited poll write waits 50 ms and each pulse 250 ms, which is most
+ * of the suite's time; `tests/store/sqlite/write_batch_test.ts` keeps the windows themselves
+ * honest.
+ */
+export const TEST_COMMIT_WINDOWS = { batchMs: 0, quietMs: 0 } as const;
+
 /** A new empty store with every migration applied (SQLite in memory, or see TEST_ENGINE). */
 export function memoryStore(): Store {
   if (TEST_ENGINE === "postgres") return freshPostgresStore();
-  return openSqliteStore(":memory:");
+  return openSqliteStore(":memory:", { commitWindows: TEST_COMMIT_WINDOWS });
 }
 
 let nounMethods: Store | null = null;
@@ -117,9 +125,9 @@ export function tempStore(): TempStore {
   const dir = Deno.makeTempDirSync({ prefix: "statusd-test-" });
   const path = join(dir, "statusd.db");
   return {
-    store: openSqliteStore(path),
+    store: openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS }),
     path,
-    reopen: () => openSqliteStore(path),
+    reopen: () => openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS }),
     remove: () => Deno.removeSync(dir, { recursive: true }),
   };
 }
