@@ -292,7 +292,8 @@ function incidentTrigger(change: Change & { kind: "incident" }): AlertTrigger {
     case "RESOLVED":
       return "incident_resolved";
     default:
-      return change.latestUpdate ? "incident_updated" : "incident_opened";
+      // A new incident comes with its first update; only later ones are updates.
+      return change.opened || !change.latestUpdate ? "incident_opened" : "incident_updated";
   }
 }
 

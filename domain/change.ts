@@ -30,6 +30,8 @@ export interface IncidentChange {
   readonly url?: string | null;
   /** The components the vendor said it affects (names); empty: it named none; absent in old rows. */
   readonly components?: readonly string[];
+  /** True when this reading is the first to show the incident. */
+  readonly opened?: true;
 }
 
 /** A change as stored in the feed: a monotonically increasing id (SSE `id`) and its time. */

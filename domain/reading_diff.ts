@@ -330,7 +330,7 @@ function diffIncidents(
       const updates = newUpdates(i.updates, new Set());
       writes.push({ kind: "insert", incident: { ...i, updates } });
       if (updates.length) grown.push(i.externalId);
-      changes.push(incidentChange(slug, i, names));
+      changes.push({ ...incidentChange(slug, i, names), opened: true });
       added = true;
       continue;
     }

@@ -100,6 +100,7 @@ export const readingCases: Case[] = [
           latestUpdate: "Looking into inc-1",
           url: "https://status.test/incidents/inc-1",
           components: ["API"],
+          opened: true,
         },
       ]);
       const identified = {
