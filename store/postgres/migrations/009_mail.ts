@@ -1,7 +1,5 @@
-/** As SQLite's migration 15:
- * Mail consents per account and address (double opt-in for every address statusd mails),
- * addresses suppressed for every account (unsubscribed, bounced), the server's own secrets, and
- * private boards' slugs kept within their account, and routes' delivery health.
+/** As SQLite's migration 15: mail consents and suppressions, server secrets, private board
+ * slugs within their account, routes' delivery health, consent for existing route addresses.
  */
 export default {
   version: 9,
@@ -44,5 +42,13 @@ INSERT INTO route_health (account_id, route_id, failures_in_a_row, paused_since,
 SELECT account_id, id, COALESCE((doc::jsonb ->> 'failuresInARow')::int, 0),
   (doc::jsonb -> 'paused' ->> 'since')::bigint, doc::jsonb -> 'paused' ->> 'reason'
 FROM account_docs WHERE kind = 'route';
+-- Addresses on email routes from before consent existed were entered by the account's owner:
+-- they keep getting the route's mail (new addresses confirm first).
+INSERT INTO mail_consents (account_id, address, state, token_hash, requested_at, confirmed_at)
+SELECT DISTINCT d.account_id, lower(trim(t.value)), 'confirmed', NULL::text, d.created_at,
+  d.created_at
+FROM account_docs d, jsonb_array_elements_text(d.doc::jsonb -> 'settings' -> 'to') AS t(value)
+WHERE d.kind = 'route' AND d.doc::jsonb -> 'settings' ->> 'kind' = 'email'
+ON CONFLICT DO NOTHING;
 `,
 };
