@@ -10,6 +10,7 @@ import { z } from "zod";
 import {
   type Account,
   type AlertMessage,
+  DELIVERY_STATES,
   type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryState,
@@ -17,6 +18,7 @@ import {
   Forbidden,
   HOUR_MS,
   InvalidRequest,
+  mailAddress,
   NotFound,
   type Page,
   pageOf,
@@ -29,7 +31,7 @@ import {
 } from "../domain/mod.ts";
 import { describeRoute, RouteSettings, SECRET_FIELDS } from "../outbound/channels/mod.ts";
 import { randomToken } from "./_tokens.ts";
-import { noticeMessage } from "./_notice.ts";
+import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
 import { parse } from "./monitors.ts";
@@ -128,9 +130,9 @@ async function checkRecipients(ctx: AppContext, account: Account, to: readonly s
   if (account.plan === "FREE" && to.length > FREE_ROUTES.recipients) {
     throw new PlanRequired("PRO", `More than ${FREE_ROUTES.recipients} addresses on one route`);
   }
-  const suppressed = await ctx.store.mail.suppressions(to.map((a) => a.trim().toLowerCase()));
+  const suppressed = await ctx.store.mail.suppressions(to.map(mailAddress));
   const issues = to.flatMap((a, i) => {
-    const s = suppressed.get(a.trim().toLowerCase());
+    const s = suppressed.get(mailAddress(a));
     return s ? [{ parameter: `settings.to.${i}`, message: suppressionWords(a, s) }] : [];
   });
   if (issues.length) throw new InvalidRequest(issues);
@@ -327,21 +329,14 @@ export async function sendTest(
     sentBecause: `route ${route.name}`,
     at,
   });
-  await ctx.store.deliveries.enqueue([{
+  await queueNotice(ctx, {
     id: deliveryId,
     accountId: account.id,
     routeId: route.id,
     source: { kind: "test", id: null },
-    changeId: null,
-    notificationId: message.notificationId,
     subject: null,
-    step: 0,
-    recovery: false,
     message,
-    notBefore: at,
-    createdAt: at,
-  }]);
-  ctx.wakeDeliveries?.();
+  });
   const got = await ctx.store.deliveries.get(account.id, deliveryId);
   return deliveryView(got!.delivery, got!.attempts);
 }
@@ -385,8 +380,6 @@ function deliveryView(d: DeliveryRecord, attempts: readonly DeliveryAttempt[]): 
   };
 }
 
-const STATES = ["pending", "delivered", "failed", "acknowledged", "cancelled"] as const;
-
 /** The account's delivered alert events, newest first (attempts: see {@link getDelivery}). */
 export async function listDeliveries(
   ctx: AppContext,
@@ -395,10 +388,12 @@ export async function listDeliveries(
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
   const account = accountFor(who, READ_ALERTS);
-  if (filter.state !== undefined && !(STATES as readonly string[]).includes(filter.state)) {
+  if (
+    filter.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(filter.state)
+  ) {
     throw new InvalidRequest([{
       parameter: "state",
-      message: `expected one of ${STATES.join(", ")}`,
+      message: `expected one of ${DELIVERY_STATES.join(", ")}`,
     }]);
   }
   const { items, total } = await ctx.store.deliveries.list(account.id, {

@@ -259,6 +259,11 @@ async function monitorsOf(
   return all.filter((m) => ids.has(m.id));
 }
 
+/** Settings › Alerts, where the account reads every delivery. */
+function alertsPage(ctx: AppContext): string {
+  return `${ctx.settings.publicUrl}/settings/alerts`;
+}
+
 /** True when `change` concerns what `m` watches. */
 function concerns(change: Change, m: MonitorRecord): boolean {
   if (change.slug !== m.serviceSlug || m.paused) return false;
@@ -372,7 +377,7 @@ async function messageFor(
       : closed
       ? `${name} closed this ${incident!.status === "COMPLETED" ? "maintenance" : "incident"}.`
       : `Check ${name}'s status page for updates; statusd tells you when it recovers.`,
-    links: { alerts: `${ctx.settings.publicUrl}/settings/alerts` },
+    links: { alerts: alertsPage(ctx) },
     sentBecause: rule.name,
     at: change.at,
   };
@@ -682,7 +687,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
         componentsTotal: 0,
         incident: null,
         timeToResolve: null,
-        links: { alerts: `${ctx.settings.publicUrl}/settings/alerts` },
+        links: { alerts: alertsPage(ctx) },
         sentBecause: `rule ${rule.name}`,
         at: now,
       };

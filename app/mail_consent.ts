@@ -6,9 +6,16 @@
  * unsubscribed or bounced is suppressed for every account until its owner confirms again.
  * @module
  */
-import { type AttemptRule, DAY_MS, type MailSuppression } from "../domain/mod.ts";
+import {
+  type AttemptRule,
+  CONSENT_ROUTE_PREFIX,
+  consentSubject,
+  DAY_MS,
+  mailAddress,
+  type MailSuppression,
+} from "../domain/mod.ts";
 import { hashToken, randomToken } from "./_tokens.ts";
-import { noticeMessage } from "./_notice.ts";
+import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 
 /** Requests to confirm one address may get per day, from every account together. */
@@ -17,22 +24,10 @@ export const CONFIRMATIONS_PER_ADDRESS: AttemptRule = {
   windowMs: DAY_MS,
   maxKeys: 100_000,
 };
-/** The route id prefix of deliveries asking an address to confirm (one queue per address). */
-export const CONSENT_ROUTE_PREFIX = "mail_";
 const CONFIRMATION_SCOPE = "mail-confirmation";
 
 /** Where one address stands with an account, as a route's recipients show it. */
 export type RecipientState = "confirmed" | "pending" | "suppressed";
-
-/** An address as mail is sent to it: trimmed, lower case. */
-export function mailAddress(address: string): string {
-  return address.trim().toLowerCase();
-}
-
-/** The delivery subject naming the address a consent request goes to. */
-export function consentSubject(address: string): string {
-  return `mail:${address}`;
-}
 
 /** Words for a suppression, e.g. for an error naming the address. */
 export function suppressionWords(address: string, s: MailSuppression): string {
@@ -79,22 +74,16 @@ export async function recipientStates(
 
 /**
  * Asks each address not yet confirmed for `accountId` to confirm (a mail with a link, within
- * the per-address daily limit). Returns each address's state afterwards and whether a request
- * went; suppressed addresses are left alone.
+ * the per-address daily limit); confirmed and suppressed addresses are left alone.
  */
 export async function askConsent(
   ctx: AppContext,
   account: { readonly id: string; readonly name: string },
   addresses: readonly string[],
   purpose: string,
-): Promise<{ address: string; state: RecipientState; asked: boolean }[]> {
-  const states = await recipientStates(ctx, account.id, addresses);
-  const out = [];
-  for (const { address, state } of states) {
-    if (state !== "pending" || await takeConfirmation(ctx, address) > 0) {
-      out.push({ address, state, asked: false });
-      continue;
-    }
+): Promise<void> {
+  for (const { address, state } of await recipientStates(ctx, account.id, addresses)) {
+    if (state !== "pending" || await takeConfirmation(ctx, address) > 0) continue;
     const token = randomToken(24);
     const now = ctx.clock.now();
     await ctx.store.mail.requestConsent(account.id, address, hashToken(token), now);
@@ -109,24 +98,15 @@ export async function askConsent(
       sentBecause: "a request to confirm this address",
       at: now,
     });
-    await ctx.store.deliveries.enqueue([{
+    await queueNotice(ctx, {
       id: deliveryId,
       accountId: account.id,
       routeId: `${CONSENT_ROUTE_PREFIX}${hashToken(address).slice(0, 24)}`,
       source: { kind: "notice", id: null },
-      changeId: null,
-      notificationId: message.notificationId,
       subject: consentSubject(address),
-      step: 0,
-      recovery: false,
       message,
-      notBefore: now,
-      createdAt: now,
-    }]);
-    ctx.wakeDeliveries?.();
-    out.push({ address, state, asked: true });
+    });
   }
-  return out;
 }
 
 /** Confirms the address a consent link names (once); false when the link is not valid. */

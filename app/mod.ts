@@ -23,7 +23,6 @@ export {
   createDependencyReader,
   type DependencyReader,
   isDependencyReaderWorker,
-  READ_DEADLINE_MS,
 } from "./dependency_reader.ts";
 export {
   addMember,
@@ -83,7 +82,7 @@ export {
   type SuggestionReport,
   suggestMonitors,
 } from "./suggestions.ts";
-export { HashGate, HASHING, type HashLane, passwordHashing } from "./password.ts";
+export { HashGate, HASHING, passwordHashing } from "./password.ts";
 export {
   authenticateKey,
   type CreatedKey,
@@ -262,11 +261,8 @@ export {
   unsubscribeLink,
 } from "./subscriptions.ts";
 export {
-  askConsent,
   CONFIRMATIONS_PER_ADDRESS,
   confirmMailByLink,
-  CONSENT_ROUTE_PREFIX,
-  mailAddress,
   type RecipientState,
   recipientStates,
 } from "./mail_consent.ts";

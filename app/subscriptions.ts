@@ -11,6 +11,7 @@ import {
   type Account,
   Forbidden,
   InvalidRequest,
+  mailAddress,
   NotFound,
   type Page,
   pageOf,
@@ -19,10 +20,10 @@ import {
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
-import { noticeMessage } from "./_notice.ts";
+import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
-import { mailAddress, suppressionWords, takeConfirmation } from "./mail_consent.ts";
+import { suppressionWords, takeConfirmation } from "./mail_consent.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
 
 /** Subscriptions an account may keep. */
@@ -139,9 +140,8 @@ export async function createSubscription(
     }]);
   }
   if (r.email) {
-    const suppressed = (await ctx.store.mail.suppressions([mailAddress(r.email)])).get(
-      mailAddress(r.email),
-    );
+    const address = mailAddress(r.email);
+    const suppressed = (await ctx.store.mail.suppressions([address])).get(address);
     if (suppressed) {
       throw new InvalidRequest([{
         parameter: "email",
@@ -180,21 +180,14 @@ export async function createSubscription(
       sentBecause: `subscription ${made.id}`,
       at: now,
     });
-    await ctx.store.deliveries.enqueue([{
+    await queueNotice(ctx, {
       id: `dlv_confirm_${made.id}`,
       accountId: account.id,
       routeId: made.id,
       source: { kind: "notice", id: made.id },
-      changeId: null,
-      notificationId: message.notificationId,
       subject: `subscription:${made.id}`,
-      step: 0,
-      recovery: false,
       message,
-      notBefore: now,
-      createdAt: now,
-    }]);
-    ctx.wakeDeliveries?.();
+    });
   }
   return view(made);
 }

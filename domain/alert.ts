@@ -110,8 +110,16 @@ export interface AlertMessage {
   readonly at: EpochMs;
 }
 
+/** Every state a delivery can be in. */
+export const DELIVERY_STATES = [
+  "pending",
+  "delivered",
+  "failed",
+  "acknowledged",
+  "cancelled",
+] as const;
 /** Where a delivery stands. */
-export type DeliveryState = "pending" | "delivered" | "failed" | "acknowledged" | "cancelled";
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** One try at delivering, as shown to the owner. */
 export interface DeliveryAttempt {

@@ -232,6 +232,7 @@ export {
   type AlertTrigger,
   CHANNEL_KINDS,
   type ChannelKind,
+  DELIVERY_STATES,
   type DeliveryAttempt,
   type DeliveryState,
   type EscalationPatch,
@@ -412,3 +413,4 @@ export {
   levelPhrase,
   MIN_RESOLUTION_SAMPLE,
 } from "./words.ts";
+export { CONSENT_ROUTE_PREFIX, consentAddress, consentSubject, mailAddress } from "./mail.ts";

@@ -20,7 +20,13 @@ import type {
   RouteSettingsData,
   Store,
 } from "../domain/mod.ts";
-import { nextTry, PAUSE_AFTER_FAILURES } from "../domain/mod.ts";
+import {
+  CONSENT_ROUTE_PREFIX,
+  consentAddress,
+  mailAddress,
+  nextTry,
+  PAUSE_AFTER_FAILURES,
+} from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { describeRoute, renderFor, RouteSettings } from "./channels/mod.ts";
 import type { HttpOutgoing, MailOutgoing } from "./channels/mod.ts";
@@ -79,18 +85,23 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   const routeKey = (d: DeliveryRecord) => `${d.accountId}/${d.routeId}`;
 
-  /** Mails `to` (already allowed), and suppresses every address the server refused for good. */
-  async function mail(to: readonly string[], d: DeliveryRecord): Promise<SendResult> {
+  /** Mails `d`'s message to `to` (already allowed). */
+  function mail(to: readonly string[], d: DeliveryRecord): Promise<SendResult> {
     const out = renderFor({ kind: "email", to: [...to] }, d.message, {
       eventId: d.id,
       at: deps.clock.now(),
     });
-    if (out.kind !== "mail" || !deps.mail) {
-      return failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
-    }
+    return out.kind === "mail"
+      ? sendMail(out)
+      : Promise.resolve(failed("the email channel rendered no mail", true));
+  }
+
+  /** Sends rendered mail, and suppresses every address the server refused for good. */
+  async function sendMail(out: MailOutgoing): Promise<SendResult> {
+    if (!deps.mail) return failed("email cannot be sent: STATUSD_SMTP_URL is not set", true);
     const result = await deps.mail.send(out);
     for (const address of result.bounced ?? []) {
-      await deps.store.mail.suppress(address.trim().toLowerCase(), {
+      await deps.store.mail.suppress(mailAddress(address), {
         reason: "bounced",
         at: deps.clock.now(),
       });
@@ -106,7 +117,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   /** A request to confirm an address (the delivery's subject is `mail:<address>`). */
   async function deliverConsentRequest(d: DeliveryRecord): Promise<void> {
-    const address = (d.subject ?? "").slice("mail:".length);
+    const address = consentAddress(d.subject);
     const why = address ? await suppressedWhy(address) : "no address";
     if (why) {
       await finish(d, failed(`not sent: ${why}`, true), null);
@@ -128,7 +139,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       await finish(d, failed(why, true), null);
       return;
     }
-    const why = await suppressedWhy(sub.channel.email.trim().toLowerCase());
+    const why = await suppressedWhy(mailAddress(sub.channel.email));
     if (why) {
       await finish(d, failed(`not sent: ${why}`, true), null);
       return;
@@ -144,7 +155,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     accountId: string,
     to: readonly string[],
   ): Promise<{ to: string[]; why: string | null }> {
-    const list = to.map((a) => a.trim().toLowerCase());
+    const list = to.map(mailAddress);
     const [consents, suppressed] = await Promise.all([
       deps.store.mail.consents(accountId, list),
       deps.store.mail.suppressions(list),
@@ -162,7 +173,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   async function deliver(d: DeliveryRecord): Promise<void> {
     const store = deps.store;
     if (d.routeId.startsWith("sub_")) return await deliverToSubscriber(d);
-    if (d.routeId.startsWith("mail_")) return await deliverConsentRequest(d);
+    if (d.routeId.startsWith(CONSENT_ROUTE_PREFIX)) return await deliverConsentRequest(d);
     const route = await store.alertRoutes.get(d.accountId, d.routeId);
     const now = () => deps.clock.now();
     if (route === null) {
@@ -188,7 +199,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       else {
         const allowed = await allowedRecipients(d.accountId, out.to);
         result = allowed.why === null
-          ? await mail(allowed.to, d)
+          ? await sendMail({ ...out, to: allowed.to })
           : failed(`not sent: ${allowed.why}`, true);
       }
     } catch (err) {

@@ -35,6 +35,7 @@ import {
 } from "../../app/mod.ts";
 import {
   CHANNEL_KINDS,
+  DELIVERY_STATES,
   type EscalationRecord,
   type RuleRecord,
   STATUS_LEVELS,
@@ -126,7 +127,7 @@ const EventSchema = z.object({
   recovery: z.boolean(),
   trigger: z.string(),
   summary: z.string(),
-  state: z.enum(["pending", "delivered", "failed", "acknowledged", "cancelled"]),
+  state: z.enum(DELIVERY_STATES),
   attempts: z.array(AttemptSchema),
   lastError: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { acknowledgeEvent, type DeliveryView, listDeliveries } from "../../../app/mod.ts";
-import { toIso } from "../../../domain/mod.ts";
+import { DELIVERY_STATES, toIso } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 
 const EventShape = z.object({
@@ -17,7 +17,7 @@ const EventShape = z.object({
   summary: z.string(),
   step: z.number().int().describe("0: the rule's routes; 1…: an escalation step"),
   recovery: z.boolean(),
-  state: z.enum(["pending", "delivered", "failed", "acknowledged", "cancelled"]),
+  state: z.enum(DELIVERY_STATES),
   lastError: z.string().nullable(),
   due: z.string().nullable().describe("When it is (or was) due to be sent"),
   createdAt: z.string().nullable(),
@@ -49,7 +49,7 @@ export const listAlertEventsTool = defineTool({
     "Pass `state` (e.g. pending) to see only those; use acknowledge_alert with an event's id.",
   scopes: ["alerts:read"],
   input: z.object({
-    state: z.enum(["pending", "delivered", "failed", "acknowledged", "cancelled"]).optional(),
+    state: z.enum(DELIVERY_STATES).optional(),
     limit: z.number().int().min(1).max(100).default(20),
   }),
   output: z.object({ total: z.number().int(), events: z.array(EventShape) }),
