@@ -44,31 +44,28 @@ export class HashGate {
 
   /** Runs `work` in a slot; throws `Busy` when every slot is taken and the line is full. */
   async run<T>(work: () => Promise<T>, lane: HashLane = "member", key?: string): Promise<T> {
-    const perKey = this.limits.perKey ?? Infinity;
-    if (key !== undefined && (this.#keys.get(key) ?? 0) >= perKey) {
+    if (key !== undefined && (this.#keys.get(key) ?? 0) >= (this.limits.perKey ?? Infinity)) {
       throw new Busy(this.limits.retryAfterSeconds, "Password checking for this account");
     }
     const line = this.#lines[lane];
-    if (this.#running < this.limits.concurrent) this.#running++;
-    else if (line.length < this.limits.waiting) {
-      if (key !== undefined) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
-      try {
-        // The slot is handed over by the finishing holder, so `running` stays as it is.
-        await new Promise<void>((resolve) => line.push(resolve));
-      } finally {
-        if (key !== undefined) this.#release(key);
-      }
-    } else {
+    if (this.#running >= this.limits.concurrent && line.length >= this.limits.waiting) {
       throw new Busy(this.limits.retryAfterSeconds, "Password checking");
     }
+    // The key counts from the moment it waits until its work is done.
     if (key !== undefined) this.#keys.set(key, (this.#keys.get(key) ?? 0) + 1);
     try {
-      return await work();
+      if (this.#running < this.limits.concurrent) this.#running++;
+      // The slot is handed over by the finishing holder, so `running` stays as it is.
+      else await new Promise<void>((resolve) => line.push(resolve));
+      try {
+        return await work();
+      } finally {
+        const next = this.#lines.member.shift() ?? this.#lines.other.shift();
+        if (next) next();
+        else this.#running--;
+      }
     } finally {
       if (key !== undefined) this.#release(key);
-      const next = this.#lines.member.shift() ?? this.#lines.other.shift();
-      if (next) next();
-      else this.#running--;
     }
   }
 
