@@ -227,17 +227,13 @@ export {
   updateRoute,
   WRITE_ALERTS,
 } from "./alert_routes.ts";
+export { createRule, deleteRule, getRule, listRules, updateRule } from "./alert_rules.ts";
 export {
-  createRule,
-  deleteRule,
   evaluateAlerts,
   evaluateReadings,
   EVALUATOR_CURSOR,
-  getRule,
-  listRules,
   startAlertEvaluator,
-  updateRule,
-} from "./alert_rules.ts";
+} from "./alert_evaluator.ts";
 export {
   acknowledgeByLink,
   acknowledgeEvent,

@@ -372,6 +372,7 @@ export {
 export { componentDailyWorst, overlappingDays, type Span } from "./days.ts";
 export {
   componentKey,
+  monitorLevelNow,
   type MonitorReading,
   monitorReading,
   type MonitorState,

@@ -81,6 +81,25 @@ export function worstTimeline(timelines: readonly Timeline[]): Timeline {
 }
 
 /**
+ * The level a monitor reads now from its service's current levels (no history): the service's
+ * when `chosen` is empty, else the worst of the chosen components still on the page, UNKNOWN
+ * when none is (or the service left the catalog: `null`). The same rule as {@link monitorReading}.
+ */
+export function monitorLevelNow(
+  service: {
+    readonly currentStatus: StatusLevel;
+    readonly components: readonly { readonly name: string; readonly status: StatusLevel }[];
+  } | null,
+  chosen: readonly string[],
+): StatusLevel {
+  if (service === null) return "UNKNOWN";
+  if (chosen.length === 0) return service.currentStatus;
+  const byKey = new Map(service.components.map((c) => [componentKey(c.name), c.status]));
+  const present = chosen.flatMap((name) => byKey.get(componentKey(name)) ?? []);
+  return present.length ? worst(present) : "UNKNOWN";
+}
+
+/**
  * What a monitor of `service` reads over `window`: the whole service when `chosen` is empty,
  * else the worst of the chosen components still on the page; a service that left the catalog
  * (`null`) reads UNKNOWN and is kept.

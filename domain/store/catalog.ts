@@ -145,6 +145,12 @@ export interface CatalogStore {
   candidates(filter: ServiceFilter): Promise<readonly ServiceCandidate[]>;
   /** The services with these row ids, in the order given (unknown ids skipped), with history. */
   byIds(ids: readonly number[], window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
+  /**
+   * The services whose latest reading attempt failed, by slug, with since when their reading has
+   * failed (null when not known) — `vendors_failing`: few rows, read every round of the alert
+   * evaluator's readings pass.
+   */
+  failing(): Promise<readonly { readonly slug: string; readonly since: EpochMs | null }[]>;
   /** The catalog service with `slug`, or null. */
   service(slug: string): Promise<ServiceRow | null>;
   /**

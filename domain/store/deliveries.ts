@@ -89,6 +89,12 @@ export interface DeliveryStore {
   cursor(name: string): Promise<number | null>;
   /** Pending, not cancelled deliveries of `sourceId` about `subject` (what a recovery ends). */
   openNotifications(sourceId: string, subject: string): Promise<readonly DeliveryRecord[]>;
+  /**
+   * For each source and subject starting with `subjectPrefix`, its last delivery when that one
+   * is an alert still open (neither a recovery nor cancelled): what a restarted evaluator must
+   * still end. Reads every delivery of such subjects; for startup, not for every round.
+   */
+  unresolved(subjectPrefix: string): Promise<readonly DeliveryRecord[]>;
   /** The last delivery of `sourceId` about `subject`, whatever its state (null: none). */
   latestFor(sourceId: string, subject: string): Promise<DeliveryRecord | null>;
   /**

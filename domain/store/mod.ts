@@ -43,8 +43,8 @@ import type {
 /** Subscriptions (issue #13): account documents of kind `subscription`, and all at once. */
 export interface SubscriptionStore
   extends AccountDocStore<SubscriptionRecord, NewSubscription, SubscriptionPatch> {
-  /** Every active subscription of every account (the evaluator's input). */
-  active(): Promise<readonly SubscriptionRecord[]>;
+  /** The active subscriptions of these accounts, oldest first (the evaluator's input). */
+  active(accountIds: readonly string[]): Promise<readonly SubscriptionRecord[]>;
   /** A subscription by id, whoever owns it (its links carry the id). */
   byId(id: string): Promise<SubscriptionRecord | null>;
 }
@@ -76,8 +76,8 @@ export interface AlertRouteStore extends AccountDocStore<RouteRecord, NewRoute, 
 
 /** Alert rules (issue #13): account documents of kind `rule`, and every account's at once. */
 export interface AlertRuleStore extends AccountDocStore<RuleRecord, NewRule, RulePatch> {
-  /** Every enabled rule of every account, oldest first (the evaluator's input). */
-  enabled(): Promise<readonly RuleRecord[]>;
+  /** The enabled rules of these accounts, oldest first (the evaluator's input). */
+  enabled(accountIds: readonly string[]): Promise<readonly RuleRecord[]>;
 }
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";

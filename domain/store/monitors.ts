@@ -44,6 +44,11 @@ export interface MonitorStore {
     accountId: string,
     page: PageRequest,
   ): Promise<{ items: readonly MonitorRecord[]; total: number }>;
+  /**
+   * Every unpaused monitor of any account on one of the services `slugs`, oldest first: who
+   * watches what changed (the evaluator's index from service to rules; `monitors_service`).
+   */
+  watching(slugs: readonly string[]): Promise<readonly MonitorRecord[]>;
   /** The account's monitor `id`, or null (another account's monitor is null too). */
   get(accountId: string, id: string): Promise<MonitorRecord | null>;
   /**

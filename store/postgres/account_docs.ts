@@ -118,9 +118,9 @@ export function boardStore(sql: Sql): BoardStore {
 export function ruleStore(sql: Sql): AlertRuleStore {
   return {
     ...docStore(sql, "rule"),
-    async enabled() {
-      const rows =
-        await sql`SELECT * FROM account_docs WHERE kind = 'rule' ORDER BY created_at, seq`;
+    async enabled(accountIds) {
+      const rows = await sql`SELECT * FROM account_docs WHERE kind = 'rule'
+        AND account_id = ANY(${accountIds as string[]}) ORDER BY created_at, seq`;
       return rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled);
     },
   };
@@ -130,9 +130,9 @@ export function ruleStore(sql: Sql): AlertRuleStore {
 export function subscriptionStore(sql: Sql): SubscriptionStore {
   return {
     ...docStore(sql, "subscription"),
-    async active() {
+    async active(accountIds) {
       const rows = await sql`SELECT * FROM account_docs WHERE kind = 'subscription'
-        ORDER BY created_at, seq`;
+        AND account_id = ANY(${accountIds as string[]}) ORDER BY created_at, seq`;
       return rows.map((r) => recordOf<SubscriptionRecord>(r, false)).filter((s) =>
         s.state === "active"
       );

@@ -199,6 +199,14 @@ export function catalogStore(sql: Sql): CatalogStore {
       });
     },
     service: (slug) => serviceBySlug(sql, slug),
+    async failing() {
+      const rows = await sql`SELECT slug, error_since FROM vendors WHERE failures > 0
+        ORDER BY slug`;
+      return rows.map((r) => ({
+        slug: String(r.slug),
+        since: r.error_since === null ? null : Number(r.error_since),
+      }));
+    },
     detail(slug, window, resolvedAfter) {
       return read(sql, async (tx) => {
         const service = await serviceBySlug(tx, slug);

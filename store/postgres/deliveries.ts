@@ -58,6 +58,15 @@ export function deliveryStore(sql: Sql): DeliveryStore {
       return (await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
         AND subject = ${subject} AND state = 'pending' ORDER BY created_at, seq`).map(deliveryOf);
     },
+    async unresolved(subjectPrefix) {
+      const rows = await sql`SELECT * FROM (
+          SELECT d.*, ROW_NUMBER() OVER (PARTITION BY source_id, subject
+            ORDER BY created_at DESC, seq DESC) AS nth
+          FROM alert_deliveries d WHERE left(subject, ${subjectPrefix.length}) = ${subjectPrefix})
+            AS latest
+        WHERE nth = 1 AND recovery = 0 AND state <> 'cancelled' ORDER BY created_at`;
+      return rows.map(deliveryOf);
+    },
     async latestFor(sourceId, subject) {
       const [r] = await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
         AND subject = ${subject} ORDER BY created_at DESC, seq DESC LIMIT 1`;

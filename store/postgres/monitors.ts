@@ -33,6 +33,11 @@ export function monitorStore(sql: Sql): MonitorStore {
         return toMonitor(r!);
       });
     },
+    async watching(slugs) {
+      const rows = await sql`SELECT * FROM monitors WHERE service_slug = ANY(${slugs as string[]})
+        AND paused = 0 ORDER BY created_at, seq`;
+      return rows.map(toMonitor);
+    },
     list(accountId, page) {
       return read(sql, async (tx) => {
         const [{ n }] = await tx`SELECT COUNT(*) AS n FROM monitors

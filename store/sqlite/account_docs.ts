@@ -135,11 +135,12 @@ export function boardStore(db: Db): BoardStore {
 export function ruleStore(db: Db): AlertRuleStore {
   return {
     ...docStore(db, "rule"),
-    enabled() {
+    enabled(accountIds) {
       const rows = statement(
         db,
-        "SELECT * FROM account_docs WHERE kind = 'rule' ORDER BY created_at, rowid",
-      ).all() as Row[];
+        `SELECT * FROM account_docs WHERE kind = 'rule'
+         AND account_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+      ).all(JSON.stringify(accountIds)) as Row[];
       return Promise.resolve(
         rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled),
       );
@@ -156,7 +157,11 @@ export function subscriptionStore(db: Db): SubscriptionStore {
     ).all(...params) as Row[]).map((r) => recordOf<SubscriptionRecord>(r, false));
   return {
     ...docStore(db, "subscription"),
-    active: () => Promise.resolve(all("").filter((s) => s.state === "active")),
+    active: (accountIds) =>
+      Promise.resolve(
+        all("AND account_id IN (SELECT value FROM json_each(?))", JSON.stringify(accountIds))
+          .filter((s) => s.state === "active"),
+      ),
     byId: (id) => Promise.resolve(all("AND id = ?", id)[0] ?? null),
   };
 }

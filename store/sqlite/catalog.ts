@@ -213,6 +213,14 @@ export function catalogStore(db: Db): CatalogStore {
       });
     },
     service: (slug) => serviceBySlug(db, slug),
+    failing: () =>
+      (statement(
+        db,
+        "SELECT slug, error_since FROM vendors WHERE failures > 0 ORDER BY slug",
+      ).all() as { slug: string; error_since: number | null }[]).map((r) => ({
+        slug: r.slug,
+        since: r.error_since === null ? null : Number(r.error_since),
+      })),
     detail(slug, window, resolvedAfter) {
       return readTransaction(db, () => {
         const service = serviceBySlug(db, slug);

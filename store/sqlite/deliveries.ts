@@ -111,6 +111,17 @@ export function deliveryStore(db: Db): DeliveryStore {
          ORDER BY created_at, rowid`,
       ).all(sourceId, subject) as Row[]).map(deliveryOf);
     },
+    unresolved(subjectPrefix) {
+      const rows = statement(
+        db,
+        `SELECT * FROM (
+           SELECT d.*, ROW_NUMBER() OVER (PARTITION BY source_id, subject
+             ORDER BY created_at DESC, rowid DESC) AS nth
+           FROM alert_deliveries d WHERE substr(subject, 1, ?) = ?)
+         WHERE nth = 1 AND recovery = 0 AND state <> 'cancelled' ORDER BY created_at`,
+      ).all(subjectPrefix.length, subjectPrefix) as Row[];
+      return rows.map(deliveryOf);
+    },
     latestFor(sourceId, subject) {
       const r = statement(
         db,

@@ -43,6 +43,13 @@ export function monitorStore(db: Db): MonitorStore {
         return get(m.accountId, m.id)!;
       });
     },
+    watching(slugs) {
+      return (statement(
+        db,
+        `SELECT * FROM monitors WHERE service_slug IN (SELECT value FROM json_each(?))
+         AND paused = 0 ORDER BY created_at, rowid`,
+      ).all(JSON.stringify(slugs)) as Row[]).map(toMonitor);
+    },
     list(accountId, page) {
       return readTransaction(db, () => {
         const { n } = statement(db, "SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?")

@@ -6,7 +6,7 @@
  * re-reading the same changes queues nothing twice; and a queued alert reaches a receiver with
  * what to do next.
  */
-import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import {
   acknowledgeByLink,
   createEscalation,
@@ -389,7 +389,7 @@ Deno.test("the recovery stops an escalation and is told where the alert was firs
   );
 });
 
-Deno.test("a vendor statusd cannot read for N minutes fires once per failing run; a good reading recovers it", async () => {
+Deno.test("a vendor statusd cannot read for N minutes fires once per failing run, when due; a good reading recovers it", async () => {
   const s = await setup();
   await createRule(s.ctx, s.admin, {
     name: "Blind spot",
@@ -414,23 +414,83 @@ Deno.test("a vendor statusd cannot read for N minutes fires once per failing run
     });
     return await evaluateReadings(s.ctx);
   };
-  equal(await fail(), 0, "failing for a minute: not yet");
-  for (let i = 0; i < 9; i++) equal(await fail(), 0);
-  equal(await fail(), 1, "ten minutes: one alert");
-  equal(await fail(), 0, "and only one");
-  const [alert] = await s.all();
+  const readAgain = async () => {
+    s.advance(60_000);
+    await recordReading(s.ctx.store, "github", {
+      indicator: "OPERATIONAL",
+      components: [],
+      incidents: [],
+    }, s.at());
+    return await evaluateReadings(s.ctx);
+  };
+  const due = () => s.ctx.store.deliveries.claimDue(s.at(), 10, "t", 1);
+
+  // A failure of three minutes: the alert waited for ten, and is cancelled unsent.
+  const since = s.at() + 60_000;
+  equal(await fail(), 1, "the first failure queues the alert, due in ten minutes");
+  const [waiting] = await s.all();
+  equal(waiting!.state, "pending");
+  equal(waiting!.notBefore, since + 10 * 60_000);
+  equal(await fail(), 0, "a further failure of the same run queues nothing");
+  equal(await fail(), 0);
+  deepStrictEqual(await due(), [], "not due yet");
+  equal(await readAgain(), 0, "read again before ten minutes: nothing to recover");
+  deepStrictEqual(
+    (await s.all()).map((d) => d.state),
+    ["cancelled"],
+    "the short failure pages no one",
+  );
+
+  // A failure of twelve minutes: the alert goes at ten, the recovery when it reads again.
+  const since2 = s.at() + 60_000;
+  for (let i = 0; i < 12; i++) await fail();
+  const [alert] = await due();
   equal(alert!.message.trigger, "reading_failing");
+  equal(alert!.notBefore, since2 + 10 * 60_000);
   equal(alert!.message.summary, "statusd cannot read GitHub");
   match(alert!.message.advice, /timeout/);
+  notEqual(alert!.notificationId, waiting!.notificationId, "one alert per failing run");
+  equal(await readAgain(), 1, "read again: the recovery");
+  const [recovery] = await s.all();
+  equal(recovery!.message.trigger, "recovered");
+  equal(recovery!.notificationId, alert!.notificationId);
+  equal(await evaluateReadings(s.ctx), 0);
+});
+
+Deno.test("a restarted evaluator still ends a reading alert that went out before it stopped", async () => {
+  const s = await setup();
+  await createRule(s.ctx, s.admin, {
+    name: "Blind spot",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    failingMinutes: 1,
+    routes: [s.route.id],
+  });
+  const id = await vendorId(s.ctx.store, "github");
+  s.advance(60_000);
+  await s.ctx.store.polls.recordFailure(id, {
+    at: s.at(),
+    latencyMs: 10_000,
+    httpStatus: null,
+    nextPollAt: s.at() + 60_000,
+    deadlineAt: s.at() + 65_000,
+    outcome: "timeout",
+    detail: "no answer in 10 s",
+    stale: false,
+    platformMiss: false,
+  });
+  equal(await evaluateReadings(s.ctx), 1);
+  s.advance(120_000);
+  equal((await s.ctx.store.deliveries.claimDue(s.at(), 10, "t", 1)).length, 1, "it went");
   s.advance(60_000);
   await recordReading(s.ctx.store, "github", {
     indicator: "OPERATIONAL",
     components: [],
     incidents: [],
   }, s.at());
-  equal(await evaluateReadings(s.ctx), 1, "read again: the recovery");
-  const [recovery] = await s.all();
-  equal(recovery!.message.trigger, "recovered");
-  equal(recovery!.notificationId, alert!.notificationId);
-  equal(await evaluateReadings(s.ctx), 0);
+  // A new process: the same store, a context with no memory of the failing run.
+  const fresh = { ...s.ctx };
+  equal(await evaluateReadings(fresh), 1, "the recovery, found from the outbox");
+  equal((await s.all())[0]!.message.trigger, "recovered");
+  equal(await evaluateReadings(fresh), 0);
 });

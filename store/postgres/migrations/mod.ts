@@ -12,6 +12,7 @@ import monitors from "./004_monitors.ts";
 import accountDocs from "./005_account_docs.ts";
 import idempotency from "./006_idempotency.ts";
 import alerting from "./007_alerting.ts";
+import alertIndex from "./010_alert_index.ts";
 import mail from "./009_mail.ts";
 import pulseMemory from "./008_pulse_memory.ts";
 
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   alerting,
   pulseMemory,
   mail,
+  alertIndex,
 ];

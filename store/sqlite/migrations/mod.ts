@@ -15,6 +15,7 @@ import monitors from "./010_monitors.ts";
 import accountDocs from "./011_account_docs.ts";
 import idempotency from "./012_idempotency.ts";
 import alerting from "./013_alerting.ts";
+import alertIndex from "./016_alert_index.ts";
 import mail from "./015_mail.ts";
 import pulseMemory from "./014_pulse_memory.ts";
 
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   alerting,
   pulseMemory,
   mail,
+  alertIndex,
 ];

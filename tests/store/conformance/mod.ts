@@ -12,6 +12,7 @@
  */
 import type { Store } from "../../../domain/mod.ts";
 import { accountCases } from "./accounts.ts";
+import { alertIndexCases } from "./alert_index.ts";
 import { attemptCases } from "./attempts.ts";
 import { monitorCases } from "./monitors.ts";
 import { boardCases } from "./boards.ts";
@@ -48,6 +49,7 @@ export const CASES: readonly Case[] = [
   ...retentionCases,
   ...latencyCases,
   ...attemptCases,
+  ...alertIndexCases,
   ...monitorCases,
   ...boardCases,
   ...idempotencyCases,
