@@ -444,12 +444,13 @@ async function evaluateStatus(
   if (!s) {
     const last = await ctx.store.deliveries.latestFor(rule.id, subject);
     const open = last !== null && !last.recovery && last.state !== "cancelled";
-    s = {
-      open,
-      notificationId: last?.notificationId ?? null,
-      // Waiting: still inside forMinutes from the change that fired it, so nothing went yet.
-      waiting: open && rule.forMinutes > 0 && now < last!.createdAt + rule.forMinutes * 60_000,
-    };
+    // Waiting: its first message is not due yet (inside the forMinutes it fired with, whatever
+    // the rule says now), so nothing went.
+    const waiting = open &&
+      (await ctx.store.deliveries.openNotifications(rule.id, subject)).some((d) =>
+        d.notificationId === last!.notificationId && d.step === 0 && d.notBefore > now
+      );
+    s = { open, notificationId: last?.notificationId ?? null, waiting };
   }
   const previous = change.kind === "status" ? change.from : null;
   if (fired && !s.open) {

@@ -115,6 +115,28 @@ export async function getRule(ctx: AppContext, who: Caller, id: string): Promise
   return r;
 }
 
+/** A rule must send somewhere and watch something: a 400 naming the field otherwise. */
+function checkWhole(
+  r: Pick<RuleRecord, "routes" | "level" | "incidents" | "maintenance"> & {
+    readonly escalation?: string | null;
+    readonly failingMinutes?: number | null;
+  },
+): void {
+  if (r.routes.length === 0 && (r.escalation ?? null) === null) {
+    throw new InvalidRequest([{
+      parameter: "routes",
+      message: "a rule sends somewhere: give routes, an escalation policy, or both",
+    }]);
+  }
+  if (r.level === null && !r.incidents && !r.maintenance && (r.failingMinutes ?? null) === null) {
+    throw new InvalidRequest([{
+      parameter: "level",
+      message:
+        "a rule watches a level, incidents, maintenance or failing readings: give at least one",
+    }]);
+  }
+}
+
 /** Creates a rule (its target and routes must be the account's). */
 export async function createRule(
   ctx: AppContext,
@@ -123,19 +145,7 @@ export async function createRule(
 ): Promise<RuleRecord> {
   const account = accountFor(who, WRITE_ALERTS);
   const r = parse(NewRuleInput, input);
-  if (r.routes.length === 0 && r.escalation === null) {
-    throw new InvalidRequest([{
-      parameter: "routes",
-      message: "a rule sends somewhere: give routes, an escalation policy, or both",
-    }]);
-  }
-  if (r.level === null && !r.incidents && !r.maintenance && r.failingMinutes === null) {
-    throw new InvalidRequest([{
-      parameter: "level",
-      message:
-        "a rule watches a level, incidents, maintenance or failing readings: give at least one",
-    }]);
-  }
+  checkWhole(r);
   await checkRefs(ctx, account.id, r);
   const made = await ctx.store.alertRules.create({
     id: `rule_${randomToken(12)}`,
@@ -160,6 +170,10 @@ export async function updateRule(
 ): Promise<RuleRecord> {
   const account = accountFor(who, WRITE_ALERTS);
   const patch = parse(RulePatchInput, input);
+  // The rule as the patch leaves it must still be whole (the same checks as a new one).
+  const now = await ctx.store.alertRules.get(account.id, id);
+  if (now === null) throw new NotFound("alert rule", id);
+  checkWhole({ ...now, ...patch });
   await checkRefs(ctx, account.id, patch);
   const updated = await ctx.store.alertRules.update(
     account.id,

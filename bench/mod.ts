@@ -42,6 +42,10 @@ const BENCHES: [string, () => Promise<void>][] = [
     await runRecordsBench(recordsBenchOptions());
   }],
   ["alerts", async () => {
+    const { alertsScaleOptions, runAlertsScaleBench } = await import("./alerts_scale_bench.ts");
+    await runAlertsScaleBench(alertsScaleOptions());
+  }],
+  ["alerts-retries", async () => {
     const { alertsBenchOptions, runAlertsBench } = await import("./alerts_bench.ts");
     await runAlertsBench(alertsBenchOptions());
   }],
