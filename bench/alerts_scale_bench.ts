@@ -235,7 +235,6 @@ function changePlan(o: AlertsScaleOptions, slugs: string[]): string[] {
 
 /** One engine's run: the changes, the deliveries' latency, the evaluator's CPU, idle CPU. */
 async function runEngine(
-  label: string,
   stores: Store[],
   o: AlertsScaleOptions,
   plan: readonly string[],
@@ -395,14 +394,14 @@ export async function runAlertsScaleBench(o: AlertsScaleOptions): Promise<void> 
     };
 
     const one = openSqliteStore(path);
-    const onSqlite = await runEngine("SQLite", [one], o, plan, rx);
+    const onSqlite = await runEngine([one], o, plan, rx);
     await one.close();
     report("SQLite, one instance", onSqlite, 1000 * recordCpu);
 
     const stores = await Promise.all(
       [0, 1, 2].map((i) => openPostgresStore(db.url, { instance: `bench-${i}` })),
     );
-    const onPostgres = await runEngine("PostgreSQL", stores, o, plan, rx);
+    const onPostgres = await runEngine(stores, o, plan, rx);
     report(
       "PostgreSQL, three instances (this process's CPU; the server's is not counted)",
       onPostgres,
