@@ -63,6 +63,17 @@ function alertsPage(ctx: AppContext): string {
   return `${ctx.settings.publicUrl}/settings/alerts`;
 }
 
+/** A rule's delivery with the link to itself in Settings › Alerts (each route's its own). */
+function linked(ctx: AppContext, d: NewDelivery): NewDelivery {
+  return {
+    ...d,
+    message: {
+      ...d.message,
+      links: { ...d.message.links, delivery: `${alertsPage(ctx)}/events/${d.id}` },
+    },
+  };
+}
+
 /**
  * What one round reads once: each changed service's detail, and the groups and boards rules
  * name. Nothing outlives the round, so an edit is seen by the next one.
@@ -369,6 +380,11 @@ class Outbox {
   readonly items: NewDelivery[] = [];
   readonly cancel: string[] = [];
 
+  /** The deliveries to insert; a rule's each link to itself (a subscriber may be no member). */
+  linked(ctx: AppContext): NewDelivery[] {
+    return this.items.map((d) => d.source.kind === "rule" ? linked(ctx, d) : d);
+  }
+
   /** Drops queued deliveries matching `drop`. */
   drop(drop: (d: NewDelivery) => boolean): void {
     const kept = this.items.filter((d) => !drop(d));
@@ -585,7 +601,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
     }
   }
   const to = changes[changes.length - 1]!.id;
-  const r = await d.enqueue(out.items, {
+  const r = await d.enqueue(out.linked(ctx), {
     cursor: { name: EVALUATOR_CURSOR, from, to },
     ...(out.cancel.length
       ? {
@@ -679,7 +695,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
     memory.failing.set(slug, { since, checkedAt: now });
   }
   if (out.items.length === 0 && out.cancel.length === 0) return 0;
-  const r = await ctx.store.deliveries.enqueue(out.items, {
+  const r = await ctx.store.deliveries.enqueue(out.linked(ctx), {
     ...(out.cancel.length
       ? { cancel: { notificationIds: out.cancel, state: "cancelled" as const, dueAfter: now } }
       : {}),

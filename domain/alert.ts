@@ -97,10 +97,12 @@ export interface AlertMessage {
   /**
    * Links besides the vendor's and statusd's pages (in `service`) and the vendor's incident page
    * (in `incident`): acknowledge (escalations; signed), unsubscribe (subscriptions), confirm,
-   * and `alerts`, where the account reads every delivery (Settings › Alerts).
+   * `alerts`, where the account reads every delivery (Settings › Alerts), and `delivery`, this
+   * very delivery there (its attempts and state).
    */
   readonly links: {
     readonly alerts?: string;
+    readonly delivery?: string;
     readonly acknowledge?: string;
     readonly unsubscribe?: string;
     readonly confirm?: string;

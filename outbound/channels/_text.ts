@@ -85,7 +85,8 @@ export function linkList(m: AlertMessage): { label: string; url: string }[] {
   if (m.links.acknowledge) out.push({ label: "Acknowledge", url: m.links.acknowledge });
   if (m.links.confirm) out.push({ label: "Confirm", url: m.links.confirm });
   if (m.links.unsubscribe) out.push({ label: "Unsubscribe", url: m.links.unsubscribe });
-  if (m.links.alerts) out.push({ label: "Alerts in statusd", url: m.links.alerts });
+  if (m.links.delivery) out.push({ label: "This alert in statusd", url: m.links.delivery });
+  else if (m.links.alerts) out.push({ label: "Alerts in statusd", url: m.links.alerts });
   return out;
 }
 

@@ -20,6 +20,8 @@ import {
   deleteRoute,
   deleteRule,
   type DeliveryView,
+  getDelivery,
+  getRoute,
   listBoards,
   listDeliveries,
   listEscalations,
@@ -454,7 +456,9 @@ function EventsSection(props: { data: PageData }) {
           <tbody>
             {events.map((e) => (
               <tr>
-                <td data-label="Alert">{e.summary}</td>
+                <td data-label="Alert">
+                  <a href={`${ALERTS_PATH}/events/${encodeURIComponent(e.id)}`}>{e.summary}</a>
+                </td>
                 <td data-label="Route" class="labelled">{routeName(e.routeId)}</td>
                 <td data-label="State" class="labelled">
                   {e.state}
@@ -467,6 +471,77 @@ function EventsSection(props: { data: PageData }) {
         </table>
       )}
     </section>
+  );
+}
+
+/** One delivery: what it said, where it went, its state and every attempt. */
+function EventPage(
+  props: { publicUrl: string; session: WebSession; event: DeliveryView; routeName: string },
+) {
+  const e = props.event;
+  return (
+    <Layout
+      title={`Alert: ${e.summary}`}
+      publicUrl={props.publicUrl}
+      nav="alerts"
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <p>
+        <a href={ALERTS_PATH}>Settings › Alerts</a>
+      </p>
+      <h1>{e.summary}</h1>
+      <dl>
+        <dt>What</dt>
+        <dd>{e.recovery ? `${e.trigger} (the end of the alert)` : e.trigger}</dd>
+        <dt>Route</dt>
+        <dd>{props.routeName}</dd>
+        <dt>State</dt>
+        <dd>{e.lastError ? `${e.state} — ${e.lastError}` : e.state}</dd>
+        <dt>Queued</dt>
+        <dd>{when(e.createdAt)}</dd>
+        <dt>Due</dt>
+        <dd>{when(e.notBefore)}</dd>
+        {e.step > 0 && (
+          <>
+            <dt>Escalation step</dt>
+            <dd>{e.step}</dd>
+          </>
+        )}
+        <dt>Notification</dt>
+        <dd>
+          <code>{e.notificationId}</code>
+        </dd>
+      </dl>
+      <h2>Attempts</h2>
+      {e.attempts.length === 0 ? <p class="muted">None yet.</p> : (
+        <table>
+          <caption class="sr">Attempts</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">When</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Took</th>
+            </tr>
+          </thead>
+          <tbody>
+            {e.attempts.map((a) => (
+              <tr>
+                <td>{a.n}</td>
+                <td>{when(a.at)}</td>
+                <td>
+                  {a.ok ? "delivered" : "failed"}
+                  {a.status !== null ? ` (${a.status})` : ""}
+                  {a.error ? ` — ${a.error}` : ""}
+                </td>
+                <td>{a.latencyMs} ms</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Layout>
   );
 }
 
@@ -692,6 +767,23 @@ export function alertsPages(): Hono<WebEnv> {
         session={session}
         data={await pageData(c, session)}
         notice={Object.hasOwn(DONE, code) ? DONE[code as keyof typeof DONE] : undefined}
+      />,
+    );
+  });
+
+  web.get(`${ALERTS_PATH}/events/:id`, webSession, async (c) => {
+    const session = c.get("session");
+    if (!session) return toSignIn(c);
+    const app = c.get("app");
+    const event = await getDelivery(app, session.principal, c.req.param("id") ?? "");
+    const route = await getRoute(app, session.principal, event.routeId).catch(() => null);
+    return c.html(
+      <EventPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        event={event}
+        routeName={route?.name ??
+          (event.source.kind === "subscription" ? "subscription" : "(deleted)")}
       />,
     );
   });

@@ -82,7 +82,14 @@ async function setup(history: number) {
   const messages = async () =>
     (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 100 })).items
       .map((d) => d.message).sort((a, b) => a.at - b.at);
-  return { ctx, past, messages, advance: (ms: number) => (now += ms), at: () => now };
+  return {
+    ctx,
+    past,
+    messages,
+    accountId: who.account.id,
+    advance: (ms: number) => (now += ms),
+    at: () => now,
+  };
 }
 
 Deno.test("60 components down: 50 listed, 60 stated; the level reads as English", async () => {
@@ -159,11 +166,14 @@ Deno.test("an incident alert links the vendor's incident page, status page, serv
   const byTitle = new Map((await s.messages()).map((m) => [m.incident?.title ?? m.trigger, m]));
   const linked = byTitle.get("Incident linked")!;
   equal(linked.incident!.url, "https://status.acme.test/incidents/linked");
+  const own = (await s.ctx.store.deliveries.list(s.accountId, {}, { page: 0, limit: 10 })).items
+    .find((d) => d.message.incident?.title === "Incident linked")!;
   deepStrictEqual(linkList(linked).map((l) => l.url), [
     "https://acme.example.test/",
     "http://localhost:8080/services/acme",
     "https://status.acme.test/incidents/linked",
-    "http://localhost:8080/settings/alerts",
+    `http://localhost:8080/settings/alerts/events/${own.id}`,
   ]);
+  equal(linked.links.alerts, "http://localhost:8080/settings/alerts");
   equal(byTitle.get("Incident hostile")!.incident!.url, null);
 });
