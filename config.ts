@@ -20,6 +20,11 @@ import {
   proxyVariablesOf,
 } from "./domain/mod.ts";
 
+/** The process environment, read once at start (the one place the server reads `Deno.env`). */
+export function processEnvironment(): Record<string, string> {
+  return Deno.env.toObject();
+}
+
 /** A bad configuration value; the message names every bad variable and its value. */
 export class ConfigError extends Error {
   override name = "ConfigError";

@@ -10,8 +10,9 @@ import {
   startAlertEvaluator,
   startRetention,
 } from "./app/mod.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { InvalidRequest, systemClock } from "./domain/mod.ts";
+import { ConfigError, loadConfig, processEnvironment } from "./config.ts";
+import { InvalidRequest } from "./domain/mod.ts";
+import { systemClock } from "./clock.ts";
 import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./ingest/mod.ts";
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
@@ -172,12 +173,12 @@ if (import.meta.main && !isParseWorker() && !isDependencyReaderWorker()) {
   const [command = "serve", ...rest] = Deno.args;
   try {
     if (command === "serve") {
-      await serve(Deno.env.toObject());
+      await serve(processEnvironment());
       // Requests still open after the grace period would keep the process alive.
       Deno.exit(0);
     } else if (command === "admin") {
       const { runAdmin } = await import("./cli/admin/mod.ts");
-      Deno.exit(await runAdmin(rest, Deno.env.toObject()));
+      Deno.exit(await runAdmin(rest, processEnvironment()));
     } else {
       console.error(`Unknown command "${command}": expected "serve" or "admin"`);
       Deno.exit(2);

@@ -574,12 +574,18 @@ async function evaluateSubscription(
  * change (history is not re-alerted).
  */
 export async function evaluateAlerts(ctx: AppContext): Promise<number> {
+  const round = await evaluateRound(ctx);
+  return round === "lost" ? 0 : round;
+}
+
+/** {@link evaluateAlerts}, telling a round another instance won ("lost") from an empty one. */
+async function evaluateRound(ctx: AppContext): Promise<number | "lost"> {
   const d = ctx.store.deliveries;
   let from = await d.cursor(EVALUATOR_CURSOR);
   if (from === null) {
     const latest = await ctx.store.changes.latestId();
     const r = await d.enqueue([], { cursor: { name: EVALUATOR_CURSOR, from: 0, to: latest } });
-    if (r === "stale_cursor") return 0;
+    if (r === "stale_cursor") return "lost";
     from = latest;
   }
   const changes = await ctx.store.changes.after(from, BATCH);
@@ -609,7 +615,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
       }
       : {}),
   });
-  if (r === "stale_cursor") return 0; // another instance took this batch
+  if (r === "stale_cursor") return "lost"; // another instance took this batch
   if (r.inserted > 0) ctx.wakeDeliveries?.();
   return changes.length;
 }
@@ -819,20 +825,31 @@ async function endReadingAlert(
   );
 }
 
-/** Runs {@link evaluateAlerts} after every committed change batch and every `everyMs`. */
+/**
+ * Runs {@link evaluateAlerts} after every committed change batch and every `everyMs`. An
+ * instance that loses a round to another (instances sharing PostgreSQL all hear each change)
+ * leaves the next `everyMs` of change-triggered rounds to the winner and keeps only its timed
+ * ones, so the work is done once, not once per instance, and a stopped winner is replaced
+ * within `everyMs`.
+ */
 export function startAlertEvaluator(ctx: AppContext, everyMs = 2_000): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
-  const run = () => {
-    if (stopped) return;
+  let yieldUntil = 0;
+  const run = (timed: boolean) => {
+    if (stopped || (!timed && ctx.clock.now() < yieldUntil)) return;
     if (running) {
       again = true;
       return;
     }
     running = (async () => {
       try {
-        while (!stopped && await evaluateAlerts(ctx) === BATCH);
+        for (;;) {
+          const round = stopped ? 0 : await evaluateRound(ctx);
+          if (round === "lost") yieldUntil = ctx.clock.now() + everyMs;
+          if (round !== BATCH) break;
+        }
         if (!stopped) await evaluateReadings(ctx);
       } catch (err) {
         ctx.log.error("alert evaluation failed", { err: String(err) });
@@ -841,13 +858,13 @@ export function startAlertEvaluator(ctx: AppContext, everyMs = 2_000): { stop():
       running = null;
       if (again) {
         again = false;
-        run();
+        run(false);
       }
     });
   };
-  const unsubscribe = ctx.store.changes.subscribe(() => run());
-  const timer = setInterval(run, everyMs);
-  run();
+  const unsubscribe = ctx.store.changes.subscribe(() => run(false));
+  const timer = setInterval(() => run(true), everyMs);
+  run(true);
   return {
     async stop() {
       stopped = true;

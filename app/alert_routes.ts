@@ -33,7 +33,7 @@ import { describeRoute, RouteSettings, SECRET_FIELDS } from "../outbound/channel
 import { randomToken } from "./_tokens.ts";
 import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
-import { type Access, authorize, type Caller } from "./policy.ts";
+import { type Access, type Caller, callerAccount } from "./policy.ts";
 import { parse } from "./monitors.ts";
 import {
   askConsent,
@@ -45,7 +45,11 @@ import {
 /** Reading alert routes, rules and delivered events. */
 export const READ_ALERTS: Access = { credential: "key", scopes: ["alerts:read"] };
 /** Changing alert routes and rules. */
-export const WRITE_ALERTS: Access = { credential: "key", scopes: ["alerts:write"] };
+export const WRITE_ALERTS: Access = {
+  credential: "key",
+  scopes: ["alerts:write"],
+  role: { least: "ADMIN", refusal: "Only the account's owners and admins can change its alerting" },
+};
 /** Routes an account may keep. */
 export const ROUTE_LIMIT = 100;
 /** Routes, and addresses per email route, a FREE account may keep. */
@@ -97,14 +101,7 @@ const RoutePatchInput = z.object({
   paused: z.literal(false).optional(),
 }).strict();
 
-function accountFor(who: Caller, access: Access): Account {
-  authorize(who, access);
-  if (who.kind === "anonymous") throw new Forbidden();
-  if (access === WRITE_ALERTS && who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only the account's owners and admins can change its alerting");
-  }
-  return who.account;
-}
+const accountFor = callerAccount;
 
 /** The route as shown (an email route with where each recipient stands). */
 export async function routeView(ctx: AppContext, r: RouteRecord): Promise<RouteView> {

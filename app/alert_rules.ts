@@ -8,7 +8,6 @@
  */
 import { z } from "zod";
 import {
-  type Account,
   Forbidden,
   InvalidRequest,
   type Issue,
@@ -26,7 +25,7 @@ import { randomToken } from "./_tokens.ts";
 import { mergePatch } from "./_patch.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
-import { type Access, authorize, type Caller } from "./policy.ts";
+import { type Caller, callerAccount } from "./policy.ts";
 
 /** Rules an account may keep. */
 export const RULE_LIMIT = 200;
@@ -55,14 +54,7 @@ const NewRuleInput = z.object({
 /** What an update may change: merge-patch, an absent field unchanged. */
 const RulePatchInput = mergePatch(NewRuleInput);
 
-function accountFor(who: Caller, access: Access): Account {
-  authorize(who, access);
-  if (who.kind === "anonymous") throw new Forbidden();
-  if (access === WRITE_ALERTS && who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only the account's owners and admins can change its alerting");
-  }
-  return who.account;
-}
+const accountFor = callerAccount;
 
 /** The account's ids the rule names that do not exist, as 400 issues. */
 async function checkRefs(

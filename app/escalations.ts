@@ -8,7 +8,6 @@
  */
 import { z } from "zod";
 import {
-  type Account,
   type EscalationRecord,
   Forbidden,
   InvalidRequest,
@@ -25,7 +24,7 @@ import { randomToken } from "./_tokens.ts";
 import { mergePatch } from "./_patch.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
-import { type Access, authorize, type Caller } from "./policy.ts";
+import { type Caller, callerAccount } from "./policy.ts";
 
 /** Policies an account may keep. */
 export const ESCALATION_LIMIT = 50;
@@ -42,14 +41,7 @@ const NewInput = z.object({
 /** What an update may change: merge-patch, an absent field unchanged. */
 const PatchInput = mergePatch(NewInput);
 
-function accountFor(who: Caller, access: Access): Account {
-  authorize(who, access);
-  if (who.kind === "anonymous") throw new Forbidden();
-  if (access === WRITE_ALERTS && who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only the account's owners and admins can change its alerting");
-  }
-  return who.account;
-}
+const accountFor = callerAccount;
 
 async function checkRoutes(
   ctx: AppContext,

@@ -169,11 +169,12 @@ export async function listKeys(ctx: AppContext, who: Principal | KeyManager): Pr
   return (await ctx.store.keys.list(who.account.id)).map(view);
 }
 
-function assertMayRevoke(who: KeyManager): void {
-  if (who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only account owners and admins can revoke API keys.");
-  }
-}
+/** Revoking keys: signed-in owners and admins (and the self-hoster). */
+export const REVOKE_KEYS: Access = {
+  credential: "key",
+  scopes: [],
+  role: { least: "ADMIN", refusal: "Only account owners and admins can revoke API keys." },
+};
 
 /**
  * Revokes one of the account's keys at once and for good. Allowed on any plan, so a
@@ -184,7 +185,7 @@ export async function revokeKey(
   who: KeyManager,
   keyId: string,
 ): Promise<KeyView> {
-  assertMayRevoke(who);
+  authorize(who, REVOKE_KEYS);
   const done = await ctx.store.keys.revoke(who.account.id, keyId, ctx.clock.now());
   if (!done) throw new NotFound("API key", keyId);
   if (done.revokedNow) ctx.log.info("api key revoked", { accountId: who.account.id, keyId });

@@ -15,6 +15,7 @@ export {
   type AdminCaller,
   authorize,
   type Caller,
+  callerAccount,
   type Credential,
   OPEN,
 } from "./policy.ts";
@@ -100,6 +101,7 @@ export {
   listScopes,
   looksLikeKey,
   parseScopes,
+  REVOKE_KEYS,
   revokeKey,
   revokeKeyByName,
 } from "./keys.ts";
@@ -255,6 +257,7 @@ export {
   type SubscriptionView,
   unsubscribeByLink,
   unsubscribeLink,
+  WRITE_SUBSCRIPTIONS,
 } from "./subscriptions.ts";
 export {
   CONFIRMATIONS_PER_ADDRESS,

@@ -36,12 +36,16 @@ import { closestWord } from "../domain/suggest.ts";
 import { randomToken } from "./_tokens.ts";
 import { suggestSlugs } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
-import { type Access, authorize, type Caller } from "./policy.ts";
+import { type Access, type Caller, callerAccount } from "./policy.ts";
 
 /** Reading monitors. */
 export const READ_MONITORS: Access = { credential: "key", scopes: ["monitors:read"] };
 /** Creating, changing and deleting monitors. */
-export const WRITE_MONITORS: Access = { credential: "key", scopes: ["monitors:write"] };
+export const WRITE_MONITORS: Access = {
+  credential: "key",
+  scopes: ["monitors:write"],
+  role: { least: "ADMIN", refusal: "Only the account's owners and admins can change its monitors" },
+};
 
 /** Monitors a FREE account may keep. */
 export const FREE_MONITOR_LIMIT = 10;
@@ -102,15 +106,8 @@ export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   throw new InvalidRequest(issues);
 }
 
-/** The caller's account; writes also need an owner or admin when a person is signed in. */
-export function accountOf(who: Caller, access: Access): Account {
-  authorize(who, access);
-  if (who.kind === "anonymous") throw new Forbidden();
-  if (access === WRITE_MONITORS && who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only the account's owners and admins can change its monitors");
-  }
-  return who.account;
-}
+/** The caller's account (see {@link callerAccount}). */
+export const accountOf = callerAccount;
 
 /** Chosen component names, deduplicated (any case), each checked against the service's page. */
 async function checkComponents(

@@ -9,12 +9,15 @@
  */
 import {
   type Account,
+  Forbidden,
   holdsScope,
   InsufficientScope,
   type Plan,
   planAtLeast,
   PlanRequired,
   type Principal,
+  type Role,
+  ROLES,
   type Scope,
   Unauthorized,
 } from "../domain/mod.ts";
@@ -36,6 +39,11 @@ export interface Access {
    * plan (the verbs behind them say what the plan allows).
    */
   readonly plan?: { readonly plan: Plan; readonly feature: string };
+  /**
+   * The least role a signed-in person must hold (`ROLES` order: OWNER, ADMIN, MEMBER), and the
+   * refusal a lesser one gets (403). Keys and tokens are bounded by their scopes instead.
+   */
+  readonly role?: { readonly least: Role; readonly refusal: string };
 }
 
 /** The self-hoster at `statusd admin`: acts on any account, needs no scope. */
@@ -53,7 +61,8 @@ export const OPEN: Access = { credential: "open", scopes: [] };
 /**
  * Throws when `who` may not perform an operation declared `access`: `Unauthorized` (no
  * credential where one is needed), `InsufficientScope` (the first scope a key or token lacks),
- * `PlanRequired` (a key or token of an account below the plan).
+ * `PlanRequired` (a key or token of an account below the plan), `Forbidden` (a signed-in
+ * person below the role).
  */
 export function authorize(who: Caller, access: Access): void {
   if (who.kind === "admin") return;
@@ -72,4 +81,20 @@ export function authorize(who: Caller, access: Access): void {
   ) {
     throw new PlanRequired(access.plan.plan, access.plan.feature);
   }
+  if (
+    access.role && who.kind === "session" &&
+    ROLES.indexOf(who.member.role) > ROLES.indexOf(access.role.least)
+  ) {
+    throw new Forbidden(access.role.refusal);
+  }
+}
+
+/**
+ * The account `who` acts on, once {@link authorize}d for `access`; anonymous callers are
+ * refused (the account-owned verbs have no public side).
+ */
+export function callerAccount(who: Caller, access: Access): Account {
+  authorize(who, access);
+  if (who.kind === "anonymous") throw new Forbidden();
+  return who.account;
 }

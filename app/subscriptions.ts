@@ -8,7 +8,6 @@
  */
 import { z } from "zod";
 import {
-  type Account,
   Forbidden,
   InvalidRequest,
   mailAddress,
@@ -24,7 +23,7 @@ import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
 import { suppressionWords, takeConfirmation } from "./mail_consent.ts";
-import { type Access, authorize, type Caller } from "./policy.ts";
+import { type Access, type Caller, callerAccount } from "./policy.ts";
 
 /** Subscriptions an account may keep. */
 export const SUBSCRIPTION_LIMIT = 500;
@@ -61,14 +60,16 @@ function view(s: SubscriptionRecord): SubscriptionView {
   };
 }
 
-function accountFor(who: Caller, access: Access): Account {
-  authorize(who, access);
-  if (who.kind === "anonymous") throw new Forbidden();
-  if (access === WRITE_MONITORS && who.kind === "session" && who.member.role === "MEMBER") {
-    throw new Forbidden("Only the account's owners and admins can change its subscriptions");
-  }
-  return who.account;
-}
+/** Changing subscriptions: as monitors, with its own refusal for members. */
+export const WRITE_SUBSCRIPTIONS: Access = {
+  ...WRITE_MONITORS,
+  role: {
+    least: "ADMIN",
+    refusal: "Only the account's owners and admins can change its subscriptions",
+  },
+};
+
+const accountFor = callerAccount;
 
 /** The unsubscribe link of a subscription. */
 export function unsubscribeLink(ctx: AppContext, s: SubscriptionRecord): string {
@@ -107,7 +108,7 @@ export async function createSubscription(
   who: Caller,
   input: unknown,
 ): Promise<SubscriptionView> {
-  const account = accountFor(who, WRITE_MONITORS);
+  const account = accountFor(who, WRITE_SUBSCRIPTIONS);
   const r = parse(NewInput, input);
   if ((r.email === undefined) === (r.route === undefined)) {
     throw new InvalidRequest([{
@@ -199,7 +200,7 @@ export async function deleteSubscription(
   id: string,
   ifVersion: number | null,
 ): Promise<void> {
-  const account = accountFor(who, WRITE_MONITORS);
+  const account = accountFor(who, WRITE_SUBSCRIPTIONS);
   const done = await ctx.store.subscriptions.delete(account.id, id, ifVersion);
   if (done === false) throw new NotFound("subscription", id);
 }

@@ -11,7 +11,8 @@ import { createAppContext } from "../app/mod.ts";
 import { openSqliteStore } from "../store/mod.ts";
 import { loadCatalog } from "../ingest/mod.ts";
 import { createResponseCache, createServer } from "../routes/mod.ts";
-import { DAY_MS, HOUR_MS, type Snapshot, type StatusLevel, systemClock } from "../domain/mod.ts";
+import { DAY_MS, HOUR_MS, type Snapshot, type StatusLevel } from "../domain/mod.ts";
+import { systemClock } from "../clock.ts";
 import { silentLogger } from "../log.ts";
 
 /** Options of {@link runApiBench}. */

@@ -13,7 +13,8 @@
  * instance made it).
  * @module
  */
-import { systemClock, type Vendor } from "../domain/mod.ts";
+import type { Vendor } from "../domain/mod.ts";
+import { systemClock } from "../clock.ts";
 import { createPoller, type Poller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
 import { openSqliteStore } from "../store/mod.ts";

@@ -9,7 +9,8 @@
  * @module
  */
 import { createAppContext } from "../app/mod.ts";
-import { type Store, systemClock } from "../domain/mod.ts";
+import type { Store } from "../domain/mod.ts";
+import { systemClock } from "../clock.ts";
 import { silentLogger } from "../log.ts";
 import { createResponseCache, createServer } from "../routes/mod.ts";
 import { openSqliteStore } from "../store/mod.ts";

@@ -8,7 +8,8 @@
  * run's peak RSS.
  * @module
  */
-import { parseAllowance, systemClock } from "../domain/mod.ts";
+import { parseAllowance } from "../domain/mod.ts";
+import { systemClock } from "../clock.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";
 import { createServer } from "../routes/mod.ts";

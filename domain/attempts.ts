@@ -58,6 +58,18 @@ export class AttemptCounter {
     if (w && now - w.start < this.rule.windowMs && w.count > 0) w.count--;
   }
 
+  /** Forgets the windows that started before `before`; how many went. */
+  prune(before: number): number {
+    let n = 0;
+    for (const [key, w] of this.#windows) {
+      if (w.start < before) {
+        this.#windows.delete(key);
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Number of keys remembered now (at most `maxKeys`). */
   get size(): number {
     return this.#windows.size;

@@ -51,7 +51,6 @@ export {
   MIN_ISO_MS,
   MINUTE_MS,
   SECOND_MS,
-  systemClock,
   toIso,
   utcDayStart,
 } from "./time.ts";

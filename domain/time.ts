@@ -11,9 +11,6 @@ export interface Clock {
   now(): EpochMs;
 }
 
-/** The real clock. */
-export const systemClock: Clock = { now: () => Date.now() };
-
 /** A clock that only moves when told to (tests). */
 export function fixedClock(
   start: EpochMs,

@@ -5,10 +5,13 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, resolve } from "node:path";
 import {
+  ENVIRONMENT_READERS,
   repositorySources,
   ruleOf,
   type SourceFile,
   specifiersOf,
+  TIMER_USERS,
+  usesOutside,
   violations,
 } from "./support/architecture.ts";
 
@@ -19,6 +22,28 @@ Deno.test("every import follows the dependency direction", () => {
   ok(files.length > 100, `${files.length} files read`);
   ok(files.some((f) => f.path === "main.ts") && files.some((f) => f.path === "config.ts"));
   equal(violations(files).join("\n"), "");
+});
+
+Deno.test("Deno.env is read only by the modules named for it, and timers started only where listed", () => {
+  const files = repositorySources(ROOT);
+  deepStrictEqual(usesOutside(files, /\bDeno\.env\./, ENVIRONMENT_READERS), []);
+  deepStrictEqual(usesOutside(files, /\bset(?:Timeout|Interval)\s*\(/, TIMER_USERS), []);
+  // Each listed file still does what it is listed for (a stale entry is removed, not kept).
+  for (const path of Object.keys(ENVIRONMENT_READERS)) {
+    ok(files.find((f) => f.path === path)?.text.includes("Deno.env."), path);
+  }
+  for (const path of Object.keys(TIMER_USERS)) {
+    ok(/\bset(?:Timeout|Interval)\s*\(/.test(files.find((f) => f.path === path)?.text ?? ""), path);
+  }
+  // The check catches a new reader.
+  deepStrictEqual(
+    usesOutside(
+      [{ path: "app/x.ts", text: "Deno.env.get('X')" }],
+      /\bDeno\.env\./,
+      ENVIRONMENT_READERS,
+    ),
+    ["app/x.ts"],
+  );
 });
 
 /** One file per rule, each breaking it once. */
@@ -69,6 +94,13 @@ const VIOLATING: readonly [string, SourceFile][] = [
     },
   ],
   ["a path outside the repository", { path: "app/q.ts", text: `import { x } from "../../x.ts";` }],
+  [
+    "one engine imports the other",
+    { path: "store/sqlite/r.ts", text: `import { x } from "../postgres/db.ts";` },
+  ],
+  ["domain reads the clock", { path: "domain/s.ts", text: `export const now = () => Date.now();` }],
+  ["domain starts a timer", { path: "domain/t.ts", text: `setTimeout(() => {}, 1);` }],
+  ["domain reads the runtime", { path: "domain/u.ts", text: `export const h = Deno.hostname;` }],
 ];
 
 Deno.test("the checker names every violating import it is fed", () => {

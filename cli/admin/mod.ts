@@ -19,7 +19,8 @@ import {
   setSlaTarget,
 } from "../../app/mod.ts";
 import { loadConfig } from "../../config.ts";
-import { AppError, PLANS, ROLES, systemClock, toIso } from "../../domain/mod.ts";
+import { AppError, PLANS, ROLES, toIso } from "../../domain/mod.ts";
+import { systemClock } from "../../clock.ts";
 import { unknownFlagMessage } from "../../domain/suggest.ts";
 import { createLogger } from "../../log.ts";
 import { openStore, StoreOpenError } from "../../store/mod.ts";

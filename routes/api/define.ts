@@ -112,6 +112,8 @@ export function defineRoute<const R extends RouteConfig>(route: R, access: Acces
       : {}),
     responses: withCommonResponses(route, access) as R["responses"],
     "x-required-scopes": [...access.scopes],
+    // The least role a signed-in person needs (keys and tokens are bounded by their scopes).
+    ...(access.role ? { "x-required-role": access.role.least } : {}),
     security: SECURITY[access.credential],
     middleware: [requireAccess(access)] as const,
   });

@@ -13,7 +13,7 @@ import {
   listSubscriptions,
   READ_MONITORS,
   type SubscriptionView,
-  WRITE_MONITORS,
+  WRITE_SUBSCRIPTIONS,
 } from "../../app/mod.ts";
 import { toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
@@ -114,7 +114,7 @@ const createDef = defineRoute({
     },
     ...idempotencyResponses,
   },
-}, WRITE_MONITORS);
+}, WRITE_SUBSCRIPTIONS);
 
 const getDef = defineRoute({
   method: "get",
@@ -143,7 +143,7 @@ const deleteDef = defineRoute({
   tags,
   request: { params: IdParam, headers: IfMatch },
   responses: { 204: { description: "Deleted" } },
-}, WRITE_MONITORS);
+}, WRITE_SUBSCRIPTIONS);
 
 /** Mounts the subscriptions API. */
 export const registerSubscriptionsApi: Register = (api) => {

@@ -40,7 +40,6 @@ import {
 import {
   AppError,
   type EscalationRecord,
-  InvalidRequest,
   NotFound,
   type RuleRecord,
   STATUS_LEVELS,
@@ -59,6 +58,7 @@ import {
   type WebEnv,
   webSession,
 } from "./session.ts";
+import { Csrf, ErrorNote, type Failure as FormFailure, messageOf, toSignIn } from "./forms.tsx";
 
 /** Path of the page. */
 export const ALERTS_PATH = "/settings/alerts";
@@ -77,10 +77,7 @@ const DONE = {
 const done = (code: keyof typeof DONE) => `${ALERTS_PATH}?done=${code}`;
 
 type Place = "routes" | "rules" | "escalations";
-interface Failure {
-  readonly place: Place;
-  readonly message: string;
-}
+type Failure = FormFailure<Place>;
 
 const all = { page: 0, limit: 200 };
 
@@ -119,15 +116,6 @@ async function pageData(c: Context<WebEnv>, session: WebSession): Promise<PageDa
       ...boards.content.map((b) => ({ value: `board:${b.id}`, label: `Board ${b.title}` })),
     ],
   };
-}
-
-function Csrf(props: { session: WebSession }) {
-  return <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />;
-}
-
-function ErrorNote(props: { failure?: Failure; at: Place }) {
-  if (!props.failure || props.failure.place !== props.at) return null;
-  return <p class="notice error" role="alert">{props.failure.message}</p>;
 }
 
 function when(t: number): string {
@@ -578,15 +566,6 @@ function AlertsPage(
   );
 }
 
-function messageOf(err: unknown): string | null {
-  if (err instanceof InvalidRequest) {
-    return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
-  }
-  if (err instanceof NotFound) return null;
-  if (err instanceof AppError) return err.message;
-  return null;
-}
-
 function settingsOf(form: Record<string, string | string[]>): Record<string, unknown> {
   const kind = field(form, "kind");
   if (kind === "email") {
@@ -725,8 +704,6 @@ export function alertsPages(): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
   web.onError(pageError);
   const publicUrl = (c: Context<WebEnv>) => c.get("app").settings.publicUrl;
-  const toSignIn = (c: Context<WebEnv>) =>
-    c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
 
   const change = async (
     c: Context<WebEnv>,

@@ -21,6 +21,7 @@ import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
 import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+import { signedIn, toSignIn } from "./forms.tsx";
 
 /** Path of the page. */
 export const KEYS_PATH = "/settings/api-keys";
@@ -225,14 +226,6 @@ function ConfirmRevokePage(props: { publicUrl: string; session: WebSession; k: K
       </form>
     </Layout>
   );
-}
-
-function signedIn(c: Context<WebEnv>): WebSession | null {
-  return c.get("session");
-}
-
-function toSignIn(c: Context<WebEnv>): Response {
-  return c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
 }
 
 /** The Settings > API Keys routes. */

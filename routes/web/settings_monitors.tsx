@@ -42,7 +42,15 @@ import type { Register } from "../register.ts";
 import { errorBody } from "../error_body.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+import { field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+import {
+  Csrf,
+  ErrorNote,
+  type Failure as FormFailure,
+  messageOf,
+  signedIn,
+  toSignIn,
+} from "./forms.tsx";
 
 /** Path of the page. */
 export const MONITORS_PATH = "/settings/monitors";
@@ -67,10 +75,7 @@ const done = (code: keyof typeof DONE) => `${MONITORS_PATH}?done=${code}`;
 /** Which form an error belongs to, so it is shown next to it. */
 type Place = "add" | "monitors" | "groups" | "boards" | `group:${string}` | `board:${string}`;
 
-interface Failure {
-  readonly place: Place;
-  readonly message: string;
-}
+type Failure = FormFailure<Place>;
 
 interface PageData {
   readonly monitors: readonly MonitorView[];
@@ -100,15 +105,6 @@ async function pageData(c: Context<WebEnv>, session: WebSession, q: string): Pro
     results,
     q,
   };
-}
-
-function ErrorNote(props: { failure?: Failure; at: Place }) {
-  if (!props.failure || props.failure.place !== props.at) return null;
-  return <p class="notice error" role="alert">{props.failure.message}</p>;
-}
-
-function Csrf(props: { session: WebSession }) {
-  return <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />;
 }
 
 function monitorName(m: MonitorView): string {
@@ -520,23 +516,6 @@ function EditMonitorPage(
       </form>
     </Layout>
   );
-}
-
-function signedIn(c: Context<WebEnv>): WebSession | null {
-  return c.get("session");
-}
-
-function toSignIn(c: Context<WebEnv>): Response {
-  return c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
-}
-
-function messageOf(err: unknown): string | null {
-  if (err instanceof InvalidRequest) {
-    return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
-  }
-  if (err instanceof NotFound) return null;
-  if (err instanceof AppError) return err.message;
-  return null;
 }
 
 /** `list` with `item` moved one place `dir`. */

@@ -19,6 +19,10 @@ export function attemptStore(): AttemptStore {
       counter(scope, rule).refund(key, now);
       return Promise.resolve();
     },
-    prune: () => Promise.resolve(0),
+    prune(before) {
+      let n = 0;
+      for (const c of counters.values()) n += c.prune(before);
+      return Promise.resolve(n);
+    },
   };
 }

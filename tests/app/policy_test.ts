@@ -6,17 +6,23 @@
 import { deepStrictEqual, equal, rejects, throws } from "node:assert/strict";
 import {
   authorize,
+  callerAccount,
   LIST_KEYS,
   listKeys,
   mcpCaller,
   READ_SERVICE_HISTORY,
   READ_SLA_REPORT,
+  REVOKE_KEYS,
   serviceHistory,
   slaReport,
   USE_MCP,
+  WRITE_ALERTS,
+  WRITE_MONITORS,
+  WRITE_SUBSCRIPTIONS,
 } from "../../app/mod.ts";
 import {
   ANONYMOUS,
+  Forbidden,
   InsufficientScope,
   type Plan,
   PlanRequired,
@@ -55,6 +61,33 @@ Deno.test("authorize: credential, then each scope, then the plan of keys and tok
   };
   authorize(session, LIST_KEYS); // people reach their own settings on any plan
   authorize({ kind: "admin", account: acct }, READ_SLA_REPORT);
+});
+
+Deno.test("authorize: a signed-in person below an operation's role is refused with its words; keys are bounded by scopes", () => {
+  const person = (role: "OWNER" | "ADMIN" | "MEMBER"): Principal => ({
+    kind: "session",
+    account: acct,
+    member: { id: "m", accountId: "a", email: "m@x.test", role },
+  });
+  for (
+    const [access, words] of [
+      [WRITE_ALERTS, "Only the account's owners and admins can change its alerting"],
+      [WRITE_MONITORS, "Only the account's owners and admins can change its monitors"],
+      [WRITE_SUBSCRIPTIONS, "Only the account's owners and admins can change its subscriptions"],
+      [REVOKE_KEYS, "Only account owners and admins can revoke API keys."],
+    ] as const
+  ) {
+    throws(
+      () => authorize(person("MEMBER"), access),
+      (e) => e instanceof Forbidden && e.message === words,
+    );
+    authorize(person("ADMIN"), access);
+    authorize(person("OWNER"), access);
+    authorize({ kind: "admin", account: acct }, access);
+  }
+  authorize(keyWith(["alerts:write"]), WRITE_ALERTS); // a key holding the scope may write
+  equal(callerAccount(person("ADMIN"), WRITE_ALERTS), acct);
+  throws(() => callerAccount(ANONYMOUS, READ_SERVICE_HISTORY), Forbidden);
 });
 
 Deno.test("verbs check their own access, whoever calls them", async () => {
@@ -96,4 +129,10 @@ Deno.test("x-required-scopes in OpenAPI is each verb's own declaration", () => {
   deepStrictEqual(scopes("/api/user/services/{slug}/sla"), READ_SLA_REPORT.scopes);
   deepStrictEqual(scopes("/api/services/{slug}/history"), READ_SERVICE_HISTORY.scopes);
   deepStrictEqual(scopes("/api/services/{slug}/uptime"), READ_SERVICE_HISTORY.scopes);
+  // The role people need is shown next to the scopes, from the same declaration.
+  const op = (path: string, method: "get" | "post") =>
+    doc.paths![path]![method] as unknown as Record<string, unknown>;
+  equal(op("/api/user/alert-rules", "post")["x-required-role"], WRITE_ALERTS.role!.least);
+  equal(op("/api/user/monitors", "post")["x-required-role"], "ADMIN");
+  equal(op("/api/user/alert-rules", "get")["x-required-role"], undefined);
 });

@@ -5,7 +5,7 @@ import { authenticate, createAppContext } from "../../app/mod.ts";
 import { Unauthorized } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
-import { systemClock } from "../../domain/mod.ts";
+import { systemClock } from "../../clock.ts";
 import { PASSWORD } from "../support/accounts.ts";
 
 function io(stdin = "") {

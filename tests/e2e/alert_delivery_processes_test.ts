@@ -7,7 +7,8 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createAppContext, createMonitor, createRoute, createRule } from "../../app/mod.ts";
-import { type Store, systemClock, type Vendor } from "../../domain/mod.ts";
+import type { Store, Vendor } from "../../domain/mod.ts";
+import { systemClock } from "../../clock.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";

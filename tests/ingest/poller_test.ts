@@ -236,7 +236,7 @@ Deno.test("an unmapped platform value is logged once per platform, field and val
 Deno.test("the started poller polls on its own tick and stops cleanly", async () => {
   const store = memoryStore();
   const sim = startSimulator();
-  const { systemClock } = await import("../../domain/mod.ts");
+  const { systemClock } = await import("../../clock.ts");
   await syncVendors(store, sim.catalog(3), systemClock.now());
   const poller = createPoller({ ...CONFIG, movingSeconds: 1, stableSeconds: 2 }, {
     store: store.polls,

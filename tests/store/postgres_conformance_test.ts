@@ -6,7 +6,7 @@
  */
 import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { freshDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
-import { CASES } from "./conformance/mod.ts";
+import { storeConformance } from "./conformance/mod.ts";
 
 const available = postgresAvailable();
 if (!available) {
@@ -23,22 +23,14 @@ if (!available) {
   }
 }
 
-for (const c of CASES) {
-  Deno.test({
-    name: `store conformance (postgres): ${c.name}`,
-    ignore: !available,
-    // The pool's sockets and the server outlive one case by design.
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const db: TestDatabase = await freshDatabase();
-      const store = await openPostgresStore(db.url, { poolSize: 4 });
-      try {
-        await c.run(store);
-      } finally {
-        await store.close();
-        await db.drop();
-      }
+storeConformance("postgres", async () => {
+  const db: TestDatabase = await freshDatabase();
+  const store = await openPostgresStore(db.url, { poolSize: 4 });
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await db.drop();
     },
-  });
-}
+  };
+}, { ignore: !available, pooled: true });

@@ -21,14 +21,30 @@ export interface AreaRule {
   readonly forbidden?: readonly { readonly pattern: RegExp; readonly why: string }[];
 }
 
+/** Code no pure area may contain: I/O, the runtime, clocks, timers, logging. */
+const IMPURE: NonNullable<AreaRule["forbidden"]> = [
+  { pattern: /\bfetch\s*\(/, why: "I/O" },
+  { pattern: /\bDeno\./, why: "I/O or the runtime" },
+  { pattern: /\bDate\.now\s*\(|new Date\(\s*\)|performance\.now\s*\(/, why: "a clock" },
+  { pattern: /\bconsole\./, why: "logging" },
+  { pattern: /\bset(?:Timeout|Interval)\s*\(/, why: "timers" },
+];
+
 /** The rules (docs/architecture.md "Folders and dependency direction"). */
 export const RULES: readonly AreaRule[] = [
-  { area: "domain/", mayImport: [], packages: [] },
+  { area: "domain/", mayImport: [], packages: [], forbidden: IMPURE },
   {
     area: "store/",
-    mayImport: ["domain", "log.ts"],
+    mayImport: ["domain", "log.ts", "store/sqlite", "store/postgres"],
     packages: ["node:sqlite", "node:path", "node:fs", "postgres"],
   },
+  // Each engine uses the shared rows of store/, never the other engine.
+  {
+    area: "store/sqlite/",
+    mayImport: ["domain", "log.ts", "store"],
+    packages: ["node:sqlite", "node:path", "node:fs"],
+  },
+  { area: "store/postgres/", mayImport: ["domain", "log.ts", "store"], packages: ["postgres"] },
   {
     area: "ingest/adapters/",
     mayImport: ["domain"],
@@ -101,7 +117,7 @@ export const RULES: readonly AreaRule[] = [
   { area: "cli/status/", mayImport: ["domain"], packages: ["zod"] },
   {
     area: "cli/admin/",
-    mayImport: ["domain", "app", "store", "config.ts", "log.ts"],
+    mayImport: ["domain", "app", "store", "config.ts", "log.ts", "clock.ts"],
     packages: ["zod", "node:util"],
   },
   {
@@ -112,6 +128,7 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "main.ts",
     mayImport: [
+      "clock.ts",
       "app",
       "config.ts",
       "domain",
@@ -127,7 +144,44 @@ export const RULES: readonly AreaRule[] = [
   },
   { area: "config.ts", mayImport: ["domain"], packages: ["zod"] },
   { area: "log.ts", mayImport: [], packages: [] },
+  { area: "clock.ts", mayImport: ["domain"], packages: [] },
 ];
+
+/** The only files that may read or change `Deno.env`, and why. */
+export const ENVIRONMENT_READERS: Readonly<Record<string, string>> = {
+  "config.ts": "the server's configuration, read once at start",
+  "cli/status/main.ts": "the status CLI's own variables (its argument module parses them)",
+  "ingest/pinned_client.ts":
+    "hides the proxy variables from the fetch clients it makes (the runtime reads them)",
+};
+
+/** The only files that may start timers, and what for. */
+export const TIMER_USERS: Readonly<Record<string, string>> = {
+  "main.ts": "the shutdown deadline",
+  "app/alert_evaluator.ts": "the evaluator's safety-net round",
+  "app/dependency_reader.ts": "the deadline of a dependency-file read",
+  "app/keys.ts": "flushing key-use writes after the current request",
+  "app/retention.ts": "yielding to requests between retention batches",
+  "ingest/http.ts": "fetch deadlines",
+  "ingest/limiter.ts": "per-host politeness delays",
+  "ingest/parse_worker.ts": "the deadline of a parse on the worker",
+  "ingest/poller.ts": "the poll schedule",
+  "outbound/send_http.ts": "delivery deadlines",
+  "outbound/worker.ts": "the delivery worker's idle wait and lease renewal",
+  "routes/api/events.ts": "SSE keep-alive comments",
+  "routes/web/assets.ts": "the browser script it serves (copy feedback, search debounce)",
+  "store/sqlite/write_batch.ts": "the group-commit window",
+};
+
+/** Files outside `allowed` whose text matches `pattern` (one line each, empty when none). */
+export function usesOutside(
+  files: readonly SourceFile[],
+  pattern: RegExp,
+  allowed: Readonly<Record<string, string>>,
+): string[] {
+  return files.filter((f) => pattern.test(f.text) && !Object.hasOwn(allowed, f.path))
+    .map((f) => f.path);
+}
 
 /** A source file: its path relative to the repository root, and its text. */
 export interface SourceFile {

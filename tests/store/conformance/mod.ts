@@ -12,6 +12,7 @@
  */
 import type { Store } from "../../../domain/mod.ts";
 import { accountCases } from "./accounts.ts";
+import { accountDocCases } from "./account_docs.ts";
 import { alertIndexCases } from "./alert_index.ts";
 import { attemptCases } from "./attempts.ts";
 import { monitorCases } from "./monitors.ts";
@@ -50,6 +51,7 @@ export const CASES: readonly Case[] = [
   ...latencyCases,
   ...attemptCases,
   ...alertIndexCases,
+  ...accountDocCases,
   ...monitorCases,
   ...boardCases,
   ...idempotencyCases,
@@ -57,16 +59,84 @@ export const CASES: readonly Case[] = [
   ...mailCases,
 ];
 
-/** Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`. */
-export function storeConformance(engine: string, open: () => Promise<Store>): void {
+/** Options of {@link storeConformance}. */
+export interface ConformanceOptions {
+  /** Skip every case (no server for this engine here). */
+  readonly ignore?: boolean;
+  /** Leave Deno's resource and op sanitizers off (a pool's sockets outlive one case). */
+  readonly pooled?: boolean;
+}
+
+/** The port's methods, as `noun.method`, read off a store (both engines have the same). */
+function portMethods(store: Store): string[] {
+  return Object.entries(store).flatMap(([noun, value]) =>
+    value !== null && typeof value === "object"
+      ? Object.keys(value).map((method) => `${noun}.${method}`)
+      : []
+  );
+}
+
+/** `store` recording into `called` each port method a case calls. */
+function recording(store: Store, called: Set<string>): Store {
+  const out: Record<string, unknown> = {};
+  for (const [noun, value] of Object.entries(store)) {
+    if (value === null || typeof value !== "object") {
+      out[noun] = typeof value === "function" ? value.bind(store) : value;
+      continue;
+    }
+    out[noun] = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([method, fn]) => [
+        method,
+        typeof fn === "function"
+          ? (...args: unknown[]) => {
+            called.add(`${noun}.${method}`);
+            return fn.apply(value, args);
+          }
+          : fn,
+      ]),
+    );
+  }
+  return out as unknown as Store;
+}
+
+/**
+ * Registers every case as a `Deno.test` named `store conformance (<engine>): <case>`, each on a
+ * fresh store from `open` (closed after), and last a test that fails when a method of the port
+ * was called by no case: the suite is the port's definition, so every method needs a case.
+ */
+export function storeConformance(
+  engine: string,
+  open: () => Promise<Store>,
+  options: ConformanceOptions = {},
+): void {
+  const called = new Set<string>();
+  let methods: string[] = [];
+  const sanitize = options.pooled ? { sanitizeResources: false, sanitizeOps: false } : {};
   for (const c of CASES) {
-    Deno.test(`store conformance (${engine}): ${c.name}`, async () => {
-      const store = await open();
-      try {
-        await c.run(store);
-      } finally {
-        await store.close();
-      }
+    Deno.test({
+      name: `store conformance (${engine}): ${c.name}`,
+      ignore: options.ignore ?? false,
+      ...sanitize,
+      async fn() {
+        const store = await open();
+        if (methods.length === 0) methods = portMethods(store);
+        try {
+          await c.run(recording(store, called));
+        } finally {
+          await store.close();
+        }
+      },
     });
   }
+  Deno.test({
+    name: `store conformance (${engine}): every method of the port is exercised by a case`,
+    ignore: options.ignore ?? false,
+    fn() {
+      const never = methods.filter((m) => !called.has(m));
+      if (methods.length === 0) throw new Error("no case ran");
+      if (never.length) {
+        throw new Error(`port methods no conformance case calls: ${never.join(", ")}`);
+      }
+    },
+  });
 }

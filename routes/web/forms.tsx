@@ -1,0 +1,49 @@
+/**
+ * What every settings page's forms share: the CSRF field, the error note next to the form that
+ * failed, the redirect to sign in, and the words a refused change shows.
+ * @module
+ */
+import type { Context } from "hono";
+import type { WebSession } from "../../app/mod.ts";
+import { AppError, InvalidRequest, NotFound } from "../../domain/mod.ts";
+import { CSRF_FIELD, type WebEnv } from "./session.ts";
+
+/** The hidden field carrying the session's CSRF token. */
+export function Csrf(props: { session: WebSession }) {
+  return <input type="hidden" name={CSRF_FIELD} value={props.session.csrfToken} />;
+}
+
+/** A form's failure: which form (`place`) and what to say. */
+export interface Failure<P extends string = string> {
+  readonly place: P;
+  readonly message: string;
+}
+
+/** The failure's message, shown only next to the form it belongs to. */
+export function ErrorNote<P extends string>(props: { failure?: Failure<P>; at: P }) {
+  if (!props.failure || props.failure.place !== props.at) return null;
+  return <p class="notice error" role="alert">{props.failure.message}</p>;
+}
+
+/** The signed-in person of the request, or null. */
+export function signedIn(c: Context<WebEnv>): WebSession | null {
+  return c.get("session");
+}
+
+/** To the sign-in page, coming back here afterwards. */
+export function toSignIn(c: Context<WebEnv>): Response {
+  return c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
+}
+
+/**
+ * What a refused change says on the page (each field's issue for a 400); null for what the page
+ * does not handle itself (a 404, an unexpected error: the error page shows those).
+ */
+export function messageOf(err: unknown): string | null {
+  if (err instanceof InvalidRequest) {
+    return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
+  }
+  if (err instanceof NotFound) return null;
+  if (err instanceof AppError) return err.message;
+  return null;
+}
