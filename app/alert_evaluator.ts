@@ -154,8 +154,9 @@ interface Watch<S> {
 }
 
 /**
- * Who watches `slugs`: per service, each enabled rule (and active subscription) of an account
- * with a monitor on it, paired with each such monitor its target names, in rule order.
+ * Who watches `slugs`: per service, each rule (and active subscription) of an account with a
+ * monitor on it, paired with each such monitor its target names, in rule order. Disabled rules
+ * are among them: they send nothing new, but end the alerts they opened.
  */
 async function watchersOf(round: Round, slugs: readonly string[]): Promise<{
   readonly rules: ReadonlyMap<string, readonly Watch<RuleRecord>[]>;
@@ -185,7 +186,7 @@ async function watchersOf(round: Round, slugs: readonly string[]): Promise<{
     return bySlug;
   };
   return {
-    rules: await pair(accounts.length ? await store.alertRules.enabled(accounts) : []),
+    rules: await pair(accounts.length ? await store.alertRules.ofAccounts(accounts) : []),
     subscriptions: await pair(accounts.length ? await store.subscriptions.active(accounts) : []),
   };
 }
@@ -410,6 +411,7 @@ async function evaluateIncident(
   const trigger = incidentTrigger(change);
   const maintenance = trigger.startsWith("maintenance");
   if (maintenance ? !rule.maintenance : !rule.incidents) return;
+  if (!rule.enabled && trigger !== "incident_resolved") return; // disabled: only endings
   // An incident's notification has its own subject: its deliveries never stand for the
   // monitor's status alert (whose recovery must resolve the status alert's key).
   const subject = `monitor:${m.id}`;
@@ -469,6 +471,7 @@ async function evaluateStatus(
     s = { open, notificationId: last?.notificationId ?? null, waiting };
   }
   const previous = change.kind === "status" ? change.from : null;
+  if (fired && !s.open && !rule.enabled) return; // disabled: nothing new
   if (fired && !s.open) {
     const notificationId = `ntf_${hash(rule.id, subject, change.id)}`;
     const msg = await messageFor(
@@ -695,7 +698,9 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
     const service = await round.service(slug);
     if (service?.reading.state === "failing" && service.reading.error) {
       for (const { source: rule, monitor } of watchers.get(slug) ?? []) {
-        if (rule.failingMinutes) startReadingAlert(round, rule, monitor, service, since, out);
+        if (rule.failingMinutes && rule.enabled) {
+          startReadingAlert(round, rule, monitor, service, since, out);
+        }
       }
     }
     memory.failing.set(slug, { since, checkedAt: now });

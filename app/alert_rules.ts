@@ -179,6 +179,10 @@ export async function updateRule(
   );
   if (updated === null) throw new NotFound("alert rule", id);
   if (updated === "conflict" || updated === "slug_taken") throw new PreconditionFailed();
+  // Disabled: what it had queued and not sent yet stops (the alerts it opened still end).
+  if (now.enabled && !updated.enabled) {
+    await ctx.store.deliveries.cancelPending(updated.id, ctx.clock.now());
+  }
   return updated;
 }
 

@@ -95,6 +95,12 @@ export interface DeliveryStore {
    * still end. Reads every delivery of such subjects; for startup, not for every round.
    */
   unresolved(subjectPrefix: string): Promise<readonly DeliveryRecord[]>;
+  /**
+   * Every pending delivery of `sourceId` not due by `dueAfter` and never tried becomes
+   * `cancelled` (a rule disabled: what it had not sent yet stops; a retry of one already tried
+   * still goes); how many did.
+   */
+  cancelPending(sourceId: string, dueAfter: EpochMs): Promise<number>;
   /** The last delivery of `sourceId` about `subject`, whatever its state (null: none). */
   latestFor(sourceId: string, subject: string): Promise<DeliveryRecord | null>;
   /**

@@ -76,8 +76,11 @@ export interface AlertRouteStore extends AccountDocStore<RouteRecord, NewRoute, 
 
 /** Alert rules (issue #13): account documents of kind `rule`, and every account's at once. */
 export interface AlertRuleStore extends AccountDocStore<RuleRecord, NewRule, RulePatch> {
-  /** The enabled rules of these accounts, oldest first (the evaluator's input). */
-  enabled(accountIds: readonly string[]): Promise<readonly RuleRecord[]>;
+  /**
+   * Every rule of these accounts, enabled or not, oldest first (the evaluator's input: a
+   * disabled rule sends nothing new but still ends the alerts it opened).
+   */
+  ofAccounts(accountIds: readonly string[]): Promise<readonly RuleRecord[]>;
 }
 import type { OAuthStore } from "./oauth.ts";
 import type { PollStore } from "./polls.ts";

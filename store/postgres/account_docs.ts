@@ -118,10 +118,10 @@ export function boardStore(sql: Sql): BoardStore {
 export function ruleStore(sql: Sql): AlertRuleStore {
   return {
     ...docStore(sql, "rule"),
-    async enabled(accountIds) {
+    async ofAccounts(accountIds) {
       const rows = await sql`SELECT * FROM account_docs WHERE kind = 'rule'
         AND account_id = ANY(${accountIds as string[]}) ORDER BY created_at, seq`;
-      return rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled);
+      return rows.map((r) => recordOf<RuleRecord>(r, false));
     },
   };
 }

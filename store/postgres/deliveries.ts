@@ -67,6 +67,13 @@ export function deliveryStore(sql: Sql): DeliveryStore {
         WHERE nth = 1 AND recovery = 0 AND state <> 'cancelled' ORDER BY created_at`;
       return rows.map(deliveryOf);
     },
+    async cancelPending(sourceId, dueAfter) {
+      return affected(
+        await sql`UPDATE alert_deliveries SET state = 'cancelled', updated_at = ${dueAfter}
+          WHERE source_id = ${sourceId} AND state = 'pending' AND attempts = 0
+            AND not_before > ${dueAfter}`,
+      );
+    },
     async latestFor(sourceId, subject) {
       const [r] = await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
         AND subject = ${subject} ORDER BY created_at DESC, seq DESC LIMIT 1`;

@@ -135,14 +135,14 @@ export function boardStore(db: Db): BoardStore {
 export function ruleStore(db: Db): AlertRuleStore {
   return {
     ...docStore(db, "rule"),
-    enabled(accountIds) {
+    ofAccounts(accountIds) {
       const rows = statement(
         db,
         `SELECT * FROM account_docs WHERE kind = 'rule'
          AND account_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
       ).all(JSON.stringify(accountIds)) as Row[];
       return Promise.resolve(
-        rows.map((r) => recordOf<RuleRecord>(r, false)).filter((r) => r.enabled),
+        rows.map((r) => recordOf<RuleRecord>(r, false)),
       );
     },
   };

@@ -122,6 +122,14 @@ export function deliveryStore(db: Db): DeliveryStore {
       ).all(subjectPrefix.length, subjectPrefix) as Row[];
       return rows.map(deliveryOf);
     },
+    cancelPending(sourceId, dueAfter) {
+      const r = statement(
+        db,
+        `UPDATE alert_deliveries SET state = 'cancelled', updated_at = ?
+         WHERE source_id = ? AND state = 'pending' AND attempts = 0 AND not_before > ?`,
+      ).run(dueAfter, sourceId, dueAfter);
+      return Number(r.changes);
+    },
     latestFor(sourceId, subject) {
       const r = statement(
         db,

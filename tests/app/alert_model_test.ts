@@ -63,6 +63,7 @@ interface Rule {
   readonly incidents: boolean;
   readonly maintenance: boolean;
   readonly failingMinutes: number | null;
+  readonly enabled: boolean;
 }
 type Component = "A" | "B";
 /** One step of the history, some minutes after the last. */
@@ -85,7 +86,7 @@ type Step =
     readonly t: "edit";
     readonly after: number;
     readonly patch: Partial<
-      Pick<Rule, "level" | "forMinutes" | "recovery" | "incidents" | "maintenance">
+      Pick<Rule, "level" | "forMinutes" | "recovery" | "incidents" | "maintenance" | "enabled">
     >;
   };
 /** What the monitor watches. */
@@ -228,7 +229,14 @@ function model(initial: Rule, watch: Watch, target: Target, steps: readonly Step
     at += step.after * MIN;
     if (step.t === "edit") {
       // An edit that would leave the rule watching nothing is refused (400): nothing changes.
-      if (watchesSomething({ ...rule, ...step.patch })) rule = { ...rule, ...step.patch };
+      if (!watchesSomething({ ...rule, ...step.patch })) continue;
+      // Disabling stops what was queued and not yet due: a trigger still waiting is gone.
+      if (rule.enabled && step.patch.enabled === false && episode && episode.due > at) {
+        const e = episode;
+        out.splice(out.findIndex((m) => m[1] === e.key), 1);
+        episode = null;
+      }
+      rule = { ...rule, ...step.patch };
       continue;
     }
     if (step.t === "fail") {
@@ -245,7 +253,7 @@ function model(initial: Rule, watch: Watch, target: Target, steps: readonly Step
         ? changed.a
         : changed.a || changed.b;
       if (!heard || rule.level === null) continue;
-      if (above(level()) && episode === null) {
+      if (above(level()) && episode === null && rule.enabled) {
         episode = { key: `s${n}`, due: at + rule.forMinutes * MIN };
         out.push(["status", episode.key, "status", episode.due]);
       } else if (!above(level()) && episode !== null) {
@@ -269,6 +277,8 @@ function model(initial: Rule, watch: Watch, target: Target, steps: readonly Step
         ? "incident_opened"
         : "incident_updated";
       if (trigger === "incident_resolved" && !told.has(changed.id)) continue;
+      // A disabled rule sends nothing new; it still resolves what it told.
+      if (!rule.enabled && trigger !== "incident_resolved") continue;
       told.add(changed.id);
       out.push(["incident", changed.id, trigger, at]);
     }
@@ -427,12 +437,21 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant("edit" as const),
       after: fc.integer({ min: 1, max: 5 }),
+      patch: fc.record({ enabled: fc.boolean() }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("edit" as const),
+      after: fc.integer({ min: 1, max: 5 }),
       patch: fc.record({
         level: fc.constantFrom<StatusLevel | null>(...THRESHOLDS, null),
         forMinutes: fc.constantFrom(0, 5, 10),
         recovery: fc.boolean(),
         incidents: fc.boolean(),
         maintenance: fc.boolean(),
+        enabled: fc.boolean(),
       }, { requiredKeys: [] }),
     }),
   },
@@ -448,11 +467,19 @@ Deno.test("alerts: the pipeline queues exactly what the model says, for random h
         incidents: fc.boolean(),
         maintenance: fc.boolean(),
         failingMinutes: fc.constantFrom<number | null>(null, 5, 10),
+        enabled: fc.constant(true),
       }).filter(watchesSomething),
       fc.constantFrom<Watch>("whole", "A", "A+B"),
       fc.constantFrom<Target>("monitor", "all", "group", "board", "elsewhere"),
       fc.array(stepArb, { minLength: 1, maxLength: 14 }),
-      async (rule, watch, target, steps) => {
+      async (rule, watch, target, generated) => {
+        // Rules watching failing readings are not disabled mid-history: when a re-enabled rule
+        // catches up with a run already failing depends on the minute-long look again.
+        const steps = rule.failingMinutes === null ? generated : generated.map((s) => {
+          if (s.t !== "edit") return s;
+          const { enabled: _, ...patch } = s.patch;
+          return { ...s, patch };
+        });
         deepStrictEqual(
           canonical(await pipeline(rule, watch, target, steps)),
           canonical(model(rule, watch, target, steps)),

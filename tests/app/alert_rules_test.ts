@@ -17,6 +17,7 @@ import {
   evaluateAlerts,
   evaluateReadings,
   EVALUATOR_CURSOR,
+  updateRule,
 } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
 import type { ComponentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.ts";
@@ -493,4 +494,47 @@ Deno.test("a restarted evaluator still ends a reading alert that went out before
   equal(await evaluateReadings(fresh), 1, "the recovery, found from the outbox");
   equal((await s.all())[0]!.message.trigger, "recovered");
   equal(await evaluateReadings(fresh), 0);
+});
+
+Deno.test("a disabled rule sends nothing new: its waiting alert stops, but an alert it sent still recovers", async () => {
+  const s = await setup();
+  const rule = await createRule(s.ctx, s.admin, {
+    name: "GitHub down",
+    target: { kind: "monitor", id: s.gh.id },
+    level: "MAJOR_OUTAGE",
+    forMinutes: 10,
+    routes: [s.route.id],
+  });
+  const gh = (level: StatusLevel): Snapshot => ({
+    indicator: level,
+    components: [],
+    incidents: [],
+  });
+  const flip = async (level: StatusLevel) => {
+    s.advance(60_000);
+    await recordReading(s.ctx.store, "github", gh(level), s.at());
+    await evaluateAlerts(s.ctx);
+  };
+  await flip("MAJOR_OUTAGE");
+  equal((await s.all())[0]!.state, "pending", "waiting out the 10 minutes");
+  await updateRule(s.ctx, s.admin, rule.id, { enabled: false }, null);
+  deepStrictEqual((await s.all()).map((d) => d.state), ["cancelled"], "disabled: it never goes");
+  await flip("OPERATIONAL");
+  await flip("MAJOR_OUTAGE");
+  equal((await s.all()).length, 1, "a disabled rule fires nothing");
+
+  // Enabled again: the next rise is an alert; it goes; disabling then leaves it to recover.
+  await updateRule(s.ctx, s.admin, rule.id, { enabled: true, forMinutes: 0 }, null);
+  await flip("OPERATIONAL");
+  await flip("MAJOR_OUTAGE");
+  const [sent] = await s.all();
+  equal(sent!.message.trigger, "status");
+  equal(sent!.state, "pending");
+  equal(sent!.notBefore, s.at(), "due now");
+  await updateRule(s.ctx, s.admin, rule.id, { enabled: false }, null);
+  equal((await s.all())[0]!.state, "pending", "already due: disabling does not take it back");
+  await flip("OPERATIONAL");
+  const [recovery] = await s.all();
+  equal(recovery!.message.trigger, "recovered");
+  equal(recovery!.notificationId, sent!.notificationId, "the alert it opened is resolved");
 });

@@ -5,7 +5,7 @@
  * (`deliveries.unresolved`).
  * @module
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { deepStrictEqual, equal } from "node:assert/strict";
 import type { AlertMessage, NewDelivery, NewMonitor, NewRule } from "../../../domain/mod.ts";
 import { accountOf, memberOf } from "./accounts.ts";
 import type { Case } from "./_support.ts";
@@ -81,6 +81,36 @@ function delivery(id: string, over: Partial<NewDelivery>): NewDelivery {
 export const alertIndexCases: readonly Case[] = [
   {
     name:
+      "deliveries.cancelPending: a source's deliveries not due and never tried stop; others go on",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      await store.deliveries.enqueue([
+        delivery("due", { notBefore: T }),
+        delivery("later", { notBefore: T + 10 * MIN }),
+        delivery("retry", { notBefore: T - MIN }),
+        delivery("other", { notBefore: T + 10 * MIN, source: { kind: "rule", id: "r2" } }),
+      ]);
+      // "retry" was tried once and failed: its next attempt waits until later.
+      const [claimed] = await store.deliveries.claimDue(T - MIN, 1, "w", MIN);
+      await store.deliveries.finish(claimed!.id, "w", {
+        n: 1,
+        at: T - MIN,
+        ok: false,
+        status: 503,
+        reply: null,
+        latencyMs: 1,
+        error: "HTTP 503",
+      }, { state: "pending", notBefore: T + 5 * MIN, error: "HTTP 503" });
+      equal(await store.deliveries.cancelPending("r1", T), 1);
+      const state = async (id: string) => (await store.deliveries.get("a1", id))!.delivery.state;
+      deepStrictEqual(
+        [await state("due"), await state("later"), await state("retry"), await state("other")],
+        ["pending", "cancelled", "pending", "pending"],
+      );
+    },
+  },
+  {
+    name:
       "monitors.watching: every account's unpaused monitors on the services asked, oldest first",
     async run(store) {
       for (const a of ["a1", "a2", "a3"]) {
@@ -108,7 +138,7 @@ export const alertIndexCases: readonly Case[] = [
   },
   {
     name:
-      "alertRules.enabled and subscriptions.active: only of the accounts asked, only enabled and active",
+      "alertRules.ofAccounts and subscriptions.active: only of the accounts asked (rules enabled or not, active subscriptions)",
     async run(store) {
       for (const a of ["a1", "a2", "a3"]) {
         await store.accounts.create(accountOf(a), memberOf(`m_${a}`, a, `${a}@x.test`));
@@ -118,12 +148,12 @@ export const alertIndexCases: readonly Case[] = [
       await store.alertRules.create({ ...rule("r3", "a2", false), createdAt: T + 2 }, null);
       await store.alertRules.create({ ...rule("r4", "a3"), createdAt: T + 3 }, null);
       const rules = async (accounts: string[]) =>
-        (await store.alertRules.enabled(accounts)).map((r) => r.id);
-      deepStrictEqual(await rules(["a1", "a2"]), ["r1", "r2"]);
-      deepStrictEqual(await rules(["a3"]), ["r4"]);
+        (await store.alertRules.ofAccounts(accounts)).map((r) => [r.id, r.enabled]);
+      deepStrictEqual(await rules(["a1", "a2"]), [["r1", true], ["r2", true], ["r3", false]]);
+      deepStrictEqual(await rules(["a3"]), [["r4", true]]);
       deepStrictEqual(await rules([]), []);
       await store.alertRules.update("a2", "r3", { enabled: true }, T + MIN, null);
-      deepStrictEqual(await rules(["a2"]), ["r2", "r3"]);
+      deepStrictEqual(await rules(["a2"]), [["r2", true], ["r3", true]]);
       for (
         const [id, accountId, state] of [
           ["s1", "a1", "active"],
