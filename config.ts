@@ -18,7 +18,7 @@ import {
   type ProxyServer,
   type ProxySettings,
   proxyVariablesOf,
-} from "./domain/mod.ts";
+} from "./lib/mod.ts";
 
 /** The process environment, read once at start (the one place the server reads `Deno.env`). */
 export function processEnvironment(): Record<string, string> {

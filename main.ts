@@ -66,7 +66,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   log.info("catalog loaded", { vendors: vendors.length, engine: store.engine, ...synced });
   const { proxy } = config.poll;
   if (proxy.http !== null || proxy.https !== null) {
-    // The URLs hold no credentials (domain/proxy.ts keeps them apart).
+    // The URLs hold no credentials (lib/proxy.ts keeps them apart).
     log.info("outbound proxy", {
       https: proxy.https?.url ?? "direct",
       http: proxy.http?.url ?? "direct",

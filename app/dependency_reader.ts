@@ -1,6 +1,6 @@
 /**
  * Reading a team's dependency files off the event loop: a request may carry 20 files of 2 MB
- * each, and the readers (domain/dependency_files.ts), though linear, would still hold every
+ * each, and the readers (lib/dependency_files.ts), though linear, would still hold every
  * other request for as long as that takes. Files are read on one worker thread, one request at
  * a time, each under a deadline: a request whose files take longer ends the worker (a new one
  * starts for the next) and is answered with a clear error instead of being waited for.
@@ -9,13 +9,8 @@
  * `main.ts` starts nothing in a thread named {@link FILE_READER_NAME}.
  * @module
  */
-import {
-  Busy,
-  type FileDependencies,
-  type FileProblem,
-  InvalidRequest,
-  readDependencyFile,
-} from "../domain/mod.ts";
+import { Busy, InvalidRequest } from "../domain/mod.ts";
+import { type FileDependencies, type FileProblem, readDependencyFile } from "../lib/mod.ts";
 
 /** The name of the reader's worker thread. */
 export const FILE_READER_NAME = "statusd-dependency-files";

@@ -28,6 +28,7 @@ export {
 export {
   addMember,
   createAccount,
+  createAccountHashedBy,
   currentAccount,
   deviceToken,
   listAccounts,
@@ -83,7 +84,7 @@ export {
   type SuggestionReport,
   suggestMonitors,
 } from "./suggestions.ts";
-export { HashGate, HASHING, passwordHashing } from "./password.ts";
+export { HashGate, HASHING, hashPassword, passwordHashing } from "./password.ts";
 export {
   authenticateKey,
   type CreatedKey,

@@ -5,17 +5,14 @@
  * @module
  */
 import { z } from "zod";
+import { componentInRegion, InvalidRequest, type Issue, servicesOfPackage } from "../domain/mod.ts";
 import {
-  componentInRegion,
   type Ecosystem,
   type FileDependencies,
   hostOf,
-  InvalidRequest,
   isFileProblem,
-  type Issue,
   MAX_FILE_BYTES,
-  servicesOfPackage,
-} from "../domain/mod.ts";
+} from "../lib/mod.ts";
 import type { AppContext } from "./context.ts";
 import type { Caller } from "./policy.ts";
 import {

@@ -17,7 +17,8 @@ import {
   startAlertEvaluator,
 } from "../app/mod.ts";
 import type { Caller } from "../app/mod.ts";
-import { parseAllowance, type Snapshot } from "../domain/mod.ts";
+import { type Snapshot } from "../domain/mod.ts";
+import { parseAllowance } from "../lib/mod.ts";
 import { silentLogger } from "../log.ts";
 import { createHttpSender } from "../outbound/send_http.ts";
 import { createDeliveryWorker } from "../outbound/worker.ts";

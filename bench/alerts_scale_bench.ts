@@ -22,7 +22,7 @@ import {
 } from "../app/mod.ts";
 import type { AppContext } from "../app/mod.ts";
 import type { Account, RuleTarget, Snapshot, StatusLevel, Store } from "../domain/mod.ts";
-import { parseAllowance } from "../domain/mod.ts";
+import { parseAllowance } from "../lib/mod.ts";
 import { loadCatalog } from "../ingest/catalog.ts";
 import { silentLogger } from "../log.ts";
 import { createHttpSender } from "../outbound/send_http.ts";

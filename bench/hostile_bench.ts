@@ -8,7 +8,7 @@
  * run's peak RSS.
  * @module
  */
-import { parseAllowance } from "../domain/mod.ts";
+import { parseAllowance } from "../lib/mod.ts";
 import { systemClock } from "../clock.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { silentLogger } from "../log.ts";

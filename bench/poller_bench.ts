@@ -15,7 +15,8 @@
  * @module
  */
 import v8 from "node:v8";
-import { parseAllowance, type Vendor } from "../domain/mod.ts";
+import { type Vendor } from "../domain/mod.ts";
+import { parseAllowance } from "../lib/mod.ts";
 import { systemClock } from "../clock.ts";
 import { createPoller } from "../ingest/mod.ts";
 import { digestText } from "../ingest/adapters/_pulse.ts";

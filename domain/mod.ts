@@ -301,38 +301,6 @@ export {
   unsupportedReasonOf,
 } from "./reading.ts";
 export {
-  type AddressAllowance,
-  checkedHost,
-  embeddedV4,
-  formatIp,
-  inRange,
-  type IpAddress,
-  type IpRange,
-  isAddressAllowed,
-  isLocalhostName,
-  NO_PRIVATE_ADDRESSES,
-  type NonPublicKind,
-  nonPublicKind,
-  parseAllowance,
-  parseIp,
-  parseIpRange,
-} from "./address.ts";
-export {
-  firstSet,
-  NO_PROXIES,
-  NO_PROXY_VARIABLES,
-  type NoProxyEntry,
-  parseNoProxy,
-  parseProxyUrl,
-  PROXY_URL_VARIABLES,
-  PROXY_VARIABLES,
-  proxyFor,
-  type ProxyServer,
-  type ProxySettings,
-  type ProxyUrlVariable,
-  proxyVariablesOf,
-} from "./proxy.ts";
-export {
   boundSnapshot,
   cutText,
   type DropReporter,
@@ -379,18 +347,6 @@ export {
   type WatchedComponent,
   worstTimeline,
 } from "./monitor.ts";
-export {
-  type Ecosystem,
-  type FileDependencies,
-  type FileProblem,
-  hostOf,
-  isFileProblem,
-  MAX_FILE_BYTES,
-  pypiName,
-  READABLE_FILES,
-  readDependencyFile,
-  terraformProvider,
-} from "./dependency_files.ts";
 export {
   componentInRegion,
   indexSignals,

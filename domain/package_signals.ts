@@ -5,7 +5,7 @@
  * the words their status pages use for them.
  * @module
  */
-import type { Ecosystem } from "./dependency_files.ts";
+import type { Ecosystem } from "../lib/dependency_files.ts";
 
 /** The signals of one service: package names by ecosystem; a trailing `*` is a prefix. */
 export type ServiceSignals = Partial<Record<Ecosystem, readonly string[]>>;

@@ -6,12 +6,8 @@
  * {@link FetchOutcome}.
  * @module
  */
-import {
-  type AddressAllowance,
-  checkedHost,
-  NO_PRIVATE_ADDRESSES,
-  type ReadingErrorKind,
-} from "../domain/mod.ts";
+import { type ReadingErrorKind } from "../domain/mod.ts";
+import { type AddressAllowance, checkedHost, NO_PRIVATE_ADDRESSES } from "../lib/mod.ts";
 import type { Resolve } from "./dns_cache.ts";
 import { checkPin, createPinnedPool, type PinnedPool, systemResolve } from "./pinned_client.ts";
 

@@ -48,7 +48,7 @@ import {
   proxyFor,
   type ProxyServer,
   type ProxySettings,
-} from "../domain/mod.ts";
+} from "../lib/mod.ts";
 
 /** One request sent through a pool. */
 export interface PinnedRequest {

@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import { Cron } from "croner";
 import type {
-  AddressAllowance,
   Clock,
   DueVendor,
   EpochMs,
@@ -16,9 +15,9 @@ import type {
   PollerStats,
   PollOutcome,
   PollStore,
-  ProxySettings,
   ReadingErrorKind,
 } from "../domain/mod.ts";
+import type { AddressAllowance, ProxySettings } from "../lib/mod.ts";
 import {
   cutText,
   HOUR_MS,

@@ -6,7 +6,7 @@
  * answer is read up to 500 characters, and a timeout ends the attempt. Never throws.
  * @module
  */
-import { type AddressAllowance, checkedHost, type ProxySettings } from "../domain/mod.ts";
+import { type AddressAllowance, checkedHost, type ProxySettings } from "../lib/mod.ts";
 import {
   checkPin,
   createPinnedPool,

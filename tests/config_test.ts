@@ -6,7 +6,7 @@ import {
   NO_PROXIES,
   parseIp,
   proxyFor,
-} from "../domain/mod.ts";
+} from "../lib/mod.ts";
 
 Deno.test("defaults fill every setting of DESIGN §7", () => {
   const c = loadConfig({});

@@ -6,7 +6,7 @@
  * error reaching it says so.
  * @module
  */
-import { checkedHost, isLocalhostName, nonPublicKind, parseIp } from "../../domain/address.ts";
+import { checkedHost, isLocalhostName, nonPublicKind, parseIp } from "../../lib/address.ts";
 import {
   firstSet,
   NO_PROXY_VARIABLES,
@@ -14,9 +14,9 @@ import {
   parseProxyUrl,
   proxyFor,
   proxyVariablesOf,
-} from "../../domain/proxy.ts";
+} from "../../lib/proxy.ts";
 
-export { PROXY_VARIABLES } from "../../domain/proxy.ts";
+export { PROXY_VARIABLES } from "../../lib/proxy.ts";
 
 /** The way to the API. */
 export interface ApiRoute {

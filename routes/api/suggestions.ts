@@ -13,7 +13,7 @@ import {
   suggestMonitors,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { READABLE_FILES } from "../../domain/mod.ts";
+import { READABLE_FILES } from "../../lib/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import {

@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
-import { inRange, type IpRange, parseIp, parseIpRange } from "../../domain/mod.ts";
+import { inRange, type IpRange, parseIp, parseIpRange } from "../../lib/mod.ts";
 
 /** Reads a request's client address. */
 export type AddressOf = (c: Context) => string;

@@ -21,7 +21,7 @@ import {
 } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
 import type { ComponentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.ts";
-import { parseAllowance } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";

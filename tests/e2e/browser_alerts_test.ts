@@ -9,7 +9,7 @@ import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { parseAllowance } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { parseAllowance } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { type FetchOptions, politeFetch } from "../../ingest/http.ts";
 import { ALLOW_SIMULATOR, type Scenario, startSimulator } from "../support/simulator.ts";
 import { makeTestCertificate } from "../support/tls.ts";

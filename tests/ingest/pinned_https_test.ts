@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { parseAllowance } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { type FetchOutcome, politeFetch } from "../../ingest/http.ts";
 import { createPinnedPool, type PinnedPool } from "../../ingest/pinned_client.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";

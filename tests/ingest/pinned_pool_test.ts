@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { parseAllowance } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { politeFetch, RETRY_AFTER_MAX_MS, retryAfterOf } from "../../ingest/http.ts";
 import { createPinnedPool } from "../../ingest/pinned_client.ts";
 import { makeTestCertificate } from "../support/tls.ts";

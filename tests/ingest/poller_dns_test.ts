@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { fixedClock, MINUTE_MS, parseAllowance } from "../../domain/mod.ts";
+import { fixedClock, MINUTE_MS } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { VENDOR_CONNECTION_IDLE_MS } from "../../ingest/poller.ts";

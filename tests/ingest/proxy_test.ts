@@ -7,15 +7,14 @@
  * (tests/support/forward_proxy.ts) stands in for the corporate one.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
+import { fixedClock, type Vendor } from "../../domain/mod.ts";
 import {
-  fixedClock,
   parseAllowance,
   parseNoProxy,
   parseProxyUrl,
   type ProxyServer,
   type ProxySettings,
-  type Vendor,
-} from "../../domain/mod.ts";
+} from "../../lib/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { type FetchOutcome, politeFetch } from "../../ingest/http.ts";
 import { createPoller } from "../../ingest/mod.ts";

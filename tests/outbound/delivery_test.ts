@@ -16,7 +16,7 @@ import type {
   RouteSettingsData,
   Store,
 } from "../../domain/mod.ts";
-import { NO_PRIVATE_ADDRESSES, parseAllowance } from "../../domain/mod.ts";
+import { NO_PRIVATE_ADDRESSES, parseAllowance } from "../../lib/mod.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { createMailSender } from "../../outbound/send_mail.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";

@@ -4,7 +4,7 @@
  * must be allowed, and the address to connect to is the checked one.
  */
 import { deepStrictEqual, match } from "node:assert/strict";
-import { type AddressAllowance, parseAllowance } from "../../domain/mod.ts";
+import { type AddressAllowance, parseAllowance } from "../../lib/mod.ts";
 import { checkDestination } from "../../outbound/send_http.ts";
 
 function allowance(setting: string): AddressAllowance {

@@ -8,7 +8,8 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import type { AlertMessage, NewDelivery } from "../../domain/mod.ts";
-import { MAX_IN_FLIGHT_PER_ACCOUNT, parseAllowance } from "../../domain/mod.ts";
+import { MAX_IN_FLIGHT_PER_ACCOUNT } from "../../domain/mod.ts";
+import { parseAllowance } from "../../lib/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";

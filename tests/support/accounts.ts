@@ -3,9 +3,10 @@
  */
 import {
   type AppContext,
-  createAccount,
+  createAccountHashedBy,
   createAppContext,
   createKey,
+  hashPassword,
   type Membership,
 } from "../../app/mod.ts";
 import {
@@ -54,9 +55,17 @@ export function testContext(
   return Object.assign(ctx, { lines });
 }
 
-/** An account with one OWNER. */
+let passwordHash: Promise<string> | null = null;
+
+/**
+ * An account with one OWNER whose password is {@link PASSWORD}, made by the verb people use, with
+ * the password hashed once per test process (tests of sign-up itself call `createAccount`).
+ */
 export function account(ctx: AppContext, email: string, plan: Plan = "PRO"): Promise<Membership> {
-  return createAccount(ctx, { email, password: PASSWORD, plan });
+  return createAccountHashedBy(ctx, { email, password: PASSWORD, plan }, (password) => {
+    if (password !== PASSWORD) throw new Error("the test suite's accounts use PASSWORD");
+    return passwordHash ??= hashPassword(PASSWORD);
+  });
 }
 
 /** Creates a key as the self-hoster would (admin); returns the secret. */

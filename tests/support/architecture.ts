@@ -32,22 +32,28 @@ const IMPURE: NonNullable<AreaRule["forbidden"]> = [
 
 /** The rules (docs/architecture.md "Folders and dependency direction"). */
 export const RULES: readonly AreaRule[] = [
-  { area: "domain/", mayImport: [], packages: [], forbidden: IMPURE },
+  // General tools with no domain and no dependency (addresses, proxies, dependency files).
+  { area: "lib/", mayImport: [], packages: [], forbidden: IMPURE },
+  { area: "domain/", mayImport: ["lib"], packages: [], forbidden: IMPURE },
   {
     area: "store/",
-    mayImport: ["domain", "log.ts", "store/sqlite", "store/postgres"],
+    mayImport: ["domain", "lib", "log.ts", "store/sqlite", "store/postgres"],
     packages: ["node:sqlite", "node:path", "node:fs", "postgres"],
   },
   // Each engine uses the shared rows of store/, never the other engine.
   {
     area: "store/sqlite/",
-    mayImport: ["domain", "log.ts", "store"],
+    mayImport: ["domain", "lib", "log.ts", "store"],
     packages: ["node:sqlite", "node:path", "node:fs"],
   },
-  { area: "store/postgres/", mayImport: ["domain", "log.ts", "store"], packages: ["postgres"] },
+  {
+    area: "store/postgres/",
+    mayImport: ["domain", "lib", "log.ts", "store"],
+    packages: ["postgres"],
+  },
   {
     area: "ingest/adapters/",
-    mayImport: ["domain"],
+    mayImport: ["domain", "lib"],
     packages: ["zod", "fast-xml-parser"],
     forbidden: [
       { pattern: /\bfetch\s*\(/, why: "I/O (an adapter is a pure function of bytes)" },
@@ -59,12 +65,12 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/",
-    mayImport: ["domain", "ingest/adapters", "ingest/pinned_client.ts", "log.ts"],
+    mayImport: ["domain", "lib", "ingest/adapters", "ingest/pinned_client.ts", "log.ts"],
     packages: ["zod", "fast-xml-parser", "croner", "node:crypto"],
   },
   {
     area: "outbound/channels/",
-    mayImport: ["domain"],
+    mayImport: ["domain", "lib"],
     packages: ["zod", "standardwebhooks"],
     forbidden: [
       { pattern: /\bfetch\s*\(/, why: "I/O (a channel is a pure renderer)" },
@@ -76,7 +82,7 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/pinned_client.ts",
-    mayImport: ["domain"],
+    mayImport: ["domain", "lib"],
     packages: [
       "node:dns/promises",
       "node:https",
@@ -88,17 +94,17 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "outbound/",
-    mayImport: ["domain", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
+    mayImport: ["domain", "lib", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
     packages: ["zod", "standardwebhooks", "nodemailer", "node:crypto"],
   },
   {
     area: "app/",
-    mayImport: ["domain", "outbound/channels", "log.ts"],
+    mayImport: ["domain", "lib", "outbound/channels", "log.ts"],
     packages: ["zod", "croner", "@oslojs/encoding", "@oslojs/crypto/", "node:crypto"],
   },
   {
     area: "routes/",
-    mayImport: ["domain", "app", "log.ts"],
+    mayImport: ["domain", "lib", "app", "log.ts"],
     packages: [
       "hono",
       "hono/",
@@ -114,15 +120,15 @@ export const RULES: readonly AreaRule[] = [
       "badge-maker",
     ],
   },
-  { area: "cli/status/", mayImport: ["domain"], packages: ["zod"] },
+  { area: "cli/status/", mayImport: ["domain", "lib"], packages: ["zod"] },
   {
     area: "cli/admin/",
-    mayImport: ["domain", "app", "store", "config.ts", "log.ts", "clock.ts"],
+    mayImport: ["domain", "lib", "app", "store", "config.ts", "log.ts", "clock.ts"],
     packages: ["zod", "node:util"],
   },
   {
     area: "scripts/",
-    mayImport: ["domain", "ingest"],
+    mayImport: ["domain", "lib", "ingest"],
     packages: ["zod", "node:zlib", "node:path", "@oslojs/encoding", "@oslojs/crypto/"],
   },
   {
@@ -132,6 +138,7 @@ export const RULES: readonly AreaRule[] = [
       "app",
       "config.ts",
       "domain",
+      "lib",
       "ingest",
       "outbound",
       "outbound/channels",
@@ -142,9 +149,9 @@ export const RULES: readonly AreaRule[] = [
     ],
     packages: [],
   },
-  { area: "config.ts", mayImport: ["domain"], packages: ["zod"] },
+  { area: "config.ts", mayImport: ["domain", "lib"], packages: ["zod"] },
   { area: "log.ts", mayImport: [], packages: [] },
-  { area: "clock.ts", mayImport: ["domain"], packages: [] },
+  { area: "clock.ts", mayImport: ["domain", "lib"], packages: [] },
 ];
 
 /** The only files that may read or change `Deno.env`, and why. */

@@ -4,7 +4,7 @@
  * nested `[`…`]`, unclosed quotes), at the largest size one file may have.
  * @module
  */
-import { MAX_FILE_BYTES } from "../../domain/mod.ts";
+import { MAX_FILE_BYTES } from "../../lib/mod.ts";
 
 const size = Math.floor(MAX_FILE_BYTES / 2) - 64;
 

@@ -21,7 +21,8 @@
  * for those names, its https origins and CA in the same line.
  * @module
  */
-import { type AddressAllowance, parseAllowance, type Vendor } from "../../domain/mod.ts";
+import { type Vendor } from "../../domain/mod.ts";
+import { type AddressAllowance, parseAllowance } from "../../lib/mod.ts";
 import { makeTestCertificate } from "./tls.ts";
 import {
   isSimulatedPlatform,

@@ -6,7 +6,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppContext } from "../../app/mod.ts";
-import { type Clock, PROXY_VARIABLES, type Store } from "../../domain/mod.ts";
+import { type Clock, type Store } from "../../domain/mod.ts";
+import { PROXY_VARIABLES } from "../../lib/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createServer } from "../../routes/mod.ts";
 

@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { parseAllowance } from "../../../domain/mod.ts";
+import { parseAllowance } from "../../../lib/mod.ts";
 import { silentLogger } from "../../../log.ts";
 import { checkDestination, createHttpSender } from "../../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../../outbound/worker.ts";

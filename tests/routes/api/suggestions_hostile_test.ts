@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { createDependencyReader } from "../../../app/mod.ts";
-import { isFileProblem, readDependencyFile } from "../../../domain/mod.ts";
+import { isFileProblem, readDependencyFile } from "../../../lib/mod.ts";
 import { InvalidRequest } from "../../../domain/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, key, testContext } from "../../support/accounts.ts";

@@ -7,7 +7,7 @@ import {
   parseAllowance,
   parseIp,
   parseIpRange,
-} from "../../domain/mod.ts";
+} from "../../lib/mod.ts";
 
 function kind(text: string) {
   const ip = parseIp(text);

@@ -1,5 +1,5 @@
 /**
- * Proxy variables as curl reads them (domain/proxy.ts): the URL forms a proxy variable takes,
+ * Proxy variables as curl reads them (lib/proxy.ts): the URL forms a proxy variable takes,
  * the `NO_PROXY` entries, and which proxy a URL goes through.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
@@ -9,7 +9,7 @@ import {
   proxyFor,
   type ProxyServer,
   type ProxySettings,
-} from "../../domain/mod.ts";
+} from "../../lib/mod.ts";
 
 function server(text: string): ProxyServer {
   const p = parseProxyUrl(text);

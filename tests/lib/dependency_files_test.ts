@@ -4,13 +4,8 @@
  * the built-in catalog, and lookups match exact names, scopes and Go module paths at a boundary.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import {
-  componentInRegion,
-  type FileDependencies,
-  isFileProblem,
-  readDependencyFile,
-  servicesOfPackage,
-} from "../../domain/mod.ts";
+import { componentInRegion, servicesOfPackage } from "../../domain/mod.ts";
+import { type FileDependencies, isFileProblem, readDependencyFile } from "../../lib/mod.ts";
 import { loadCatalog, loadCatalogSignals } from "../../ingest/mod.ts";
 import signalsFile from "../../ingest/catalog_signals.json" with { type: "json" };
 
