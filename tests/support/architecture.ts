@@ -172,7 +172,7 @@ export const TIMER_USERS: Readonly<Record<string, string>> = {
   "ingest/http.ts": "fetch deadlines",
   "ingest/limiter.ts": "per-host politeness delays",
   "ingest/parse_worker.ts": "the deadline of a parse on the worker",
-  "ingest/poller.ts": "the poll schedule",
+  "ingest/poll_record.ts": "yielding to requests before writing a large reading",
   "outbound/send_http.ts": "delivery deadlines",
   "outbound/worker.ts": "the delivery worker's idle wait and lease renewal",
   "routes/api/events.ts": "SSE keep-alive comments",
