@@ -192,7 +192,7 @@ export interface PollConfig {
   readonly proxy: ProxySettings;
 }
 
-/** Alerting settings (issue #13, a slice passed to the outbound worker and the route checks). */
+/** Alerting settings (a slice passed to the outbound worker and the route checks). */
 export interface AlertingConfig {
   /**
    * Non-public addresses alert destinations may reach (`STATUSD_ALLOW_PRIVATE_DESTINATIONS`);

@@ -75,7 +75,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   }
   const stopping = new AbortController();
   const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
-  // Alert delivery (issue #13): one worker per instance; the outbox's leases share the work.
+  // Alert delivery: one worker per instance; the outbox's leases share the work.
   const http = createHttpSender({
     timeoutMs: 10_000,
     allowPrivate: config.alerting.allowPrivate,

@@ -1,5 +1,5 @@
 /**
- * The alert evaluator (issues #13, #28): it turns committed changes and failing readings into
+ * The alert evaluator: it turns committed changes and failing readings into
  * deliveries in the outbox.
  *
  * It works from what changed. A round reads the changes after its stored cursor. It asks the

@@ -1,5 +1,5 @@
 /**
- * Alert routes and delivered alert events (issue #13): named destinations an account's alerts go
+ * Alert routes and delivered alert events: named destinations an account's alerts go
  * to (webhook, Slack, Discord, Teams, email, PagerDuty), "send test", and the log of every
  * delivery with its attempts and a redeliver action. Reads hold `alerts:read`, changes
  * `alerts:write`. A route's secrets (the webhook URL of a chat platform, the signing secret, the

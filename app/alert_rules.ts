@@ -1,5 +1,5 @@
 /**
- * Alert rules (issue #13). A rule watches a monitor, a group, a board or all
+ * Alert rules. A rule watches a monitor, a group, a board or all
  * of an account's monitors and fires when what it watches reaches a level or worse (after
  * `forMinutes`, so a flap pages no one), when an incident opens, updates or resolves, or when a
  * maintenance is scheduled, starts or completes; it sends to routes, and tells of the recovery.

@@ -1,5 +1,5 @@
 /**
- * Groups and boards (issue #12). A group is a named set of the account's monitors; its level is
+ * Groups and boards. A group is a named set of the account's monitors; its level is
  * the worst of theirs. A board is an ordered layout of groups and monitors with a title and a
  * slug, private to the account or public at `/b/{slug}` and `/api/boards/{slug}` — "the status
  * of everything our product depends on". Same access as monitors (`monitors:read` /

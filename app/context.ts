@@ -36,7 +36,7 @@ export interface AppContext {
   readonly keyUses: KeyUseRecorder;
   /** Reads uploaded dependency files on a worker thread, under a deadline. */
   readonly dependencyReader: DependencyReader;
-  /** Why an alert destination URL is refused (a private address), or null (issue #13). */
+  /** Why an alert destination URL is refused (a private address), or null. */
   readonly checkDestination?: (url: string) => Promise<string | null>;
   /** Tells the delivery worker something was queued (sends it now, not at its next look). */
   readonly wakeDeliveries?: () => void;

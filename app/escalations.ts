@@ -1,5 +1,5 @@
 /**
- * Escalation policies and acknowledgement (issue #13). A policy is ordered steps — routes and
+ * Escalation policies and acknowledgement. A policy is ordered steps — routes and
  * the minutes to wait before each — repeated up to `repeat` more times; a rule that names one
  * queues every step of it when it fires (each with its own `notBefore`), and acknowledging the
  * alert (the link in the message, or the API) stops the steps still waiting, as the recovery

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on creates (issue #12): a client that retries a POST with the same key gets
+ * `Idempotency-Key` on creates: a client that retries a POST with the same key gets
  * the first answer again, and one resource exists. The same key with a different request is a
  * 422; while the first is still running, a 409. Records are kept {@link IDEMPOTENCY_TTL_MS}.
  * @module

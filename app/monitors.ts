@@ -1,5 +1,5 @@
 /**
- * Monitors (issue #12): an account watching one service, optionally narrowed to some of its
+ * Monitors: an account watching one service, optionally narrowed to some of its
  * components. Reads need `monitors:read`, writes `monitors:write` (declared once each, for the
  * API's `x-required-scopes`); people signed in read as members and write as owners or admins.
  * Another account's monitor is simply not found. Free accounts keep up to

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (issue #13): follow a monitor, group or board and receive every status change,
+ * Subscriptions: follow a monitor, group or board and receive every status change,
  * incident update and maintenance notice on one channel — an email address or one of the
  * account's routes. An email subscription sends nothing but its confirmation until the address
  * confirms (double opt-in, the link works once); every message carries a one-click unsubscribe

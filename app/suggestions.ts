@@ -1,5 +1,5 @@
 /**
- * Monitor suggestions (issue #12): which catalog services a team's own files imply — package
+ * Monitor suggestions: which catalog services a team's own files imply — package
  * manifests and lock files, Terraform lock and configuration files, domain lists — each with the
  * reasons, and accepting a choice of them as monitors in one call, all or nothing.
  * @module

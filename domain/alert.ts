@@ -1,5 +1,5 @@
 /**
- * Alerting (issue #13): what an alert says, where it goes and what became of it. The records of
+ * Alerting: what an alert says, where it goes and what became of it. The records of
  * routes, rules, escalation policies and subscriptions are account documents (see
  * `domain/store/boards.ts`, kinds `route`, `rule`, `escalation`, `subscription`); deliveries are
  * the durable outbox (`domain/store/deliveries.ts`). Channels render an {@link AlertMessage} into

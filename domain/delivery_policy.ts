@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again and when it is given up (issue #13): exponential
+ * When a failed delivery is tried again and when it is given up: exponential
  * backoff from 30 s doubling to an hour, never sooner than the receiver's `Retry-After`, for at
  * least 24 hours; and when a route that keeps failing is paused. Pure.
  * @module

@@ -1,6 +1,6 @@
 /**
  * Latency histograms with fixed, logarithmic buckets: the compact per-vendor, per-UTC-day
- * summary of fetch latencies that SLA reports read (issue #15), so the raw fetch log need only
+ * summary of fetch latencies that SLA reports read, so the raw fetch log need only
  * be kept for a short while. Pure.
  *
  * Bucket 0 holds latencies under 1 ms; bucket k ≥ 1 holds [G^(k−1), G^k) ms with G = 1.1; the

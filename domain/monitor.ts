@@ -1,5 +1,5 @@
 /**
- * Monitors (issue #12): an account watching one service, optionally narrowed to some of its
+ * Monitors: an account watching one service, optionally narrowed to some of its
  * components. What a monitor reads — its level now, its uptime and whether what it watches still
  * exists — is computed here from the service's and components' stored levels, by the same
  * uptime rules as services (domain/uptime.ts).

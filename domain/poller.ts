@@ -12,7 +12,7 @@ export type PollerStats = {
   readonly polls: number;
   readonly ok: number;
   readonly notModified: number;
-  /** Pulse documents fetched (issue #15), and how many of them said the page changed. */
+  /** Pulse documents fetched, and how many of them said the page changed. */
   readonly pulses: number;
   readonly pulseChanges: number;
   /** Body bytes received from vendors (pulses, full documents, discovery and detection). */

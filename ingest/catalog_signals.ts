@@ -1,5 +1,5 @@
 /**
- * The catalog's signals (issue #12): which npm, PyPI and Go packages and Terraform providers
+ * The catalog's signals: which npm, PyPI and Go packages and Terraform providers
  * point to which catalog service, from public facts (each service's official SDKs and providers;
  * sources in ingest/CATALOG_SOURCES.md). Monitor suggestions read them.
  * @module

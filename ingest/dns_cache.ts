@@ -1,5 +1,5 @@
 /**
- * Remembers what vendor host names resolved to, for the poller (issue #15). Pulses made each
+ * Remembers what vendor host names resolved to, for the poller. Pulses made each
  * calm vendor's requests five times as frequent, and every request looked its name up again:
  * hundreds of `getaddrinfo` calls a second against the self-hoster's resolver, each with its
  * CPU on a blocking thread and its round trip in front of the request. An answer is reused

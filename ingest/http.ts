@@ -108,7 +108,7 @@ class Failure extends Error {
 export async function politeFetch(url: URL | string, options: FetchOptions): Promise<FetchOutcome> {
   const started = performance.now();
   const latencyMs = () => Math.round((performance.now() - started) * 10) / 10;
-  // One controller and one timer, cleared as soon as the answer is in (issue #15):
+  // One controller and one timer, cleared as soon as the answer is in:
   // `AbortSignal.timeout` + `AbortSignal.any` per request kept each signal alive until its
   // timer fired (10 s later: thousands of them at a time) and cost CPU on every request.
   const controller = new AbortController();
@@ -166,7 +166,7 @@ const linked = new WeakMap<AbortSignal, Set<AbortController>>();
 
 /**
  * Aborts `controller` when `outer` aborts, through one listener per outer signal rather than
- * one added and removed per request (issue #15); returns the unlink.
+ * one added and removed per request; returns the unlink.
  */
 function link(outer: AbortSignal, controller: AbortController): () => void {
   const inFlight = linked.get(outer) ?? watch(outer);
@@ -300,7 +300,7 @@ async function readText(
   const encoding = res.headers.get("content-encoding");
   if (Number.isSafeInteger(declared) && (encoding === null || /^identity$/i.test(encoding))) {
     // The length is declared and the body is not compressed, so it cannot outgrow the cap:
-    // read it whole in one go (issue #15: reading chunk by chunk and joining them cost CPU and
+    // read it whole in one go (reading chunk by chunk and joining them cost CPU and
     // left the chunks and their copy for the collector).
     const buffer = await res.arrayBuffer();
     const size = buffer.byteLength;
@@ -336,7 +336,7 @@ async function readText(
  * Frees the memory of a body buffer this module owns now, once its text is decoded, instead of at
  * the collection that finds it unreachable. Body buffers live outside the JavaScript heap; freed
  * late, thousands of them (the first readings of every vendor within a minute) left the process's
- * memory allocator fragmented and larger (issue #15). Only buffers made here for the body: a
+ * memory allocator fragmented and larger. Only buffers made here for the body: a
  * chunk of a stream may share its buffer with others.
  */
 function release(buffer: ArrayBuffer): void {

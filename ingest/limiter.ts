@@ -47,7 +47,7 @@ const MAX_WAKE_MS = 60_000;
 /**
  * A new limiter. Each host's tasks wait in their own lane; lanes that may start now wait in one
  * queue in the order they became ready, lanes held by the spacing in a heap by ready time, and
- * paused lanes apart. A start costs the same however many tasks wait (issue #15: scanning one
+ * paused lanes apart. A start costs the same however many tasks wait (scanning one
  * queue of every waiting task on each start and finish took 68 steps per start in the poller
  * bench).
  */
@@ -159,7 +159,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
     }
     if (spaced.length > 0) earliest = Math.min(earliest, spaced[0]!.readyAt);
     // The timer is set again only when something is ready sooner than it fires (a timer set
-    // and cleared on every start and finish was a share of the poller's CPU, issue #15); one
+    // and cleared on every start and finish was a share of the poller's CPU); one
     // that fires early finds nothing ready and sets itself for later.
     if (queued === 0 && timer !== undefined) {
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 /**
- * Reading a large vendor document off the event loop (issue #15): JSON.parse, the platform's
+ * Reading a large vendor document off the event loop: JSON.parse, the platform's
  * schema and the reading limits of a body of several MB take a few hundred ms, which requests
  * would otherwise wait out. Bodies from {@link OFF_THREAD_BYTES} up are parsed by a Worker that
  * imports the adapters itself (adapters are objects with functions, so only the platform's name

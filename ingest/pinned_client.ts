@@ -1,5 +1,5 @@
 /**
- * Connections pinned to checked addresses, shared by many fetches (issue #15). The address the
+ * Connections pinned to checked addresses, shared by many fetches. The address the
  * private-address guard approved is the address connected to: no second DNS lookup a
  * rebinding name could answer differently. Deno 2.9's `Deno.createHttpClient` offers no
  * resolver hook, so:
@@ -20,12 +20,10 @@
  * is never sent to a proxy behind statusd's back.
  *
  * `https:` used to go through a loopback CONNECT proxy (the `proxy` option of a `fetch`
- * client). Measured against a TLS server on loopback, that path cost 2.7 ms of CPU per request
- * against 1.2 ms now, and 90 ms of latency against 3 ms: the client's socket to the proxy
- * delays small writes (Nagle against delayed ACKs, twice per handshake), and Deno's proxy
- * connector looked the vendor's name up with the system resolver on every request (discarding
- * the answer), which is the lookup the poller's DNS cache exists to avoid and stalled 5 s
- * whenever the resolver was slow. See docs/decisions.md.
+ * client): more CPU and latency per request, because the client's socket to the proxy delays
+ * small writes (Nagle against delayed ACKs), and Deno's proxy connector looked the vendor's name
+ * up with the system resolver on every request, the lookup the poller's DNS cache exists to
+ * avoid. The measurements are in bench/README.md, the choice in docs/decisions.md.
  * @module
  */
 import { lookup } from "node:dns/promises";

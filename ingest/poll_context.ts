@@ -36,7 +36,7 @@ export interface PollContext {
   readonly reported: Set<string>;
   /** Digest of the body of each vendor's last stored reading (cleared by any failure). */
   readonly bodies: Map<number, string>;
-  /** Each vendor's pulse memory (issue #15). */
+  /** Each vendor's pulse memory. */
   readonly pulses: PulseBook;
   /** Parses bodies (large ones off the event loop). */
   readonly parser: ReadingParser;

@@ -1,5 +1,5 @@
 /**
- * The pulse step of a poll (issue #15): a calm vendor whose platform has a small pulse document
+ * The pulse step of a poll: a calm vendor whose platform has a small pulse document
  * is read through it first, and what each full read says is remembered for the next pulse.
  * @module
  */
@@ -31,7 +31,7 @@ export type Pulsed =
   };
 
 /**
- * Issue #15: a calm vendor whose platform has a pulse document is read through it first. When
+ * A calm vendor whose platform has a pulse document is read through it first. When
  * the fingerprint is the one its last full read went with and no full read is due (one per
  * stable interval), the poll ends as `not_modified`; when it changed, was never seen, or the
  * pulse could not be read, the full read follows at once (a pulse document that fails

@@ -88,9 +88,8 @@ export interface Poller {
 /**
  * Idle connections to vendors close after this long (ms). A vendor is polled about once a
  * minute, so only the reads of one poll share a connection (a pulse and the full read after it,
- * a page and the endpoint found in it); with a host per vendor, a longer idle time only kept
- * thousands of connections open (issue #15, 10,000 vendors each on its own host: at 5 s, up to
- * 4,300 sockets and 230–257 MB; at 1 s, up to 1,100 sockets and 140–190 MB). Over https a poll's
+ * a page and the endpoint found in it); a longer idle time only keeps thousands of sockets open
+ * when each vendor has a host of its own (figures in bench/README.md). Over https a poll's
  * connections close as soon as it is over (`pollReleasing`); this idle time is what is left for http.
  */
 export const VENDOR_CONNECTION_IDLE_MS = 1_000;
@@ -172,7 +171,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
 
   /**
    * One poll, whose idle https connections close as soon as it is over: the next request to a
-   * vendor's host is its next poll, about a minute later (issue #15: kept for the idle time
+   * vendor's host is its next poll, about a minute later (kept for the idle time
    * instead, hundreds of sockets stayed open at once, 90 KB or more each).
    */
   const pollReleasing = (v: DueVendor): Promise<PollResult> => {
@@ -224,7 +223,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     }
     const room = config.concurrency * 4 - pending.size;
     if (room <= 0) return [];
-    // Due vendors are read ahead (issue #15): asking the store again after every finished
+    // Due vendors are read ahead: asking the store again after every finished
     // poll was a third of the poller's CPU. The buffer is read again every round.
     if (isRound || buffer.length === 0) {
       const lookahead = config.concurrency * LOOKAHEAD_FACTOR;

@@ -1,5 +1,5 @@
 /**
- * The pulse decisions of a poll, as pure functions of what is known (issue #15): whether a
+ * The pulse decisions of a poll, as pure functions of what is known: whether a
  * vendor is calm enough to be read through its pulse document, whether the pulse goes before
  * the full read, and what a pulse read says. `poll_pulse.ts` does the reading around them.
  * @module

@@ -1,5 +1,5 @@
 /**
- * What the poller remembers between polls about each vendor's pulse (issue #15), in memory. The
+ * What the poller remembers between polls about each vendor's pulse, in memory. The
  * two facts the next pulse compares with (the fingerprint the last full read went with, and when
  * that read was) are also stored with the vendor, and taken from there when newer ({@link
  * PulseBook.adopt}): another instance may have polled the vendor since, or this process

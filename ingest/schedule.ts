@@ -31,7 +31,7 @@ export interface ScheduleConfig {
   readonly movingSeconds: number;
   readonly stableSeconds: number;
   /**
-   * Interval of the pulses that watch a calm vendor between its full reads (issue #15); 0 or
+   * Interval of the pulses that watch a calm vendor between its full reads; 0 or
    * absent: no pulses, a calm vendor is read every `stableSeconds`.
    */
   readonly pulseSeconds?: number;

@@ -1,5 +1,5 @@
 /**
- * What a team's own files say it depends on (issue #12, monitor suggestions): package manifests
+ * What a team's own files say it depends on (monitor suggestions): package manifests
  * and lock files of npm, PyPI and Go, Terraform lock and configuration files, and lists of
  * domains, read into package names, Terraform providers, regions and domains. Pure and bounded:
  * a file statusd cannot read is an error naming it, never a guess.

@@ -1,5 +1,5 @@
 /**
- * Sends a rendered HTTP alert (issue #13): the destination's name is resolved once and every
+ * Sends a rendered HTTP alert: the destination's name is resolved once and every
  * address must be public unless STATUSD_ALLOW_PRIVATE_DESTINATIONS allows it; the connection goes
  * to the address that was checked (a pinned pool, as vendor fetches use), so a name that
  * rebinds cannot reach an internal address. No redirect is followed (a 3xx is a failure), the

@@ -1,5 +1,5 @@
 /**
- * Sends a rendered alert mail (issue #13) through the SMTP server of STATUSD_SMTP_URL with
+ * Sends a rendered alert mail through the SMTP server of STATUSD_SMTP_URL with
  * nodemailer, from STATUSD_MAIL_FROM. The SMTP server is the self-hoster's own relay, so its
  * address is not checked. The reply code goes in `status`; 5xx is permanent (a rejected
  * recipient), 4xx and network errors are retried. Never throws; never logs the URL.
@@ -20,7 +20,7 @@ export function createMailSender(
   options: { readonly smtpUrl: string; readonly from: string; readonly timeoutMs: number },
 ): MailSender {
   // nodemailer is loaded with the first mail: a server that sends none never holds it in
-  // memory (issue #15: 6 MB of heap).
+  // memory (6 MB of heap).
   let transport: Promise<Transporter> | null = null;
   const open = async () => {
     const { default: nodemailer } = await import("nodemailer");

@@ -1,5 +1,5 @@
 /**
- * What sending one {@link Outgoing} came to (issue #13). Transports (`outbound/send_http.ts`,
+ * What sending one {@link Outgoing} came to. Transports (`outbound/send_http.ts`,
  * `outbound/send_mail.ts`) never throw: every failure is a result the worker can retry, pause or
  * show the owner.
  * @module

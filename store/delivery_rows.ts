@@ -1,5 +1,5 @@
 /**
- * Deliveries and their attempts are stored alike on both engines (issue #13); these map a row
+ * Deliveries and their attempts are stored alike on both engines; these map a row
  * to its record.
  * @module
  */

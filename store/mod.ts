@@ -8,7 +8,7 @@ import { openSqliteStore } from "./sqlite/mod.ts";
 import { reasonOf } from "./open_error.ts";
 
 // PostgreSQL (`./postgres/mod.ts`, `./copy_to_postgres.ts`) is imported by whoever needs it:
-// on SQLite the server never loads the PostgreSQL client (issue #15: memory at rest).
+// on SQLite the server never loads the PostgreSQL client (memory at rest).
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite/mod.ts";
 
 /** Where the data lives (the `database` slice of the configuration). */

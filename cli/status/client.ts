@@ -47,7 +47,7 @@ export const ServiceSchema = z.object({
   platform: z.string(),
   lastCheckedAt: Time,
   lastChangedAt: Time,
-  /** Absent from servers older than reading health (issue #10). */
+  /** Absent from servers older than reading health. */
   reading: ReadingSchema.optional(),
 });
 /** A service as listed. */
@@ -107,7 +107,7 @@ export type TimeToResolve = z.infer<typeof TimeToResolveSchema>;
 export const ServiceDetailSchema = ServiceSchema.extend({
   components: z.array(ComponentSchema),
   incidents: z.array(IncidentSchema),
-  /** Absent from servers older than this client (issue #14). */
+  /** Absent from servers older than this client. */
   timeToResolve: TimeToResolveSchema.optional(),
 });
 /** One service in full. */

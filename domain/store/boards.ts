@@ -1,5 +1,5 @@
 /**
- * `store.groups` and `store.boards` (issue #12): named sets of monitors, and ordered layouts of
+ * `store.groups` and `store.boards`: named sets of monitors, and ordered layouts of
  * groups and monitors that an account may publish under a slug. Both carry a version every
  * write bumps (the API's ETag). A group or board keeps the ids it was given: a monitor deleted
  * since is skipped when read, never an error.

@@ -1,5 +1,5 @@
 /**
- * The durable outbox of alerting (issue #13): one row per message to send to one route, written in
+ * The durable outbox of alerting: one row per message to send to one route, written in
  * the same transaction that advances the evaluator's cursor over the change log, so a kill -9
  * between commit and send loses nothing and re-evaluating never sends twice (ids are derived from
  * what caused them). Workers claim due rows with a lease (`FOR UPDATE SKIP LOCKED` on

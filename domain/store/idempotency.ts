@@ -1,5 +1,5 @@
 /**
- * `store.idempotency` (issue #12): what a create answered for an account's `Idempotency-Key`,
+ * `store.idempotency`: what a create answered for an account's `Idempotency-Key`,
  * so a retried POST replays the first answer instead of creating a second resource.
  * @module
  */

@@ -40,7 +40,7 @@ import type {
   SubscriptionRecord,
 } from "../alert.ts";
 
-/** Subscriptions (issue #13): account documents of kind `subscription`, and all at once. */
+/** Subscriptions: account documents of kind `subscription`, and all at once. */
 export interface SubscriptionStore
   extends AccountDocStore<SubscriptionRecord, NewSubscription, SubscriptionPatch> {
   /** The active subscriptions of these accounts, oldest first (the evaluator's input). */
@@ -49,10 +49,10 @@ export interface SubscriptionStore
   byId(id: string): Promise<SubscriptionRecord | null>;
 }
 
-/** Escalation policies (issue #13): account documents of kind `escalation`. */
+/** Escalation policies: account documents of kind `escalation`. */
 export type EscalationStore = AccountDocStore<EscalationRecord, NewEscalation, EscalationPatch>;
 
-/** Alert routes (issue #13): the shared account-document operations. */
+/** Alert routes: the shared account-document operations. */
 export interface AlertRouteStore extends AccountDocStore<RouteRecord, NewRoute, RoutePatch> {
   /**
    * Records a delivery's outcome in the route's health, kept apart from the route itself (so it
@@ -74,7 +74,7 @@ export interface AlertRouteStore extends AccountDocStore<RouteRecord, NewRoute, 
   resume(accountId: string, routeId: string): Promise<boolean>;
 }
 
-/** Alert rules (issue #13): account documents of kind `rule`, and every account's at once. */
+/** Alert rules: account documents of kind `rule`, and every account's at once. */
 export interface AlertRuleStore extends AccountDocStore<RuleRecord, NewRule, RulePatch> {
   /**
    * Every rule of these accounts, enabled or not, oldest first (the evaluator's input: a
@@ -110,15 +110,15 @@ export interface Store {
   readonly groups: GroupStore;
   readonly boards: BoardStore;
   readonly idempotency: IdempotencyStore;
-  /** Alert routes (issue #13): account documents of kind `route`. */
+  /** Alert routes: account documents of kind `route`. */
   readonly alertRoutes: AlertRouteStore;
-  /** Subscriptions (issue #13). */
+  /** Subscriptions. */
   readonly subscriptions: SubscriptionStore;
-  /** Escalation policies (issue #13). */
+  /** Escalation policies. */
   readonly escalations: EscalationStore;
-  /** Alert rules (issue #13). */
+  /** Alert rules. */
   readonly alertRules: AlertRuleStore;
-  /** The alerting outbox (issue #13). */
+  /** The alerting outbox. */
   readonly deliveries: DeliveryStore;
   /** Mail consents and suppressions, and the server's own secrets. */
   readonly mail: MailStore;

@@ -1,5 +1,5 @@
 /**
- * `store.monitors` (issue #12): the services an account watches. A monitor names its service by
+ * `store.monitors`: the services an account watches. A monitor names its service by
  * slug and its components by name, so it outlives both leaving the vendor's page; it carries a
  * version that every write bumps (the API's ETag).
  * @module

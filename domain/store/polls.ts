@@ -37,7 +37,7 @@ export interface DueVendor {
   /** Last time the platform was detected again after repeated misses, or null. */
   readonly redetectedAt: EpochMs | null;
   /**
-   * Issue #15: the pulse fingerprint the last successful full read went with (null: no pulse
+   * The pulse fingerprint the last successful full read went with (null: no pulse
    * preceded it) and when that read was (null: never). Stored so that whichever instance polls
    * the vendor next, or this one after a restart, compares its pulse with it.
    */
@@ -101,7 +101,7 @@ export interface PollStore {
   /** The document did not change: a success that keeps the stored reading and its notes. */
   recordNotModified(vendorId: number, poll: FullReadRecord): Promise<void>;
   /**
-   * A pulse (issue #15) said the page did not change: a success like `recordNotModified`, whose
+   * A pulse said the page did not change: a success like `recordNotModified`, whose
    * latency is counted in the day's latency summary but which adds no fetch-log row (pulses
    * would multiply the log; it keeps full reads and failures).
    */

@@ -192,7 +192,7 @@ export function levelFromOpenIncidents(incidents: readonly IncidentSnapshot[]): 
 
 /** `path` resolved under a status page URL, keeping any sub-path (`/eu` + `api/x` → `/eu/api/x`). */
 export function underPage(pageUrl: string | URL, path: string): URL {
-  // String work and one parse: the poller asks this on every poll (issue #15), and each URL
+  // String work and one parse: the poller asks this on every poll, and each URL
   // setter parses the whole URL again.
   let base = String(pageUrl);
   const hash = base.indexOf("#");

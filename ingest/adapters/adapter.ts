@@ -33,7 +33,7 @@ export interface Adapter {
   readonly discovery?: Discovery;
   /**
    * The platform's cheapest honest signal that a page changed, when it offers one smaller
-   * than the full document (issue #15). Without it, the poller's signal for a calm vendor is a
+   * than the full document. Without it, the poller's signal for a calm vendor is a
    * conditional request of the full endpoint (304, or the same bytes as last time).
    */
   readonly pulse?: Pulse;

@@ -1,5 +1,5 @@
 /**
- * The words every channel shares (issue #13): what happened, what is affected, what to expect
+ * The words every channel shares: what happened, what is affected, what to expect
  * and what to do, as plain lines each channel then formats. Vendor text is hostile: it is cut
  * here and escaped by each channel for its own markup.
  * @module

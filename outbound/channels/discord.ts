@@ -1,5 +1,5 @@
 /**
- * Discord webhook (issue #13): one embed — title ≤ 256, description ≤ 4,096, ≤ 25 fields (name
+ * Discord webhook: one embed — title ≤ 256, description ≤ 4,096, ≤ 25 fields (name
  * ≤ 256, value ≤ 1,024), footer ≤ 2,048, all text ≤ 6,000 — coloured by level, and
  * `allowed_mentions: {parse: []}` so vendor text can never ping @everyone or a role
  * (https://discord.com/developers/docs/resources/webhook#execute-webhook).

@@ -1,5 +1,5 @@
 /**
- * Email (issue #13): a subject, a plain-text body and an HTML body (vendor text escaped), and
+ * Email: a subject, a plain-text body and an HTML body (vendor text escaped), and
  * for subscriptions `List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`
  * (RFC 8058), sent through STATUSD_SMTP_URL by the worker.
  * @module

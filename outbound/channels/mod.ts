@@ -1,5 +1,5 @@
 /**
- * Every channel (issue #13), by route kind: render a message for a route's settings and describe
+ * Every channel, by route kind: render a message for a route's settings and describe
  * the route without its secrets.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * PagerDuty Events API v2 (issue #13): `trigger` for an alert and `resolve` for its recovery,
+ * PagerDuty Events API v2: `trigger` for an alert and `resolve` for its recovery,
  * with the notification id as a stable `dedup_key` so a retry or a repeat updates one incident;
  * `payload.summary` ≤ 1,024 characters, `severity` one of critical, error, warning, info
  * (https://developer.pagerduty.com/docs/events-api-v2/trigger-events/).

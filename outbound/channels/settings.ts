@@ -1,5 +1,5 @@
 /**
- * The settings of each kind of route (issue #13), validated at the API edge and again before a
+ * The settings of each kind of route, validated at the API edge and again before a
  * send. Secret fields (webhook URLs of chat platforms carry their secret in the path, the signing
  * secret, the PagerDuty routing key) are stored but never listed, logged or returned after create.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Slack incoming webhook (issue #13): Block Kit — a header (plain text, ≤ 150 characters), a
+ * Slack incoming webhook: Block Kit — a header (plain text, ≤ 150 characters), a
  * section of facts (mrkdwn, ≤ 3,000 characters) and a context of links, with `text` as the
  * notification fallback (https://api.slack.com/reference/block-kit/blocks). Vendor text is
  * escaped for mrkdwn (`&`, `<`, `>`), so it can neither link nor mention anyone.

@@ -1,5 +1,5 @@
 /**
- * Microsoft Teams workflow webhook (issue #13): a message with one Adaptive Card attachment
+ * Microsoft Teams workflow webhook: a message with one Adaptive Card attachment
  * (`contentType: application/vnd.microsoft.card.adaptive`, schema 1.4) — a title, the facts as
  * text blocks and an `Action.OpenUrl` per link
  * (https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/connectors-using).

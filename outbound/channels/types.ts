@@ -1,5 +1,5 @@
 /**
- * What a channel is (issue #13): a pure renderer from an {@link AlertMessage} and a route's
+ * What a channel is: a pure renderer from an {@link AlertMessage} and a route's
  * settings to the one request or mail it sends. No I/O, no clock (the send time comes in), no
  * logging — like `ingest/adapters/`. The worker (`outbound/worker.ts`) sends what it returns.
  * @module

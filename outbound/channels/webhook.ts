@@ -1,5 +1,5 @@
 /**
- * Generic webhook (issue #13): the message as JSON, signed per the Standard Webhooks
+ * Generic webhook: the message as JSON, signed per the Standard Webhooks
  * specification (https://www.standardwebhooks.com/: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature` = `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) with the route's
  * `whsec_` secret, by the `standardwebhooks` library. Receivers verify with the same library and

@@ -1,5 +1,5 @@
 /**
- * `/api/user/alert-routes` and `/api/user/alert-events` (issue #13): an account's alert
+ * `/api/user/alert-routes` and `/api/user/alert-events`: an account's alert
  * destinations (webhook, Slack, Discord, Teams, email, PagerDuty) with "send test", and every
  * delivered alert event with its attempts and a redeliver action. Reads hold `alerts:read`,
  * changes `alerts:write`; versions, `If-Match` and `Idempotency-Key` as for monitors.

@@ -1,5 +1,5 @@
 /**
- * `/api/user/groups` and `/api/user/boards` (issue #12): named sets of monitors and ordered,
+ * `/api/user/groups` and `/api/user/boards`: named sets of monitors and ordered,
  * optionally public layouts of groups and monitors; and `/api/boards/{slug}`, a board read by
  * its public address (open for a public board; a private one is a 404 to others). Same
  * conventions as `/api/user/monitors`: `monitors:read` / `monitors:write`, `ETag` + `If-Match`.

@@ -1,5 +1,5 @@
 /**
- * `/api/user/monitors` (issue #12): list, create, read, update and delete the services an
+ * `/api/user/monitors`: list, create, read, update and delete the services an
  * account watches. Reads hold `monitors:read`, writes `monitors:write` (declared once per
  * operation). A monitor's `ETag` is its configuration version: `If-Match` on PATCH and DELETE
  * refuses a stale write with 412. Another account's monitor is a 404.

@@ -96,7 +96,7 @@ export const registerOpenApi: Register = (api, deps) => {
     json ??= JSON.stringify(openApiDocument(api, deps), null, 2);
     return json;
   };
-  // The YAML form, and the `yaml` package, only once someone asks for it (issue #15: memory).
+  // The YAML form, and the `yaml` package, only once someone asks for it (memory).
   const yamlDocument = async () => {
     if (yaml === null) {
       const { stringify } = await import("yaml");

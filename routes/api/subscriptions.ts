@@ -1,5 +1,5 @@
 /**
- * `/api/user/subscriptions` (issue #13): follow a monitor, group or board on an email address
+ * `/api/user/subscriptions`: follow a monitor, group or board on an email address
  * (double opt-in) or one of the account's alert routes, and stop following. Listing holds
  * `monitors:read`, changing `monitors:write`.
  * @module

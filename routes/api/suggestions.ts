@@ -1,5 +1,5 @@
 /**
- * `/api/user/monitors/suggestions` (issue #12): which catalog services a team's dependency,
+ * `/api/user/monitors/suggestions`: which catalog services a team's dependency,
  * lock, Terraform and domain files imply, with the reason for each, and accepting a choice of
  * them as monitors in one call (all or nothing).
  * @module

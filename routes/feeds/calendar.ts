@@ -47,7 +47,7 @@ function describe(publicUrl: string, { incident: i, serviceName }: NamedIncident
 
 /**
  * The calendar document for `items`, named after what it is filtered to. `ical-generator` is
- * loaded with the first calendar asked for (issue #15: memory at rest).
+ * loaded with the first calendar asked for (memory at rest).
  */
 export async function renderCalendar(
   publicUrl: string,

@@ -81,7 +81,7 @@ export function feedPaths(slug?: string): Record<FeedFormat, string> {
 
 /**
  * The feed document in `format`. The `feed` package is loaded with the first feed asked for
- * (issue #15: memory at rest).
+ * (memory at rest).
  */
 export async function renderFeed(
   publicUrl: string,

@@ -1,7 +1,7 @@
 /**
  * A POST to `/api/mcp`, after CORS and the Origin check (`route.ts`): credentials, then the
  * transport-level checks, the JSON-RPC gate (`jsonrpc.ts`), and a new SDK server and transport
- * for this one request. Loaded with the first POST, and the MCP SDK with it (issue #15).
+ * for this one request. Loaded with the first POST, and the MCP SDK with it.
  * @module
  */
 import type { Context } from "hono";

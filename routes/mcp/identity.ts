@@ -1,6 +1,6 @@
 /**
  * Who the MCP server says it is: protocol revisions, server info, capabilities, instructions.
- * Free of the SDK, so the discovery documents can name them without loading it (issue #15: the
+ * Free of the SDK, so the discovery documents can name them without loading it (the
  * SDK is loaded with the first request to `/api/mcp`).
  * @module
  */

@@ -75,7 +75,7 @@ export function mcpApi(): Hono<Env> {
     await next();
   });
   // The body limit (BODY_LIMITS.mcp, 413) is applied app-wide in routes/mod.ts.
-  // The handler, and with it the MCP SDK, is loaded with the first POST (issue #15: 11 MB of
+  // The handler, and with it the MCP SDK, is loaded with the first POST (11 MB of
   // heap a server that no agent calls need not hold).
   app.post(MCP_PATH, async (c) => (await import("./handle.ts")).handlePost(c));
   // Stateless: nothing to stream unprompted and no session to end.

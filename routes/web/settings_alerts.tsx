@@ -1,5 +1,5 @@
 /**
- * Settings > Alerts (issue #13): add the destinations alerts go to (webhook, Slack, Discord,
+ * Settings > Alerts: add the destinations alerts go to (webhook, Slack, Discord,
  * Teams, email, PagerDuty) and send each a test, write rules (what to watch, from which level,
  * for how long, with or without recovery, to which routes), resume a route statusd paused, and
  * read the latest delivered alerts with their outcome. Plain forms with the session's CSRF token,

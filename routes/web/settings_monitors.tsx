@@ -1,5 +1,5 @@
 /**
- * Settings > Monitors (issue #12): find a service by name and watch it, choose which of its
+ * Settings > Monitors: find a service by name and watch it, choose which of its
  * components count, group monitors, order groups and boards, and publish a board at `/b/{slug}`.
  * Plain forms (each POST carries the session's CSRF token and answers with a redirect back, or
  * the page again with the error next to the form that caused it): everything works without

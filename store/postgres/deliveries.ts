@@ -1,5 +1,5 @@
 /**
- * The alerting outbox on PostgreSQL (issue #13), as on SQLite; several instances share it, so a
+ * The alerting outbox on PostgreSQL, as on SQLite; several instances share it, so a
  * claim takes due rows with `FOR UPDATE SKIP LOCKED` and a lease, and a cursor move is a
  * compare-and-set under the row lock.
  * @module

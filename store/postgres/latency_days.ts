@@ -1,5 +1,5 @@
 /**
- * The latency summary on PostgreSQL (issue #15): per vendor and UTC day, how many answered
+ * The latency summary on PostgreSQL: per vendor and UTC day, how many answered
  * fetches fell in each latency bucket (domain/latency.ts), as on SQLite.
  * @module
  */

@@ -40,8 +40,7 @@ export function openDb(path: string): Db {
   if (path !== ":memory:") whenNotBusy(() => db.exec("PRAGMA journal_mode = WAL"));
   db.exec("PRAGMA synchronous = NORMAL");
   // A checkpoint copies each page once however often the WAL holds it: after 10,000 frames
-  // (about 40 MB of WAL) rather than 1,000 the poller's hot rows are copied a fifth as often;
-  // its commits' share of the main thread fell from 17 % to 10 % (issue #15).
+  // rather than 1,000, the poller's hot rows are copied less often (bench/README.md).
   db.exec("PRAGMA wal_autocheckpoint = 10000");
   db.exec("PRAGMA foreign_keys = ON");
   return db;

@@ -1,5 +1,5 @@
 /**
- * The alerting outbox on SQLite (issue #13): `alert_deliveries`, their `alert_attempts` and the
+ * The alerting outbox on SQLite: `alert_deliveries`, their `alert_attempts` and the
  * evaluator's `alert_cursors` (migration 13). One process owns a SQLite file, so a claim is a
  * plain update inside a write transaction.
  * @module

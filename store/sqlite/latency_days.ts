@@ -1,5 +1,5 @@
 /**
- * The latency summary on SQLite (issue #15): per vendor and UTC day, how many answered fetches
+ * The latency summary on SQLite: per vendor and UTC day, how many answered fetches
  * fell in each latency bucket (domain/latency.ts). Every answered poll counts one, pulses
  * included, in the same transaction as the rest of its record; SLA reports read the days of
  * their window from here, so the raw fetch log need only be kept for a short while.

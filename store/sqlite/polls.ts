@@ -86,7 +86,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
 
   /**
    * The document did not change: the notes of the reading that produced it still hold. One
-   * statement for health and schedule (a pulse is most of the poller's writes, issue #15); a full
+   * statement for health and schedule (a pulse is most of the poller's writes); a full
    * read (`full`) also stores what the next pulse compares with.
    */
   const unchanged = (vendorId: number, poll: FullReadRecord, full: boolean) => {

@@ -1,8 +1,7 @@
 /**
- * Group commit for the poller's writes on SQLite (issue #15): the outcome of each poll is one
+ * Group commit for the poller's writes on SQLite: the outcome of each poll is one
  * atomic write, but committing each on its own cost a transaction per request (BEGIN, WAL
- * frames, COMMIT: 90 µs of CPU for an unchanged document, most of the store's share of a
- * poll). Writes queued within {@link BATCH_WINDOW_MS} (or {@link BATCH_MAX} of them) run in one
+ * frames, COMMIT: most of the store's share of a poll). Writes queued within {@link BATCH_WINDOW_MS} (or {@link BATCH_MAX} of them) run in one
  * transaction, each inside its own savepoint: one that throws is rolled back alone and rejects
  * its own promise; the others commit together. A write's promise settles only after the
  * commit, and `after` (publishing the committed changes) runs then, in order.
@@ -11,17 +10,16 @@
 import type { Db } from "./db.ts";
 
 /**
- * Longest a write waits for others to share its commit (ms). A commit cost 1.7 ms of CPU in the
- * poller bench (WAL frames of the pages touched, checkpoints); at 20 ms, commits were 13 % of the
- * poller's steady CPU. 50 ms halves their number and delays what a poll publishes by at most
- * that: nothing next to a poll interval.
+ * Longest a write waits for others to share its commit (ms): fewer commits (each writes the WAL
+ * frames of the pages it touched), and what a poll publishes is delayed by at most this, nothing
+ * next to a poll interval (the measurements behind the value: bench/README.md).
  */
 export const BATCH_WINDOW_MS = 50;
 /**
  * Longest a quiet write (one that can change nothing anyone reads as news: a pulse, an
  * unchanged document) waits (ms). Nothing waits on them but the poll that made them, so they
  * share fewer, larger commits: the pages a commit writes are mostly the vendor rows it touches,
- * and the fixed cost of each commit is spread over five times as many rows (issue #15).
+ * and the fixed cost of each commit is spread over five times as many rows.
  */
 export const QUIET_WINDOW_MS = 250;
 /**

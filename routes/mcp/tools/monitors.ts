@@ -1,5 +1,5 @@
 /**
- * The account's monitors for an agent (issue #12): `list_monitors` ("what is broken in my
+ * The account's monitors for an agent: `list_monitors` ("what is broken in my
  * stack"), `add_monitor` and `remove_monitor`. They run the same verbs as the REST API.
  * @module
  */

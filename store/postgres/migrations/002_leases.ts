@@ -1,5 +1,5 @@
 /**
- * Shared polling (issue #11): an instance claims the due vendors it will poll for a while
+ * Shared polling: an instance claims the due vendors it will poll for a while
  * (`lease_owner`, `lease_until`, epoch ms); the others skip them until the lease ends or the poll
  * is recorded. A dead instance's vendors are taken by the others once its leases end.
  */

@@ -1,5 +1,5 @@
 /**
- * Attempt counters shared by instances (issue #11): rate limits per client address and failed
+ * Attempt counters shared by instances: rate limits per client address and failed
  * sign-ins per email, one row per (limit, key) with the current window.
  */
 export default {

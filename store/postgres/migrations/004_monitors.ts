@@ -1,4 +1,4 @@
-/** Monitors (issue #12), as SQLite's migration 10. */
+/** Monitors, as SQLite's migration 10. */
 export default {
   version: 4,
   name: "monitors",

@@ -1,4 +1,4 @@
-/** Groups and boards (issue #12), as SQLite's migration 11. */
+/** Groups and boards, as SQLite's migration 11. */
 export default {
   version: 5,
   name: "account_docs",

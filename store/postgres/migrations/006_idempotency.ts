@@ -1,4 +1,4 @@
-/** `Idempotency-Key` records of creates (issue #12), as SQLite's migration 12. */
+/** `Idempotency-Key` records of creates, as SQLite's migration 12. */
 export default {
   version: 6,
   name: "idempotency",

@@ -1,4 +1,4 @@
-/** Alerting (issue #13), as SQLite's migration 13. */
+/** Alerting, as SQLite's migration 13. */
 export default {
   version: 7,
   name: "alerting",

@@ -1,4 +1,4 @@
-/** What the next pulse of a vendor compares with (issue #15), as SQLite's migration 14. */
+/** What the next pulse of a vendor compares with, as SQLite's migration 14. */
 export default {
   version: 8,
   name: "pulse_memory",

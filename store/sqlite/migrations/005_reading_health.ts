@@ -1,5 +1,5 @@
 /**
- * Reading health per vendor (issue #10): the current error (kind, the vendor's HTTP status, a
+ * Reading health per vendor: the current error (kind, the vendor's HTTP status, a
  * short message, since when), the notes of the latest reading (what the adapter dropped or
  * capped, a JSON array), why the poller skipped a vendor (no adapter for its platform), and
  * platform re-detection: consecutive platform misses (404 on the platform's endpoint, a

@@ -1,5 +1,5 @@
 /**
- * Bounded history (#9): deleting a component (a vendor churning ids, or retention) checks the
+ * Bounded history: deleting a component (a vendor churning ids, or retention) checks the
  * foreign key from `transitions.component_id`, which needs an index on that column, or every
  * deleted component scans the whole transitions table; and retention finds expired
  * component-level transitions by time without scanning the table.

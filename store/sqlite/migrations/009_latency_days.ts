@@ -1,5 +1,5 @@
 /**
- * The latency summary (issue #15): per vendor and UTC day (`day`, epoch ms of its start), how
+ * The latency summary: per vendor and UTC day (`day`, epoch ms of its start), how
  * many answered fetches fell in each latency bucket. Bucket 0 is under 1 ms, bucket k ≥ 1 is
  * [1.1^(k−1), 1.1^k) ms, bucket 123 is open-ended (domain/latency.ts). The fetch log rows
  * already stored (answered ones: `ok`, `not_modified`) are counted in, so SLA reports read the

@@ -1,5 +1,5 @@
 /**
- * Monitors (issue #12): the services an account watches, by slug, narrowed to component names
+ * Monitors: the services an account watches, by slug, narrowed to component names
  * (a JSON array; empty: the whole service), with a version every write bumps.
  */
 export default {

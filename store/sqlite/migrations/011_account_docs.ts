@@ -1,5 +1,5 @@
 /**
- * Groups and boards (issue #12): one row per record, its own fields as JSON; boards have a slug
+ * Groups and boards: one row per record, its own fields as JSON; boards have a slug
  * unique on the server (their public address).
  */
 export default {

@@ -1,4 +1,4 @@
-/** `Idempotency-Key` records of creates (issue #12): the first answer, replayed to retries. */
+/** `Idempotency-Key` records of creates: the first answer, replayed to retries. */
 export default {
   version: 12,
   name: "idempotency",

@@ -1,5 +1,5 @@
 /**
- * Alerting (issue #13): routes, rules, escalation policies and subscriptions are account
+ * Alerting: routes, rules, escalation policies and subscriptions are account
  * documents (the kind check widens, so the table is rebuilt); deliveries are the durable outbox,
  * each with its attempts; named cursors say how far the evaluator has read the change log.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #15: what the next pulse of a vendor compares with, kept with the vendor so another
+ * What the next pulse of a vendor compares with, kept with the vendor so another
  * instance or a restarted process goes on pulsing it: the pulse fingerprint its last successful
  * full read went with, and when that read was (epoch ms).
  */

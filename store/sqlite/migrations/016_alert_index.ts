@@ -1,5 +1,5 @@
 /**
- * Issue #28: the alert evaluator works from what changed. `monitors_service` finds who watches a
+ * The alert evaluator works from what changed. `monitors_service` finds who watches a
  * changed service (and so which accounts' rules to read); `vendors_failing` finds the few
  * services whose reading fails without scanning the catalog.
  */
