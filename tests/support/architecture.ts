@@ -82,7 +82,19 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/pinned_client.ts",
-    mayImport: ["domain", "lib"],
+    mayImport: ["domain", "lib", "ingest/pinned_https.ts"],
+    packages: [
+      "node:dns/promises",
+      "node:https",
+      "node:http",
+      "node:net",
+      "node:stream",
+      "node:zlib",
+    ],
+  },
+  {
+    area: "ingest/pinned_https.ts",
+    mayImport: ["domain", "lib", "ingest/pinned_client.ts"],
     packages: [
       "node:dns/promises",
       "node:https",
