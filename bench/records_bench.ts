@@ -94,7 +94,7 @@ async function vendorIds(store: Store, count: number, now: number): Promise<numb
     Array.from({ length: count }, (_, i) => vendorOf({ slug: `rec-${i}` })),
     now - DAY_MS,
   );
-  const ids = (await store.polls.dueVendors(now + DAY_MS, count)).map((v) => v.id);
+  const ids = (await store.polls.claimDue(now + DAY_MS, count)).map((v) => v.id);
   // The first reading of each: later ones find it stored and change nothing.
   for (const id of ids) {
     await KINDS["recordSuccess (nothing changed)"]!(store, id, {

@@ -227,7 +227,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     // poll was a third of the poller's CPU. The buffer is read again every round.
     if (isRound || buffer.length === 0) {
       const lookahead = config.concurrency * LOOKAHEAD_FACTOR;
-      buffer = (await deps.store.dueVendors(now, lookahead + pending.size))
+      buffer = (await deps.store.claimDue(now, lookahead + pending.size))
         .filter((v) => !pending.has(v.id));
       bufferFull = buffer.length >= lookahead;
     }

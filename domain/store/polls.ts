@@ -84,8 +84,13 @@ export interface FailureRecord extends PollRecord {
 
 /** The poller's port (implemented by every store, used by `ingest/poller.ts`). */
 export interface PollStore {
-  /** Catalog vendors due at `now`, most overdue first, at most `limit`. */
-  dueVendors(now: EpochMs, limit: number): Promise<readonly DueVendor[]>;
+  /**
+   * Claims up to `limit` catalog vendors due at `now`, most overdue first, for this instance to
+   * poll. On PostgreSQL each is leased to the instance (the others skip it until its poll is
+   * recorded or the lease ends); on SQLite one process owns the database, so the lease is
+   * implicit and claiming is reading.
+   */
+  claimDue(now: EpochMs, limit: number): Promise<readonly DueVendor[]>;
   /** How many catalog vendors are due at `now`. */
   countDue(now: EpochMs): Promise<number>;
   /**

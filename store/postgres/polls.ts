@@ -78,7 +78,7 @@ export function pollStore(
      * Claims the due vendors no other instance holds (rows another instance is claiming at
      * this moment are skipped, not waited for) and returns them, most overdue first.
      */
-    async dueVendors(now, limit) {
+    async claimDue(now, limit) {
       const rows = await sql`WITH picked AS (
           SELECT id FROM vendors
           WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}

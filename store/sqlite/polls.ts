@@ -109,7 +109,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
 
   return {
     ...promised<Omit<PollStore, BatchedWrites>>({
-      dueVendors(now, limit) {
+      claimDue(now, limit) {
         return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
       },
       countDue(now) {

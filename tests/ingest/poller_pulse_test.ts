@@ -464,7 +464,7 @@ Deno.test("a pulse fingerprint is stored bounded, whatever the vendor sends", as
   });
   r.sim.setDocument(slug, STATUS, long("a"));
   await r.poller.runOnce();
-  const [v] = await r.store.polls.dueVendors(T0 + 3_600_000, 1);
+  const [v] = await r.store.polls.claimDue(T0 + 3_600_000, 1);
   ok(v!.pulseFingerprint !== null && v!.pulseFingerprint.length <= 129, "bounded");
   // Two long fingerprints that differ only at their end still differ.
   r.sim.setDocument(slug, STATUS, long("b"));

@@ -14,7 +14,7 @@ export interface VendorState extends DueVendor {
 /** The vendor `slug` as stored now (throws when it is not in the catalog). */
 export async function vendorState(store: Store, slug: string): Promise<VendorState> {
   const row = await store.catalog.service(slug);
-  const due = (await store.polls.dueVendors(Number.MAX_SAFE_INTEGER, 1_000_000))
+  const due = (await store.polls.claimDue(Number.MAX_SAFE_INTEGER, 1_000_000))
     .find((v) => v.slug === slug);
   if (!row || !due) throw new Error(`no catalog vendor "${slug}"`);
   return { ...due, reading: row.reading };

@@ -69,12 +69,12 @@ export const catalogCases: Case[] = [
         stale: false,
         platformMiss: true,
       });
-      equal((await store.polls.dueVendors(T + 2 * MIN, 10)).length, 0);
+      equal((await store.polls.claimDue(T + 2 * MIN, 10)).length, 0);
       await store.catalog.sync(
         [vendor("a", { platform: "unknown", statusPageUrl: "https://a.test/new" })],
         T + 2 * MIN,
       );
-      const [due] = await store.polls.dueVendors(T + 2 * MIN, 10);
+      const [due] = await store.polls.claimDue(T + 2 * MIN, 10);
       deepStrictEqual(
         {
           statusPageUrl: due!.statusPageUrl,

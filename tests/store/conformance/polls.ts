@@ -48,7 +48,7 @@ async function readingOf(store: Store, slug = "a") {
 export const pollCases: Case[] = [
   {
     name:
-      "polls.dueVendors: catalog vendors due at now, most overdue first, at most limit, with what the poller needs",
+      "polls.claimDue: catalog vendors due at now, most overdue first, at most limit, with what the poller needs",
     async run(store) {
       const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c"), vendor("gone")]);
       await store.polls.recordSuccess(ids.a!, snapshot("OPERATIONAL", [], [incident("x", T)]), {
@@ -64,17 +64,17 @@ export const pollCases: Case[] = [
       });
       await store.catalog.sync([vendor("a"), vendor("b"), vendor("c")], T);
       equal(await store.polls.countDue(T), 1, "c, never polled, is due; gone is retired");
-      deepStrictEqual((await store.polls.dueVendors(T + 5 * MIN, 10)).map((v) => v.slug), [
+      deepStrictEqual((await store.polls.claimDue(T + 5 * MIN, 10)).map((v) => v.slug), [
         "c",
         "b",
         "a",
       ]);
-      deepStrictEqual((await store.polls.dueVendors(T + 5 * MIN, 2)).map((v) => v.slug), [
+      deepStrictEqual((await store.polls.claimDue(T + 5 * MIN, 2)).map((v) => v.slug), [
         "c",
         "b",
       ]);
       equal(await store.polls.countDue(T + 5 * MIN), 3);
-      const a = (await store.polls.dueVendors(T + 5 * MIN, 10)).find((v) => v.slug === "a")!;
+      const a = (await store.polls.claimDue(T + 5 * MIN, 10)).find((v) => v.slug === "a")!;
       deepStrictEqual(a, {
         id: ids.a,
         slug: "a",
@@ -173,7 +173,7 @@ export const pollCases: Case[] = [
         [],
         "already UNKNOWN",
       );
-      const due = (await store.polls.dueVendors(T + 2 * DAY, 10))[0]!;
+      const due = (await store.polls.claimDue(T + 2 * DAY, 10))[0]!;
       deepStrictEqual([due.etag, due.lastModified], [null, null]);
       deepStrictEqual(
         (await store.history.timeline("a", ALL_TIME, "last"))!.transitions.map((t) => t.to),
@@ -192,9 +192,9 @@ export const pollCases: Case[] = [
         );
       }
       await store.polls.recordFailure(a!, failure(T + 3 * MIN, "timeout"));
-      equal((await store.polls.dueVendors(T + DAY, 1))[0]!.platformMisses, 3);
+      equal((await store.polls.claimDue(T + DAY, 1))[0]!.platformMisses, 3);
       await read(store, a!, snapshot("OPERATIONAL"), T + 4 * MIN);
-      equal((await store.polls.dueVendors(T + DAY, 1))[0]!.platformMisses, 0);
+      equal((await store.polls.claimDue(T + DAY, 1))[0]!.platformMisses, 0);
       await store.polls.recordFailure(
         a!,
         failure(T + 5 * MIN, "bad_payload", { platformMiss: true }),
@@ -205,7 +205,7 @@ export const pollCases: Case[] = [
         from: "statuspage",
         to: "unknown",
       });
-      let due = (await store.polls.dueVendors(T + DAY, 1))[0]!;
+      let due = (await store.polls.claimDue(T + DAY, 1))[0]!;
       deepStrictEqual(
         [due.platformMisses, due.redetectedAt, due.detectedPlatform, due.endpointUrl],
         [0, T + 6 * MIN, null, "https://api.a.test/v2"],
@@ -221,7 +221,7 @@ export const pollCases: Case[] = [
         from: "statuspage",
         to: "instatus",
       });
-      due = (await store.polls.dueVendors(T + DAY, 1))[0]!;
+      due = (await store.polls.claimDue(T + DAY, 1))[0]!;
       deepStrictEqual([due.detectedPlatform, due.endpointUrl, due.etag], ["instatus", null, null]);
       equal((await store.catalog.service("a"))!.platform, "instatus");
     },
@@ -239,7 +239,7 @@ export const pollCases: Case[] = [
       ]);
       equal(await store.polls.countDue(T + 59 * MIN), 0);
       equal(await store.polls.countDue(T + 60 * MIN), 1);
-      equal((await store.polls.dueVendors(T + 60 * MIN, 1))[0]!.deadlineAt, 0);
+      equal((await store.polls.claimDue(T + 60 * MIN, 1))[0]!.deadlineAt, 0);
     },
   },
   {
@@ -248,14 +248,14 @@ export const pollCases: Case[] = [
       const { a } = await withVendors(store, [vendor("a", { platform: "unknown" })]);
       await store.polls.setDetectedPlatform(a!, "statusio");
       await store.polls.setEndpoint(a!, "https://api.status.io/1.0/status/abc");
-      let due = (await store.polls.dueVendors(T, 1))[0]!;
+      let due = (await store.polls.claimDue(T, 1))[0]!;
       deepStrictEqual([due.platform, due.detectedPlatform, due.endpointUrl], [
         "unknown",
         "statusio",
         "https://api.status.io/1.0/status/abc",
       ]);
       await store.polls.setEndpoint(a!, null);
-      due = (await store.polls.dueVendors(T, 1))[0]!;
+      due = (await store.polls.claimDue(T, 1))[0]!;
       equal(due.endpointUrl, null);
     },
   },
@@ -326,8 +326,8 @@ export const pollCases: Case[] = [
       equal(reading.consecutiveFailures, 0);
       equal(reading.error, null);
       equal(reading.lastSuccessAt, T + 2 * MIN);
-      equal((await store.polls.dueVendors(T + 3 * MIN, 10)).length, 1);
-      equal((await store.polls.dueVendors(T + 3 * MIN - 1, 10)).length, 0);
+      equal((await store.polls.claimDue(T + 3 * MIN, 10)).length, 1);
+      equal((await store.polls.claimDue(T + 3 * MIN - 1, 10)).length, 0);
       deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.outcome), [
         "ok",
         "timeout",
@@ -348,7 +348,7 @@ export const pollCases: Case[] = [
     async run(store) {
       const { a } = await withVendors(store, [vendor("a")]);
       const due = async (at: number) => {
-        const [v] = await store.polls.dueVendors(at, 10);
+        const [v] = await store.polls.claimDue(at, 10);
         return { pulseFingerprint: v!.pulseFingerprint, lastFullAt: v!.lastFullAt };
       };
       deepStrictEqual(await due(T), { pulseFingerprint: null, lastFullAt: null }, "never read");
@@ -436,7 +436,7 @@ export const pollCases: Case[] = [
       );
       equal((await store.catalog.service("a"))!.currentStatus, "MAJOR_OUTAGE");
       equal((await readingOf(store, "b")).lastSuccessAt, T);
-      equal((await store.polls.dueVendors(T + 5 * MIN - 1, 10)).some((v) => v.slug === "b"), false);
+      equal((await store.polls.claimDue(T + 5 * MIN - 1, 10)).some((v) => v.slug === "b"), false);
       equal((await store.catalog.service("c"))!.currentStatus, "UNKNOWN");
       deepStrictEqual((await store.history.fetchLog("a", 0)).map((f) => f.latencyMs), [11]);
     },

@@ -16,7 +16,7 @@ Deno.test("migration 4 adds vendors.endpoint_url over a version-3 database, keep
       const versions = db.prepare("SELECT version, name FROM schema_migrations ORDER BY version")
         .all().map((r) => `${r.version} ${r.name}`);
       ok(versions.includes("4 vendor_endpoint"), versions.join(", "));
-      const [due] = await store.polls.dueVendors(Date.now(), 10);
+      const [due] = await store.polls.claimDue(Date.now(), 10);
       equal(due?.slug, "gitlab");
       equal(due?.currentStatus, "OPERATIONAL", "existing data kept");
       equal(due?.endpointUrl, null, "nothing discovered yet");
@@ -25,7 +25,7 @@ Deno.test("migration 4 adds vendors.endpoint_url over a version-3 database, keep
         "https://api.status.io/1.0/status/5b36dc6502d06804c08349f7",
       );
       equal(
-        (await store.polls.dueVendors(Date.now(), 10))[0]?.endpointUrl,
+        (await store.polls.claimDue(Date.now(), 10))[0]?.endpointUrl,
         "https://api.status.io/1.0/status/5b36dc6502d06804c08349f7",
       );
       deepStrictEqual(migrate(db), [], "applied once");
