@@ -313,6 +313,9 @@ export {
   webLinkOrNull,
 } from "./bounds.ts";
 export {
+  type AnchorCandidate,
+  changeFeedCutoff,
+  keepsFromRecovery,
   REPORT_DAYS,
   RETENTION,
   type RetentionCutoffs,

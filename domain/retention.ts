@@ -66,3 +66,35 @@ export function retentionCutoffs(now: EpochMs): RetentionCutoffs {
     changeFeed: now - RETENTION.changeFeedDays * DAY_MS,
   };
 }
+
+/**
+ * The first change-feed id that is kept: the first change at or after the feed's cutoff time
+ * (`firstFresh`, null when none is), but never more than `keepRows` rows back from the newest.
+ * Every id below it is expired.
+ */
+export function changeFeedCutoff(
+  firstFresh: number | null,
+  newest: number,
+  keepRows: number,
+): number {
+  return Math.max(firstFresh ?? newest + 1, newest - keepRows + 1);
+}
+
+/** A service-level transition, as the retention anchor is chosen among them. */
+export interface AnchorCandidate {
+  readonly id: number;
+  readonly at: EpochMs;
+}
+
+/**
+ * Whether a vendor's service history is cut at its last recovery at or before the history cutoff
+ * (`recovery`; so an outage spanning the cutoff keeps its start) — when that recovery is no
+ * older than `hardBefore` — or else at the transition giving the level held at `hardBefore`
+ * (a vendor that never recovers cannot keep everything). Everything before the anchor goes.
+ */
+export function keepsFromRecovery(
+  recovery: AnchorCandidate | undefined,
+  hardBefore: EpochMs,
+): recovery is AnchorCandidate {
+  return recovery !== undefined && recovery.at >= hardBefore;
+}

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
-import { PRUNE_CHUNK } from "../../domain/mod.ts";
+import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
 import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Sql, write } from "./db.ts";
 import { pruneLatencyDays } from "./latency_days.ts";
@@ -18,8 +18,7 @@ async function pruneChangeFeed(
 ): Promise<number> {
   const [{ newest }] = await sql`SELECT COALESCE(MAX(id), 0) AS newest FROM changes`;
   const [fresh] = await sql`SELECT id FROM changes WHERE at >= ${before} ORDER BY id LIMIT 1`;
-  const firstFresh = fresh ? Number(fresh.id) : Number(newest) + 1;
-  const cutoff = Math.max(firstFresh, Number(newest) - keepRows + 1);
+  const cutoff = changeFeedCutoff(fresh ? Number(fresh.id) : null, Number(newest), keepRows);
   return (await sql`DELETE FROM changes WHERE id IN
     (SELECT id FROM changes WHERE id < ${cutoff} ORDER BY id LIMIT ${chunk})`).count;
 }
@@ -39,7 +38,7 @@ async function pruneServiceTransitions(
     return r ? { id: Number(r.id), at: Number(r.at) } : undefined;
   };
   const recovery = await last(before, true);
-  const anchor = recovery && recovery.at >= hardBefore ? recovery : await last(hardBefore, false);
+  const anchor = keepsFromRecovery(recovery, hardBefore) ? recovery : await last(hardBefore, false);
   if (!anchor) return 0;
   return (await sql`DELETE FROM transitions WHERE id IN (SELECT id FROM transitions
     WHERE vendor_id = ${vendorId} AND component_id IS NULL

@@ -6,7 +6,7 @@
  * @module
  */
 import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
-import { PRUNE_CHUNK } from "../../domain/mod.ts";
+import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
 import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Db, statement, transaction } from "./db.ts";
 import { pruneLatencyDays } from "./latency_days.ts";
@@ -36,8 +36,8 @@ function pruneChangeFeed(
     id: number;
   }).id;
   const firstFresh = (statement(db, "SELECT id FROM changes WHERE at >= ? ORDER BY id LIMIT 1")
-    .get(before) as { id: number } | undefined)?.id ?? newest + 1;
-  const cutoff = Math.max(firstFresh, newest - keepRows + 1);
+    .get(before) as { id: number } | undefined)?.id ?? null;
+  const cutoff = changeFeedCutoff(firstFresh, newest, keepRows);
   return Number(
     statement(
       db,
@@ -79,7 +79,7 @@ function pruneServiceTransitions(
        ORDER BY at DESC, id DESC LIMIT 1`,
     ).get(vendorId, at) as { id: number; at: number } | undefined;
   const recovery = last(before, true);
-  const anchor = recovery && recovery.at >= hardBefore ? recovery : last(hardBefore, false);
+  const anchor = keepsFromRecovery(recovery, hardBefore) ? recovery : last(hardBefore, false);
   if (!anchor) return 0;
   return Number(
     statement(
