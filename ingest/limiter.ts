@@ -16,6 +16,11 @@ export interface LimiterOptions {
    * clock); `Date.now` by default. Spacing is measured on the monotonic clock.
    */
   readonly now?: () => number;
+  /**
+   * Told of every start: the host and the monotonic time the spacing is measured on (tests
+   * check the spacing on the limiter's own clock, not on arrival times).
+   */
+  readonly onStart?: (host: string, at: number) => void;
 }
 
 /** A running limiter. */
@@ -152,6 +157,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
         if (options.hostSpacingMs > 0) hostReadyAt.set(lane.host, lane.readyAt);
       }
       active++;
+      options.onStart?.(lane.host, now);
       start();
     }
     if (hostReadyAt.size > 1000) {

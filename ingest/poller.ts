@@ -63,6 +63,8 @@ export interface PollerDeps {
   /** croner pattern of the tick; every second by default. */
   readonly tickPattern?: string;
   readonly random?: () => number;
+  /** Told of every request's start against a host, on the limiter's clock (tests). */
+  readonly onHostStart?: (host: string, at: number) => void;
 }
 
 /** What one `runOnce` did. */
@@ -103,6 +105,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     concurrency: config.concurrency,
     hostSpacingMs: deps.hostSpacingMs ?? 250,
     now: () => deps.clock.now(),
+    ...(deps.onHostStart ? { onStart: deps.onHostStart } : {}),
   });
   const newPool = () =>
     createPinnedPool({
