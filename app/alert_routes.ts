@@ -31,6 +31,7 @@ import {
 } from "../domain/mod.ts";
 import { describeRoute, RouteSettings, SECRET_FIELDS } from "../outbound/channels/mod.ts";
 import { randomToken } from "./_tokens.ts";
+import { accountDocVerbs } from "./_account_docs.ts";
 import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { type Access, type Caller, callerAccount } from "./policy.ts";
@@ -182,25 +183,6 @@ async function checkSettings(
   return settings;
 }
 
-/** The account's routes, oldest first. */
-export async function listRoutes(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<RouteView>> {
-  const account = accountFor(who, READ_ALERTS);
-  const { items, total } = await ctx.store.alertRoutes.list(account.id, page);
-  return pageOf(await Promise.all(items.map((r) => routeView(ctx, r))), total, page);
-}
-
-/** One of the account's routes. */
-export async function getRoute(ctx: AppContext, who: Caller, id: string): Promise<RouteView> {
-  const account = accountFor(who, READ_ALERTS);
-  const r = await ctx.store.alertRoutes.get(account.id, id);
-  if (r === null) throw new NotFound("alert route", id);
-  return await routeView(ctx, r);
-}
-
 /** Creates a route; a webhook route's signing secret is generated and returned this once. */
 export async function createRoute(
   ctx: AppContext,
@@ -278,19 +260,6 @@ export async function updateRoute(
     ctx,
     patch.paused === false ? (await ctx.store.alertRoutes.get(account.id, id))! : updated,
   );
-}
-
-/** Deletes a route (its pending deliveries fail, saying so). */
-export async function deleteRoute(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountFor(who, WRITE_ALERTS);
-  const done = await ctx.store.alertRoutes.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("alert route", id);
-  if (done === "conflict") throw new PreconditionFailed();
 }
 
 /** Counts one "send test" against the route's and the account's limits, or throws 429. */
@@ -423,3 +392,17 @@ export async function redeliver(ctx: AppContext, who: Caller, id: string): Promi
 
 /** Fields of a kind's settings never shown (for docs and tests). */
 export const SECRET_SETTINGS = SECRET_FIELDS;
+
+const verbs = accountDocVerbs<RouteRecord, RouteView>({
+  noun: "alert route",
+  docs: (store) => store.alertRoutes,
+  read: READ_ALERTS,
+  write: WRITE_ALERTS,
+  views: (ctx, _account, routes) => Promise.all(routes.map((r) => routeView(ctx, r))),
+});
+/** The account's routes, oldest first. */
+export const listRoutes = verbs.list;
+/** One of the account's routes. */
+export const getRoute = verbs.get;
+/** Deletes a route (`ifVersion`: the version the caller saw, or null). */
+export const deleteRoute = verbs.remove;

@@ -12,9 +12,6 @@ import {
   InvalidRequest,
   type Issue,
   NotFound,
-  type Page,
-  pageOf,
-  type PageRequest,
   PreconditionFailed,
   type RuleRecord,
   type RuleTarget,
@@ -23,6 +20,7 @@ import {
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { randomToken } from "./_tokens.ts";
 import { mergePatch } from "./_patch.ts";
+import { accountDocVerbs, asStored } from "./_account_docs.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
 import { type Caller, callerAccount } from "./policy.ts";
@@ -86,25 +84,6 @@ async function checkRefs(
     }
   }
   if (issues.length) throw new InvalidRequest(issues);
-}
-
-/** The account's rules, oldest first. */
-export async function listRules(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<RuleRecord>> {
-  const account = accountFor(who, READ_ALERTS);
-  const { items, total } = await ctx.store.alertRules.list(account.id, page);
-  return pageOf([...items], total, page);
-}
-
-/** One of the account's rules. */
-export async function getRule(ctx: AppContext, who: Caller, id: string): Promise<RuleRecord> {
-  const account = accountFor(who, READ_ALERTS);
-  const r = await ctx.store.alertRules.get(account.id, id);
-  if (r === null) throw new NotFound("alert rule", id);
-  return r;
 }
 
 /** A rule must send somewhere and watch something: a 400 naming the field otherwise. */
@@ -186,15 +165,16 @@ export async function updateRule(
   return updated;
 }
 
+const verbs = accountDocVerbs<RuleRecord, RuleRecord>({
+  noun: "alert rule",
+  docs: (store) => store.alertRules,
+  read: READ_ALERTS,
+  write: WRITE_ALERTS,
+  views: asStored,
+});
+/** The account's rules, oldest first. */
+export const listRules = verbs.list;
+/** One of the account's rules. */
+export const getRule = verbs.get;
 /** Deletes a rule (what it already queued still goes). */
-export async function deleteRule(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountFor(who, WRITE_ALERTS);
-  const done = await ctx.store.alertRules.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("alert rule", id);
-  if (done === "conflict") throw new PreconditionFailed();
-}
+export const deleteRule = verbs.remove;

@@ -17,15 +17,13 @@ import {
   InvalidRequest,
   type Issue,
   NotFound,
-  type Page,
-  pageOf,
-  type PageRequest,
   PlanRequired,
   PreconditionFailed,
   type StatusLevel,
   worst,
 } from "../domain/mod.ts";
 import { randomToken } from "./_tokens.ts";
+import { accountDocVerbs } from "./_account_docs.ts";
 import type { AppContext } from "./context.ts";
 import {
   accountOf,
@@ -180,26 +178,6 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
 
 // ---- groups ---------------------------------------------------------------------------------
 
-/** The account's groups, oldest first. */
-export async function listGroups(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<GroupView>> {
-  const account = accountOf(who, READ_MONITORS);
-  const { items, total } = await ctx.store.groups.list(account.id, page);
-  const monitors = await monitorsOf(ctx, account.id);
-  return pageOf(items.map((g) => groupView(g, monitors)), total, page);
-}
-
-/** One of the account's groups. */
-export async function getGroup(ctx: AppContext, who: Caller, id: string): Promise<GroupView> {
-  const account = accountOf(who, READ_MONITORS);
-  const g = await ctx.store.groups.get(account.id, id);
-  if (g === null) throw new NotFound("group", id);
-  return groupView(g, await monitorsOf(ctx, account.id));
-}
-
 /** Creates a group of the account's monitors (unknown monitor ids are a 400). */
 export async function createGroup(
   ctx: AppContext,
@@ -254,19 +232,6 @@ export async function updateGroup(
   return groupView(updated, monitors);
 }
 
-/** Deletes a group (its monitors stay). */
-export async function deleteGroup(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountOf(who, WRITE_MONITORS);
-  const done = await ctx.store.groups.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("group", id);
-  if (done === "conflict") throw new PreconditionFailed();
-}
-
 // ---- boards ---------------------------------------------------------------------------------
 
 async function checkItems(
@@ -312,27 +277,6 @@ async function checkPublicSlug(ctx: AppContext, slug: string, except: string | n
 
 const slugTaken = (slug: string) =>
   new InvalidRequest([{ parameter: "slug", message: `the board address "${slug}" is taken` }]);
-
-/** The account's boards, oldest first. */
-export async function listBoards(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<BoardView>> {
-  const account = accountOf(who, READ_MONITORS);
-  const { items, total } = await ctx.store.boards.list(account.id, page);
-  const views = [];
-  for (const b of items) views.push(await boardView(ctx, b));
-  return pageOf(views, total, page);
-}
-
-/** One of the account's boards. */
-export async function getBoard(ctx: AppContext, who: Caller, id: string): Promise<BoardView> {
-  const account = accountOf(who, READ_MONITORS);
-  const b = await ctx.store.boards.get(account.id, id);
-  if (b === null) throw new NotFound("board", id);
-  return await boardView(ctx, b);
-}
 
 /** Creates a board; FREE accounts keep one. */
 export async function createBoard(
@@ -392,19 +336,6 @@ export async function updateBoard(
   return await boardView(ctx, updated);
 }
 
-/** Deletes a board (its groups and monitors stay). */
-export async function deleteBoard(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountOf(who, WRITE_MONITORS);
-  const done = await ctx.store.boards.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("board", id);
-  if (done === "conflict") throw new PreconditionFailed();
-}
-
 /**
  * A board by its public address: anyone may read a public board; a private one is a 404 to
  * everyone but its account's callers holding `monitors:read` (never a 403: no leak).
@@ -426,3 +357,38 @@ export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): P
 export function boardServiceSlugs(b: BoardView): string[] {
   return [...new Set(b.entries.flatMap((e) => e.services))];
 }
+
+const groupVerbs = accountDocVerbs<GroupRecord, GroupView>({
+  noun: "group",
+  docs: (store) => store.groups,
+  read: READ_MONITORS,
+  write: WRITE_MONITORS,
+  views: async (ctx, account, groups) => {
+    const monitors = await monitorsOf(ctx, account);
+    return groups.map((g) => groupView(g, monitors));
+  },
+});
+/** The account's groups, oldest first. */
+export const listGroups = groupVerbs.list;
+/** One of the account's groups. */
+export const getGroup = groupVerbs.get;
+/** Deletes a group (`ifVersion`: the version the caller saw, or null). */
+export const deleteGroup = groupVerbs.remove;
+
+const boardVerbs = accountDocVerbs<BoardRecord, BoardView>({
+  noun: "board",
+  docs: (store) => store.boards,
+  read: READ_MONITORS,
+  write: WRITE_MONITORS,
+  views: async (ctx, _account, boards) => {
+    const views = [];
+    for (const b of boards) views.push(await boardView(ctx, b));
+    return views;
+  },
+});
+/** The account's boards, oldest first. */
+export const listBoards = boardVerbs.list;
+/** One of the account's boards. */
+export const getBoard = boardVerbs.get;
+/** Deletes a board (`ifVersion`: the version the caller saw, or null). */
+export const deleteBoard = boardVerbs.remove;

@@ -13,15 +13,13 @@ import {
   InvalidRequest,
   type Issue,
   NotFound,
-  type Page,
-  pageOf,
-  type PageRequest,
   PreconditionFailed,
 } from "../domain/mod.ts";
 import { READ_ALERTS, WRITE_ALERTS } from "./alert_routes.ts";
 import { isMacOf, macOf } from "./_secrets.ts";
 import { randomToken } from "./_tokens.ts";
 import { mergePatch } from "./_patch.ts";
+import { accountDocVerbs, asStored } from "./_account_docs.ts";
 import type { AppContext } from "./context.ts";
 import { parse } from "./monitors.ts";
 import { type Caller, callerAccount } from "./policy.ts";
@@ -60,29 +58,6 @@ async function checkRoutes(
     }
   }
   if (issues.length) throw new InvalidRequest(issues);
-}
-
-/** The account's escalation policies, oldest first. */
-export async function listEscalations(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<EscalationRecord>> {
-  const account = accountFor(who, READ_ALERTS);
-  const { items, total } = await ctx.store.escalations.list(account.id, page);
-  return pageOf([...items], total, page);
-}
-
-/** One of the account's escalation policies. */
-export async function getEscalation(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-): Promise<EscalationRecord> {
-  const account = accountFor(who, READ_ALERTS);
-  const e = await ctx.store.escalations.get(account.id, id);
-  if (e === null) throw new NotFound("escalation policy", id);
-  return e;
 }
 
 /** Creates a policy (its routes must be the account's). */
@@ -129,19 +104,6 @@ export async function updateEscalation(
   return updated;
 }
 
-/** Deletes a policy (rules naming it send to their own routes only). */
-export async function deleteEscalation(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountFor(who, WRITE_ALERTS);
-  const done = await ctx.store.escalations.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("escalation policy", id);
-  if (done === "conflict") throw new PreconditionFailed();
-}
-
 /** The secret acknowledge links are signed under. */
 const ACKNOWLEDGE_SECRET = "acknowledge-links";
 
@@ -176,3 +138,17 @@ export async function acknowledgeEvent(ctx: AppContext, who: Caller, id: string)
   if (got === null) throw new NotFound("alert event", id);
   return await ctx.store.deliveries.acknowledge(got.delivery.notificationId, ctx.clock.now());
 }
+
+const verbs = accountDocVerbs<EscalationRecord, EscalationRecord>({
+  noun: "escalation policy",
+  docs: (store) => store.escalations,
+  read: READ_ALERTS,
+  write: WRITE_ALERTS,
+  views: asStored,
+});
+/** The account's escalation policies, oldest first. */
+export const listEscalations = verbs.list;
+/** One of the account's escalation policies. */
+export const getEscalation = verbs.get;
+/** Deletes a policy (`ifVersion`: the version the caller saw, or null). */
+export const deleteEscalation = verbs.remove;

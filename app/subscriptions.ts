@@ -11,14 +11,11 @@ import {
   Forbidden,
   InvalidRequest,
   mailAddress,
-  NotFound,
-  type Page,
-  pageOf,
-  type PageRequest,
   RateLimited,
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
+import { accountDocVerbs } from "./_account_docs.ts";
 import { noticeMessage, queueNotice } from "./_notice.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
@@ -74,29 +71,6 @@ const accountFor = callerAccount;
 /** The unsubscribe link of a subscription. */
 export function unsubscribeLink(ctx: AppContext, s: SubscriptionRecord): string {
   return `${ctx.settings.publicUrl}/subscriptions/unsubscribe/${s.id}.${s.unsubscribeToken}`;
-}
-
-/** The account's subscriptions, oldest first. */
-export async function listSubscriptions(
-  ctx: AppContext,
-  who: Caller,
-  page: PageRequest,
-): Promise<Page<SubscriptionView>> {
-  const account = accountFor(who, READ_MONITORS);
-  const { items, total } = await ctx.store.subscriptions.list(account.id, page);
-  return pageOf(items.map(view), total, page);
-}
-
-/** One of the account's subscriptions. */
-export async function getSubscription(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-): Promise<SubscriptionView> {
-  const account = accountFor(who, READ_MONITORS);
-  const s = await ctx.store.subscriptions.get(account.id, id);
-  if (s === null) throw new NotFound("subscription", id);
-  return view(s);
 }
 
 /**
@@ -193,18 +167,6 @@ export async function createSubscription(
   return view(made);
 }
 
-/** Deletes a subscription. */
-export async function deleteSubscription(
-  ctx: AppContext,
-  who: Caller,
-  id: string,
-  ifVersion: number | null,
-): Promise<void> {
-  const account = accountFor(who, WRITE_SUBSCRIPTIONS);
-  const done = await ctx.store.subscriptions.delete(account.id, id, ifVersion);
-  if (done === false) throw new NotFound("subscription", id);
-}
-
 function split(link: string): { id: string; token: string } | null {
   const m = /^(sub_[A-Za-z0-9_-]{1,40})\.([A-Za-z0-9_-]{16,64})$/.exec(link);
   return m ? { id: m[1]!, token: m[2]! } : null;
@@ -285,3 +247,17 @@ export async function resubscribeByLink(ctx: AppContext, link: string): Promise<
   }
   return done !== null && typeof done === "object";
 }
+
+const verbs = accountDocVerbs<SubscriptionRecord, SubscriptionView>({
+  noun: "subscription",
+  docs: (store) => store.subscriptions,
+  read: READ_MONITORS,
+  write: WRITE_SUBSCRIPTIONS,
+  views: (_ctx, _account, subs) => Promise.resolve(subs.map(view)),
+});
+/** The account's subscriptions, oldest first. */
+export const listSubscriptions = verbs.list;
+/** One of the account's subscriptions. */
+export const getSubscription = verbs.get;
+/** Deletes a subscription (`ifVersion`: the version the caller saw, or null). */
+export const deleteSubscription = verbs.remove;

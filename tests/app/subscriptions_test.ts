@@ -5,17 +5,19 @@
  * after unsubscribing nothing more; a route subscription is active at once; and over REST the
  * scopes, the mail-server check and another account's subscription as 404.
  */
-import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import {
   confirmByLink,
   createMonitor,
   createRoute,
   createSubscription,
+  deleteSubscription,
   evaluateAlerts,
+  getSubscription,
   unsubscribeByLink,
 } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
-import type { Snapshot, StatusLevel } from "../../domain/mod.ts";
+import { NotFound, PreconditionFailed, type Snapshot, type StatusLevel } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { createHttpSender } from "../../outbound/send_http.ts";
 import { createMailSender } from "../../outbound/send_mail.ts";
@@ -193,4 +195,28 @@ Deno.test("subscriptions over REST: scopes, the mail server check, another accou
       .status,
     204,
   );
+});
+
+Deno.test("deleting a subscription under a stale If-Match version is a 412 and deletes nothing", async () => {
+  const ctx = testContext();
+  await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const monitor = await createMonitor(ctx, admin, { service: "github" });
+  const route = (await createRoute(ctx, admin, {
+    name: "hooks",
+    settings: { kind: "webhook", url: "https://hooks.example.com/x" },
+  })).route;
+  const sub = await createSubscription(ctx, admin, {
+    target: { kind: "monitor", id: monitor.id },
+    route: route.id,
+  });
+  await rejects(
+    deleteSubscription(ctx, admin, sub.id, sub.version + 1),
+    (e) => e instanceof PreconditionFailed,
+  );
+  equal((await getSubscription(ctx, admin, sub.id)).id, sub.id, "still there");
+  await deleteSubscription(ctx, admin, sub.id, sub.version);
+  await rejects(getSubscription(ctx, admin, sub.id), (e) => e instanceof NotFound);
+  await rejects(deleteSubscription(ctx, admin, sub.id, null), (e) => e instanceof NotFound);
 });
