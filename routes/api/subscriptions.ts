@@ -24,6 +24,7 @@ import {
   idempotencyResponses,
   IfMatch,
   NO_STORE,
+  stale,
   versionOf,
 } from "./monitors.ts";
 import { pageJson, PageQuery, pageSchema } from "./schemas.ts";
@@ -139,10 +140,10 @@ const deleteDef = defineRoute({
   operationId: "deleteSubscription",
   summary: "Stop following",
   description: "Deletes the subscription (204); nothing more is sent on it. Another account's " +
-    "subscription is a 404.",
+    "subscription is a 404. With If-Match, a stale version is a 412.",
   tags,
   request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" } },
+  responses: { 204: { description: "Deleted" }, 412: stale },
 }, WRITE_SUBSCRIPTIONS);
 
 /** Mounts the subscriptions API. */

@@ -641,6 +641,7 @@ function subscriptionCases(
     c("deleteSubscription", "DELETE", one, { ...all, "if-match": "v1" }, 400),
     c("deleteSubscription", "DELETE", one, bad, 401),
     c("deleteSubscription", "DELETE", one, none, 403),
+    c("deleteSubscription", "DELETE", one, { ...all, "if-match": '"v99"' }, 412),
     c("deleteSubscription", "DELETE", `${list}/sub_nope`, all, 404),
     c("deleteSubscription", "DELETE", `${list}/${keys.doomedSubscription}`, all, 204),
   ];
