@@ -12,6 +12,7 @@ import { DAY_MS, fixedClock, HOUR_MS, MINUTE_MS, type Vendor } from "../../domai
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { summaryWithMaintenances } from "../support/maintenance.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import { runStatus, serveApi } from "../support/status_cli.ts";
@@ -66,7 +67,7 @@ async function startStatusd() {
     }])),
   );
   const clock = fixedClock(T0);
-  const store = openSqliteStore(":memory:");
+  const store = openSqliteStore(":memory:", { commitWindows: TEST_COMMIT_WINDOWS });
   await store.catalog.sync(slugs.map(vendor), clock.now());
   const poller = createPoller(
     {

@@ -7,6 +7,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { apiRoute } from "../../cli/status/proxy.ts";
 import { fixedClock } from "../../domain/mod.ts";
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { startForwardProxy } from "../support/forward_proxy.ts";
 import { runStatus, serveApi } from "../support/status_cli.ts";
 import { freePort } from "../support/statusd_process.ts";
@@ -14,7 +15,7 @@ import { freePort } from "../support/statusd_process.ts";
 /** A statusd API on 127.0.0.1 serving one vendor, not read yet. */
 async function api() {
   const clock = fixedClock(Date.UTC(2026, 10, 20, 12));
-  const store = openSqliteStore(":memory:");
+  const store = openSqliteStore(":memory:", { commitWindows: TEST_COMMIT_WINDOWS });
   await store.catalog.sync([{
     name: "Calm Co",
     slug: "calm-co",

@@ -15,6 +15,7 @@ import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
 import { createPoller } from "../../ingest/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { ALLOW_SIMULATOR, startSimulator } from "../support/simulator.ts";
 import {
   ROOT,
@@ -50,7 +51,7 @@ async function startStatusd() {
   sim.setScenario("dark-vendor", "status_500");
 
   const clock = fixedClock(Date.UTC(2026, 10, 20, 12, 0));
-  const store = openSqliteStore(":memory:");
+  const store = openSqliteStore(":memory:", { commitWindows: TEST_COMMIT_WINDOWS });
   await store.catalog.sync(vendors, clock.now());
   const poller = createPoller(
     {

@@ -27,6 +27,7 @@ import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
 import { DAY_MS, fixedClock, HOUR_MS, type Store } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { copySqliteToPostgres } from "../../store/copy_to_postgres.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { PASSWORD } from "../support/accounts.ts";
@@ -293,7 +294,7 @@ Deno.test({
     const db = await freshDatabase();
     const small = await freshDatabase();
     try {
-      const sqlite = openSqliteStore(path);
+      const sqlite = openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS });
       const ctx = ctxOver(sqlite);
       await seedReadings(sqlite);
       const { account, member } = await createAccount(ctx, {

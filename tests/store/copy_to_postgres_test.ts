@@ -18,6 +18,7 @@ import { type AdminIo, runAdmin } from "../../cli/admin/mod.ts";
 import { DAY_MS, fixedClock, HOUR_MS, type Store } from "../../domain/mod.ts";
 import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
+import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { PASSWORD } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
@@ -56,7 +57,7 @@ Deno.test({
     const path = join(dir, "statusd.db");
     const db = await freshDatabase();
     try {
-      const sqlite = openSqliteStore(path);
+      const sqlite = openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS });
       await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0 - 30 * DAY_MS);
       await addVendor(sqlite, { slug: "zeta", status: "OPERATIONAL" }, T0 - 30 * DAY_MS);
       await addTransitions(sqlite, "acme", [
@@ -134,7 +135,7 @@ Deno.test({
     const path = join(dir, "statusd.db");
     const db = await freshDatabase();
     try {
-      const sqlite = openSqliteStore(path);
+      const sqlite = openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS });
       await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0);
       await sqlite.close();
       // A file shaped by another build of statusd: a table and a column PostgreSQL lacks.
@@ -187,7 +188,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const path = join(dir, "statusd.db");
     try {
-      const sqlite = openSqliteStore(path);
+      const sqlite = openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS });
       await addVendor(sqlite, { slug: "acme", status: "OPERATIONAL" }, T0);
       await sqlite.close();
       const copy = async (to: string) => {
