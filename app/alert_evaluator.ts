@@ -35,6 +35,8 @@ import {
   monitorLevelNow,
   type MonitorRecord,
   type NewDelivery,
+  type Reading,
+  readingOf,
   type RuleRecord,
   type RuleTarget,
   type ServiceDetail,
@@ -96,6 +98,21 @@ class Round {
     return found;
   }
 
+  /**
+   * The service's name, page and reading health now, without its components and history (what
+   * a failing reading's alert says; cheap enough for every failing vendor each minute).
+   */
+  async reading(slug: string): Promise<ReadingOfService | null> {
+    const row = await this.ctx.store.catalog.service(slug);
+    if (row === null) return null;
+    const policy = { stableSeconds: this.ctx.settings.pollStableSeconds };
+    return {
+      name: row.name,
+      statusPageUrl: row.statusPageUrl,
+      reading: readingOf(row.reading, this.now, policy),
+    };
+  }
+
   /** The level `m` reads now. */
   async level(m: MonitorRecord): Promise<StatusLevel> {
     return monitorLevelNow(await this.service(m.serviceSlug), m.components);
@@ -145,6 +162,13 @@ class Round {
     }
     return monitors.filter((m) => ids.has(m.id));
   }
+}
+
+/** What a failing reading's alert needs of its service. */
+interface ReadingOfService {
+  readonly name: string;
+  readonly statusPageUrl: string;
+  readonly reading: Reading;
 }
 
 /** A rule or subscription and one monitor of a changed service it watches. */
@@ -695,7 +719,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
     memory.failing.delete(slug);
   }
   for (const [slug, since] of starting) {
-    const service = await round.service(slug);
+    const service = await round.reading(slug);
     if (service?.reading.state === "failing" && service.reading.error) {
       for (const { source: rule, monitor } of watchers.get(slug) ?? []) {
         if (rule.failingMinutes && rule.enabled) {
@@ -721,7 +745,7 @@ function readingBase(
   round: Round,
   rule: RuleRecord,
   m: MonitorRecord,
-  service: ServiceDetail | null,
+  service: Pick<ReadingOfService, "name" | "statusPageUrl"> | null,
 ): Omit<AlertMessage, "notificationId" | "trigger" | "summary" | "advice"> {
   const publicUrl = round.ctx.settings.publicUrl;
   return {
@@ -771,7 +795,7 @@ function startReadingAlert(
   round: Round,
   rule: RuleRecord,
   m: MonitorRecord,
-  service: ServiceDetail,
+  service: ReadingOfService,
   since: EpochMs,
   out: Outbox,
 ): void {
