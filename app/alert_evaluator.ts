@@ -180,9 +180,14 @@ interface Watch<S> {
 /**
  * Who watches `slugs`: per service, each rule (and active subscription) of an account with a
  * monitor on it, paired with each such monitor its target names, in rule order. Disabled rules
- * are among them: they send nothing new, but end the alerts they opened.
+ * are among them: they send nothing new, but end the alerts they opened. Subscriptions are read
+ * only `withSubscriptions` (they are told nothing of readings).
  */
-async function watchersOf(round: Round, slugs: readonly string[]): Promise<{
+async function watchersOf(
+  round: Round,
+  slugs: readonly string[],
+  withSubscriptions = true,
+): Promise<{
   readonly rules: ReadonlyMap<string, readonly Watch<RuleRecord>[]>;
   readonly subscriptions: ReadonlyMap<string, readonly Watch<SubscriptionRecord>[]>;
 }> {
@@ -211,7 +216,9 @@ async function watchersOf(round: Round, slugs: readonly string[]): Promise<{
   };
   return {
     rules: await pair(accounts.length ? await store.alertRules.ofAccounts(accounts) : []),
-    subscriptions: await pair(accounts.length ? await store.subscriptions.active(accounts) : []),
+    subscriptions: await pair(
+      accounts.length && withSubscriptions ? await store.subscriptions.active(accounts) : [],
+    ),
   };
 }
 
@@ -335,29 +342,44 @@ async function messageFor(
   };
 }
 
+/**
+ * What caused a rule's deliveries: the key their ids derive from (a change's id, or a failing
+ * run's start), the change if one did, and when.
+ */
+interface Cause {
+  readonly key: string | number;
+  readonly changeId: number | null;
+  readonly createdAt: EpochMs;
+}
+
+/** A change as the cause of deliveries. */
+function changeCause(change: Change): Cause {
+  return { key: change.id, changeId: change.id, createdAt: change.at };
+}
+
 /** Deliveries of `message` to each of the rule's routes. */
 function toRoutes(
   rule: RuleRecord,
   message: AlertMessage,
-  change: Change,
+  cause: Cause,
   subject: string,
   notBefore: number,
   recovery: boolean,
   routes: readonly string[] = rule.routes,
 ): NewDelivery[] {
   return routes.map((routeId) => ({
-    id: `dlv_${hash(rule.id, subject, change.id, routeId, recovery ? "r" : "a")}`,
+    id: `dlv_${hash(rule.id, subject, cause.key, routeId, recovery ? "r" : "a")}`,
     accountId: rule.accountId,
     routeId,
     source: { kind: "rule", id: rule.id },
-    changeId: change.id,
+    changeId: cause.changeId,
     notificationId: message.notificationId,
     subject,
     step: 0,
     recovery,
     message,
     notBefore,
-    createdAt: change.at,
+    createdAt: cause.createdAt,
   }));
 }
 
@@ -370,7 +392,7 @@ async function firing(
   subject: string,
   at: number,
 ): Promise<NewDelivery[]> {
-  const out = toRoutes(rule, message, change, subject, at, false);
+  const out = toRoutes(rule, message, changeCause(change), subject, at, false);
   const policy = rule.escalation
     ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
     : null;
@@ -461,7 +483,7 @@ async function evaluateIncident(
     null,
   );
   out.items.push(
-    ...toRoutes(rule, msg, change, about, round.now, trigger === "incident_resolved"),
+    ...toRoutes(rule, msg, changeCause(change), about, round.now, trigger === "incident_resolved"),
   );
 }
 
@@ -545,12 +567,13 @@ async function evaluateStatus(
     ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
     : null;
   const told = [...new Set([...rule.routes, ...(policy?.steps[0]?.routes ?? [])])];
-  if (rule.recovery) out.items.push(...toRoutes(rule, msg, change, subject, now, true, told));
+  const cause = changeCause(change);
+  if (rule.recovery) out.items.push(...toRoutes(rule, msg, cause, subject, now, true, told));
   else {
     // No recovery to send, but the alert ended: a marker, so the next rise is a new alert
     // (without it the last trigger would read as still open, and stay silent).
     out.items.push(
-      ...toRoutes(rule, msg, change, subject, now, true, told.slice(0, 1))
+      ...toRoutes(rule, msg, cause, subject, now, true, told.slice(0, 1))
         .map((x) => ({ ...x, closing: true as const })),
     );
   }
@@ -707,7 +730,7 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
   });
   if (ending.size === 0 && starting.length === 0) return 0;
   const slugs = [...new Set([...ending, ...starting.map(([slug]) => slug)])];
-  const watchers = (await watchersOf(round, slugs)).rules;
+  const watchers = (await watchersOf(round, slugs, false)).rules;
   const out = new Outbox();
   for (const slug of ending) {
     const service = await round.service(slug);
@@ -767,29 +790,6 @@ function readingBase(
   };
 }
 
-function readingDeliveries(
-  rule: RuleRecord,
-  subject: string,
-  message: AlertMessage,
-  key: string,
-  recovery: boolean,
-  at: { readonly notBefore: EpochMs; readonly createdAt: EpochMs },
-): NewDelivery[] {
-  return rule.routes.map((routeId) => ({
-    id: `dlv_${hash(rule.id, subject, key, routeId, recovery ? "r" : "a")}`,
-    accountId: rule.accountId,
-    routeId,
-    source: { kind: "rule", id: rule.id },
-    changeId: null,
-    notificationId: message.notificationId,
-    subject,
-    step: 0,
-    recovery,
-    message,
-    ...at,
-  }));
-}
-
 /** Queues the failing run's alert, due when it has lasted the rule's `failingMinutes`. */
 function startReadingAlert(
   round: Round,
@@ -812,12 +812,9 @@ function startReadingAlert(
       "succeeds; check the vendor's status page yourself meanwhile.",
     at: since + rule.failingMinutes! * 60_000,
   };
-  out.items.push(
-    ...readingDeliveries(rule, subject, message, String(since), false, {
-      notBefore: Math.max(round.now, since + rule.failingMinutes! * 60_000),
-      createdAt: round.now,
-    }),
-  );
+  const cause = { key: String(since), changeId: null, createdAt: round.now };
+  const due = Math.max(round.now, since + rule.failingMinutes! * 60_000);
+  out.items.push(...toRoutes(rule, message, cause, subject, due, false));
 }
 
 /** Ends the rule's open reading alert about `m`: cancelled if not yet due, else recovered. */
@@ -843,10 +840,8 @@ async function endReadingAlert(
     summary: `statusd reads ${name} again`.slice(0, 300),
     advice: "Nothing to do: readings succeed again.",
   };
-  const deliveries = readingDeliveries(rule, subject, message, last.notificationId, true, {
-    notBefore: round.now,
-    createdAt: round.now,
-  });
+  const cause = { key: last.notificationId, changeId: null, createdAt: round.now };
+  const deliveries = toRoutes(rule, message, cause, subject, round.now, true);
   out.items.push(
     ...(rule.recovery
       ? deliveries
