@@ -24,6 +24,7 @@ import { createHttpSender } from "../outbound/send_http.ts";
 import { createDeliveryWorker } from "../outbound/worker.ts";
 import { openSqliteStore } from "../store/mod.ts";
 import { recordReading, syncVendors, vendorOf } from "../tests/support/seed.ts";
+import { percentile } from "./_stats.ts";
 
 /** Options of {@link runAlertsBench}. */
 export interface AlertsBenchOptions {
@@ -31,11 +32,6 @@ export interface AlertsBenchOptions {
   readonly destinations: number;
   readonly services: number;
   readonly flips: number;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 const page = (level: "OPERATIONAL" | "MAJOR_OUTAGE"): Snapshot => ({

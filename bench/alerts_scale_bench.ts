@@ -33,6 +33,7 @@ import { openPostgresStore } from "../store/postgres/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { recordReading } from "../tests/support/seed.ts";
 import { cpuSeconds } from "./poller_bench.ts";
+import { percentile } from "./_stats.ts";
 
 /** Options of {@link runAlertsScaleBench}. */
 export interface AlertsScaleOptions {
@@ -85,11 +86,6 @@ function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 function rssMb(): number {

@@ -20,6 +20,7 @@ import { openSqliteStore } from "../store/mod.ts";
 import { TextLineStream } from "../tests/support/lines.ts";
 import { simulatedCatalog } from "../tests/support/simulator.ts";
 import type { Vendor } from "../domain/mod.ts";
+import { percentile } from "./_stats.ts";
 
 /** Options of {@link runHostileBench}. */
 export interface HostileBenchOptions {
@@ -53,12 +54,6 @@ const PATHS = [
   `/api/services/${HEALTHY_PREFIX}-00001`,
   "/api/status/providers-overview",
 ];
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** Spawns `deno run -A <script> …args` and returns its first stdout line (JSON) and the rest. */
 async function spawn(script: string, args: string[]) {

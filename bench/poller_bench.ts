@@ -29,6 +29,7 @@ import {
   type SimulatedPlatformName,
 } from "../tests/support/platform_docs.ts";
 import { ALLOW_SIMULATOR, simulatedCatalog } from "../tests/support/simulator.ts";
+import { percentile } from "./_stats.ts";
 
 /** Options of {@link runPollerBench}. */
 export interface PollerBenchOptions {
@@ -115,12 +116,6 @@ function printMemory(label: string): void {
         `${sp.space_name.replace("_space", "")}=${heap(sp.space_size)}/${heap(sp.space_used_size)}`
       ).join(" "),
   );
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function startSimulatorProcess(
