@@ -48,7 +48,7 @@ import {
 } from "../../domain/mod.ts";
 import { testContext } from "../support/accounts.ts";
 import { accountOf, memberOf } from "../store/conformance/accounts.ts";
-import { recordReading, syncVendors, vendorId, vendorOf } from "../support/seed.ts";
+import { recordReading, recordTimeout, syncVendors, vendorOf } from "../support/seed.ts";
 import { TEST_ENGINE } from "../support/store.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -337,7 +337,6 @@ async function pipeline(
       routes: [route.id],
     });
     await evaluateAlerts(ctx);
-    const id = await vendorId(ctx.store, "acme");
     for (const step of steps) {
       now += step.after * MIN;
       if (step.t === "edit") {
@@ -345,17 +344,7 @@ async function pipeline(
           if (!(err instanceof InvalidRequest)) throw err;
         });
       } else if (step.t === "fail") {
-        await ctx.store.polls.recordFailure(id, {
-          at: now,
-          latencyMs: 10_000,
-          httpStatus: null,
-          nextPollAt: now + MIN,
-          deadlineAt: now + MIN,
-          outcome: "timeout",
-          detail: "no answer",
-          stale: false,
-          platformMiss: false,
-        });
+        await recordTimeout(ctx.store, "acme", now);
       } else {
         apply(page, step, now);
         await recordReading(ctx.store, "acme", snapshotOf(page), now);

@@ -27,7 +27,7 @@ import { createHttpSender } from "../../outbound/send_http.ts";
 import { createDeliveryWorker } from "../../outbound/worker.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { startReceivers } from "../support/receivers.ts";
-import { recordReading, syncVendors, vendorId, vendorOf } from "../support/seed.ts";
+import { recordReading, recordTimeout, syncVendors, vendorOf } from "../support/seed.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 
@@ -399,20 +399,9 @@ Deno.test("a vendor statusd cannot read for N minutes fires once per failing run
     failingMinutes: 10,
     routes: [s.route.id],
   });
-  const id = await vendorId(s.ctx.store, "github");
   const fail = async () => {
     s.advance(60_000);
-    await s.ctx.store.polls.recordFailure(id, {
-      at: s.at(),
-      latencyMs: 10_000,
-      httpStatus: null,
-      nextPollAt: s.at() + 60_000,
-      deadlineAt: s.at() + 65_000,
-      outcome: "timeout",
-      detail: "no answer in 10 s",
-      stale: false,
-      platformMiss: false,
-    });
+    await recordTimeout(s.ctx.store, "github", s.at());
     return await evaluateReadings(s.ctx);
   };
   const readAgain = async () => {
@@ -467,19 +456,8 @@ Deno.test("a restarted evaluator still ends a reading alert that went out before
     failingMinutes: 1,
     routes: [s.route.id],
   });
-  const id = await vendorId(s.ctx.store, "github");
   s.advance(60_000);
-  await s.ctx.store.polls.recordFailure(id, {
-    at: s.at(),
-    latencyMs: 10_000,
-    httpStatus: null,
-    nextPollAt: s.at() + 60_000,
-    deadlineAt: s.at() + 65_000,
-    outcome: "timeout",
-    detail: "no answer in 10 s",
-    stale: false,
-    platformMiss: false,
-  });
+  await recordTimeout(s.ctx.store, "github", s.at());
   equal(await evaluateReadings(s.ctx), 1);
   s.advance(120_000);
   equal((await s.ctx.store.deliveries.claimDue(s.at(), 10, "t", 1)).length, 1, "it went");

@@ -86,6 +86,21 @@ export async function recordReading(store: Store, slug: string, snapshot: Snapsh
   });
 }
 
+/** Records a poll of `slug` at `at` that timed out (as the poller would after 10 s). */
+export async function recordTimeout(store: Store, slug: string, at: EpochMs) {
+  return await store.polls.recordFailure(await vendorId(store, slug), {
+    at,
+    latencyMs: 10_000,
+    httpStatus: null,
+    nextPollAt: at + 60_000,
+    deadlineAt: at + 65_000,
+    outcome: "timeout",
+    detail: "no answer in 10 s",
+    stale: false,
+    platformMiss: false,
+  });
+}
+
 function pageOf(store: Store, slug: string) {
   const { pages } = stateOf(store);
   let page = pages.get(slug);

@@ -6,9 +6,11 @@
  * @module
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import type { AlertMessage, NewDelivery, NewMonitor, NewRule } from "../../../domain/mod.ts";
+import type { NewDelivery, NewMonitor, NewRule } from "../../../domain/mod.ts";
 import { accountOf, memberOf } from "./accounts.ts";
 import type { Case } from "./_support.ts";
+import { delivery as anyDelivery } from "./deliveries.ts";
+import { failure } from "./polls.ts";
 import { MIN, T, vendor, withVendors } from "./_support.ts";
 
 function monitor(id: string, accountId: string, slug: string, paused = false): NewMonitor {
@@ -43,39 +45,15 @@ function rule(id: string, accountId: string, enabled = true): NewRule {
   };
 }
 
-const message: AlertMessage = {
-  notificationId: "n1",
-  trigger: "reading_failing",
-  summary: "statusd cannot read Acme",
-  level: "UNKNOWN",
-  previousLevel: null,
-  service: null,
-  components: [],
-  componentsTotal: 0,
-  incident: null,
-  timeToResolve: null,
-  advice: "Check.",
-  links: {},
-  sentBecause: "rule r",
-  at: T,
-};
-
+/** A reading alert of rule r1 about monitor m1, its own notification, with `over`. */
 function delivery(id: string, over: Partial<NewDelivery>): NewDelivery {
-  return {
-    id,
-    accountId: "a1",
-    routeId: "rt_1",
+  return anyDelivery(id, {
     source: { kind: "rule", id: "r1" },
     changeId: null,
     notificationId: id,
     subject: "reading:m1",
-    step: 0,
-    recovery: false,
-    message,
-    notBefore: T,
-    createdAt: T,
     ...over,
-  };
+  });
 }
 
 export const alertIndexCases: readonly Case[] = [
@@ -186,17 +164,7 @@ export const alertIndexCases: readonly Case[] = [
       const { a, b } = await withVendors(store, [vendor("a"), vendor("b")]);
       deepStrictEqual(await store.catalog.failing(), []);
       const fail = (id: number, at: number) =>
-        store.polls.recordFailure(id, {
-          at,
-          latencyMs: 3,
-          httpStatus: null,
-          nextPollAt: at + MIN,
-          deadlineAt: at + 2 * MIN,
-          outcome: "timeout",
-          detail: "no answer",
-          stale: false,
-          platformMiss: false,
-        });
+        store.polls.recordFailure(id, failure(at, "timeout"));
       await fail(b!, T);
       await fail(b!, T + MIN);
       await fail(a!, T + MIN);

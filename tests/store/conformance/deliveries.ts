@@ -8,7 +8,8 @@ import { accountOf, memberOf } from "./accounts.ts";
 import type { Case } from "./_support.ts";
 import { T } from "./_support.ts";
 
-const message: AlertMessage = {
+/** A message as a delivery carries it (what it says matters to no case). */
+export const message: AlertMessage = {
   notificationId: "n1",
   trigger: "test",
   summary: "Test from statusd",
@@ -25,7 +26,8 @@ const message: AlertMessage = {
   at: T,
 };
 
-function delivery(id: string, over: Partial<NewDelivery> = {}): NewDelivery {
+/** A delivery of rule_1 about monitor m1 on route rt_1, with `over`. */
+export function delivery(id: string, over: Partial<NewDelivery> = {}): NewDelivery {
   return {
     id,
     accountId: "a1",

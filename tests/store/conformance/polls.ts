@@ -22,7 +22,8 @@ import {
   withVendors,
 } from "./_support.ts";
 
-function failure(
+/** A failed poll at `at` (next due a minute later). */
+export function failure(
   at: number,
   outcome: ReadingErrorKind,
   extra: Partial<FailureRecord> = {},
