@@ -83,20 +83,12 @@ export const RULES: readonly AreaRule[] = [
   {
     area: "ingest/pinned_client.ts",
     mayImport: ["domain", "lib", "ingest/pinned_https.ts"],
-    packages: [
-      "node:dns/promises",
-      "node:https",
-      "node:http",
-      "node:net",
-      "node:stream",
-      "node:zlib",
-    ],
+    packages: ["node:dns/promises", "node:https"],
   },
   {
     area: "ingest/pinned_https.ts",
     mayImport: ["domain", "lib", "ingest/pinned_client.ts"],
     packages: [
-      "node:dns/promises",
       "node:https",
       "node:http",
       "node:net",
