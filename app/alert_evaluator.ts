@@ -76,6 +76,13 @@ function linked(ctx: AppContext, d: NewDelivery): NewDelivery {
   };
 }
 
+/** `cache`'s promise for `key`, made by `load` the first time. */
+function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let found = cache.get(key);
+  if (!found) cache.set(key, found = load());
+  return found;
+}
+
 /**
  * What one round reads once: each changed service's detail, and the groups and boards rules
  * name. Nothing outlives the round, so an edit is seen by the next one.
@@ -83,19 +90,15 @@ function linked(ctx: AppContext, d: NewDelivery): NewDelivery {
 class Round {
   readonly now: EpochMs;
   readonly #services = new Map<string, Promise<ServiceDetail | null>>();
-  readonly #docs = new Map<string, Promise<GroupRecord | BoardRecord | null>>();
+  readonly #groups = new Map<string, Promise<GroupRecord | null>>();
+  readonly #boards = new Map<string, Promise<BoardRecord | null>>();
   constructor(readonly ctx: AppContext) {
     this.now = ctx.clock.now();
   }
 
   /** The service's detail now (null: it left the catalog). */
   service(slug: string): Promise<ServiceDetail | null> {
-    let found = this.#services.get(slug);
-    if (!found) {
-      found = getService(this.ctx, slug).catch(() => null);
-      this.#services.set(slug, found);
-    }
-    return found;
+    return once(this.#services, slug, () => getService(this.ctx, slug).catch(() => null));
   }
 
   /**
@@ -119,26 +122,11 @@ class Round {
   }
 
   group(accountId: string, id: string): Promise<GroupRecord | null> {
-    return this.#doc(
-      `g|${accountId}|${id}`,
-      () => this.ctx.store.groups.get(accountId, id),
-    ) as Promise<GroupRecord | null>;
+    return once(this.#groups, `${accountId}|${id}`, () => this.ctx.store.groups.get(accountId, id));
   }
 
   board(accountId: string, id: string): Promise<BoardRecord | null> {
-    return this.#doc(
-      `b|${accountId}|${id}`,
-      () => this.ctx.store.boards.get(accountId, id),
-    ) as Promise<BoardRecord | null>;
-  }
-
-  #doc(key: string, load: () => Promise<GroupRecord | BoardRecord | null>) {
-    let found = this.#docs.get(key);
-    if (!found) {
-      found = load();
-      this.#docs.set(key, found);
-    }
-    return found;
+    return once(this.#boards, `${accountId}|${id}`, () => this.ctx.store.boards.get(accountId, id));
   }
 
   /** Of `monitors` (one account's), those `target` names. */
