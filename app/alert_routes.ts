@@ -102,8 +102,6 @@ const RoutePatchInput = z.object({
   paused: z.literal(false).optional(),
 }).strict();
 
-const accountFor = callerAccount;
-
 /** The route as shown (an email route with where each recipient stands). */
 export async function routeView(ctx: AppContext, r: RouteRecord): Promise<RouteView> {
   const to = r.settings.kind === "email" && Array.isArray(r.settings.to)
@@ -189,7 +187,7 @@ export async function createRoute(
   who: Caller,
   input: unknown,
 ): Promise<CreatedRoute> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const r = parse(NewRouteInput, input);
   if (r.settings.kind === "webhook" && r.settings.secret !== undefined) {
     throw new InvalidRequest([{
@@ -231,7 +229,7 @@ export async function updateRoute(
   input: unknown,
   ifVersion: number | null,
 ): Promise<RouteView> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const patch = parse(RoutePatchInput, input);
   const now = await ctx.store.alertRoutes.get(account.id, id);
   if (now === null) throw new NotFound("alert route", id);
@@ -280,7 +278,7 @@ export async function sendTest(
   who: Caller,
   id: string,
 ): Promise<DeliveryView> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const route = await ctx.store.alertRoutes.get(account.id, id);
   if (route === null) throw new NotFound("alert route", id);
   const at = ctx.clock.now();
@@ -353,7 +351,7 @@ export async function listDeliveries(
   filter: { readonly state?: string; readonly routeId?: string },
   page: PageRequest,
 ): Promise<Page<DeliveryView>> {
-  const account = accountFor(who, READ_ALERTS);
+  const account = callerAccount(who, READ_ALERTS);
   if (
     filter.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(filter.state)
   ) {
@@ -375,7 +373,7 @@ export async function getDelivery(
   who: Caller,
   id: string,
 ): Promise<DeliveryView> {
-  const account = accountFor(who, READ_ALERTS);
+  const account = callerAccount(who, READ_ALERTS);
   const got = await ctx.store.deliveries.get(account.id, id);
   if (got === null) throw new NotFound("alert event", id);
   return deliveryView(got.delivery, got.attempts);
@@ -383,7 +381,7 @@ export async function getDelivery(
 
 /** Sends a delivered or failed event again (same id: receivers can drop a duplicate). */
 export async function redeliver(ctx: AppContext, who: Caller, id: string): Promise<DeliveryView> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const done = await ctx.store.deliveries.redeliver(account.id, id, ctx.clock.now());
   if (done === null) throw new NotFound("alert event", id);
   ctx.wakeDeliveries?.();

@@ -52,8 +52,6 @@ const NewRuleInput = z.object({
 /** What an update may change: merge-patch, an absent field unchanged. */
 const RulePatchInput = mergePatch(NewRuleInput);
 
-const accountFor = callerAccount;
-
 /** The account's ids the rule names that do not exist, as 400 issues. */
 async function checkRefs(
   ctx: AppContext,
@@ -114,7 +112,7 @@ export async function createRule(
   who: Caller,
   input: unknown,
 ): Promise<RuleRecord> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const r = parse(NewRuleInput, input);
   checkWhole(r);
   await checkRefs(ctx, account.id, r);
@@ -139,7 +137,7 @@ export async function updateRule(
   input: unknown,
   ifVersion: number | null,
 ): Promise<RuleRecord> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const patch = parse(RulePatchInput, input);
   // The rule as the patch leaves it must still be whole (the same checks as a new one).
   const now = await ctx.store.alertRules.get(account.id, id);

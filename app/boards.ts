@@ -25,15 +25,8 @@ import {
 import { randomToken } from "./_tokens.ts";
 import { accountDocVerbs } from "./_account_docs.ts";
 import type { AppContext } from "./context.ts";
-import {
-  accountOf,
-  type MonitorView,
-  parse,
-  READ_MONITORS,
-  viewOf,
-  WRITE_MONITORS,
-} from "./monitors.ts";
-import type { Caller } from "./policy.ts";
+import { type MonitorView, parse, READ_MONITORS, viewOf, WRITE_MONITORS } from "./monitors.ts";
+import { type Caller, callerAccount } from "./policy.ts";
 
 /** Groups any account may keep. */
 export const GROUP_LIMIT = 200;
@@ -184,7 +177,7 @@ export async function createGroup(
   who: Caller,
   input: unknown,
 ): Promise<GroupView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const g = parse(NewGroupInput, input);
   const monitors = await monitorsOf(ctx, account.id);
   const issues = unknownIds("monitors", g.monitors, (id) => monitors.has(id), "monitor");
@@ -210,7 +203,7 @@ export async function updateGroup(
   input: unknown,
   ifVersion: number | null,
 ): Promise<GroupView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const patch = parse(GroupPatchInput, input);
   const monitors = await monitorsOf(ctx, account.id);
   if (patch.monitors) {
@@ -284,7 +277,7 @@ export async function createBoard(
   who: Caller,
   input: unknown,
 ): Promise<BoardView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const b = parse(NewBoardInput, input);
   await checkItems(ctx, account.id, b.items);
   // A public address stays one board's, even for another account's private board.
@@ -315,7 +308,7 @@ export async function updateBoard(
   input: unknown,
   ifVersion: number | null,
 ): Promise<BoardView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const patch = parse(BoardPatchInput, input);
   if (patch.items) await checkItems(ctx, account.id, patch.items);
   let change = patch;
@@ -349,7 +342,7 @@ export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): P
   const mine = b !== null && who.kind !== "anonymous" && who.kind !== "admin" &&
     who.account.id === b.accountId;
   if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);
-  if (!b.public) accountOf(who, READ_MONITORS);
+  if (!b.public) callerAccount(who, READ_MONITORS);
   return await boardView(ctx, b);
 }
 

@@ -39,8 +39,6 @@ const NewInput = z.object({
 /** What an update may change: merge-patch, an absent field unchanged. */
 const PatchInput = mergePatch(NewInput);
 
-const accountFor = callerAccount;
-
 async function checkRoutes(
   ctx: AppContext,
   accountId: string,
@@ -66,7 +64,7 @@ export async function createEscalation(
   who: Caller,
   input: unknown,
 ): Promise<EscalationRecord> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const e = parse(NewInput, input);
   await checkRoutes(ctx, account.id, e.steps);
   const made = await ctx.store.escalations.create({
@@ -89,7 +87,7 @@ export async function updateEscalation(
   input: unknown,
   ifVersion: number | null,
 ): Promise<EscalationRecord> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const patch = parse(PatchInput, input);
   await checkRoutes(ctx, account.id, patch.steps);
   const updated = await ctx.store.escalations.update(
@@ -133,7 +131,7 @@ export async function acknowledgeByLink(ctx: AppContext, link: string): Promise<
 
 /** Acknowledges the alert of one of the account's events (`alerts:write`). */
 export async function acknowledgeEvent(ctx: AppContext, who: Caller, id: string): Promise<number> {
-  const account = accountFor(who, WRITE_ALERTS);
+  const account = callerAccount(who, WRITE_ALERTS);
   const got = await ctx.store.deliveries.get(account.id, id);
   if (got === null) throw new NotFound("alert event", id);
   return await ctx.store.deliveries.acknowledge(got.delivery.notificationId, ctx.clock.now());

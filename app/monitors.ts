@@ -106,9 +106,6 @@ export function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   throw new InvalidRequest(issues);
 }
 
-/** The caller's account (see {@link callerAccount}). */
-export const accountOf = callerAccount;
-
 /** Chosen component names, deduplicated (any case), each checked against the service's page. */
 async function checkComponents(
   ctx: AppContext,
@@ -212,7 +209,7 @@ export async function listMonitors(
   page: PageRequest,
   filter: { readonly status?: StatusLevel } = {},
 ): Promise<Page<MonitorView>> {
-  const account = accountOf(who, READ_MONITORS);
+  const account = callerAccount(who, READ_MONITORS);
   if (filter.status === undefined) {
     const { items, total } = await ctx.store.monitors.list(account.id, page);
     return pageOf(await Promise.all(items.map((m) => viewOf(ctx, m))), total, page);
@@ -231,7 +228,7 @@ export async function listMonitors(
 
 /** One of the account's monitors; NotFound for any other id. */
 export async function getMonitor(ctx: AppContext, who: Caller, id: string): Promise<MonitorView> {
-  const account = accountOf(who, READ_MONITORS);
+  const account = callerAccount(who, READ_MONITORS);
   const m = await ctx.store.monitors.get(account.id, id);
   if (m === null) throw new NotFound("monitor", id);
   return await viewOf(ctx, m);
@@ -291,7 +288,7 @@ export async function createMonitor(
   who: Caller,
   input: unknown,
 ): Promise<MonitorView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const doc = await prepareMonitor(ctx, account, input);
   const made = await ctx.store.monitors.create(doc, monitorLimit(ctx, account));
   if (made === "limit") throw overLimit(ctx, account);
@@ -306,7 +303,7 @@ export async function updateMonitor(
   input: unknown,
   ifVersion: number | null,
 ): Promise<MonitorView> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const patch = parse(MonitorPatchInput, input);
   const current = await ctx.store.monitors.get(account.id, id);
   if (current === null) throw new NotFound("monitor", id);
@@ -332,7 +329,7 @@ export async function deleteMonitor(
   id: string,
   ifVersion: number | null,
 ): Promise<void> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const done = await ctx.store.monitors.delete(account.id, id, ifVersion);
   if (done === false) throw new NotFound("monitor", id);
   if (done === "conflict") throw new PreconditionFailed();

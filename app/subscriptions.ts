@@ -66,8 +66,6 @@ export const WRITE_SUBSCRIPTIONS: Access = {
   },
 };
 
-const accountFor = callerAccount;
-
 /** The unsubscribe link of a subscription. */
 export function unsubscribeLink(ctx: AppContext, s: SubscriptionRecord): string {
   return `${ctx.settings.publicUrl}/subscriptions/unsubscribe/${s.id}.${s.unsubscribeToken}`;
@@ -82,7 +80,7 @@ export async function createSubscription(
   who: Caller,
   input: unknown,
 ): Promise<SubscriptionView> {
-  const account = accountFor(who, WRITE_SUBSCRIPTIONS);
+  const account = callerAccount(who, WRITE_SUBSCRIPTIONS);
   const r = parse(NewInput, input);
   if ((r.email === undefined) === (r.route === undefined)) {
     throw new InvalidRequest([{

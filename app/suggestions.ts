@@ -14,9 +14,8 @@ import {
   MAX_FILE_BYTES,
 } from "../lib/mod.ts";
 import type { AppContext } from "./context.ts";
-import type { Caller } from "./policy.ts";
+import { type Caller, callerAccount } from "./policy.ts";
 import {
-  accountOf,
   monitorLimit,
   type MonitorView,
   NewMonitorInput,
@@ -94,7 +93,7 @@ export async function suggestMonitors(
   who: Caller,
   input: unknown,
 ): Promise<SuggestionReport> {
-  const account = accountOf(who, READ_MONITORS);
+  const account = callerAccount(who, READ_MONITORS);
   const req = parse(SuggestionsInput, input);
   if (req.files.length === 0 && req.domains.length === 0) {
     throw new InvalidRequest([{ parameter: "body", message: "give at least one file or domain" }]);
@@ -191,7 +190,7 @@ export async function acceptSuggestions(
   who: Caller,
   input: unknown,
 ): Promise<MonitorView[]> {
-  const account = accountOf(who, WRITE_MONITORS);
+  const account = callerAccount(who, WRITE_MONITORS);
   const req = parse(AcceptSuggestionsInput, input);
   const docs = [];
   const issues: Issue[] = [];
