@@ -3,7 +3,7 @@
  * @module
  */
 import type { ApiKeyRecord, KeyStore, Scope } from "../../domain/mod.ts";
-import { toAccount } from "./accounts.ts";
+import { toAccount } from "../shared/accounts.ts";
 import { read, type Row, type Sql, write } from "./db.ts";
 
 const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));

@@ -6,7 +6,7 @@
  */
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
-import { accountStore } from "./accounts.ts";
+import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { mailStore } from "./mail.ts";
 import { healthRows } from "./route_health.ts";
@@ -23,7 +23,8 @@ import { incidentStore } from "./incidents.ts";
 import { keyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
-import { oauthStore } from "./oauth.ts";
+import { oauthStore } from "../shared/oauth.ts";
+import { postgresEngine } from "./engine.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
 import { sessionStore } from "./sessions.ts";
@@ -76,6 +77,7 @@ export async function postgresStoreOver(
   // The listener's connection reconnects by itself; each (re)connection reads what it missed.
   await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
   const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
+  const engine = postgresEngine(sql);
   return {
     engine: "postgres",
     catalog: catalogStore(sql),
@@ -84,10 +86,10 @@ export async function postgresStoreOver(
     history: historyStore(sql),
     changes: changeStore(sql, feed),
     health: healthStore(sql),
-    accounts: accountStore(sql),
+    accounts: accountStore(engine),
     keys: keyStore(sql),
     sessions: sessionStore(sql),
-    oauth: oauthStore(sql),
+    oauth: oauthStore(engine),
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
     monitors: monitorStore(sql),

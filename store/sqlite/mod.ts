@@ -5,7 +5,7 @@
  */
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
-import { accountStore } from "./accounts.ts";
+import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { mailStore } from "./mail.ts";
 import { healthRows } from "./route_health.ts";
@@ -22,7 +22,8 @@ import { incidentStore } from "./incidents.ts";
 import { keyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
-import { oauthStore } from "./oauth.ts";
+import { oauthStore } from "../shared/oauth.ts";
+import { sqliteEngine } from "./engine.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
 import { sessionStore } from "./sessions.ts";
@@ -59,6 +60,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
   const feed = createChangeFanOut(options.onListenerError);
   const batch = createWriteBatch(db, options.commitWindows);
   let open = true;
+  const engine = sqliteEngine(db);
   return {
     engine: "sqlite",
     catalog: catalogStore(db),
@@ -67,10 +69,10 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     history: historyStore(db),
     changes: changeStore(db, feed),
     health: healthStore(db),
-    accounts: accountStore(db),
+    accounts: accountStore(engine),
     keys: keyStore(db),
     sessions: sessionStore(db),
-    oauth: oauthStore(db),
+    oauth: oauthStore(engine),
     retention: retentionStore(db),
     attempts: attemptStore(),
     monitors: monitorStore(db),

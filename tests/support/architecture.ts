@@ -37,18 +37,20 @@ export const RULES: readonly AreaRule[] = [
   { area: "domain/", mayImport: ["lib"], packages: [], forbidden: IMPURE },
   {
     area: "store/",
-    mayImport: ["domain", "lib", "log.ts", "store/sqlite", "store/postgres"],
+    mayImport: ["domain", "lib", "log.ts", "store/sqlite", "store/postgres", "store/shared"],
     packages: ["node:sqlite", "node:path", "node:fs", "postgres"],
   },
-  // Each engine uses the shared rows of store/, never the other engine.
+  // The store's algorithms, written once: they yield SQL and never reach a driver themselves.
+  { area: "store/shared/", mayImport: ["domain", "lib"], packages: [], forbidden: IMPURE },
+  // Each engine uses the shared rows and algorithms of store/, never the other engine.
   {
     area: "store/sqlite/",
-    mayImport: ["domain", "lib", "log.ts", "store"],
+    mayImport: ["domain", "lib", "log.ts", "store", "store/shared"],
     packages: ["node:sqlite", "node:path", "node:fs"],
   },
   {
     area: "store/postgres/",
-    mayImport: ["domain", "lib", "log.ts", "store"],
+    mayImport: ["domain", "lib", "log.ts", "store", "store/shared"],
     packages: ["postgres"],
   },
   {

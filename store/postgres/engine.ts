@@ -1,0 +1,58 @@
+/**
+ * Runs the shared store algorithms (`store/shared/`) on PostgreSQL: one `await` per statement,
+ * `?` placeholders numbered as `$1, $2, …`, inside the transaction kinds of `db.ts`.
+ * @module
+ */
+import type { Dialect, Engine, Query } from "../shared/query.ts";
+import { read, type Sql, write } from "./db.ts";
+
+/** PostgreSQL's answers to the dialect's questions. */
+export const POSTGRES_DIALECT: Dialect = {
+  engine: "postgres",
+  insertionOrder: "seq",
+  jsonArray: (column, fromWhere, orderBy) =>
+    `(SELECT COALESCE(json_agg(${column} ORDER BY ${orderBy})::text, '[]') FROM ${fromWhere})`,
+  binary: (expr) => `${expr} COLLATE "C"`,
+  caseless: (column) => `lower(${column}) = lower(?)`,
+};
+
+const numbered = new Map<string, string>();
+
+/** `sql` with its `?` placeholders numbered (shared statements contain no other `?`). */
+function numberPlaceholders(sql: string): string {
+  let out = numbered.get(sql);
+  if (out === undefined) {
+    let n = 0;
+    out = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, out);
+  }
+  return out;
+}
+
+/** Runs `query` to its end on `sql` (a pool or a transaction); a failing statement is thrown into it. */
+export async function runOn<T>(sql: Sql, query: Query<T>): Promise<T> {
+  let step = query.next();
+  while (!step.done) {
+    const s = step.value;
+    let result: unknown;
+    try {
+      const rows = await sql.unsafe(numberPlaceholders(s.sql), s.params as (string | number)[]);
+      result = s.kind === "all" ? rows : rows.count;
+    } catch (err) {
+      step = query.throw(err);
+      continue;
+    }
+    step = query.next(result);
+  }
+  return step.value;
+}
+
+/** The engine over the pool `sql`. */
+export function postgresEngine(sql: Sql): Engine {
+  return {
+    dialect: POSTGRES_DIALECT,
+    write: (query) => write(sql, (tx) => runOn(tx, query)),
+    read: (query) => read(sql, (tx) => runOn(tx, query)),
+    once: (query) => runOn(sql, query),
+  };
+}

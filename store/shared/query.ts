@@ -1,0 +1,75 @@
+/**
+ * A store algorithm written once for both engines. An algorithm is a generator that yields the
+ * statements it needs and receives their results: `const rows = yield* all("SELECT …", id)`.
+ * The SQLite engine runs it synchronously (inside one IMMEDIATE transaction, or inside the
+ * poller's group commit, neither of which may span an `await`), the PostgreSQL engine with an
+ * `await` per statement inside `sql.begin`. Statements use `?` placeholders and only SQL both
+ * engines speak; where they differ, the algorithm asks its {@link Dialect}.
+ * @module
+ */
+
+/** One statement an algorithm asks for: its rows (`all`) or the number of rows it touched. */
+export interface Statement {
+  readonly kind: "all" | "run";
+  readonly sql: string;
+  readonly params: readonly Param[];
+}
+
+/** A value a statement binds: what both drivers accept. */
+export type Param = string | number | null;
+
+/** One row as either driver returns it. */
+export type Row = Record<string, unknown>;
+
+/** An algorithm: yields statements, receives their results, returns `T`. */
+export type Query<T> = Generator<Statement, T, unknown>;
+
+/** The rows of `sql`. */
+export function* all<R = Row>(sql: string, ...params: Param[]): Query<R[]> {
+  return (yield { kind: "all", sql, params }) as R[];
+}
+
+/** The first row of `sql`, or undefined. */
+export function* first<R = Row>(sql: string, ...params: Param[]): Query<R | undefined> {
+  const rows = yield* all<R>(sql, ...params);
+  return rows[0];
+}
+
+/** Runs `sql`; returns the number of rows it inserted, updated or deleted. */
+export function* run(sql: string, ...params: Param[]): Query<number> {
+  return Number(yield { kind: "run", sql, params });
+}
+
+/** The few places where the engines' SQL differs. */
+export interface Dialect {
+  readonly engine: "sqlite" | "postgres";
+  /** The column giving a table's insertion order (`rowid` / `seq`), after `alias.`. */
+  readonly insertionOrder: string;
+  /** A JSON array (as text; `[]` when empty) of `column` from `fromWhere`, ordered by `orderBy`. */
+  jsonArray(column: string, fromWhere: string, orderBy: string): string;
+  /** `expr` compared byte by byte in ORDER BY (SQLite's default; PostgreSQL's `COLLATE "C"`). */
+  binary(expr: string): string;
+  /** `column = ?` ignoring case, the way the column's unique index compares (e-mail addresses). */
+  caseless(column: string): string;
+}
+
+/**
+ * How a store noun reaches its engine: each call runs one algorithm and settles with its
+ * result; a statement that fails is thrown into the algorithm, then out of the call.
+ */
+export interface Engine {
+  readonly dialect: Dialect;
+  /** Runs `query` in one read-write transaction, rolled back when it throws. */
+  write<T>(query: Query<T>): Promise<T>;
+  /** Runs `query` in one read snapshot. */
+  read<T>(query: Query<T>): Promise<T>;
+  /** Runs `query` with no transaction of its own (one statement, or statements that need none). */
+  once<T>(query: Query<T>): Promise<T>;
+}
+
+/** Parses a JSON text column. */
+export const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
+/** A nullable number column. */
+export const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
+/** A nullable text column. */
+export const strOrNull = (v: unknown): string | null => (v === null ? null : String(v));
