@@ -13,6 +13,7 @@ export const POSTGRES_DIALECT: Dialect = {
   jsonArray: (column, fromWhere, orderBy) =>
     `(SELECT COALESCE(json_agg(${column} ORDER BY ${orderBy})::text, '[]') FROM ${fromWhere})`,
   binary: (expr) => `${expr} COLLATE "C"`,
+  forUpdate: " FOR UPDATE",
   caseless: (column) => `lower(${column}) = lower(?)`,
 };
 

@@ -7,7 +7,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
-import { idempotencyStore } from "./idempotency.ts";
+import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
 import { healthRows } from "./route_health.ts";
 import { routeStore } from "../route_health.ts";
@@ -20,14 +20,14 @@ import { connect, type Sql } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
 import { incidentStore } from "./incidents.ts";
-import { keyStore } from "./keys.ts";
+import { keyStore } from "../shared/keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
 import { oauthStore } from "../shared/oauth.ts";
 import { postgresEngine } from "./engine.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
-import { sessionStore } from "./sessions.ts";
+import { sessionStore } from "../shared/sessions.ts";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -87,8 +87,8 @@ export async function postgresStoreOver(
     changes: changeStore(sql, feed),
     health: healthStore(sql),
     accounts: accountStore(engine),
-    keys: keyStore(sql),
-    sessions: sessionStore(sql),
+    keys: keyStore(engine),
+    sessions: sessionStore(engine),
     oauth: oauthStore(engine),
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
@@ -100,7 +100,7 @@ export async function postgresStoreOver(
     escalations: docStore(sql, "escalation"),
     subscriptions: subscriptionStore(sql),
     deliveries: deliveryStore(sql),
-    idempotency: idempotencyStore(sql),
+    idempotency: idempotencyStore(engine),
     mail: mailStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });

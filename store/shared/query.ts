@@ -49,6 +49,12 @@ export interface Dialect {
   jsonArray(column: string, fromWhere: string, orderBy: string): string;
   /** `expr` compared byte by byte in ORDER BY (SQLite's default; PostgreSQL's `COLLATE "C"`). */
   binary(expr: string): string;
+  /**
+   * Appended to a SELECT whose rows the transaction will update: PostgreSQL's `FOR UPDATE`
+   * (other instances wait); nothing on SQLite, whose IMMEDIATE transaction already holds the
+   * only write lock.
+   */
+  readonly forUpdate: string;
   /** `column = ?` ignoring case, the way the column's unique index compares (e-mail addresses). */
   caseless(column: string): string;
 }

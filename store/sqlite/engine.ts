@@ -13,6 +13,7 @@ export const SQLITE_DIALECT: Dialect = {
   jsonArray: (column, fromWhere, orderBy) =>
     `(SELECT json_group_array(${column}) FROM (SELECT ${column} FROM ${fromWhere} ORDER BY ${orderBy}))`,
   binary: (expr) => expr,
+  forUpdate: "",
   caseless: (column) => `${column} = ?`,
 };
 

@@ -6,7 +6,7 @@
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
-import { idempotencyStore } from "./idempotency.ts";
+import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
 import { healthRows } from "./route_health.ts";
 import { routeStore } from "../route_health.ts";
@@ -19,14 +19,14 @@ import { type Db, openDb } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
 import { incidentStore } from "./incidents.ts";
-import { keyStore } from "./keys.ts";
+import { keyStore } from "../shared/keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
 import { oauthStore } from "../shared/oauth.ts";
 import { sqliteEngine } from "./engine.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
-import { sessionStore } from "./sessions.ts";
+import { sessionStore } from "../shared/sessions.ts";
 import { type CommitWindows, createWriteBatch } from "./write_batch.ts";
 
 /** Options of {@link openSqliteStore}. */
@@ -70,8 +70,8 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     changes: changeStore(db, feed),
     health: healthStore(db),
     accounts: accountStore(engine),
-    keys: keyStore(db),
-    sessions: sessionStore(db),
+    keys: keyStore(engine),
+    sessions: sessionStore(engine),
     oauth: oauthStore(engine),
     retention: retentionStore(db),
     attempts: attemptStore(),
@@ -83,7 +83,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     escalations: docStore(db, "escalation"),
     subscriptions: subscriptionStore(db),
     deliveries: deliveryStore(db),
-    idempotency: idempotencyStore(db),
+    idempotency: idempotencyStore(engine),
     mail: mailStore(db),
     close() {
       if (open) {
