@@ -14,6 +14,9 @@ export const POSTGRES_DIALECT: Dialect = {
     `(SELECT COALESCE(json_agg(${column} ORDER BY ${orderBy})::text, '[]') FROM ${fromWhere})`,
   binary: (expr) => `${expr} COLLATE "C"`,
   forUpdate: " FOR UPDATE",
+  inJson: (column, type = "text") =>
+    `${column} IN (SELECT value::${type} FROM json_array_elements_text(?::text::json) AS value)`,
+  serialize: (name) => `SELECT pg_advisory_xact_lock(hashtext('${name}'))`,
   caseless: (column) => `lower(${column}) = lower(?)`,
 };
 

@@ -9,9 +9,14 @@ import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
-import { healthRows } from "./route_health.ts";
-import { routeStore } from "../route_health.ts";
-import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
+import { healthRows, routeStore } from "../shared/route_health.ts";
+import {
+  boardStore,
+  docStore,
+  groupStore,
+  ruleStore,
+  subscriptionStore,
+} from "../shared/account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -93,12 +98,12 @@ export async function postgresStoreOver(
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
     monitors: monitorStore(sql),
-    groups: groupStore(sql),
-    boards: boardStore(sql),
-    alertRoutes: routeStore(docStore(sql, "route"), healthRows(sql)),
-    alertRules: ruleStore(sql),
-    escalations: docStore(sql, "escalation"),
-    subscriptions: subscriptionStore(sql),
+    groups: groupStore(engine),
+    boards: boardStore(engine),
+    alertRoutes: routeStore(docStore(engine, "route"), healthRows(engine)),
+    alertRules: ruleStore(engine),
+    escalations: docStore(engine, "escalation"),
+    subscriptions: subscriptionStore(engine),
     deliveries: deliveryStore(sql),
     idempotency: idempotencyStore(engine),
     mail: mailStore(sql),

@@ -55,6 +55,16 @@ export interface Dialect {
    * only write lock.
    */
   readonly forUpdate: string;
+  /**
+   * `column` is one of a JSON array given as one `?` parameter (text values, or `bigint` ones):
+   * `IN (SELECT value FROM json_each(?))` on SQLite.
+   */
+  inJson(column: string, type?: "text" | "bigint"): string;
+  /**
+   * A statement serialising the transactions that name `name` (PostgreSQL's transaction-level
+   * advisory lock), or null on SQLite, whose IMMEDIATE transactions are serial already.
+   */
+  serialize(name: string): string | null;
   /** `column = ?` ignoring case, the way the column's unique index compares (e-mail addresses). */
   caseless(column: string): string;
 }
@@ -71,6 +81,12 @@ export interface Engine {
   read<T>(query: Query<T>): Promise<T>;
   /** Runs `query` with no transaction of its own (one statement, or statements that need none). */
   once<T>(query: Query<T>): Promise<T>;
+}
+
+/** Serialises the rest of the transaction with every other naming `name` (see {@link Dialect}). */
+export function* serialize(d: Dialect, name: string): Query<void> {
+  const sql = d.serialize(name);
+  if (sql !== null) yield* all(sql);
 }
 
 /** Parses a JSON text column. */

@@ -14,6 +14,8 @@ export const SQLITE_DIALECT: Dialect = {
     `(SELECT json_group_array(${column}) FROM (SELECT ${column} FROM ${fromWhere} ORDER BY ${orderBy}))`,
   binary: (expr) => expr,
   forUpdate: "",
+  inJson: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  serialize: () => null,
   caseless: (column) => `${column} = ?`,
 };
 

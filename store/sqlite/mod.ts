@@ -8,9 +8,14 @@ import { createChangeFanOut } from "../change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
-import { healthRows } from "./route_health.ts";
-import { routeStore } from "../route_health.ts";
-import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
+import { healthRows, routeStore } from "../shared/route_health.ts";
+import {
+  boardStore,
+  docStore,
+  groupStore,
+  ruleStore,
+  subscriptionStore,
+} from "../shared/account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
@@ -76,12 +81,12 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     retention: retentionStore(db),
     attempts: attemptStore(),
     monitors: monitorStore(db),
-    groups: groupStore(db),
-    boards: boardStore(db),
-    alertRoutes: routeStore(docStore(db, "route"), healthRows(db)),
-    alertRules: ruleStore(db),
-    escalations: docStore(db, "escalation"),
-    subscriptions: subscriptionStore(db),
+    groups: groupStore(engine),
+    boards: boardStore(engine),
+    alertRoutes: routeStore(docStore(engine, "route"), healthRows(engine)),
+    alertRules: ruleStore(engine),
+    escalations: docStore(engine, "escalation"),
+    subscriptions: subscriptionStore(engine),
     deliveries: deliveryStore(db),
     idempotency: idempotencyStore(engine),
     mail: mailStore(db),
