@@ -3,14 +3,9 @@
  * (`recordChanges`) and told to this process's subscribers after the commit.
  * @module
  */
-import type {
-  Change,
-  ChangeStore,
-  EpochMs,
-  IncidentChange,
-  StatusChange,
-} from "../../domain/mod.ts";
-import type { ChangeFanOut } from "../change_feed.ts";
+import type { Change, EpochMs, IncidentChange, StatusChange } from "../../domain/mod.ts";
+import type { ChangeFanOut } from "../shared/change_feed.ts";
+import { toChange } from "../shared/changes.ts";
 import type { Sql } from "./db.ts";
 
 /** The advisory lock key of the change log's writers. */
@@ -66,9 +61,7 @@ export function changeCursor(sql: Sql, feed: ChangeFanOut, from: number) {
       const rows = await sql`SELECT id, at, data FROM changes WHERE id > ${cursor}
         ORDER BY id LIMIT 1000`;
       if (rows.length === 0) return;
-      const batch = rows.map((r) =>
-        ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
-      );
+      const batch = rows.map(toChange);
       cursor = batch.at(-1)!.id;
       feed.publish(batch);
     }
@@ -91,27 +84,5 @@ export function changeCursor(sql: Sql, feed: ChangeFanOut, from: number) {
       })();
       return running;
     },
-  };
-}
-
-/** The changes noun over the pool `sql`, publishing through `feed`. */
-export function changeStore(sql: Sql, feed: ChangeFanOut): ChangeStore {
-  return {
-    async after(afterId, limit) {
-      const rows = await sql`SELECT id, at, data FROM changes WHERE id > ${afterId}
-        ORDER BY id LIMIT ${limit}`;
-      return rows.map((r) =>
-        ({ ...JSON.parse(String(r.data)), id: Number(r.id), at: Number(r.at) }) as Change
-      );
-    },
-    async oldestId() {
-      const [{ id }] = await sql`SELECT COALESCE(MIN(id), 0) AS id FROM changes`;
-      return Number(id);
-    },
-    async latestId() {
-      const [{ id }] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM changes`;
-      return Number(id);
-    },
-    subscribe: (listener) => feed.subscribe(listener),
   };
 }

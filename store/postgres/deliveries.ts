@@ -6,7 +6,7 @@
  */
 import type { DeliveryStore, NewDelivery } from "../../domain/mod.ts";
 import { MAX_IN_FLIGHT_PER_ACCOUNT, offsetOf } from "../../domain/mod.ts";
-import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
+import { attemptOf, deliveryOf, REPLY_MAX } from "../shared/delivery_rows.ts";
 import { affected, read, type Row, type Sql, write } from "./db.ts";
 
 async function insert(tx: Sql, d: NewDelivery): Promise<number> {

@@ -15,7 +15,8 @@ import type {
 } from "../../domain/mod.ts";
 import { read, type Sql } from "./db.ts";
 import { incidentRows, resolvedSince } from "./incidents.ts";
-import { latencyHistogram } from "./latency_days.ts";
+import { latencyHistogram } from "../shared/latency_days.ts";
+import { runOn } from "./engine.ts";
 import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
 
 async function incidentsBetween(
@@ -106,7 +107,7 @@ export function historyStore(sql: Sql): HistoryStore {
         const [[history], incidents, histogram] = await Promise.all([
           withHistory(tx, [service], window, "recovery"),
           incidentsBetween(tx, service.id, window),
-          latencyHistogram(tx, service.id, latency),
+          runOn(tx, latencyHistogram(service.id, latency)),
         ]);
         return { ...history!, incidents, latency: histogram };
       });

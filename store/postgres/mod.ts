@@ -5,7 +5,7 @@
  * @module
  */
 import type { Store } from "../../domain/mod.ts";
-import { createChangeFanOut } from "../change_feed.ts";
+import { createChangeFanOut } from "../shared/change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
@@ -20,7 +20,8 @@ import {
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
-import { changeCursor, CHANGES_CHANNEL, changeStore } from "./changes.ts";
+import { changeCursor, CHANGES_CHANNEL } from "./changes.ts";
+import { changeStore } from "../shared/changes.ts";
 import { connect, type Sql } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
@@ -89,7 +90,7 @@ export async function postgresStoreOver(
     polls: pollStore(sql, owner, pump),
     incidents: incidentStore(sql),
     history: historyStore(sql),
-    changes: changeStore(sql, feed),
+    changes: changeStore(engine, feed),
     health: healthStore(sql),
     accounts: accountStore(engine),
     keys: keyStore(engine),

@@ -7,7 +7,8 @@ import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
 import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
 import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Sql, write } from "./db.ts";
-import { pruneLatencyDays } from "./latency_days.ts";
+import { pruneLatencyDays } from "../shared/latency_days.ts";
+import { runOn } from "./engine.ts";
 import { closedSql, recoveredSql } from "./sql.ts";
 
 async function pruneChangeFeed(
@@ -53,7 +54,7 @@ export function retentionStore(sql: Sql): RetentionStore {
       return (await sql`DELETE FROM fetches WHERE id IN
         (SELECT id FROM fetches WHERE at < ${before} LIMIT ${chunk})`).count;
     },
-    pruneLatencyDays: (before, chunk = PRUNE_CHUNK) => pruneLatencyDays(sql, before, chunk),
+    pruneLatencyDays: (before, chunk = PRUNE_CHUNK) => runOn(sql, pruneLatencyDays(before, chunk)),
     pruneChangeFeed: (before, keepRows, chunk) => pruneChangeFeed(sql, before, keepRows, chunk),
     pruneClosedIncidents(before, chunk = PRUNE_CHUNK / 4) {
       return write(sql, async (tx) => {

@@ -16,7 +16,7 @@ import type {
   StatusTransition,
   TimeWindow,
 } from "../../domain/mod.ts";
-import { type RawServiceRow, toServiceRow } from "../service_rows.ts";
+import { type RawServiceRow, toServiceRow } from "../shared/service_rows.ts";
 import type { Fragment, Sql } from "./db.ts";
 import { and, readingStateSql, recoveredSql } from "./sql.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { DeliveryAttempt, DeliveryStore, NewDelivery } from "../../domain/mod.ts";
 import { MAX_IN_FLIGHT_PER_ACCOUNT, offsetOf } from "../../domain/mod.ts";
-import { attemptOf, deliveryOf, REPLY_MAX } from "../delivery_rows.ts";
+import { attemptOf, deliveryOf, REPLY_MAX } from "../shared/delivery_rows.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
 import { promised } from "./promised.ts";
 

@@ -14,7 +14,8 @@ import type {
 } from "../../domain/mod.ts";
 import { type Db, readTransaction, statement } from "./db.ts";
 import { incidentRows, resolvedSince } from "./incidents.ts";
-import { latencyHistogram } from "./latency_days.ts";
+import { latencyHistogram } from "../shared/latency_days.ts";
+import { runNow } from "./engine.ts";
 import { promised } from "./promised.ts";
 import { componentsOf, serviceBySlug, withHistory } from "./services.ts";
 
@@ -108,7 +109,7 @@ export function historyStore(db: Db): HistoryStore {
         return {
           ...withHistory(db, [service], window, "recovery")[0]!,
           incidents: incidentsBetween(db, service.id, window),
-          latency: latencyHistogram(db, service.id, latency),
+          latency: runNow(db, latencyHistogram(service.id, latency)),
         };
       });
     },

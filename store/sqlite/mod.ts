@@ -4,7 +4,7 @@
  * @module
  */
 import type { Store } from "../../domain/mod.ts";
-import { createChangeFanOut } from "../change_feed.ts";
+import { createChangeFanOut } from "../shared/change_feed.ts";
 import { accountStore } from "../shared/accounts.ts";
 import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
@@ -19,7 +19,7 @@ import {
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { catalogStore } from "./catalog.ts";
-import { changeStore } from "./changes.ts";
+import { changeStore } from "../shared/changes.ts";
 import { type Db, openDb } from "./db.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
@@ -72,7 +72,7 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
     polls: pollStore(db, feed, batch),
     incidents: incidentStore(db),
     history: historyStore(db),
-    changes: changeStore(db, feed),
+    changes: changeStore(engine, feed),
     health: healthStore(db),
     accounts: accountStore(engine),
     keys: keyStore(engine),

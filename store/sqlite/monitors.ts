@@ -4,7 +4,7 @@
  */
 import type { MonitorStore } from "../../domain/mod.ts";
 import { offsetOf } from "../../domain/mod.ts";
-import { toMonitor } from "../monitor_rows.ts";
+import { toMonitor } from "../shared/monitor_rows.ts";
 import { type Db, readTransaction, statement, transaction } from "./db.ts";
 import { promised } from "./promised.ts";
 

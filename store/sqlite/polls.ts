@@ -16,10 +16,11 @@ import type {
   StatusLevel,
 } from "../../domain/mod.ts";
 import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
-import type { ChangeFanOut } from "../change_feed.ts";
+import type { ChangeFanOut } from "../shared/change_feed.ts";
 import { recordChanges } from "./changes.ts";
 import { type Db, statement } from "./db.ts";
-import { countLatency } from "./latency_days.ts";
+import { countLatency } from "../shared/latency_days.ts";
+import { runNow } from "./engine.ts";
 import { promised } from "./promised.ts";
 import { writeReading, writeStale } from "./readings.ts";
 import { openSql } from "./sql.ts";
@@ -103,7 +104,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       ...(full ? [poll.pulseFingerprint ?? null, poll.at] : []),
       vendorId,
     );
-    countLatency(db, vendorId, poll.at, poll.latencyMs);
+    runNow(db, countLatency(vendorId, poll.at, poll.latencyMs));
   };
   const publish = (changes: readonly Change[]) => feed.publish(changes);
 
@@ -177,7 +178,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
         );
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, "ok", poll.httpStatus);
-        countLatency(db, vendorId, poll.at, poll.latencyMs);
+        runNow(db, countLatency(vendorId, poll.at, poll.latencyMs));
         return recordChanges(db, poll.at, raw);
       }, publish);
     },

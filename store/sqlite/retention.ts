@@ -9,7 +9,8 @@ import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
 import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
 import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Db, statement, transaction } from "./db.ts";
-import { pruneLatencyDays } from "./latency_days.ts";
+import { pruneLatencyDays } from "../shared/latency_days.ts";
+import { runNow } from "./engine.ts";
 import { promised } from "./promised.ts";
 import { closedSql, recoveredSql } from "./sql.ts";
 
@@ -125,7 +126,7 @@ function pruneRemovedComponents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4
 export function retentionStore(db: Db): RetentionStore {
   return promised<RetentionStore>({
     pruneFetchLog: (before, chunk) => pruneFetchLog(db, before, chunk),
-    pruneLatencyDays: (before, chunk = PRUNE_CHUNK) => pruneLatencyDays(db, before, chunk),
+    pruneLatencyDays: (before, chunk = PRUNE_CHUNK) => runNow(db, pruneLatencyDays(before, chunk)),
     pruneChangeFeed: (before, keepRows, chunk) => pruneChangeFeed(db, before, keepRows, chunk),
     pruneClosedIncidents: (before, chunk) => pruneClosedIncidents(db, before, chunk),
     pruneRemovedComponents: (before, chunk) => pruneRemovedComponents(db, before, chunk),

@@ -15,7 +15,7 @@ import type {
   StatusTransition,
   TimeWindow,
 } from "../../domain/mod.ts";
-import { type RawServiceRow, toServiceRow } from "../service_rows.ts";
+import { type RawServiceRow, toServiceRow } from "../shared/service_rows.ts";
 import { type Db, statement } from "./db.ts";
 import { jsonList, READING_STATE_SQL, recoveredSql } from "./sql.ts";
 

@@ -6,7 +6,7 @@
 import { equal } from "node:assert/strict";
 import { Hono } from "hono";
 import { createResponseCache } from "../../../routes/mod.ts";
-import { createChangeFanOut } from "../../../store/change_feed.ts";
+import { createChangeFanOut } from "../../../store/shared/change_feed.ts";
 
 Deno.test("a body computed across a committed change is not kept; one computed after it is", async () => {
   const feed = createChangeFanOut();

@@ -3,8 +3,8 @@
  * `store/postgres/`): each selects the same columns under the same names, and this maps them.
  * @module
  */
-import type { Platform, ServiceRow } from "../domain/mod.ts";
-import { isReadingErrorKind } from "../domain/mod.ts";
+import type { Platform, ServiceRow } from "../../domain/mod.ts";
+import { isReadingErrorKind } from "../../domain/mod.ts";
 
 /** A vendor row as the engines select it (their `SERVICE_COLUMNS`). */
 export interface RawServiceRow extends Omit<ServiceRow, "reading"> {

@@ -8,7 +8,7 @@ import type {
   DeliveryAttempt,
   DeliveryRecord,
   DeliveryState,
-} from "../domain/mod.ts";
+} from "../../domain/mod.ts";
 
 /** Most characters of a reply or error kept per attempt. */
 export const REPLY_MAX = 500;

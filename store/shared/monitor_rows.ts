@@ -2,7 +2,7 @@
  * A stored monitors row as a monitor, shared by both engines (same columns, same names).
  * @module
  */
-import type { MonitorRecord } from "../domain/mod.ts";
+import type { MonitorRecord } from "../../domain/mod.ts";
 
 /** A `monitors` row as the engines read it. */
 export function toMonitor(r: Record<string, unknown>): MonitorRecord {

@@ -4,7 +4,7 @@
  * the other subscribers; `onListenerError` is told (main.ts logs it).
  * @module
  */
-import type { Change, ChangeListener } from "../domain/mod.ts";
+import type { Change, ChangeListener } from "../../domain/mod.ts";
 
 /** Committed changes to subscribers. */
 export interface ChangeFanOut {
