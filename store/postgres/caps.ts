@@ -5,7 +5,7 @@
  */
 import { STORE_LIMITS } from "../../domain/mod.ts";
 import type { Sql } from "./db.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 
 /** Keeps the most recently removed components of a vendor (and their history) up to the cap. */
 export async function trimRemovedComponents(
@@ -59,7 +59,7 @@ export async function trimIncidents(
   keep = STORE_LIMITS.incidentsPerVendor,
 ): Promise<number> {
   const doomed = await sql`SELECT id FROM incidents WHERE vendor_id = ${vendorId}
-    ORDER BY (${openSql(sql)}) DESC, COALESCE(resolved_at, updated_at) DESC, id DESC
+    ORDER BY (${sql.unsafe(openSql())}) DESC, COALESCE(resolved_at, updated_at) DESC, id DESC
     OFFSET ${keep}`;
   return deleteIncidents(sql, doomed.map((r) => Number(r.id)));
 }

@@ -17,6 +17,13 @@ export const POSTGRES_DIALECT: Dialect = {
   inJson: (column, type = "text") =>
     `${column} IN (SELECT value::${type} FROM json_array_elements_text(?::text::json) AS value)`,
   serialize: (name) => `SELECT pg_advisory_xact_lock(hashtext('${name}'))`,
+  caselessOrder: (expr) => `lower(${expr}) COLLATE "C"`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  componentNames: (i) =>
+    `COALESCE((SELECT json_agg(c.name ORDER BY j.n)::text
+       FROM jsonb_array_elements_text(${i}.component_ids::jsonb) WITH ORDINALITY j(value, n)
+       JOIN components c ON c.vendor_id = ${i}.vendor_id AND c.external_id = j.value), '[]')`,
+  lockTable: (table) => `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
   caseless: (column) => `lower(${column}) = lower(?)`,
 };
 

@@ -19,13 +19,13 @@ import {
 } from "../shared/account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
-import { catalogStore } from "./catalog.ts";
+import { catalogStore } from "../shared/catalog.ts";
 import { changeCursor, CHANGES_CHANNEL } from "./changes.ts";
 import { changeStore } from "../shared/changes.ts";
 import { connect, type Sql } from "./db.ts";
-import { healthStore } from "./health.ts";
-import { historyStore } from "./history.ts";
-import { incidentStore } from "./incidents.ts";
+import { healthStore } from "../shared/health.ts";
+import { historyStore } from "../shared/history.ts";
+import { incidentStore } from "../shared/incidents.ts";
 import { keyStore } from "../shared/keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
@@ -86,12 +86,12 @@ export async function postgresStoreOver(
   const engine = postgresEngine(sql);
   return {
     engine: "postgres",
-    catalog: catalogStore(sql),
+    catalog: catalogStore(engine),
     polls: pollStore(sql, owner, pump),
-    incidents: incidentStore(sql),
-    history: historyStore(sql),
+    incidents: incidentStore(engine),
+    history: historyStore(engine),
     changes: changeStore(engine, feed),
-    health: healthStore(sql),
+    health: healthStore(engine),
     accounts: accountStore(engine),
     keys: keyStore(engine),
     sessions: sessionStore(engine),

@@ -16,7 +16,7 @@ import { recordChanges } from "./changes.ts";
 import { type Fragment, type Row, type Sql, write } from "./db.ts";
 import { countLatencyOf } from "./latency_days.ts";
 import { writeReading, writeStale } from "./readings.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 
 const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
 const strOrNull = (v: unknown): string | null => (v === null ? null : String(v));
@@ -91,7 +91,7 @@ export function pollStore(
           v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
           v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
           EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-                  AND ${openSql(sql, "i")}) AS open_incidents`;
+                  AND ${sql.unsafe(openSql("i"))}) AS open_incidents`;
       return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
     },
     /** How many catalog vendors are due at `now` that this instance may claim. */

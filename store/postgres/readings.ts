@@ -30,7 +30,7 @@ import {
   trimTimeline,
 } from "./caps.ts";
 import type { Row, Sql } from "./db.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 
 const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
 
@@ -82,7 +82,9 @@ export async function writeReading(
     sql`SELECT id, external_id, name, group_name, status, position,
       removed_at FROM components WHERE vendor_id = ${vendorId}`,
     sql`SELECT * FROM incidents WHERE vendor_id = ${vendorId}
-      AND (external_id = ANY(${sql.array(wanted)}::text[]) OR ${openSql(sql)}) ORDER BY id`,
+      AND (external_id = ANY(${sql.array(wanted)}::text[]) OR ${
+      sql.unsafe(openSql())
+    }) ORDER BY id`,
   ]);
   const components: StoredComponent[] = componentRows.map((r) => ({
     externalId: String(r.external_id),

@@ -9,7 +9,7 @@ import { deleteComponents, deleteIncidents } from "./caps.ts";
 import { type Sql, write } from "./db.ts";
 import { pruneLatencyDays } from "../shared/latency_days.ts";
 import { runOn } from "./engine.ts";
-import { closedSql, recoveredSql } from "./sql.ts";
+import { closedSql, recoveredSql } from "../shared/sql.ts";
 
 async function pruneChangeFeed(
   sql: Sql,
@@ -34,7 +34,7 @@ async function pruneServiceTransitions(
   const last = async (at: EpochMs, recovered: boolean) => {
     const [r] = await sql`SELECT id, at FROM transitions t WHERE vendor_id = ${vendorId}
       AND component_id IS NULL AND at <= ${at}
-      ${recovered ? sql`AND ${recoveredSql(sql, "t")}` : sql``}
+      ${recovered ? sql`AND ${sql.unsafe(recoveredSql("t"))}` : sql``}
       ORDER BY at DESC, id DESC LIMIT 1`;
     return r ? { id: Number(r.id), at: Number(r.at) } : undefined;
   };
@@ -58,7 +58,7 @@ export function retentionStore(sql: Sql): RetentionStore {
     pruneChangeFeed: (before, keepRows, chunk) => pruneChangeFeed(sql, before, keepRows, chunk),
     pruneClosedIncidents(before, chunk = PRUNE_CHUNK / 4) {
       return write(sql, async (tx) => {
-        const ids = await tx`SELECT id FROM incidents WHERE ${closedSql(tx)}
+        const ids = await tx`SELECT id FROM incidents WHERE ${tx.unsafe(closedSql())}
           AND COALESCE(resolved_at, updated_at) < ${before} LIMIT ${chunk}`;
         return deleteIncidents(tx, ids.map((r) => Number(r.id)));
       });

@@ -65,6 +65,20 @@ export interface Dialect {
    * advisory lock), or null on SQLite, whose IMMEDIATE transactions are serial already.
    */
   serialize(name: string): string | null;
+  /** An ORDER BY term sorting `expr` ignoring ASCII case (SQLite's NOCASE). */
+  caselessOrder(expr: string): string;
+  /** The larger of two numbers (`MAX(a, b)` / `GREATEST(a, b)`). */
+  greatest(a: string, b: string): string;
+  /**
+   * The JSON array (text) of the names of the components whose external ids the incident row
+   * `alias` lists in `component_ids`, in that order.
+   */
+  componentNames(alias: string): string;
+  /**
+   * A statement taking `table`'s lock against concurrent writers until the transaction ends
+   * (PostgreSQL), or null (SQLite: the IMMEDIATE transaction holds the only write lock).
+   */
+  lockTable(table: string): string | null;
   /** `column = ?` ignoring case, the way the column's unique index compares (e-mail addresses). */
   caseless(column: string): string;
 }
@@ -87,6 +101,32 @@ export interface Engine {
 export function* serialize(d: Dialect, name: string): Query<void> {
   const sql = d.serialize(name);
   if (sql !== null) yield* all(sql);
+}
+
+/** Takes `table`'s lock for the rest of the transaction (see {@link Dialect.lockTable}). */
+export function* lockTable(d: Dialect, table: string): Query<void> {
+  const sql = d.lockTable(table);
+  if (sql !== null) yield* all(sql);
+}
+
+/**
+ * Inserts `rows` (each the values of `columns`, in order) into `table`, a few hundred rows per
+ * statement: far fewer round trips on PostgreSQL, and within both engines' parameter limits.
+ */
+export function* insertMany(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly Param[])[],
+): Query<void> {
+  const per = Math.max(1, Math.floor(8000 / columns.length));
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    yield* run(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+      ...chunk.flat(),
+    );
+  }
 }
 
 /** Parses a JSON text column. */

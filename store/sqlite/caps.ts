@@ -8,7 +8,7 @@
  */
 import { STORE_LIMITS } from "../../domain/mod.ts";
 import { type Db, statement } from "./db.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 
 /** Keeps the most recently removed components of a vendor (and their history) up to the cap. */
 export function trimRemovedComponents(

@@ -16,6 +16,13 @@ export const SQLITE_DIALECT: Dialect = {
   forUpdate: "",
   inJson: (column) => `${column} IN (SELECT value FROM json_each(?))`,
   serialize: () => null,
+  caselessOrder: (expr) => `${expr} COLLATE NOCASE`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  componentNames: (i) =>
+    // CROSS JOIN keeps json_each outside, so each lookup uses the (vendor, external id) index.
+    `(SELECT json_group_array(c.name) FROM json_each(${i}.component_ids) j
+       CROSS JOIN components c ON c.vendor_id = ${i}.vendor_id AND c.external_id = j.value)`,
+  lockTable: () => null,
   caseless: (column) => `${column} = ?`,
 };
 

@@ -18,12 +18,12 @@ import {
 } from "../shared/account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
-import { catalogStore } from "./catalog.ts";
+import { catalogStore } from "../shared/catalog.ts";
 import { changeStore } from "../shared/changes.ts";
 import { type Db, openDb } from "./db.ts";
-import { healthStore } from "./health.ts";
-import { historyStore } from "./history.ts";
-import { incidentStore } from "./incidents.ts";
+import { healthStore } from "../shared/health.ts";
+import { historyStore } from "../shared/history.ts";
+import { incidentStore } from "../shared/incidents.ts";
 import { keyStore } from "../shared/keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
@@ -68,12 +68,12 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
   const engine = sqliteEngine(db);
   return {
     engine: "sqlite",
-    catalog: catalogStore(db),
+    catalog: catalogStore(engine),
     polls: pollStore(db, feed, batch),
-    incidents: incidentStore(db),
-    history: historyStore(db),
+    incidents: incidentStore(engine),
+    history: historyStore(engine),
     changes: changeStore(engine, feed),
-    health: healthStore(db),
+    health: healthStore(engine),
     accounts: accountStore(engine),
     keys: keyStore(engine),
     sessions: sessionStore(engine),

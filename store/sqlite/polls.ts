@@ -23,7 +23,7 @@ import { countLatency } from "../shared/latency_days.ts";
 import { runNow } from "./engine.ts";
 import { promised } from "./promised.ts";
 import { writeReading, writeStale } from "./readings.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 import type { WriteBatch } from "./write_batch.ts";
 
 interface DueRow {

@@ -31,7 +31,7 @@ import {
   trimTimeline,
 } from "./caps.ts";
 import { type Db, statement } from "./db.ts";
-import { openSql } from "./sql.ts";
+import { openSql } from "../shared/sql.ts";
 
 interface ComponentRow {
   id: number;

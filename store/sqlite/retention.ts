@@ -12,7 +12,7 @@ import { type Db, statement, transaction } from "./db.ts";
 import { pruneLatencyDays } from "../shared/latency_days.ts";
 import { runNow } from "./engine.ts";
 import { promised } from "./promised.ts";
-import { closedSql, recoveredSql } from "./sql.ts";
+import { closedSql, recoveredSql } from "../shared/sql.ts";
 
 /** Deletes fetch-log rows older than `before`. */
 function pruneFetchLog(db: Db, before: EpochMs, chunk = PRUNE_CHUNK): number {

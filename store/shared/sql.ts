@@ -1,7 +1,8 @@
 /**
  * SQL fragments rendered once from domain rules, so no rule is written twice: whether an
  * incident is open (`CLOSED_INCIDENT_STATUSES`), a reading's state (`readingState`), and
- * which levels count as recovered. Private to `store/sqlite/`.
+ * which levels count as recovered. SQL both engines speak, for the shared algorithms and both
+ * engines' own statements.
  * @module
  */
 import {
@@ -56,8 +57,3 @@ export const READING_STATE_SQL = `CASE
   WHEN failures > 0 THEN 'failing'
   WHEN last_success_at IS NULL OR last_success_at < ? THEN 'stale'
   ELSE 'fresh' END`;
-
-/** A JSON array parameter, for `IN (SELECT value FROM json_each(?))`. */
-export function jsonList(values: readonly (string | number)[]): string {
-  return JSON.stringify(values);
-}
