@@ -24,6 +24,7 @@ export const POSTGRES_DIALECT: Dialect = {
        FROM jsonb_array_elements_text(${i}.component_ids::jsonb) WITH ORDINALITY j(value, n)
        JOIN components c ON c.vendor_id = ${i}.vendor_id AND c.external_id = j.value), '[]')`,
   lockTable: (table) => `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
+  offsetOnly: "OFFSET ?",
   caseless: (column) => `lower(${column}) = lower(?)`,
 };
 

@@ -6,34 +6,17 @@
  */
 import type { Store } from "../../domain/mod.ts";
 import { createChangeFanOut } from "../shared/change_feed.ts";
-import { accountStore } from "../shared/accounts.ts";
-import { idempotencyStore } from "../shared/idempotency.ts";
 import { mailStore } from "./mail.ts";
-import { healthRows, routeStore } from "../shared/route_health.ts";
-import {
-  boardStore,
-  docStore,
-  groupStore,
-  ruleStore,
-  subscriptionStore,
-} from "../shared/account_docs.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
-import { catalogStore } from "../shared/catalog.ts";
 import { changeCursor, CHANGES_CHANNEL } from "./changes.ts";
-import { changeStore } from "../shared/changes.ts";
 import { connect, type Sql } from "./db.ts";
-import { healthStore } from "../shared/health.ts";
-import { historyStore } from "../shared/history.ts";
-import { incidentStore } from "../shared/incidents.ts";
-import { keyStore } from "../shared/keys.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
-import { oauthStore } from "../shared/oauth.ts";
 import { postgresEngine } from "./engine.ts";
+import { sharedNouns } from "../shared/nouns.ts";
 import { pollStore } from "./polls.ts";
 import { retentionStore } from "./retention.ts";
-import { sessionStore } from "../shared/sessions.ts";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -83,30 +66,14 @@ export async function postgresStoreOver(
   // The listener's connection reconnects by itself; each (re)connection reads what it missed.
   await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
   const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
-  const engine = postgresEngine(sql);
   return {
     engine: "postgres",
-    catalog: catalogStore(engine),
+    ...sharedNouns(postgresEngine(sql), feed),
     polls: pollStore(sql, owner, pump),
-    incidents: incidentStore(engine),
-    history: historyStore(engine),
-    changes: changeStore(engine, feed),
-    health: healthStore(engine),
-    accounts: accountStore(engine),
-    keys: keyStore(engine),
-    sessions: sessionStore(engine),
-    oauth: oauthStore(engine),
     retention: retentionStore(sql),
     attempts: attemptStore(sql),
     monitors: monitorStore(sql),
-    groups: groupStore(engine),
-    boards: boardStore(engine),
-    alertRoutes: routeStore(docStore(engine, "route"), healthRows(engine)),
-    alertRules: ruleStore(engine),
-    escalations: docStore(engine, "escalation"),
-    subscriptions: subscriptionStore(engine),
     deliveries: deliveryStore(sql),
-    idempotency: idempotencyStore(engine),
     mail: mailStore(sql),
     close() {
       closing ??= sql.end({ timeout: 5 });

@@ -15,7 +15,8 @@ import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Fragment, type Row, type Sql, write } from "./db.ts";
 import { countLatencyOf } from "./latency_days.ts";
-import { writeReading, writeStale } from "./readings.ts";
+import { writeReading, writeStale } from "../shared/readings.ts";
+import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
 
 const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
@@ -127,7 +128,7 @@ export function pollStore(
     },
     recordSuccess(vendorId, snapshot, poll) {
       return publishing(write(sql, async (tx) => {
-        const raw = await writeReading(tx, vendorId, snapshot, poll.at);
+        const raw = await runOn(tx, writeReading(POSTGRES_DIALECT, vendorId, snapshot, poll.at));
         const set = tx`${healthy(tx)}, etag = ${poll.etag}, last_modified = ${poll.lastModified},
           reading_notes = ${JSON.stringify(boundNotes(poll.notes))},
           pulse_fingerprint = ${poll.pulseFingerprint ?? null}, last_full_at = ${poll.at}`;
@@ -162,7 +163,11 @@ export function pollStore(
       }
       return publishing(write(sql, async (tx) => {
         await finish(tx, vendorId, poll, set(tx), poll.outcome, false);
-        return recordChanges(tx, poll.at, await writeStale(tx, vendorId, poll.at));
+        return recordChanges(
+          tx,
+          poll.at,
+          await runOn(tx, writeStale(POSTGRES_DIALECT, vendorId, poll.at)),
+        );
       }));
     },
   };

@@ -5,10 +5,10 @@
  */
 import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
 import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
-import { deleteComponents, deleteIncidents } from "./caps.ts";
+import { deleteComponents, deleteIncidents } from "../shared/caps.ts";
 import { type Sql, write } from "./db.ts";
 import { pruneLatencyDays } from "../shared/latency_days.ts";
-import { runOn } from "./engine.ts";
+import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { closedSql, recoveredSql } from "../shared/sql.ts";
 
 async function pruneChangeFeed(
@@ -60,14 +60,14 @@ export function retentionStore(sql: Sql): RetentionStore {
       return write(sql, async (tx) => {
         const ids = await tx`SELECT id FROM incidents WHERE ${tx.unsafe(closedSql())}
           AND COALESCE(resolved_at, updated_at) < ${before} LIMIT ${chunk}`;
-        return deleteIncidents(tx, ids.map((r) => Number(r.id)));
+        return runOn(tx, deleteIncidents(POSTGRES_DIALECT, ids.map((r) => Number(r.id))));
       });
     },
     pruneRemovedComponents(before, chunk = PRUNE_CHUNK / 4) {
       return write(sql, async (tx) => {
         const ids = await tx`SELECT id FROM components WHERE removed_at IS NOT NULL
           AND removed_at < ${before} LIMIT ${chunk}`;
-        return deleteComponents(tx, ids.map((r) => Number(r.id)));
+        return runOn(tx, deleteComponents(POSTGRES_DIALECT, ids.map((r) => Number(r.id))));
       });
     },
     async pruneComponentTransitions(before, chunk = PRUNE_CHUNK) {

@@ -79,6 +79,8 @@ export interface Dialect {
    * (PostgreSQL), or null (SQLite: the IMMEDIATE transaction holds the only write lock).
    */
   lockTable(table: string): string | null;
+  /** `OFFSET ?` with no limit (SQLite needs `LIMIT -1` before it). */
+  readonly offsetOnly: string;
   /** `column = ?` ignoring case, the way the column's unique index compares (e-mail addresses). */
   caseless(column: string): string;
 }
@@ -111,22 +113,53 @@ export function* lockTable(d: Dialect, table: string): Query<void> {
 
 /**
  * Inserts `rows` (each the values of `columns`, in order) into `table`, a few hundred rows per
- * statement: far fewer round trips on PostgreSQL, and within both engines' parameter limits.
+ * statement (far fewer round trips on PostgreSQL, within both engines' parameter limits),
+ * each statement ending with `suffix` (an `ON CONFLICT` clause, say).
  */
 export function* insertMany(
   table: string,
   columns: readonly string[],
   rows: readonly (readonly Param[])[],
+  suffix = "",
 ): Query<void> {
   const per = Math.max(1, Math.floor(8000 / columns.length));
   const tuple = `(${columns.map(() => "?").join(", ")})`;
   for (let i = 0; i < rows.length; i += per) {
     const chunk = rows.slice(i, i + per);
     yield* run(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${
+        chunk.map(() => tuple).join(", ")
+      }${suffix}`,
       ...chunk.flat(),
     );
   }
+}
+
+/**
+ * Like {@link insertMany}, returning `returning` of each inserted row (in no stated order:
+ * match them by a column).
+ */
+export function* insertManyReturning(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly Param[])[],
+  returning: string,
+): Query<Row[]> {
+  const per = Math.max(1, Math.floor(8000 / columns.length));
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  const out: Row[] = [];
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    out.push(
+      ...yield* all(
+        `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${
+          chunk.map(() => tuple).join(", ")
+        } RETURNING ${returning}`,
+        ...chunk.flat(),
+      ),
+    );
+  }
+  return out;
 }
 
 /** Parses a JSON text column. */

@@ -23,6 +23,7 @@ export const SQLITE_DIALECT: Dialect = {
     `(SELECT json_group_array(c.name) FROM json_each(${i}.component_ids) j
        CROSS JOIN components c ON c.vendor_id = ${i}.vendor_id AND c.external_id = j.value)`,
   lockTable: () => null,
+  offsetOnly: "LIMIT -1 OFFSET ?",
   caseless: (column) => `${column} = ?`,
 };
 

@@ -20,9 +20,9 @@ import type { ChangeFanOut } from "../shared/change_feed.ts";
 import { recordChanges } from "./changes.ts";
 import { type Db, statement } from "./db.ts";
 import { countLatency } from "../shared/latency_days.ts";
-import { runNow } from "./engine.ts";
+import { runNow, SQLITE_DIALECT } from "./engine.ts";
 import { promised } from "./promised.ts";
-import { writeReading, writeStale } from "./readings.ts";
+import { writeReading, writeStale } from "../shared/readings.ts";
 import { openSql } from "../shared/sql.ts";
 import type { WriteBatch } from "./write_batch.ts";
 
@@ -163,7 +163,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
     }),
     recordSuccess(vendorId, snapshot, poll) {
       return batch.add(() => {
-        const raw = writeReading(db, vendorId, snapshot, poll.at);
+        const raw = runNow(db, writeReading(SQLITE_DIALECT, vendorId, snapshot, poll.at));
         statement(
           db,
           `UPDATE vendors SET ${HEALTHY}, etag = ?, last_modified = ?, reading_notes = ?,
@@ -220,7 +220,9 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
         );
         schedule(vendorId, poll);
         insertFetch.run(vendorId, poll.at, poll.latencyMs, poll.outcome, poll.httpStatus);
-        return poll.stale ? recordChanges(db, poll.at, writeStale(db, vendorId, poll.at)) : [];
+        return poll.stale
+          ? recordChanges(db, poll.at, runNow(db, writeStale(SQLITE_DIALECT, vendorId, poll.at)))
+          : [];
       }, publish);
     },
   };

@@ -7,10 +7,10 @@
  */
 import type { EpochMs, RetentionStore } from "../../domain/mod.ts";
 import { changeFeedCutoff, keepsFromRecovery, PRUNE_CHUNK } from "../../domain/mod.ts";
-import { deleteComponents, deleteIncidents } from "./caps.ts";
+import { deleteComponents, deleteIncidents } from "../shared/caps.ts";
 import { type Db, statement, transaction } from "./db.ts";
 import { pruneLatencyDays } from "../shared/latency_days.ts";
-import { runNow } from "./engine.ts";
+import { runNow, SQLITE_DIALECT } from "./engine.ts";
 import { promised } from "./promised.ts";
 import { closedSql, recoveredSql } from "../shared/sql.ts";
 
@@ -107,7 +107,7 @@ function pruneClosedIncidents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4):
       `SELECT id FROM incidents WHERE ${closedSql()}
          AND COALESCE(resolved_at, updated_at) < ? LIMIT ?`,
     ).all(before, chunk).map((r) => (r as { id: number }).id);
-    return deleteIncidents(db, ids);
+    return runNow(db, deleteIncidents(SQLITE_DIALECT, ids));
   });
 }
 
@@ -118,7 +118,7 @@ function pruneRemovedComponents(db: Db, before: EpochMs, chunk = PRUNE_CHUNK / 4
       db,
       "SELECT id FROM components WHERE removed_at IS NOT NULL AND removed_at < ? LIMIT ?",
     ).all(before, chunk).map((r) => (r as { id: number }).id);
-    return deleteComponents(db, ids);
+    return runNow(db, deleteComponents(SQLITE_DIALECT, ids));
   });
 }
 
