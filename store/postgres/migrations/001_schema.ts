@@ -1,3 +1,5 @@
+import { oauthTables, POSTGRES_TYPES, sessionsAndKeys } from "../../shared/schema.ts";
+
 /**
  * The whole schema of SQLite migrations 1–9 in PostgreSQL's dialect: vendors, components,
  * incidents and their timelines, transitions, the fetch log and its per-day latency summary, the
@@ -153,84 +155,8 @@ CREATE TABLE members (
 CREATE UNIQUE INDEX members_email ON members (lower(email));
 CREATE INDEX members_account ON members (account_id);
 
-CREATE TABLE sessions (
-  id_hash TEXT PRIMARY KEY,
-  member_id TEXT NOT NULL REFERENCES members (id) ON DELETE CASCADE,
-  csrf_token TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  expires_at BIGINT NOT NULL
-);
-CREATE INDEX sessions_member ON sessions (member_id);
-CREATE INDEX sessions_expiry ON sessions (expires_at);
+${sessionsAndKeys(POSTGRES_TYPES)}
 
--- seq: insertion order (SQLite's rowid), the tie-break of listings.
-CREATE TABLE api_keys (
-  seq BIGSERIAL UNIQUE,
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  scopes TEXT,
-  created_at BIGINT NOT NULL,
-  last_used_at BIGINT,
-  revoked_at BIGINT
-);
-CREATE INDEX api_keys_account ON api_keys (account_id, created_at);
-CREATE UNIQUE INDEX api_keys_active_name ON api_keys (account_id, name) WHERE revoked_at IS NULL;
-
-CREATE TABLE oauth_clients (
-  id TEXT PRIMARY KEY,
-  secret_hash TEXT,
-  name TEXT NOT NULL,
-  redirect_uris TEXT NOT NULL,
-  auth_method TEXT NOT NULL CHECK (auth_method IN ('none', 'client_secret_post', 'client_secret_basic')),
-  metadata TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-
-CREATE TABLE oauth_grants (
-  seq BIGSERIAL UNIQUE,
-  id TEXT PRIMARY KEY,
-  client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
-  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-  member_id TEXT REFERENCES members (id) ON DELETE CASCADE,
-  scopes TEXT NOT NULL,
-  resource TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  last_used_at BIGINT,
-  revoked_at BIGINT
-);
-CREATE INDEX oauth_grants_account ON oauth_grants (account_id, client_id);
-
-CREATE TABLE oauth_codes (
-  code_hash TEXT PRIMARY KEY,
-  client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
-  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-  member_id TEXT REFERENCES members (id) ON DELETE CASCADE,
-  redirect_uri TEXT NOT NULL,
-  code_challenge TEXT NOT NULL,
-  scopes TEXT NOT NULL,
-  resource TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  expires_at BIGINT NOT NULL,
-  used_at BIGINT,
-  grant_id TEXT
-);
-CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at);
-
-CREATE TABLE oauth_tokens (
-  token_hash TEXT PRIMARY KEY,
-  grant_id TEXT NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
-  scopes TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  expires_at BIGINT NOT NULL,
-  rotated_at BIGINT,
-  replay TEXT,
-  revoked_at BIGINT
-);
-CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
-CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+${oauthTables(POSTGRES_TYPES)}
 `,
 };

@@ -1,3 +1,5 @@
+import { mailTables, POSTGRES_TYPES } from "../../shared/schema.ts";
+
 /** As SQLite's migration 15: mail consents and suppressions, server secrets, private board
  * slugs within their account, routes' delivery health, consent for existing route addresses.
  */
@@ -5,25 +7,7 @@ export default {
   version: 9,
   name: "mail",
   sql: `
-CREATE TABLE mail_consents (
-  account_id TEXT NOT NULL,
-  address TEXT NOT NULL,
-  state TEXT NOT NULL,
-  token_hash TEXT,
-  requested_at BIGINT NOT NULL,
-  confirmed_at BIGINT,
-  PRIMARY KEY (account_id, address)
-);
-CREATE UNIQUE INDEX mail_consents_token ON mail_consents (token_hash);
-CREATE TABLE mail_suppressions (
-  address TEXT PRIMARY KEY,
-  reason TEXT NOT NULL,
-  at BIGINT NOT NULL
-);
-CREATE TABLE server_secrets (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
+${mailTables(POSTGRES_TYPES)}
 -- Private boards' slugs are kept within their account (app/boards.ts), so no other account can
 -- learn one exists by trying to take it.
 UPDATE account_docs SET slug = account_id || '~' || slug

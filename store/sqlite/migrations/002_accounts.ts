@@ -1,3 +1,5 @@
+import { sessionsAndKeys, SQLITE_TYPES } from "../../shared/schema.ts";
+
 /**
  * Accounts (plan, SLA target), members (role, email, password hash), server-side sessions
  * (only a hash of the session id, plus the session's CSRF token) and API keys (only a hash of
@@ -25,30 +27,6 @@ CREATE TABLE members (
 );
 CREATE INDEX members_account ON members (account_id);
 
--- The cookie carries the session id; only its SHA-256 is stored.
-CREATE TABLE sessions (
-  id_hash TEXT PRIMARY KEY,
-  member_id TEXT NOT NULL REFERENCES members (id) ON DELETE CASCADE,
-  csrf_token TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
-);
-CREATE INDEX sessions_member ON sessions (member_id);
-CREATE INDEX sessions_expiry ON sessions (expires_at);
-
--- scopes: JSON array of scope strings, or NULL for keys made before scopes existed.
-CREATE TABLE api_keys (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  scopes TEXT,
-  created_at INTEGER NOT NULL,
-  last_used_at INTEGER,
-  revoked_at INTEGER
-);
-CREATE INDEX api_keys_account ON api_keys (account_id, created_at);
-CREATE UNIQUE INDEX api_keys_active_name ON api_keys (account_id, name) WHERE revoked_at IS NULL;
+${sessionsAndKeys(SQLITE_TYPES)}
 `,
 };

@@ -1,3 +1,5 @@
+import { pulseMemory, SQLITE_TYPES } from "../../shared/schema.ts";
+
 /**
  * What the next pulse of a vendor compares with, kept with the vendor so another
  * instance or a restarted process goes on pulsing it: the pulse fingerprint its last successful
@@ -6,8 +8,5 @@
 export default {
   version: 14,
   name: "pulse_memory",
-  sql: `
-ALTER TABLE vendors ADD COLUMN pulse_fingerprint TEXT;
-ALTER TABLE vendors ADD COLUMN last_full_at INTEGER;
-`,
+  sql: pulseMemory(SQLITE_TYPES),
 };

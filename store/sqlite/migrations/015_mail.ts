@@ -1,3 +1,5 @@
+import { mailTables, SQLITE_TYPES } from "../../shared/schema.ts";
+
 /**
  * Mail consents per account and address (double opt-in for every address statusd mails),
  * addresses suppressed for every account (unsubscribed, bounced), the server's own secrets,
@@ -8,25 +10,7 @@ export default {
   version: 15,
   name: "mail",
   sql: `
-CREATE TABLE mail_consents (
-  account_id TEXT NOT NULL,
-  address TEXT NOT NULL,
-  state TEXT NOT NULL,
-  token_hash TEXT,
-  requested_at INTEGER NOT NULL,
-  confirmed_at INTEGER,
-  PRIMARY KEY (account_id, address)
-);
-CREATE UNIQUE INDEX mail_consents_token ON mail_consents (token_hash);
-CREATE TABLE mail_suppressions (
-  address TEXT PRIMARY KEY,
-  reason TEXT NOT NULL,
-  at INTEGER NOT NULL
-);
-CREATE TABLE server_secrets (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
+${mailTables(SQLITE_TYPES)}
 -- Private boards' slugs are kept within their account (app/boards.ts), so no other account can
 -- learn one exists by trying to take it.
 UPDATE account_docs SET slug = account_id || '~' || slug

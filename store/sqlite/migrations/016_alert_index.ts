@@ -1,3 +1,5 @@
+import { alertIndex, SQLITE_TYPES } from "../../shared/schema.ts";
+
 /**
  * The alert evaluator works from what changed. `monitors_service` finds who watches a
  * changed service (and so which accounts' rules to read); `vendors_failing` finds the few
@@ -6,8 +8,5 @@
 export default {
   version: 16,
   name: "alert_index",
-  sql: `
-CREATE INDEX monitors_service ON monitors (service_slug);
-CREATE INDEX vendors_failing ON vendors (slug) WHERE failures > 0;
-`,
+  sql: alertIndex(SQLITE_TYPES),
 };

@@ -1,0 +1,261 @@
+/**
+ * Schema steps both engines take alike, written once: each renders its DDL with the engine's
+ * column types (epoch milliseconds and ids are SQLite `INTEGER`, PostgreSQL `BIGINT`; tables
+ * listed in insertion order carry PostgreSQL's `seq`, SQLite's rowid). Both engines'
+ * migrations use them; `tests/store/migrations_frozen_test.ts` checks no shipped step changes.
+ * @module
+ */
+
+/** The types a schema step is rendered with. */
+export interface SchemaTypes {
+  /** Epoch milliseconds, row ids, counts that can pass 2^31. */
+  readonly big: "INTEGER" | "BIGINT";
+  /** The insertion-order column leading a listed table (with its comma), or nothing. */
+  readonly seq: "" | "seq BIGSERIAL UNIQUE,\n  ";
+}
+
+/** SQLite's types. */
+export const SQLITE_TYPES: SchemaTypes = { big: "INTEGER", seq: "" };
+/** PostgreSQL's types. */
+export const POSTGRES_TYPES: SchemaTypes = { big: "BIGINT", seq: "seq BIGSERIAL UNIQUE,\n  " };
+
+/**
+ * The OAuth 2.1 tables: registered clients, grants (one per approval), single-use
+ * authorization codes and tokens. Every secret is stored only as its SHA-256.
+ */
+export function oauthTables(t: SchemaTypes): string {
+  return `
+-- metadata: the registration as stored and echoed (JSON object, RFC 7591 field names).
+CREATE TABLE oauth_clients (
+  id TEXT PRIMARY KEY,
+  secret_hash TEXT,
+  name TEXT NOT NULL,
+  redirect_uris TEXT NOT NULL,
+  auth_method TEXT NOT NULL CHECK (auth_method IN ('none', 'client_secret_post', 'client_secret_basic')),
+  metadata TEXT NOT NULL,
+  created_at ${t.big} NOT NULL
+);
+
+-- One approval by one member for one client; revoking it ends every token issued under it.
+CREATE TABLE oauth_grants (
+  ${t.seq}id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  member_id TEXT REFERENCES members (id) ON DELETE CASCADE,
+  scopes TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  created_at ${t.big} NOT NULL,
+  last_used_at ${t.big},
+  revoked_at ${t.big}
+);
+CREATE INDEX oauth_grants_account ON oauth_grants (account_id, client_id);
+
+-- Single use: used_at is set on redemption; grant_id records what that redemption issued so a
+-- second redemption can revoke it.
+CREATE TABLE oauth_codes (
+  code_hash TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  member_id TEXT REFERENCES members (id) ON DELETE CASCADE,
+  redirect_uri TEXT NOT NULL,
+  code_challenge TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  created_at ${t.big} NOT NULL,
+  expires_at ${t.big} NOT NULL,
+  used_at ${t.big},
+  grant_id TEXT
+);
+CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at);
+
+-- kind: 'access' or 'refresh'. A rotated refresh token keeps rotated_at and, for the grace
+-- window only, replay: the new pair encrypted under a key derived from the old token itself.
+CREATE TABLE oauth_tokens (
+  token_hash TEXT PRIMARY KEY,
+  grant_id TEXT NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+  scopes TEXT NOT NULL,
+  created_at ${t.big} NOT NULL,
+  expires_at ${t.big} NOT NULL,
+  rotated_at ${t.big},
+  replay TEXT,
+  revoked_at ${t.big}
+);
+CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+`;
+}
+
+/**
+ * Sign-in sessions (only a hash of the session id, and its CSRF token) and API keys (only a
+ * hash of the secret, a short display prefix, the scopes).
+ */
+export function sessionsAndKeys(t: SchemaTypes): string {
+  return `
+-- The cookie carries the session id; only its SHA-256 is stored.
+CREATE TABLE sessions (
+  id_hash TEXT PRIMARY KEY,
+  member_id TEXT NOT NULL REFERENCES members (id) ON DELETE CASCADE,
+  csrf_token TEXT NOT NULL,
+  created_at ${t.big} NOT NULL,
+  expires_at ${t.big} NOT NULL
+);
+CREATE INDEX sessions_member ON sessions (member_id);
+CREATE INDEX sessions_expiry ON sessions (expires_at);
+
+-- scopes: JSON array of scope strings, or NULL for keys made before scopes existed.
+CREATE TABLE api_keys (
+  ${t.seq}id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  scopes TEXT,
+  created_at ${t.big} NOT NULL,
+  last_used_at ${t.big},
+  revoked_at ${t.big}
+);
+CREATE INDEX api_keys_account ON api_keys (account_id, created_at);
+CREATE UNIQUE INDEX api_keys_active_name ON api_keys (account_id, name) WHERE revoked_at IS NULL;
+`;
+}
+
+/** `Idempotency-Key` records of creates: the first answer, replayed to retries. */
+export function idempotencyKeys(t: SchemaTypes): string {
+  return `
+CREATE TABLE idempotency_keys (
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  status INTEGER,
+  body TEXT,
+  location TEXT,
+  created_at ${t.big} NOT NULL,
+  PRIMARY KEY (account_id, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+`;
+}
+
+/**
+ * The alert outbox: deliveries (each with its attempts) and the evaluator's named cursors,
+ * which say how far it has read the change log.
+ */
+export function alertOutbox(t: SchemaTypes): string {
+  return `
+CREATE TABLE alert_deliveries (
+  ${t.seq}id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  route_id TEXT NOT NULL,
+  source_kind TEXT NOT NULL CHECK (source_kind IN ('rule', 'subscription', 'test', 'notice')),
+  source_id TEXT,
+  change_id ${t.big},
+  notification_id TEXT NOT NULL,
+  subject TEXT,
+  step INTEGER NOT NULL DEFAULT 0,
+  recovery INTEGER NOT NULL DEFAULT 0,
+  message TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending'
+    CHECK (state IN ('pending', 'delivered', 'failed', 'acknowledged', 'cancelled')),
+  not_before ${t.big} NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  claimed_by TEXT,
+  claimed_until ${t.big},
+  created_at ${t.big} NOT NULL,
+  updated_at ${t.big} NOT NULL
+);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (state, not_before);
+CREATE INDEX alert_deliveries_account ON alert_deliveries (account_id, created_at);
+CREATE INDEX alert_deliveries_notification ON alert_deliveries (notification_id);
+CREATE INDEX alert_deliveries_subject ON alert_deliveries (source_id, subject, created_at);
+
+CREATE TABLE alert_attempts (
+  delivery_id TEXT NOT NULL REFERENCES alert_deliveries (id) ON DELETE CASCADE,
+  n INTEGER NOT NULL,
+  at ${t.big} NOT NULL,
+  ok INTEGER NOT NULL,
+  status INTEGER,
+  reply TEXT,
+  latency_ms INTEGER NOT NULL,
+  error TEXT,
+  PRIMARY KEY (delivery_id, n)
+);
+
+CREATE TABLE alert_cursors (
+  name TEXT PRIMARY KEY,
+  position ${t.big} NOT NULL,
+  updated_at ${t.big} NOT NULL
+);
+`;
+}
+
+/**
+ * Mail consents per account and address (double opt-in), addresses suppressed for every
+ * account (unsubscribed, bounced), and the server's own secrets.
+ */
+export function mailTables(t: SchemaTypes): string {
+  return `
+CREATE TABLE mail_consents (
+  account_id TEXT NOT NULL,
+  address TEXT NOT NULL,
+  state TEXT NOT NULL,
+  token_hash TEXT,
+  requested_at ${t.big} NOT NULL,
+  confirmed_at ${t.big},
+  PRIMARY KEY (account_id, address)
+);
+CREATE UNIQUE INDEX mail_consents_token ON mail_consents (token_hash);
+CREATE TABLE mail_suppressions (
+  address TEXT PRIMARY KEY,
+  reason TEXT NOT NULL,
+  at ${t.big} NOT NULL
+);
+CREATE TABLE server_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+}
+
+/**
+ * Who watches a changed service (`monitors_service`), and which services fail to read
+ * (`vendors_failing`), without scanning.
+ */
+export function alertIndex(_t: SchemaTypes): string {
+  return `
+CREATE INDEX monitors_service ON monitors (service_slug);
+CREATE INDEX vendors_failing ON vendors (slug) WHERE failures > 0;
+`;
+}
+
+/**
+ * What the next pulse of a vendor compares with: the pulse fingerprint of its last
+ * successful full read, and when that read was.
+ */
+export function pulseMemory(t: SchemaTypes): string {
+  return `
+ALTER TABLE vendors ADD COLUMN pulse_fingerprint TEXT;
+ALTER TABLE vendors ADD COLUMN last_full_at ${t.big};
+`;
+}
+
+/**
+ * Groups and boards: one row per record, its own fields as JSON; boards have a slug unique on
+ * the server (their public address).
+ */
+export function accountDocs(t: SchemaTypes): string {
+  return `
+CREATE TABLE account_docs (
+  ${t.seq}kind TEXT NOT NULL CHECK (kind IN ('group', 'board')),
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  slug TEXT UNIQUE,
+  doc TEXT NOT NULL,
+  created_at ${t.big} NOT NULL,
+  updated_at ${t.big} NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX account_docs_account ON account_docs (account_id, kind, created_at);
+`;
+}
