@@ -25,7 +25,7 @@ Deno.test("passwords are stored as salted scrypt with a high cost, never in clea
 });
 
 Deno.test("sign-in accepts the right password and refuses a wrong one or an unknown email alike", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "Owner@Example.com");
   equal((await signIn(ctx, "owner@example.com", PASSWORD)).member.role, "OWNER");
   await rejects(signIn(ctx, "owner@example.com", "wrong password!"), /Wrong email or password/);
@@ -33,7 +33,7 @@ Deno.test("sign-in accepts the right password and refuses a wrong one or an unkn
 });
 
 Deno.test("an email is used once; bad emails and short passwords name the field", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   await rejects(account(ctx, "OWNER@example.com"), /email: an account with this email exists/);
   await rejects(
@@ -54,7 +54,7 @@ Deno.test("an email is used once; bad emails and short passwords name the field"
 });
 
 Deno.test("set-plan and the SLA target change the account; the list shows owners and keys", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com", "FREE");
   equal(who.account.slaTarget, 99.9);
   equal((await setPlan(ctx, "owner@example.com", "TEAM")).plan, "TEAM");
@@ -77,7 +77,7 @@ Deno.test("set-plan and the SLA target change the account; the list shows owners
 
 Deno.test("sessions resolve until they expire or end; only the id's hash is stored", async () => {
   const clock = fixedClock(T0);
-  const ctx = testContext({ clock });
+  await using ctx = testContext({ clock });
   const who = await account(ctx, "owner@example.com");
   const { sessionId } = await startSession(ctx, who);
   const s = await resolveSession(ctx, sessionId);

@@ -42,7 +42,7 @@ const page = (incidents: IncidentSnapshot[]): Snapshot => ({
 
 Deno.test("a monitor of API hears of API's incidents and unnamed ones, never of EU West's", async () => {
   let now = T0;
-  const ctx = testContext({ clock: { now: () => now } });
+  await using ctx = testContext({ clock: { now: () => now } });
   await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme Cloud" })], T0 - 86_400_000);
   await recordReading(ctx.store, "acme", page([]), T0 - 3_600_000);
   const who = await account(ctx, "owner@example.com");

@@ -14,7 +14,7 @@ import { account, key, setPlanInStore, storeRawKey, T0, testContext } from "../s
 const tick = () => new Promise((r) => setTimeout(r, 10));
 
 Deno.test("a created key is sd_live_ + 256 random bits and only its hash is stored", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await await key(ctx, who, "ci", ["sla:read"]);
   match(secret, /^sd_live_[A-Za-z0-9_-]{43}$/);
@@ -30,7 +30,7 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 Deno.test("a key authenticates as its account with exactly its scopes", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const p = await authenticate(ctx, await key(ctx, who, "ci", ["sla:read", "account:read"]));
   equal(p.kind, "api_key");
@@ -40,14 +40,14 @@ Deno.test("a key authenticates as its account with exactly its scopes", async ()
 });
 
 Deno.test("a key created with no scope selected holds all nine", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const p = await authenticate(ctx, await key(ctx, who, "all"));
   deepStrictEqual(p.kind === "api_key" ? p.scopes : null, ALL_SCOPES);
 });
 
 Deno.test("a legacy key stored without a scope list holds all nine", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await storeRawKey(ctx, who.account.id, "old integration", null);
   const p = await authenticate(ctx, secret);
@@ -58,7 +58,7 @@ Deno.test("a legacy key stored without a scope list holds all nine", async () =>
 });
 
 Deno.test("unknown, malformed and revoked keys are refused", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "ci");
   await rejects(() => authenticate(ctx, "sd_live_" + "A".repeat(43)), /Unknown API key/);
@@ -75,7 +75,7 @@ Deno.test("unknown, malformed and revoked keys are refused", async () => {
 });
 
 Deno.test("FREE accounts cannot create keys; PRO, TEAM and ENTERPRISE can", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const free = await account(ctx, "free@example.com", "FREE");
   await rejects(
     () => key(ctx, free, "x"),
@@ -89,7 +89,7 @@ Deno.test("FREE accounts cannot create keys; PRO, TEAM and ENTERPRISE can", asyn
 });
 
 Deno.test("only owners may create keys from a session; members may not revoke", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const member = { ...who.member, role: "MEMBER" as const };
   const admin = { ...who.member, role: "ADMIN" as const };
@@ -120,7 +120,7 @@ Deno.test("only owners may create keys from a session; members may not revoke", 
 });
 
 Deno.test("names are required, unique among active keys, and scopes must be real", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   await key(ctx, who, "ci");
   await rejects(() => key(ctx, who, "ci"), /already named "ci"/);
@@ -135,7 +135,7 @@ Deno.test("names are required, unique among active keys, and scopes must be real
 });
 
 Deno.test("keys of one account are invisible to another", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const a = await account(ctx, "a@example.com");
   const b = await account(ctx, "b@example.com");
   await key(ctx, a, "a-key");
@@ -146,7 +146,7 @@ Deno.test("keys of one account are invisible to another", async () => {
 
 Deno.test("last used is recorded after the request, at most once a minute per key", async () => {
   const clock = fixedClock(T0);
-  const ctx = testContext({ clock });
+  await using ctx = testContext({ clock });
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "ci");
   const lastUsed = async () =>
@@ -174,7 +174,7 @@ Deno.test("last used is recorded after the request, at most once a minute per ke
 });
 
 Deno.test("the secret never appears in a log line or a listing", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "ci");
   await authenticate(ctx, secret);
@@ -188,7 +188,7 @@ Deno.test("the secret never appears in a log line or a listing", async () => {
 });
 
 Deno.test("a plan below Pro refuses key-authenticated key management", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "ci");
   await setPlanInStore(ctx, who.account.id, "FREE");

@@ -64,7 +64,7 @@ const view = (r: object): Record<string, unknown> => {
 };
 
 Deno.test("every PATCH of an alert rule leaves what it does not name as it was", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const admin: Caller = { kind: "admin", account: who.account };
   const route = (await createRoute(ctx, admin, {
@@ -105,7 +105,7 @@ Deno.test("every PATCH of an alert rule leaves what it does not name as it was",
 });
 
 Deno.test("every PATCH of an escalation policy leaves what it does not name as it was", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const admin: Caller = { kind: "admin", account: who.account };
   const routes = [];
@@ -144,7 +144,7 @@ Deno.test("every PATCH of an escalation policy leaves what it does not name as i
 });
 
 Deno.test("every PATCH of a monitor, group or board leaves what it does not name as it was", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme" })], Date.now() - 86_400_000);
   await recordReading(ctx.store, "acme", {
     indicator: "OPERATIONAL",

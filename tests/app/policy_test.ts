@@ -91,7 +91,7 @@ Deno.test("authorize: a signed-in person below an operation's role is refused wi
 });
 
 Deno.test("verbs check their own access, whoever calls them", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await addVendor(ctx.store, { slug: "acme", status: "OPERATIONAL" }, T0);
   await rejects(
     () => serviceHistory(ctx, keyWith(["sla:read"]), "acme", 7),
@@ -105,7 +105,7 @@ Deno.test("verbs check their own access, whoever calls them", async () => {
 });
 
 Deno.test("the MCP gate is a verb: a key or token holding mcp:invoke, on the Pro plan", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const pro = await account(ctx, "pro@x.test", "PRO");
   await rejects(() => mcpCaller(ctx, null), Unauthorized);
   await rejects(() => mcpCaller(ctx, "sd_live_" + "A".repeat(43)), Unauthorized);

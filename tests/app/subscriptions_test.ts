@@ -36,7 +36,7 @@ const page = (level: StatusLevel): Snapshot => ({
 
 Deno.test("double opt-in: a confirmation first, changes after confirming, nothing after unsubscribing", async () => {
   let now = T0;
-  const ctx = testContext({ clock: { now: () => now }, mailEnabled: true });
+  await using ctx = testContext({ clock: { now: () => now }, mailEnabled: true });
   await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
   await recordReading(ctx.store, "github", page("OPERATIONAL"), T0 - 3_600_000);
   const who = await account(ctx, "owner@example.com");
@@ -114,7 +114,7 @@ Deno.test("double opt-in: a confirmation first, changes after confirming, nothin
 
 Deno.test("a route subscription is active at once and gets every change", async () => {
   let now = T0;
-  const ctx = testContext({ clock: { now: () => now } });
+  await using ctx = testContext({ clock: { now: () => now } });
   await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
   await recordReading(ctx.store, "github", page("OPERATIONAL"), T0 - 3_600_000);
   const who = await account(ctx, "owner@example.com");
@@ -149,7 +149,7 @@ Deno.test("a route subscription is active at once and gets every change", async 
 });
 
 Deno.test("subscriptions over REST: scopes, the mail server check, another account's as 404", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await syncVendors(ctx.store, [vendorOf({ slug: "github" })], T0 - 86_400_000);
   const who = await account(ctx, "owner@example.com");
   const admin: Caller = { kind: "admin", account: who.account };
@@ -198,7 +198,7 @@ Deno.test("subscriptions over REST: scopes, the mail server check, another accou
 });
 
 Deno.test("deleting a subscription under a stale If-Match version is a 412 and deletes nothing", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
   const who = await account(ctx, "owner@example.com");
   const admin: Caller = { kind: "admin", account: who.account };

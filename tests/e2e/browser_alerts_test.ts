@@ -50,7 +50,7 @@ for (const width of [1280, 390]) {
     name: `browser: Settings › Alerts at ${width} px — routes, a test delivered, a rule`,
     ignore: !existsSync(CHROMIUM),
     async fn() {
-      const ctx = testContext({ clock: { now: () => Date.now() } });
+      await using ctx = testContext({ clock: { now: () => Date.now() } });
       await syncVendors(
         ctx.store,
         [vendorOf({ slug: "github", name: "GitHub" })],

@@ -15,7 +15,7 @@ Deno.test({
   name: "browser: sign in, create a key, see it once, use it, revoke it, see it refused",
   ignore: !existsSync(CHROMIUM),
   async fn() {
-    const ctx = testContext();
+    await using ctx = testContext();
     await account(ctx, "owner@example.com");
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },

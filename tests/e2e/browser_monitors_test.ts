@@ -67,7 +67,7 @@ for (const width of [1280, 390]) {
       `browser: Settings › Monitors at ${width} px — add, pick components, group, reorder, publish a board`,
     ignore: !existsSync(CHROMIUM),
     async fn() {
-      const ctx = testContext();
+      await using ctx = testContext();
       await syncVendors(ctx.store, [
         vendorOf({ slug: "aws", name: "AWS" }),
         vendorOf({ slug: "github", name: "GitHub" }),

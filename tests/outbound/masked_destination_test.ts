@@ -34,7 +34,7 @@ Deno.test("masked destinations show scheme and host, never a path or key", async
   ];
   for (const [settings, shown] of cases) equal(describeRoute(settings), shown);
 
-  const ctx = testContext();
+  await using ctx = testContext();
   const secret = await key(ctx, await account(ctx, "o@example.com"), "k", [
     "alerts:read",
     "alerts:write",

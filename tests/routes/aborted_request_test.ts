@@ -19,7 +19,7 @@ function abortedBody(first: string): ReadableStream<Uint8Array> {
 }
 
 Deno.test("an upload aborted half way is one warn line and a 400, never an error with a stack", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "rw", ["monitors:read", "monitors:write"]);
   const app = createServer({ app: ctx });

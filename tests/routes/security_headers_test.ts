@@ -19,7 +19,7 @@ function inlineCode(html: string): string[] {
 }
 
 Deno.test("every HTML page forbids framing, sends a strict CSP and links its assets instead of inlining them", async () => {
-  const ctx = testContext({ publicUrl: "https://status.example.com" });
+  await using ctx = testContext({ publicUrl: "https://status.example.com" });
   await addVendor(ctx.store, { slug: "acme" });
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });

@@ -36,7 +36,7 @@ export function testContext(
     mailEnabled?: boolean;
     checkDestination?: (url: string) => Promise<string | null>;
   } = {},
-): AppContext & { lines: string[] } {
+): AppContext & { lines: string[] } & AsyncDisposable {
   const lines: string[] = [];
   const log: Logger = createLogger("debug", (l) => lines.push(l));
   const ctx = createAppContext({
@@ -52,7 +52,9 @@ export function testContext(
     },
     ...(opts.checkDestination ? { checkDestination: opts.checkDestination } : {}),
   });
-  return Object.assign(ctx, { lines });
+  // `await using ctx = testContext()` closes the store when the test ends (on PostgreSQL that
+  // drops the test's database and ends its pool).
+  return Object.assign(ctx, { lines, [Symbol.asyncDispose]: () => ctx.store.close() });
 }
 
 let passwordHash: Promise<string> | null = null;

@@ -52,6 +52,7 @@ function freshPostgresStore(): Store {
       return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
     })();
   const ready = () => open().then((o) => o.store);
+  let closing: Promise<void> | null = null;
   // Real own methods (not a Proxy), so a test may spread a noun to wrap one of its methods.
   const noun = (name: keyof Store) =>
     Object.fromEntries(
@@ -103,11 +104,14 @@ function freshPostgresStore(): Store {
   return {
     engine: "postgres",
     ...Object.fromEntries(nouns.map((n) => [n, noun(n)])),
-    async close() {
-      if (opening === null) return;
-      const { db, store } = await opening;
-      await store.close();
-      await db.drop();
+    close() {
+      // Once, however often it is called (a test may close what `await using` closes again).
+      return closing ??= (async () => {
+        if (opening === null) return;
+        const { db, store } = await opening;
+        await store.close();
+        await db.drop();
+      })();
     },
   } as unknown as Store;
 }

@@ -10,7 +10,7 @@ import { createServer } from "../../../routes/mod.ts";
 import { account, key, testContext } from "../../support/accounts.ts";
 
 Deno.test("private board slugs stay private: the same slug elsewhere is free, public ones are shared", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const app = createServer({ app: ctx });
   const keyOf = async (email: string) =>
     await key(ctx, await account(ctx, email), "k", ["monitors:read", "monitors:write"]);

@@ -43,7 +43,7 @@ Deno.test("each worst-case file is read to the right answer", () => {
 });
 
 Deno.test("twenty worst-case uploads at once: /healthz is answered before they are", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const app = createServer({ app: ctx });
   const who = await account(ctx, "owner@example.com");
   const secret = await key(ctx, who, "r", ["monitors:read"]);

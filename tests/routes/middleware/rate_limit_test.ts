@@ -126,7 +126,7 @@ Deno.test("password guessing is slowed: the 11th failed sign-in in 5 minutes fro
 });
 
 Deno.test("successful sign-ins do not count against the address", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   for (let i = 0; i <= LIMITS.signIn.limit; i++) {
@@ -172,7 +172,7 @@ Deno.test("10,001 requests from other addresses do not reset an address that is 
 });
 
 Deno.test("X-Forwarded-For counts only from a trusted proxy: the client it names is limited", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const app = createServer({ app: ctx, trustedProxies: ["10.9.0.0/16", "2001:db8:ffff::/48"] });
   // An untrusted peer cannot pick a new address per request.
   for (let i = 0; i < LIMITS.signIn.limit; i++) {

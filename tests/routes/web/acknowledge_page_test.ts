@@ -11,7 +11,7 @@ import { account, T0, testContext } from "../../support/accounts.ts";
 import { formBrowser } from "../../support/web.ts";
 
 Deno.test("the acknowledge link: a page with one button; the button stops the waiting steps", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const who = await account(ctx, "owner@example.com");
   const admin = { kind: "admin", account: who.account } as const;
   const route = (await createRoute(ctx, admin, {
@@ -66,7 +66,7 @@ Deno.test("the acknowledge link: a page with one button; the button stops the wa
 });
 
 Deno.test("subscription links: confirm needs the page's button; one-click unsubscribe works from a mail client", async () => {
-  const ctx = testContext({ mailEnabled: true });
+  await using ctx = testContext({ mailEnabled: true });
   const who = await account(ctx, "owner@example.com");
   const admin = { kind: "admin", account: who.account } as const;
   await ctx.store.catalog.sync([{

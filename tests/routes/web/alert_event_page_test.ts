@@ -19,7 +19,7 @@ const page = (indicator: Snapshot["indicator"]): Snapshot => ({
 
 Deno.test("an alert's link opens its own delivery in Settings › Alerts, for its account only", async () => {
   let now = T0;
-  const ctx = testContext({ clock: { now: () => now } });
+  await using ctx = testContext({ clock: { now: () => now } });
   await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
   await recordReading(ctx.store, "github", page("OPERATIONAL"), T0 - 3_600_000);
   const owner = await account(ctx, "owner@example.com");

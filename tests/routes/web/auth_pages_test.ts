@@ -34,7 +34,7 @@ Deno.test("safeNext keeps same-site paths and refuses anything a browser could r
 });
 
 Deno.test("after sign-in a next of /%09/evil.example or one with CR/LF lands on Settings, never elsewhere", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const shown = await (await formBrowser(app).get("/sign-in?next=%2F%09%2Fevil.example")).text();
@@ -61,7 +61,7 @@ Deno.test("after sign-in a next of /%09/evil.example or one with CR/LF lands on 
 });
 
 Deno.test("sign-up keeps a safe next for the sign-in that follows it", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const b = formBrowser(createServer({ app: ctx }));
   const next = "/oauth/authorize?client_id=abc";
   const page = await (await b.get(`/sign-up?next=${encodeURIComponent(next)}`)).text();
@@ -88,7 +88,7 @@ Deno.test("sign-up keeps a safe next for the sign-in that follows it", async () 
 });
 
 Deno.test("sign-up with a taken email answers exactly as with a new one and changes nothing", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const answer = async (email: string) => {
@@ -118,7 +118,7 @@ Deno.test("sign-up with a taken email answers exactly as with a new one and chan
 });
 
 Deno.test("a multipart form without a boundary is a 400 page on every form, not a 500", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const signedIn = formBrowser(app);
@@ -146,7 +146,7 @@ Deno.test("a multipart form without a boundary is a 400 page on every form, not 
 
 Deno.test("after 10 failed sign-ins an email is refused for 15 minutes, even with the right password, whether or not it has an account", async () => {
   const clock = fixedClock(T0);
-  const ctx = testContext({ clock });
+  await using ctx = testContext({ clock });
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   // Each attempt from its own address: the per-address limit never applies here.
@@ -179,7 +179,7 @@ Deno.test("after 10 failed sign-ins an email is refused for 15 minutes, even wit
 });
 
 Deno.test("40 concurrent wrong sign-ins from 4 addresses: a few hash at once, the rest get 503 with Retry-After", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const b = formBrowser(app);

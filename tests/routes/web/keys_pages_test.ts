@@ -5,7 +5,7 @@ import { account, PASSWORD, testContext } from "../../support/accounts.ts";
 import { formBrowser as browser } from "../../support/web.ts";
 
 Deno.test("sign-up creates a Free account, then sign-in sets an HttpOnly SameSite=Lax session cookie", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   const b = browser(createServer({ app: ctx }));
   const res = await b.submit("/sign-up", "/sign-up", {
     email: "new@example.com",
@@ -33,7 +33,7 @@ Deno.test("sign-up creates a Free account, then sign-in sets an HttpOnly SameSit
 });
 
 Deno.test("behind https the session cookie is Secure", async () => {
-  const ctx = testContext({ publicUrl: "https://status.example.com" });
+  await using ctx = testContext({ publicUrl: "https://status.example.com" });
   await account(ctx, "owner@example.com");
   const b = browser(createServer({ app: ctx }));
   const res = await b.submit("/sign-in", "/sign-in", {
@@ -44,7 +44,7 @@ Deno.test("behind https the session cookie is Secure", async () => {
 });
 
 Deno.test("forms without the CSRF token, or from another site, are refused", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const b = browser(app);
@@ -73,7 +73,7 @@ Deno.test("forms without the CSRF token, or from another site, are refused", asy
 });
 
 Deno.test("a wrong password re-shows the form with a message and no session", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const b = browser(createServer({ app: ctx }));
   const res = await b.submit("/sign-in", "/sign-in", {
@@ -89,7 +89,7 @@ Deno.test("a wrong password re-shows the form with a message and no session", as
 });
 
 Deno.test("an owner creates a key, sees it once, then revokes it after confirming", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const b = browser(createServer({ app: ctx }));
   await b.submit("/sign-in", "/sign-in", { email: "owner@example.com", password: PASSWORD });
@@ -133,7 +133,7 @@ Deno.test("an owner creates a key, sees it once, then revokes it after confirmin
 });
 
 Deno.test("members of a Pro account see why they cannot create keys", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   await addMember(ctx, {
     ownerEmail: "owner@example.com",
@@ -150,7 +150,7 @@ Deno.test("members of a Pro account see why they cannot create keys", async () =
 });
 
 Deno.test("sign-out ends the session", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const b = browser(createServer({ app: ctx }));
   await b.submit("/sign-in", "/sign-in", { email: "owner@example.com", password: PASSWORD });

@@ -81,7 +81,7 @@ Deno.test({
   // whose lockout counters live in the store.
   ignore: TEST_ENGINE === "postgres",
 }, async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const wrong = storm(app, (k, i) => `guess${k}-${i}@example.com`);
@@ -138,7 +138,7 @@ Deno.test("the hashing gate serves checks of real accounts before strangers' and
 });
 
 Deno.test("a storm on the person's own email locks the email, not the person's own browser", async () => {
-  const ctx = testContext();
+  await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
   const person = formBrowser(app, "192.0.2.10");
