@@ -73,28 +73,39 @@ export interface FeedHtml {
 /** Reports a value the reader cannot place (zone names, dates). */
 type Report = (field: string, value: string) => void;
 
-const WALL = /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s*(?:(\d{4}),?\s*)?(\d{1,2}):(\d{2})\s*(\S+)?$/;
+/**
+ * `May 28, 21:24 UTC`, `Nov  7, 07:01 EST`, `May 13, 2017, 06:45:12 UTC`, `Nov 28, 2026 at
+ * 10:02 AM GMT+0`, `28 Nov 2026 10:02 UTC`: month and day either way round, an optional year,
+ * `at`, seconds, a 12-hour clock and a zone (a name, `GMT+1`, `+05:30`).
+ */
+const WALL =
+  /^(?:([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})\s+([A-Za-z]{3,9})\.?),?\s*(?:(\d{4}),?\s*)?(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?\s*(\S+)?$/;
 
 /**
- * `May 28, 21:24 UTC`, `Nov  7, 07:01 EST`, `May 13, 2017, 06:45 UTC` → instant; the year, when
+ * A wall-clock date as status pages print it (see {@link WALL}) → instant; the year, when
  * absent, is the one closest to `reference`. An unknown zone name is reported and read as UTC.
  */
 export function parseWallDate(text: string, reference: EpochMs, report?: Report): EpochMs | null {
-  const m = WALL.exec(text.replace(/\s+/g, " ").trim());
-  if (!m) return parseFeedDate(text);
-  const month = monthIndex(m[1]!);
+  const clean = text.replace(/\s+/g, " ").trim();
+  const m = WALL.exec(clean);
+  if (!m) return parseFeedDate(clean);
+  const month = monthIndex(m[1] ?? m[4]!);
   if (month === null) return null;
-  let offset = zoneOffset(m[6] ?? "UTC");
+  let offset = zoneOffset(m[10] ?? "UTC");
   if (offset === null) {
-    report?.("time zone", m[6]!);
+    report?.("time zone", m[10]!);
     offset = 0;
   }
+  let hour = Number(m[6]);
+  if (m[9]) hour = hour % 12 + (m[9].toLowerCase() === "pm" ? 12 : 0);
+  if (hour > 23 || Number(m[7]) > 59) return null;
   return resolveWallClock({
     month,
-    day: Number(m[2]),
-    year: m[3] ? Number(m[3]) : null,
-    hour: Number(m[4]),
-    minute: Number(m[5]),
+    day: Number(m[2] ?? m[3]),
+    year: m[5] ? Number(m[5]) : null,
+    hour,
+    minute: Number(m[7]),
+    second: m[8] ? Number(m[8]) : 0,
     offsetMinutes: offset,
   }, reference);
 }
@@ -155,10 +166,140 @@ function headedUpdates(html: string): RawUpdate[] {
   return out;
 }
 
+/** The labels a plain-text timeline starts an entry with. */
+const TEXT_LABEL =
+  /^(investigating|identified|update|monitoring|resolved|postmortem|scheduled|in progress|verifying|completed)(.*)$/i;
+
+/**
+ * A line that opens a timeline entry: a label alone, or followed by a separator
+ * (`Resolved - …`, `Resolved: …`), never a word that merely opens a sentence.
+ */
+function entryLine(line: string): { label: string; rest: string } | null {
+  const m = TEXT_LABEL.exec(line);
+  if (!m) return null;
+  const after = m[2]!.trimStart();
+  if (after === "") return { label: m[1]!, rest: "" };
+  return "-–—:|".includes(after[0]!) ? { label: m[1]!, rest: after.slice(1).trim() } : null;
+}
+
+/** Where a printed date may begin: a day before a month name, or a month name. */
+const DATE_START = /\d{1,2} [A-Za-z]{3,9}|[A-Za-z]{3,9}/g;
+/** ISO 8601 with a zone, anywhere in a line. */
+const ISO_RUN = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/;
+
+/**
+ * The longest run of words from the start of `text` (ten at most) that reads as a wall-clock
+ * date, or null.
+ */
+function wallDateAt(
+  text: string,
+  reference: EpochMs,
+  report?: Report,
+): { at: EpochMs; text: string } | null {
+  const words = text.split(" ").slice(0, 10);
+  for (let n = words.length; n >= 3; n--) {
+    const run = trimEnd(words.slice(0, n).join(" "), ".,;)]");
+    // Only a run with a clock in it, so a bare month name never reads as a date.
+    if (!/\d:\d\d/.test(run)) continue;
+    const at = parseWallDate(run, reference, n === words.length ? report : undefined);
+    if (at !== null) return { at, text: run };
+  }
+  return null;
+}
+
+/** The first date a line of text holds, with the text it was read from; null when none. */
+function dateIn(
+  line: string,
+  reference: EpochMs,
+  report?: Report,
+): { at: EpochMs; text: string } | null {
+  const flat = line.replace(/\s+/g, " ");
+  const iso = ISO_RUN.exec(flat);
+  if (iso) {
+    const at = parseWallDate(iso[0], reference);
+    if (at !== null) return { at, text: iso[0] };
+  }
+  for (const m of flat.matchAll(DATE_START)) {
+    if (m.index > 0 && /[A-Za-z0-9]/.test(flat[m.index - 1]!)) continue;
+    if (monthIndex(m[0].replace(/^\d+ /, "")) === null) continue;
+    const found = wallDateAt(flat.slice(m.index), reference, report);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** `text` without any of `chars` at its end. */
+function trimEnd(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+/** `text` without the date printed in it (and the brackets or separator around it). */
+function withoutDate(text: string, date: string): string {
+  const rest = text.replace(/\s+/g, " ").replace(date, "").replace(/\(\s*\)|\[\s*\]/g, "");
+  let start = 0;
+  const separators = "-–—:|, ";
+  while (start < rest.length && separators.includes(rest[start]!)) start++;
+  return trimEnd(rest.slice(start), separators);
+}
+
+/**
+ * A timeline written as text, whatever generated it: entries open with a status label (see
+ * {@link entryLine}), and each has a date on its own line, on the line before it (Statuspage's
+ * order) or after it, before the next entry (Instatus, Better Stack, Cachet and status.io
+ * print the date after the text). Which way round is judged once per timeline, from its first
+ * entry.
+ */
+export function textUpdates(text: string, reference: EpochMs, report?: Report): RawUpdate[] {
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const entries: { i: number; label: string; rest: string }[] = [];
+  lines.forEach((line, i) => {
+    const e = entryLine(line);
+    if (e) entries.push({ i, ...e });
+  });
+  if (entries.length === 0) return [];
+  const dates = lines.map((l) => dateIn(l, reference, report));
+  // A line that is little more than its date belongs to no entry's text.
+  const dateLine = (i: number) => dates[i] !== null && lines[i]!.length <= 60;
+  const isEntry = new Set(entries.map((e) => e.i));
+  const before = entries[0]!.i > 0 && dateLine(entries[0]!.i - 1);
+  const out: RawUpdate[] = [];
+  entries.forEach((e, k) => {
+    const next = entries[k + 1]?.i ?? lines.length;
+    const own = dates[e.i];
+    let at = own?.at ?? null;
+    if (at === null && before && e.i > 0 && !isEntry.has(e.i - 1)) {
+      at = dates[e.i - 1]?.at ?? null;
+    }
+    if (at === null) {
+      for (let j = e.i + 1; j < next && at === null; j++) at = dates[j]?.at ?? null;
+    }
+    if (at === null) {
+      report?.("timeline date", lines[e.i]!);
+      return;
+    }
+    const body = [own ? withoutDate(e.rest, own.text) : e.rest];
+    for (let j = e.i + 1; j < next; j++) if (!dateLine(j)) body.push(lines[j]!);
+    out.push({ at, label: e.label, body: body.filter((b) => b !== "").join("\n") });
+  });
+  return out;
+}
+
+/**
+ * HTML that was escaped twice (`&lt;p&gt;` inside `content:encoded`) reads as text the first
+ * time; such a fragment, with no tag of its own, is decoded once more.
+ */
+function unescapedTwice(html: string): string {
+  return !/<[a-z!/]/i.test(html) && /&lt;\/?[a-z]/i.test(html) ? decodeEntities(html) : html;
+}
+
 /** Reads the embedded HTML of one feed entry; `reference` anchors year-less dates. */
-export function readFeedHtml(html: string, reference: EpochMs, report?: Report): FeedHtml {
+export function readFeedHtml(raw: string, reference: EpochMs, report?: Report): FeedHtml {
+  const html = unescapedTwice(raw);
   const small = smallStrongUpdates(html, reference, report);
-  const updates = small.length > 0 ? small : headedUpdates(html);
+  const headed = small.length > 0 ? small : headedUpdates(html);
+  const updates = headed.length > 0 ? headed : textUpdates(htmlToText(html), reference, report);
   const status = /<(h\d|b|strong)>\s*Status:([^<]*)<\/\1>/i.exec(html)?.[2]?.trim() || null;
   const severityMatch = /Severity:\s*([^<\n]+)/i.exec(html);
   const severity = severityMatch ? severityMatch[1]!.trim() : null;

@@ -23,6 +23,17 @@ export interface FeedEntry {
   readonly updated: EpochMs | null;
   /** Embedded HTML: `content:encoded`, `description`, Atom `content` or `summary`. */
   readonly html: string;
+  /**
+   * Every embedded text the entry carries, richest first (`content:encoded` then
+   * `description`; Atom `content` then `summary`): the same timeline is often in both, and
+   * readable in only one.
+   */
+  readonly texts: readonly string[];
+  /**
+   * A window the entry states in elements of its own (`maintenanceStartDate`,
+   * `maintenanceEndDate` and the like), when it does.
+   */
+  readonly window: { readonly start: EpochMs | null; readonly end: EpochMs | null } | null;
   /** `<category>` text or Atom `term`, in order. */
   readonly categories: readonly string[];
 }
@@ -87,6 +98,28 @@ function firstLink(links: readonly z.infer<typeof xmlLink>[] | undefined): strin
   return href.trim() === "" ? null : href.trim();
 }
 
+/** The non-empty texts of `values`, in order, each once. */
+function texts(...values: (string | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => v !== undefined && v.trim() !== ""))];
+}
+
+/** A start or end stated in an element named like `maintenanceEndDate` or `endTime`. */
+function windowOf(item: Record<string, unknown>): FeedEntry["window"] {
+  let start: EpochMs | null = null;
+  let end: EpochMs | null = null;
+  for (const [key, value] of Object.entries(item)) {
+    const name = key.replace(/^.*:/, "").toLowerCase();
+    if (!/(date|time|at)$/.test(name) || (typeof value !== "string" && typeof value !== "number")) {
+      continue;
+    }
+    const at = date(String(value));
+    if (at === null) continue;
+    if (/^(maintenance|scheduled|window)?(start|begin)/.test(name)) start ??= at;
+    else if (/^(maintenance|scheduled|window)?(end|finish)/.test(name)) end ??= at;
+  }
+  return start === null && end === null ? null : { start, end };
+}
+
 function entryId(id: string | undefined, link: string | null, title: string): string {
   return id?.trim() || link || title.trim();
 }
@@ -111,6 +144,8 @@ export function readFeed(platform: string, body: string, ctx?: ParseContext): Fe
           published: date(e.published),
           updated: date(e.updated),
           html: e.content ?? e.summary ?? "",
+          texts: texts(e.content, e.summary),
+          window: windowOf(e),
           categories: e.category ?? [],
         };
       },
@@ -130,6 +165,8 @@ export function readFeed(platform: string, body: string, ctx?: ParseContext): Fe
         published: date(i.pubDate),
         updated: null,
         html: i["content:encoded"] ?? i.description ?? "",
+        texts: texts(i["content:encoded"], i.description),
+        window: windowOf(i),
         categories: i.category ?? [],
       };
     });

@@ -65,6 +65,12 @@ export function zoneOffset(zone: string): number | null {
     const minutes = Number(numeric[2]) * 60 + Number(numeric[3]);
     return numeric[1] === "-" ? -minutes : minutes;
   }
+  // `GMT+0`, `UTC+1`, `GMT-05:00`, `UTC+05:30`: a named zone with an offset from it.
+  const relative = /^(?:UTC|GMT)([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(zone);
+  if (relative) {
+    const minutes = Number(relative[2]) * 60 + Number(relative[3] ?? 0);
+    return minutes > 14 * 60 ? null : relative[1] === "-" ? -minutes : minutes;
+  }
   return ZONE_OFFSETS[zone.toUpperCase()] ?? null;
 }
 
@@ -114,6 +120,8 @@ export interface WallClock {
   readonly day: number;
   readonly hour: number;
   readonly minute: number;
+  /** Seconds, when printed. */
+  readonly second?: number;
   readonly year: number | null;
   readonly offsetMinutes: number;
 }
@@ -121,7 +129,8 @@ export interface WallClock {
 /** The instant of `wall`; a missing year is the one putting it closest to `reference`. */
 export function resolveWallClock(wall: WallClock, reference: EpochMs): EpochMs {
   const at = (year: number) =>
-    Date.UTC(year, wall.month, wall.day, wall.hour, wall.minute) - wall.offsetMinutes * MINUTE_MS;
+    Date.UTC(year, wall.month, wall.day, wall.hour, wall.minute, wall.second ?? 0) -
+    wall.offsetMinutes * MINUTE_MS;
   if (wall.year !== null) return at(wall.year);
   const refYear = new Date(reference).getUTCFullYear();
   let best = at(refYear);

@@ -12,10 +12,11 @@ import type {
   IncidentUpdate,
   Snapshot,
 } from "../../domain/mod.ts";
-import { isOpen } from "../../domain/mod.ts";
+import { DAY_MS, isOpen } from "../../domain/mod.ts";
 import type { Adapter, ParseContext } from "./adapter.ts";
 import { closedSince, indicatorFromIncidents } from "./_feed_common.ts";
-import { readFeedHtml } from "./_feed_html.ts";
+import { parseWallDate, readFeedHtml } from "./_feed_html.ts";
+import { monthIndex, zoneOffset } from "./_feed_time.ts";
 import { type FeedEntry, readFeed } from "./_feed_read.ts";
 
 const PLATFORM = "rss";
@@ -51,9 +52,6 @@ export const SEVERITY_IMPACT: Readonly<Record<string, Impact>> = {
 
 /** Impact of an entry that states none: an open entry means something is at least degraded. */
 export const DEFAULT_IMPACT: Impact = "MINOR";
-
-/** An entry with no status signal at all counts as open this long after its last date. */
-export const UNSTATED_OPEN_MS = 24 * 60 * 60 * 1000;
 
 const MAINTENANCE_LABELS = new Set(["scheduled", "in progress", "verifying", "completed"]);
 
@@ -106,30 +104,104 @@ function stated<T>(
   return undefined;
 }
 
+/** A bracketed or leading status in a title: `[Resolved] X`, `Resolved: X`, `X [RESOLVED]`. */
+const TITLE_STATUS =
+  /(?:^\[?|\[)(investigating|identified|monitoring|resolved|scheduled|in progress|completed)(?:\]|\s*[-–:])/i;
+
+/** Two times of one day and their zone, as titles print a window: `12:00–16:00 GMT`. */
+const TIME_RANGE =
+  /(\d{1,2}:\d{2}) ?[-–—] ?(\d{1,2}:\d{2}) ?([A-Za-z]{2,5}(?:[+-]\d{1,2}(?::\d{2})?)?)/;
+/** A month and day, either way round. */
+const MONTH_DAY = /([A-Za-z]{3,9})\.? (\d{1,2})|(\d{1,2}) ([A-Za-z]{3,9})/g;
+
+/**
+ * A window a title states as times of one day: `Database upgrade, Nov 28 12:00–16:00 GMT`
+ * (the day is the entry's own when the title names none); null when it states none.
+ */
+function titleWindow(
+  title: string,
+  day: EpochMs,
+  report: ParseContext["unknownValue"],
+): { start: EpochMs; end: EpochMs } | null {
+  const flat = title.replace(/\s+/g, " ");
+  const m = TIME_RANGE.exec(flat);
+  if (!m || zoneOffset(m[3]!) === null) return null;
+  let on: string | null = null;
+  for (const d of flat.slice(0, m.index).matchAll(MONTH_DAY)) {
+    const month = d[1] ?? d[4]!;
+    if (monthIndex(month) !== null) on = `${month} ${d[2] ?? d[3]}`;
+  }
+  on ??= new Date(day).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+  const year = new Date(day).getUTCFullYear();
+  const start = parseWallDate(`${on} ${year} ${m[1]} ${m[3]}`, day, report);
+  let end = parseWallDate(`${on} ${year} ${m[2]} ${m[3]}`, day, report);
+  if (start === null || end === null) return null;
+  if (end <= start) end += DAY_MS;
+  return { start, end };
+}
+
 function toIncident(
   entry: FeedEntry,
   builtAt: EpochMs | null,
   ctx: ParseContext,
+  index: number,
 ): IncidentSnapshot {
   const reference = entry.updated ?? entry.published ?? builtAt ?? ctx.fetchedAt;
-  const html = readFeedHtml(entry.html, reference, ctx.unknownValue);
+  // Every text the entry carries is read; the first with a timeline gives it, and each of the
+  // others may still state what the first does not.
+  const read = entry.texts.map((text) => readFeedHtml(text, reference, ctx.unknownValue));
+  const html = {
+    updates: read.find((h) => h.updates.length > 0)?.updates ?? [],
+    status: read.find((h) => h.status !== null)?.status ?? null,
+    severity: read.find((h) => h.severity !== null)?.severity ?? null,
+    window: read.find((h) => h.window !== null)?.window ?? null,
+  };
   const categories = entry.categories.map((c) => c.trim().toLowerCase());
   const severity = stated(html.severity, SEVERITY_IMPACT, "severity", ctx) ??
     categories.map((c) => SEVERITY_IMPACT[c]).find((x) => x !== undefined);
-  const maintenance = severity === "MAINTENANCE" || html.window !== null ||
+  const elements = entry.window;
+  const named = titleWindow(entry.title, entry.published ?? reference, ctx.unknownValue);
+  const window = html.window ??
+    (elements?.start != null || elements?.end != null
+      ? { start: elements.start ?? named?.start ?? null, end: elements.end ?? named?.end ?? null }
+      : named);
+  const maintenance = severity === "MAINTENANCE" || window !== null ||
     /\/maintenances?\//.test(entry.link ?? "") ||
     html.updates.some((u) => MAINTENANCE_LABELS.has(u.label.toLowerCase()));
   const updates = timeline(html.updates, maintenance, ctx);
   const lastUpdate = updates.at(-1);
+  const titled = TITLE_STATUS.exec(entry.title)?.[1];
   const headline = stated(html.status, LABEL_STATUS, "status", ctx) ??
-    categories.map((c) => LABEL_STATUS[c]).find((x) => x !== undefined && x !== null);
+    categories.map((c) => LABEL_STATUS[c]).find((x) => x !== undefined && x !== null) ??
+    (titled ? LABEL_STATUS[titled.toLowerCase()] ?? undefined : undefined);
   const latest = Math.max(lastUpdate?.at ?? -Infinity, entry.updated ?? -Infinity);
   const updatedAt = Number.isFinite(latest) ? latest : entry.published ?? builtAt ?? ctx.fetchedAt;
-  const status: IncidentStatus = headline ?? lastUpdate?.status ??
-    (ctx.fetchedAt - updatedAt <= UNSTATED_OPEN_MS ? "INVESTIGATING" : "RESOLVED");
+  let status: IncidentStatus;
+  if (headline) status = headline;
+  else if (lastUpdate) status = lastUpdate.status;
+  else if (maintenance && window?.end != null && window.end > ctx.fetchedAt) {
+    // A maintenance that states only its window: scheduled until it starts, then under way.
+    status = window.start != null && window.start > ctx.fetchedAt ? "SCHEDULED" : "IN_PROGRESS";
+  } else {
+    // Nothing says whether it is over. Its age would be a guess, and a guess that keeps an
+    // incident open for hours is the worst kind of wrong: it is read as closed, and said so.
+    status = maintenance ? "COMPLETED" : "RESOLVED";
+    ctx.dropped?.(
+      `entries[${index}]`,
+      `"${
+        entry.title.slice(0, 80)
+      }": no timeline or status could be read, so whether it is over is not stated; read as ${
+        maintenance ? "completed" : "resolved"
+      }`,
+    );
+  }
   const firstAt = updates[0]?.at ?? entry.published ?? updatedAt;
   const startedAt = maintenance
-    ? html.window?.start ?? updates.find((u) => u.status === "IN_PROGRESS")?.at ??
+    ? window?.start ?? updates.find((u) => u.status === "IN_PROGRESS")?.at ??
       (status === "SCHEDULED" ? entry.published ?? firstAt : firstAt)
     : Math.min(firstAt, entry.published ?? firstAt);
   return {
@@ -143,9 +215,8 @@ function toIncident(
     url: entry.link,
     componentIds: [],
     updates,
-    ...(html.window
-      ? { scheduledStartAt: html.window.start, scheduledEndAt: html.window.end }
-      : {}),
+    ...(window?.start != null ? { scheduledStartAt: window.start } : {}),
+    ...(window?.end != null ? { scheduledEndAt: window.end } : {}),
   };
 }
 
@@ -164,7 +235,9 @@ function mergeDuplicates(incidents: readonly IncidentSnapshot[]): IncidentSnapsh
 /** Parses an RSS 2.0 or Atom incident feed. */
 function parse(body: string, ctx: ParseContext): Snapshot {
   const feed = readFeed(PLATFORM, body, ctx);
-  const incidents = mergeDuplicates(feed.entries.map((e) => toIncident(e, feed.builtAt, ctx)));
+  const incidents = mergeDuplicates(
+    feed.entries.map((e, i) => toIncident(e, feed.builtAt, ctx, i)),
+  );
   return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
 }
 

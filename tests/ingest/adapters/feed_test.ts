@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { deepStrictEqual, equal, match, throws } from "node:assert/strict";
 import { PayloadError } from "../../../ingest/adapters/adapter.ts";
 import {
   DEFAULT_IMPACT,
@@ -236,18 +236,22 @@ Deno.test("unknown labels and severities are reported, never guessed", () => {
   equal(s.incidents[0]!.status, "INVESTIGATING");
 });
 
-Deno.test("an entry with no status signal is open only while recent", () => {
+Deno.test("an entry with no status signal is read as closed, however recent, and the reading says so", () => {
   const body = (date: string) =>
     `<rss version="2.0"><channel><item><guid>a</guid><title>x</title><pubDate>${date}</pubDate></item></channel></rss>`;
-  const ctx = { pageUrl: new URL("https://x.test"), fetchedAt: at("2026-10-07T12:00:00Z") };
-  equal(
-    feedAdapter.parse(body("Wed, 07 Oct 2026 06:00:00 GMT"), ctx).incidents[0]!.status,
-    "INVESTIGATING",
-  );
-  equal(
-    feedAdapter.parse(body("Mon, 05 Oct 2026 06:00:00 GMT"), ctx).incidents[0]!.status,
-    "RESOLVED",
-  );
+  for (const date of ["Wed, 07 Oct 2026 11:56:00 GMT", "Mon, 05 Oct 2026 06:00:00 GMT"]) {
+    const notes: string[] = [];
+    const ctx = {
+      pageUrl: new URL("https://x.test"),
+      fetchedAt: at("2026-10-07T12:00:00Z"),
+      dropped: (path: string, reason: string) => notes.push(`${path}: ${reason}`),
+    };
+    const s = feedAdapter.parse(body(date), ctx);
+    equal(s.incidents[0]!.status, "RESOLVED", date);
+    equal(s.indicator, "OPERATIONAL", date);
+    equal(notes.length, 1);
+    match(notes[0]!, /entries\[0\]: "x": no timeline or status could be read.*read as resolved/);
+  }
 });
 
 Deno.test("mapping tables: labels, severities, impact levels", () => {
