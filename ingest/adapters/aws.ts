@@ -46,13 +46,25 @@ export const CODE_LEVEL: Readonly<Record<string, StatusLevel>> = {
   "3": "MAJOR_OUTAGE",
 };
 
-/** RSS title prefixes (before the first colon) → impact. */
+/**
+ * RSS title prefixes (before the first colon, case aside) → impact: the Service Health
+ * Dashboard's (`Service is operating normally`, `Informational message`, `Performance issues`,
+ * `Service disruption`) and the Health Dashboard's severities (`Informational`,
+ * `Service degradation`, `Service disruption`, `Service impact`).
+ */
 export const TITLE_IMPACT: Readonly<Record<string, Impact>> = {
-  "Service is operating normally": "NONE",
-  "Informational message": "NONE",
-  "Performance issues": "MINOR",
-  "Service disruption": "CRITICAL",
+  "service is operating normally": "NONE",
+  "informational message": "NONE",
+  "informational": "NONE",
+  "performance issues": "MINOR",
+  "service degradation": "MAJOR",
+  "degradation": "MAJOR",
+  "service impact": "MAJOR",
+  "service disruption": "CRITICAL",
+  "disruption": "CRITICAL",
 };
+
+const IMPACT_ORDER: readonly Impact[] = ["NONE", "MINOR", "MAJOR", "CRITICAL"];
 
 /** Undoes a UTF-16 body read as UTF-8/Latin-1 (BOM, NULs between characters). */
 function repairUtf16(body: string): string {
@@ -69,40 +81,92 @@ function serviceKey(entry: FeedEntry): string {
   return m ? m[1]! : entry.id;
 }
 
-function rssIncident(entry: FeedEntry, superseded: boolean, ctx: ParseContext): IncidentSnapshot {
+/** An item's title split at its first colon: the severity prefix and the event's words. */
+function titleOf(entry: FeedEntry): { prefix: string; rest: string } {
   const colon = entry.title.indexOf(":");
-  const prefix = colon > 0 ? entry.title.slice(0, colon).trim() : "";
-  const rest = colon > 0 ? entry.title.slice(colon + 1).trim() : entry.title;
-  const impact = lookup(TITLE_IMPACT, prefix, "title prefix", "MINOR", ctx.unknownValue);
-  const closed = superseded || prefix === "Service is operating normally" ||
-    rest.startsWith("[RESOLVED]");
-  const at = entry.published ?? ctx.fetchedAt;
+  return colon > 0
+    ? { prefix: entry.title.slice(0, colon).trim(), rest: entry.title.slice(colon + 1).trim() }
+    : { prefix: "", rest: entry.title };
+}
+
+/** An item that ends its event: the service is operating normally, or the title says resolved. */
+function closes(entry: FeedEntry): boolean {
+  const { prefix, rest } = titleOf(entry);
+  return prefix.toLowerCase() === "service is operating normally" ||
+    /^\[RESOLVED\]/i.test(rest);
+}
+
+/**
+ * One AWS event from its items, oldest first: every item is an update of the same event (the
+ * feed prints each update as its own item, about the same service and region), the first gives
+ * its id, title and start, the worst severity its impact, and a closing item its end.
+ */
+function rssEvent(
+  items: readonly FeedEntry[],
+  closed: boolean,
+  ctx: ParseContext,
+): IncidentSnapshot {
+  const first = items[0]!;
+  const last = items.at(-1)!;
+  let impact: Impact = "NONE";
+  for (const item of items) {
+    const { prefix } = titleOf(item);
+    if (prefix.toLowerCase() === "service is operating normally") continue;
+    const stated = lookup(
+      TITLE_IMPACT,
+      prefix.toLowerCase(),
+      "title prefix",
+      "MINOR",
+      (f) => ctx.unknownValue?.(f, prefix),
+    );
+    if (IMPACT_ORDER.indexOf(stated) > IMPACT_ORDER.indexOf(impact)) impact = stated;
+  }
+  const updates: IncidentUpdate[] = items.map((item, i) => ({
+    at: item.published ?? ctx.fetchedAt,
+    status: closed && i === items.length - 1 ? "RESOLVED" : "INVESTIGATING",
+    body: htmlToText(item.html),
+  }));
   const status: IncidentStatus = closed ? "RESOLVED" : "INVESTIGATING";
+  const title = titleOf(items.find((i) => !closes(i)) ?? first).rest.replace(
+    /^\[RESOLVED\]\s*/i,
+    "",
+  );
   return {
-    externalId: entry.id,
-    title: rest.replace(/^\[RESOLVED\]\s*/, ""),
+    externalId: first.id,
+    title,
     status,
     impact,
-    startedAt: at,
-    updatedAt: at,
-    resolvedAt: closed ? at : null,
-    url: entry.link,
+    startedAt: updates[0]!.at,
+    updatedAt: updates.at(-1)!.at,
+    resolvedAt: closed ? last.published ?? ctx.fetchedAt : null,
+    url: last.link,
     componentIds: [],
-    updates: [{ at, status, body: htmlToText(entry.html) }],
+    updates,
   };
 }
 
 function parseRss(body: string, ctx: ParseContext): Snapshot {
   const { entries } = readFeed(PLATFORM, body, ctx);
-  // a later item about the same service-region supersedes an earlier one
-  const newest = new Map<string, number>();
-  for (const e of entries) {
-    const key = serviceKey(e);
-    newest.set(key, Math.max(newest.get(key) ?? -Infinity, e.published ?? -Infinity));
+  // Items about one service and region, oldest first; each closing item ends an event, and
+  // the items after it begin the next.
+  const threads = new Map<string, FeedEntry[]>();
+  for (const e of entries) threads.set(serviceKey(e), [...threads.get(serviceKey(e)) ?? [], e]);
+  const incidents: IncidentSnapshot[] = [];
+  for (const items of threads.values()) {
+    const ordered = items.map((e, i) => ({ e, i })).sort((a, b) =>
+      (a.e.published ?? 0) - (b.e.published ?? 0) || b.i - a.i
+    ).map((x) => x.e);
+    let event: FeedEntry[] = [];
+    for (const item of ordered) {
+      event.push(item);
+      if (closes(item)) {
+        incidents.push(rssEvent(event, true, ctx));
+        event = [];
+      }
+    }
+    if (event.length > 0) incidents.push(rssEvent(event, false, ctx));
   }
-  const incidents = entries.map((e) =>
-    rssIncident(e, (e.published ?? -Infinity) < newest.get(serviceKey(e))!, ctx)
-  );
+  incidents.sort((a, b) => b.updatedAt - a.updatedAt);
   return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
 }
 

@@ -39,7 +39,7 @@ Deno.test("AWS RSS: the empty channel is OPERATIONAL with nothing listed", () =>
   deepStrictEqual(s.incidents, []);
 });
 
-Deno.test("AWS RSS: a service disruption is MAJOR_OUTAGE until a later item for that service", () => {
+Deno.test("AWS RSS: a service disruption is MAJOR_OUTAGE until the item that ends it", () => {
   const item = (title: string, date: string, epoch: number) =>
     `<item><title><![CDATA[${title}]]></title><pubDate>${date}</pubDate><guid isPermaLink="false">http://status.aws.amazon.com/#ec2-us-east-1_${epoch}</guid><description>x</description></item>`;
   const feed = (...items: string[]) =>
@@ -53,7 +53,45 @@ Deno.test("AWS RSS: a service disruption is MAJOR_OUTAGE until a later item for 
   equal(awsAdapter.parse(feed(down), ctx("2023-02-10T19:00:00Z")).indicator, "MAJOR_OUTAGE");
   const later = awsAdapter.parse(feed(up, down), ctx("2023-02-10T21:00:00Z"));
   equal(later.indicator, "OPERATIONAL");
-  deepStrictEqual(later.incidents.map((i) => i.status), ["RESOLVED", "RESOLVED"]);
+  deepStrictEqual(
+    later.incidents.map((i) => [i.status, i.impact, i.startedAt, i.resolvedAt, i.updates.length]),
+    [["RESOLVED", "CRITICAL", at("2023-02-10T18:00:00Z"), at("2023-02-10T20:00:00Z"), 2]],
+  );
+});
+
+Deno.test("AWS RSS: the updates of one event are one incident; the item after its end begins the next", () => {
+  const item = (prefix: string, text: string, hour: number, epoch: number) =>
+    `<item><title><![CDATA[${prefix}: ${text}]]></title><pubDate>Fri, 10 Feb 2023 ${hour}:00:00 GMT</pubDate><guid isPermaLink="false">http://status.aws.amazon.com/#lambda-eu-west-1_${epoch}</guid><description>update ${epoch}</description></item>`;
+  // Newest first, as the feed prints them: six updates of two events, and another service's.
+  const body = `<rss version="2.0"><channel>${
+    [
+      item("Service degradation", "Elevated invoke errors", 9, 6),
+      item("Service is operating normally", "[RESOLVED] Increased latencies", 8, 5),
+      item("Service degradation", "Increased latencies", 7, 4),
+      item("Informational message", "Increased latencies", 6, 3),
+      item("Performance issues", "Increased latencies", 5, 2),
+    ].join("")
+  }<item><title>Informational message: Console sign-in delays</title><pubDate>Fri, 10 Feb 2023 04:00:00 GMT</pubDate><guid>http://status.aws.amazon.com/#signin_1</guid><description>x</description></item></channel></rss>`;
+  const s = awsAdapter.parse(body, ctx("2023-02-10T09:30:00Z"));
+  deepStrictEqual(
+    s.incidents.map((i) => [i.externalId.replace(/^.*#/, ""), i.title, i.status, i.impact]),
+    [
+      ["lambda-eu-west-1_6", "Elevated invoke errors", "INVESTIGATING", "MAJOR"],
+      ["lambda-eu-west-1_2", "Increased latencies", "RESOLVED", "MAJOR"],
+      ["signin_1", "Console sign-in delays", "INVESTIGATING", "NONE"],
+    ],
+  );
+  const closed = s.incidents[1]!;
+  equal(closed.startedAt, at("2023-02-10T05:00:00Z"));
+  equal(closed.resolvedAt, at("2023-02-10T08:00:00Z"));
+  deepStrictEqual(closed.updates.map((u) => [u.body, u.status]), [
+    ["update 2", "INVESTIGATING"],
+    ["update 3", "INVESTIGATING"],
+    ["update 4", "INVESTIGATING"],
+    ["update 5", "RESOLVED"],
+  ]);
+  // An ongoing degradation is a partial outage, not a minor one.
+  equal(s.indicator, "PARTIAL_OUTAGE");
 });
 
 Deno.test("AWS Health currentevents: one open event, status 3 → MAJOR_OUTAGE", () => {
@@ -113,8 +151,9 @@ Deno.test("AWS mapping tables", () => {
     "2": "DEGRADED_PERFORMANCE",
     "3": "MAJOR_OUTAGE",
   });
-  equal(TITLE_IMPACT["Performance issues"], "MINOR");
-  equal(TITLE_IMPACT["Service disruption"], "CRITICAL");
+  equal(TITLE_IMPACT["performance issues"], "MINOR");
+  equal(TITLE_IMPACT["service degradation"], "MAJOR");
+  equal(TITLE_IMPACT["service disruption"], "CRITICAL");
   const seen: string[] = [];
   const odd = JSON.parse(read("aws-health-currentevents-one-open-event-PARTIAL.json"));
   odd.status = "7";
