@@ -103,3 +103,16 @@ export const MAINTENANCE_STATUSES: readonly IncidentStatus[] = [
 export function isMaintenance(i: { status: IncidentStatus; impact: Impact }): boolean {
   return i.impact === "MAINTENANCE" || MAINTENANCE_STATUSES.includes(i.status);
 }
+
+/**
+ * A maintenance past its announced end that the vendor has not closed: since when (the
+ * announced end) and by how long at `now`; null for anything else. The vendor has not said it
+ * is done, so it still counts as under way; this only says it overran.
+ */
+export function maintenanceOverrun(
+  i: Pick<Incident, "status" | "impact" | "scheduledEndAt">,
+  now: EpochMs,
+): { readonly since: EpochMs; readonly byMs: number } | null {
+  if (!isMaintenance(i) || !isOpen(i.status) || i.scheduledEndAt === null) return null;
+  return now > i.scheduledEndAt ? { since: i.scheduledEndAt, byMs: now - i.scheduledEndAt } : null;
+}

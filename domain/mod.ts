@@ -26,6 +26,7 @@ export {
   isMaintenance,
   isOpen,
   MAINTENANCE_STATUSES,
+  maintenanceOverrun,
   maintenanceWindow,
 } from "./incident.ts";
 export {

@@ -78,6 +78,8 @@ export const IncidentSchema = z.object({
   /** Maintenance window as announced (absent from servers older than this client). */
   scheduledStartAt: Time.optional(),
   scheduledEndAt: Time.optional(),
+  /** A maintenance past its announced end the vendor has not closed (absent from older servers). */
+  overrun: z.object({ since: z.string(), seconds: z.number() }).nullable().optional(),
 });
 /** An incident as the API returns it. */
 export type Incident = z.infer<typeof IncidentSchema>;

@@ -25,7 +25,7 @@ import {
   updateGroup,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { toIso } from "../../domain/mod.ts";
+import { type EpochMs, toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import {
@@ -123,19 +123,19 @@ const SlugParam = z.object({
   }),
 });
 
-function groupJson(g: GroupView): z.infer<typeof GroupSchema> {
+function groupJson(g: GroupView, now: EpochMs): z.infer<typeof GroupSchema> {
   return {
     id: g.id,
     name: g.name,
     currentStatus: g.currentStatus,
-    monitors: g.monitors.map(monitorJson),
+    monitors: g.monitors.map((m) => monitorJson(m, now)),
     version: g.version,
     createdAt: toIso(g.createdAt)!,
     updatedAt: toIso(g.updatedAt)!,
   };
 }
 
-function boardJson(b: BoardView): z.infer<typeof BoardSchema> {
+function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
   return {
     id: b.id,
     slug: b.slug,
@@ -153,8 +153,8 @@ function boardJson(b: BoardView): z.infer<typeof BoardSchema> {
         date: toIso(d.day)!.slice(0, 10),
         worstStatus: d.worstStatus,
       })),
-      openIncidents: e.openIncidents.map(incidentJson),
-      monitors: e.monitors.map(monitorJson),
+      openIncidents: e.openIncidents.map((i) => incidentJson(i, now)),
+      monitors: e.monitors.map((m) => monitorJson(m, now)),
       services: [...e.services],
     })),
     version: b.version,
@@ -296,7 +296,7 @@ export const registerBoardsApi: Register = (api) => {
   api.openapi(groups.list, async (c) => {
     const { limit, page } = c.req.valid("query");
     const found = await listGroups(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, groupJson), 200, NO_STORE);
+    return c.json(pageJson(found, (g) => groupJson(g, c.get("app").clock.now())), 200, NO_STORE);
   });
   api.openapi(groups.create, async (c) => {
     const body = c.req.valid("json");
@@ -310,7 +310,7 @@ export const registerBoardsApi: Register = (api) => {
         const g = await createGroup(c.get("app"), c.get("principal"), body);
         return {
           status: 201,
-          body: JSON.stringify(groupJson(g)),
+          body: JSON.stringify(groupJson(g, c.get("app").clock.now())),
           location: `/api/user/groups/${g.id}`,
         };
       },
@@ -319,7 +319,7 @@ export const registerBoardsApi: Register = (api) => {
   });
   api.openapi(groups.get, async (c) => {
     const g = await getGroup(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(groupJson(g), 200, { ...NO_STORE, ETag: etag(g) });
+    return c.json(groupJson(g, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(g) });
   });
   api.openapi(groups.patch, async (c) => {
     const g = await updateGroup(
@@ -329,7 +329,7 @@ export const registerBoardsApi: Register = (api) => {
       c.req.valid("json"),
       versionOf(c.req.valid("header")["if-match"]),
     );
-    return c.json(groupJson(g), 200, { ...NO_STORE, ETag: etag(g) });
+    return c.json(groupJson(g, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(g) });
   });
   api.openapi(groups.delete, async (c) => {
     await deleteGroup(
@@ -343,7 +343,7 @@ export const registerBoardsApi: Register = (api) => {
   api.openapi(boards.list, async (c) => {
     const { limit, page } = c.req.valid("query");
     const found = await listBoards(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, boardJson), 200, NO_STORE);
+    return c.json(pageJson(found, (b) => boardJson(b, c.get("app").clock.now())), 200, NO_STORE);
   });
   api.openapi(boards.create, async (c) => {
     const body = c.req.valid("json");
@@ -357,7 +357,7 @@ export const registerBoardsApi: Register = (api) => {
         const b = await createBoard(c.get("app"), c.get("principal"), body);
         return {
           status: 201,
-          body: JSON.stringify(boardJson(b)),
+          body: JSON.stringify(boardJson(b, c.get("app").clock.now())),
           location: `/api/user/boards/${b.id}`,
         };
       },
@@ -366,7 +366,7 @@ export const registerBoardsApi: Register = (api) => {
   });
   api.openapi(boards.get, async (c) => {
     const b = await getBoard(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(boardJson(b), 200, { ...NO_STORE, ETag: etag(b) });
+    return c.json(boardJson(b, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(b) });
   });
   api.openapi(boards.patch, async (c) => {
     const b = await updateBoard(
@@ -376,7 +376,7 @@ export const registerBoardsApi: Register = (api) => {
       c.req.valid("json"),
       versionOf(c.req.valid("header")["if-match"]),
     );
-    return c.json(boardJson(b), 200, { ...NO_STORE, ETag: etag(b) });
+    return c.json(boardJson(b, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(b) });
   });
   api.openapi(boards.delete, async (c) => {
     await deleteBoard(
@@ -389,7 +389,7 @@ export const registerBoardsApi: Register = (api) => {
   });
   api.openapi(publicBoardRoute, async (c) => {
     const b = await boardBySlug(c.get("app"), c.get("principal"), c.req.valid("param").slug);
-    return c.json(boardJson(b), 200, {
+    return c.json(boardJson(b, c.get("app").clock.now()), 200, {
       "Cache-Control": b.public ? "public, max-age=30" : "no-store",
     });
   });

@@ -69,7 +69,10 @@ export const registerIncidents: Register = (api, deps) => {
     return cache.json(
       c,
       async () =>
-        pageJson(await listIncidents(c.get("app"), filter, { limit, page }), incidentJson),
+        pageJson(
+          await listIncidents(c.get("app"), filter, { limit, page }),
+          (i) => incidentJson(i, c.get("app").clock.now()),
+        ),
     );
   });
 };

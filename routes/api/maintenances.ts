@@ -117,7 +117,10 @@ export const registerMaintenances: Register = (api, deps) => {
     return cache.json(
       c,
       async () =>
-        pageJson(await listMaintenances(c.get("app"), scope, { limit, page }), incidentJson),
+        pageJson(
+          await listMaintenances(c.get("app"), scope, { limit, page }),
+          (i) => incidentJson(i, c.get("app").clock.now()),
+        ),
     );
   });
 };

@@ -18,7 +18,7 @@ import {
   updateMonitor,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { InvalidRequest, toIso } from "../../domain/mod.ts";
+import { type EpochMs, InvalidRequest, toIso } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
@@ -160,7 +160,7 @@ export function versionOf(ifMatch: string | undefined): number | null {
 }
 
 /** A monitor as JSON. */
-export function monitorJson(m: MonitorView): z.infer<typeof MonitorSchema> {
+export function monitorJson(m: MonitorView, now: EpochMs): z.infer<typeof MonitorSchema> {
   return {
     id: m.id,
     service: m.serviceSlug,
@@ -173,7 +173,7 @@ export function monitorJson(m: MonitorView): z.infer<typeof MonitorSchema> {
     uptime30d: m.uptime30d,
     state: m.state,
     missingComponents: [...m.missingComponents],
-    openIncidents: m.openIncidents.map(incidentJson),
+    openIncidents: m.openIncidents.map((i) => incidentJson(i, now)),
     lastCheckedAt: toIso(m.lastCheckedAt),
     reading: m.reading === null ? null : readingJson(m.reading),
     version: m.version,
@@ -292,7 +292,7 @@ export const registerMonitorsApi: Register = (api) => {
     const found = await listMonitors(c.get("app"), c.get("principal"), { limit, page }, {
       status,
     });
-    return c.json(pageJson(found, monitorJson), 200, NO_STORE);
+    return c.json(pageJson(found, (m) => monitorJson(m, c.get("app").clock.now())), 200, NO_STORE);
   });
   api.openapi(createRouteDef, async (c) => {
     const body = c.req.valid("json");
@@ -306,7 +306,7 @@ export const registerMonitorsApi: Register = (api) => {
         const m = await createMonitor(c.get("app"), c.get("principal"), body);
         return {
           status: 201,
-          body: JSON.stringify(monitorJson(m)),
+          body: JSON.stringify(monitorJson(m, c.get("app").clock.now())),
           location: `/api/user/monitors/${m.id}`,
         };
       },
@@ -315,7 +315,7 @@ export const registerMonitorsApi: Register = (api) => {
   });
   api.openapi(getRoute, async (c) => {
     const m = await getMonitor(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(monitorJson(m), 200, { ...NO_STORE, ETag: etag(m) });
+    return c.json(monitorJson(m, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(m) });
   });
   api.openapi(patchRoute, async (c) => {
     const m = await updateMonitor(
@@ -325,7 +325,7 @@ export const registerMonitorsApi: Register = (api) => {
       c.req.valid("json"),
       versionOf(c.req.valid("header")["if-match"]),
     );
-    return c.json(monitorJson(m), 200, { ...NO_STORE, ETag: etag(m) });
+    return c.json(monitorJson(m, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(m) });
   });
   api.openapi(deleteRoute, async (c) => {
     await deleteMonitor(

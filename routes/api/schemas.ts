@@ -11,9 +11,11 @@ import {
   CATEGORIES,
   type Change,
   type Component,
+  type EpochMs,
   IMPACTS,
   type Incident,
   INCIDENT_STATUSES,
+  maintenanceOverrun,
   type Page,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
@@ -198,6 +200,13 @@ export const IncidentSchema = z.object({
   }),
   scheduledEndAt: Timestamp.nullable().openapi({
     description: "Maintenance: planned end as the vendor announced it; null when not published",
+  }),
+  overrun: z.object({
+    since: Timestamp.openapi({ description: "The announced end it went past" }),
+    seconds: z.number().int().openapi({ description: "How long past it, at the answer's time" }),
+  }).nullable().openapi({
+    description: "A maintenance past its announced end that the vendor has not closed (it " +
+      "still counts as under way); null for anything else",
   }),
 }).openapi("Incident", { description: "An incident or maintenance as the vendor published it" });
 
@@ -416,7 +425,8 @@ export function componentJson(c: Component): z.infer<typeof ComponentSchema> {
 }
 
 /** An incident as JSON. */
-export function incidentJson(i: Incident): z.infer<typeof IncidentSchema> {
+export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof IncidentSchema> {
+  const overrun = maintenanceOverrun(i, now);
   return {
     id: i.id,
     serviceSlug: i.serviceSlug,
@@ -431,15 +441,21 @@ export function incidentJson(i: Incident): z.infer<typeof IncidentSchema> {
     updates: i.updates.map((u) => ({ at: toIso(u.at), status: u.status, body: u.body })),
     scheduledStartAt: toIso(i.scheduledStartAt),
     scheduledEndAt: toIso(i.scheduledEndAt),
+    overrun: overrun === null
+      ? null
+      : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },
   };
 }
 
 /** One service in full as JSON. */
-export function serviceDetailJson(s: ServiceDetail): z.infer<typeof ServiceDetailSchema> {
+export function serviceDetailJson(
+  s: ServiceDetail,
+  now: EpochMs,
+): z.infer<typeof ServiceDetailSchema> {
   return {
     ...serviceJson(s),
     components: s.components.map(componentJson),
-    incidents: s.incidents.map(incidentJson),
+    incidents: s.incidents.map((i) => incidentJson(i, now)),
     timeToResolve: timeToResolveJson(s.timeToResolve),
   };
 }

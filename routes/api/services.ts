@@ -201,7 +201,10 @@ export const registerServices: Register = (api, deps) => {
   });
   api.openapi(getServiceRoute, (c) => {
     const { slug } = c.req.valid("param");
-    return cache.json(c, async () => serviceDetailJson(await getService(c.get("app"), slug)));
+    return cache.json(
+      c,
+      async () => serviceDetailJson(await getService(c.get("app"), slug), c.get("app").clock.now()),
+    );
   });
   api.openapi(historyRoute, (c) => {
     const { slug } = c.req.valid("param");

@@ -157,7 +157,9 @@ export const registerSuggestionsApi: Register = (api) => {
         const made = await acceptSuggestions(c.get("app"), c.get("principal"), body);
         return {
           status: 201,
-          body: JSON.stringify({ monitors: made.map(monitorJson) }),
+          body: JSON.stringify({
+            monitors: made.map((m) => monitorJson(m, c.get("app").clock.now())),
+          }),
           location: "/api/user/monitors",
         };
       },

@@ -9,6 +9,7 @@ import {
   type EpochMs,
   type Incident,
   isMaintenance,
+  maintenanceOverrun,
   type Reading,
   type ReadingError,
   type ReadingErrorKind,
@@ -173,10 +174,19 @@ function impactWords(i: Incident): string {
   return i.impact === "NONE" ? "no impact stated" : `${i.impact.toLowerCase()} impact`;
 }
 
-/** How long an incident lasted (or has lasted so far, at `now`). */
+/**
+ * How long an incident lasted (or has lasted so far, at `now`); a maintenance past its
+ * announced end says by how much it overran.
+ */
 function lasted(i: Incident, now: EpochMs): string {
   const end = i.resolvedAt ?? now;
   const words = formatMinutes(Math.max(0, end - i.startedAt) / 60_000);
+  const overrun = maintenanceOverrun(i, now);
+  if (overrun !== null) {
+    return `open for ${words}, overran its announced end (${when(overrun.since)}) by ${
+      formatMinutes(overrun.byMs / 60_000)
+    }`;
+  }
   return i.resolvedAt === null ? `open for ${words}` : `lasted ${words}`;
 }
 

@@ -30,7 +30,15 @@ async function startStatusd() {
     provider: slug,
     domains: [],
   });
-  const slugs = ["calm-cloud", "outage-hub", "soon-db", "later-db", "busy-db", "dark-vendor"];
+  const slugs = [
+    "calm-cloud",
+    "outage-hub",
+    "soon-db",
+    "later-db",
+    "busy-db",
+    "stuck-db",
+    "dark-vendor",
+  ];
   sim.setScenario("outage-hub", "outage");
   sim.setScenario("dark-vendor", "status_500");
   const summary = (body: string) => ({ body, contentType: "application/json" });
@@ -64,6 +72,18 @@ async function startStatusd() {
       status: "in_progress",
       startsAt: T0 - HOUR_MS,
       endsAt: T0 + HOUR_MS,
+    }])),
+  );
+  // Announced to end 8 days ago and never closed by the vendor.
+  sim.setDocument(
+    "stuck-db",
+    "/api/v2/summary.json",
+    summary(summaryWithMaintenances([{
+      id: "stuck1",
+      name: "Network migration",
+      status: "in_progress",
+      startsAt: T0 - 8 * DAY_MS - 2 * HOUR_MS,
+      endsAt: T0 - 8 * DAY_MS,
     }])),
   );
   const clock = fixedClock(T0);
@@ -145,10 +165,38 @@ Deno.test({
               status: "IN_PROGRESS",
               startsAt: "2026-11-20T11:00:00.000Z",
               endsAt: "2026-11-20T13:00:00.000Z",
+              overrunSeconds: null,
             }],
           },
         );
       });
+
+      await t.step(
+        "a maintenance past its announced end says it overran, and blocks unless told to ignore old overruns",
+        async () => {
+          const r = await gate("stuck-db");
+          equal(r.code, 1, r.stderr);
+          match(
+            r.stdout,
+            /maintenance IN_PROGRESS 2026-11-12 10:00 to 2026-11-12 12:00 UTC, overran by 8 d: Network migration/,
+          );
+          const json = JSON.parse((await gate("stuck-db", "--json")).stdout);
+          equal(json.services[0].blockers[0].overrunSeconds, 8 * 86_400);
+          equal((await gate("stuck-db", "--ignore-overrun-older-than", "1d")).code, 0);
+          equal((await gate("stuck-db", "--ignore-overrun-older-than", "9d")).code, 1);
+          // The API and the service page say the same.
+          const detail = await (await fetch(`${srv.api}/api/services/stuck-db`)).json();
+          deepStrictEqual(detail.incidents[0].overrun, {
+            since: "2026-11-12T12:00:00.000Z",
+            seconds: 8 * 86_400,
+          });
+          const page = await (await fetch(`${srv.api}/services/stuck-db`)).text();
+          match(page, /open for 8 d 2 h, overran its announced end \(2026-11-12 12:00:00 UTC\) by 8 d/);
+          const bad = await gate("stuck-db", "--ignore-overrun-older-than", "later");
+          equal(bad.code, 2);
+          match(bad.stderr, /--ignore-overrun-older-than: "later" is not a duration/);
+        },
+      );
 
       await t.step("UNKNOWN blocks unless --allow-unknown", async () => {
         equal((await gate("dark-vendor")).code, 1);

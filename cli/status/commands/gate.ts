@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { type Impact, type IncidentStatus, isMaintenance } from "../../../domain/incident.ts";
-import { parseDuration } from "../../../domain/duration.ts";
+import { formatMinutes, parseDuration } from "../../../domain/duration.ts";
 import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { Incident, ServiceDetail, StatusClient } from "../client.ts";
 import { EXIT } from "../exit.ts";
@@ -21,6 +21,11 @@ export interface GateOptions {
   /** As typed (`2h`), sent to the API, which measures it from its own clock. */
   readonly within: string;
   readonly allowUnknown: boolean;
+  /**
+   * Maintenance that overran its announced end by more than this (ms) no longer blocks; null:
+   * every overrun blocks (the vendor has not said it is done).
+   */
+  readonly ignoreOverrunMs: number | null;
 }
 
 /** Why a vendor blocks the gate. */
@@ -31,9 +36,12 @@ export interface Blocker {
   /** Maintenance: planned (or actual) start and planned end, ISO 8601; null when unknown. */
   readonly startsAt: string | null;
   readonly endsAt: string | null;
+  /** Maintenance past its announced end: by how many seconds; null otherwise. */
+  readonly overrunSeconds: number | null;
 }
 
-const HELP = `Usage: status gate <slug>... [--within <duration>] [--allow-unknown] [options]
+const HELP = `Usage: status gate <slug>... [--within <duration>] [--allow-unknown]
+                         [--ignore-overrun-older-than <duration>] [options]
        status gate --board <board> [<slug>...] [--within <duration>] [--allow-unknown] [options]
 
 With --board, every service on that board is gated too (a public board needs no key; a
@@ -43,16 +51,21 @@ A deploy gate for CI: fails (exit 1) when any vendor named
   - has an open incident (any impact), or
   - has a maintenance in progress, or planned to start within --within, or
   - reads UNKNOWN (statusd has no fresh data), unless --allow-unknown.
-Maintenance planned later than the window does not block.
+Maintenance planned later than the window does not block. A maintenance past its announced
+end that the vendor has not closed is shown as "overran by …" and still blocks: the vendor has
+not said it is done.
 
   --within <duration>  how far ahead to look for maintenance: 30m, 2h, 1d (default 1h;
                        at most 90d), measured from the statusd server's clock
   --allow-unknown      let UNKNOWN pass
+  --ignore-overrun-older-than <duration>
+                       let a maintenance pass that overran its announced end by more than
+                       this (30m, 2h, 1d): one the vendor forgot to close
 
 JSON (--json):
   {"ok", "within", "allowUnknown", "services": [{"slug", "name", "currentStatus",
     "blocked", "blockers": [{"kind" (incident|maintenance|unknown), "title", "status",
-    "startsAt", "endsAt"}]}]}
+    "startsAt", "endsAt", "overrunSeconds"}]}]}
 
 Exit codes:
   0  ok: nothing blocks a deploy
@@ -71,6 +84,11 @@ const Schema = z.object({
       `30m, 2h or 1d (at most 90d)`,
   }),
   "allow-unknown": z.boolean(),
+  "ignore-overrun-older-than": z.string().refine((w) => parseDuration(w) !== null, {
+    error: (issue) =>
+      `"${String(issue.input)}" is not a duration: expected minutes, hours or days such as ` +
+      `30m, 2h or 1d (at most 90d)`,
+  }).nullable(),
 });
 
 /** Slugs per maintenance query (the API takes at most 50). */
@@ -98,6 +116,7 @@ export function blockersOf(
   service: ServiceDetail,
   due: readonly Incident[],
   allowUnknown: boolean,
+  ignoreOverrunMs: number | null = null,
 ): Blocker[] {
   const blockers: Blocker[] = [];
   if (service.currentStatus === "UNKNOWN" && !allowUnknown) {
@@ -107,6 +126,7 @@ export function blockersOf(
       status: "UNKNOWN",
       startsAt: null,
       endsAt: null,
+      overrunSeconds: null,
     });
   }
   // The client keeps statuses as text (a newer server may add words); the rule compares text.
@@ -120,15 +140,21 @@ export function blockersOf(
       status: i.status,
       startsAt: i.startedAt,
       endsAt: null,
+      overrunSeconds: null,
     });
   }
   for (const m of due.filter((m) => m.serviceSlug === service.slug)) {
+    const overrun = m.overrun ?? null;
+    if (overrun !== null && ignoreOverrunMs !== null && overrun.seconds * 1000 > ignoreOverrunMs) {
+      continue;
+    }
     blockers.push({
       kind: "maintenance",
       title: m.title,
       status: m.status,
       startsAt: m.scheduledStartAt ?? m.startedAt,
       endsAt: m.scheduledEndAt ?? null,
+      overrunSeconds: overrun?.seconds ?? null,
     });
   }
   return blockers;
@@ -138,7 +164,10 @@ function reason(b: Blocker): string {
   if (b.kind === "unknown") return "UNKNOWN: no fresh data";
   if (b.kind === "incident") return `incident ${b.status}: ${b.title}`;
   const window = `${when(b.startsAt)}${b.endsAt ? ` to ${when(b.endsAt)}` : ""} UTC`;
-  return `maintenance ${b.status} ${window}: ${b.title}`;
+  const overran = b.overrunSeconds === null
+    ? ""
+    : `, overran by ${formatMinutes(b.overrunSeconds / 60)}`;
+  return `maintenance ${b.status} ${window}${overran}: ${b.title}`;
 }
 
 /** The `gate` command. */
@@ -146,22 +175,36 @@ export const gateCommand: Command<GateOptions> = {
   name: "gate",
   summary: "deploy gate: exit 1 on an open incident or maintenance due within --within",
   help: HELP,
-  flags: { within: "string", "allow-unknown": "boolean", board: "string" },
+  flags: {
+    within: "string",
+    "allow-unknown": "boolean",
+    board: "string",
+    "ignore-overrun-older-than": "string",
+  },
   parse(tokens) {
     const board = typeof tokens.flags.board === "string" ? tokens.flags.board : null;
     const o = parseWith(board === null ? Schema : Schema.extend({ slugs: z.array(z.string()) }), {
       slugs: tokens.positionals,
       within: tokens.flags.within ?? "1h",
       "allow-unknown": tokens.flags["allow-unknown"] === true,
-    }, { slugs: "", within: "--within" });
+      "ignore-overrun-older-than": typeof tokens.flags["ignore-overrun-older-than"] === "string"
+        ? tokens.flags["ignore-overrun-older-than"]
+        : null,
+    }, {
+      slugs: "",
+      within: "--within",
+      "ignore-overrun-older-than": "--ignore-overrun-older-than",
+    });
+    const ignore = o["ignore-overrun-older-than"];
     return {
       slugs: o.slugs,
       board: board === null ? null : board.trim().toLowerCase(),
       within: o.within.trim().toLowerCase(),
       allowUnknown: o["allow-unknown"],
+      ignoreOverrunMs: ignore === null ? null : parseDuration(ignore.trim().toLowerCase()),
     };
   },
-  async run({ slugs, board, within, allowUnknown }, ctx) {
+  async run({ slugs, board, within, allowUnknown, ignoreOverrunMs }, ctx) {
     const onBoard = board === null
       ? []
       : (await ctx.client.getBoard(board)).entries.flatMap((e) => e.services);
@@ -173,7 +216,7 @@ export const gateCommand: Command<GateOptions> = {
     const services = await forEachSlug(all, (slug) => ctx.client.getService(slug));
     const due = await maintenancesOf(ctx.client, services.map((s) => s.slug), within);
     const results = services.map((s) => {
-      const blockers = blockersOf(s, due, allowUnknown);
+      const blockers = blockersOf(s, due, allowUnknown, ignoreOverrunMs);
       return {
         slug: s.slug,
         name: s.name,

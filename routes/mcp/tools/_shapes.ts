@@ -6,7 +6,9 @@
 import { z } from "zod";
 import {
   ALL_STATUS_LEVELS,
+  type EpochMs,
   type Incident,
+  maintenanceOverrun,
   PLATFORMS,
   type Reading,
   READING_ERROR_KINDS,
@@ -122,11 +124,16 @@ export const IncidentSummary = z.object({
   url: z.string().nullable(),
   components: z.array(z.string()),
   latestUpdate: z.object({ at: z.string(), status: z.string(), body: z.string() }).nullable(),
+  overrun: z.object({ since: z.string(), seconds: z.number().int() }).nullable().describe(
+    "A maintenance past its announced end that the vendor has not closed: the end it went " +
+      "past and by how many seconds; null otherwise",
+  ),
 });
 
 /** Maps an incident (the timeline shrinks to its latest update). */
-export function incidentSummary(i: Incident): z.input<typeof IncidentSummary> {
+export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof IncidentSummary> {
   const latest = [...i.updates].sort((a, b) => b.at - a.at)[0];
+  const overrun = maintenanceOverrun(i, now);
   return {
     id: i.id,
     service: i.serviceSlug,
@@ -141,6 +148,9 @@ export function incidentSummary(i: Incident): z.input<typeof IncidentSummary> {
     latestUpdate: latest
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
+    overrun: overrun === null
+      ? null
+      : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },
   };
 }
 

@@ -58,7 +58,9 @@ export const getServiceStatusTool = defineTool({
           .filter((c) => c.status !== "OPERATIONAL")
           .map((c) => ({ name: c.name, group: c.group, status: c.status })),
       },
-      openIncidents: holdsScope(caller, "incidents:read") ? s.incidents.map(incidentSummary) : null,
+      openIncidents: holdsScope(caller, "incidents:read")
+        ? s.incidents.map((i) => incidentSummary(i, ctx.clock.now()))
+        : null,
       timeToResolve: timeToResolveShape(s.timeToResolve),
     };
   },

@@ -30,6 +30,9 @@ export const listIncidentsTool = defineTool({
       service: args.service,
       since: args.which === "recent" ? ctx.clock.now() - args.days * DAY_MS : undefined,
     }, { page: 0, limit: args.limit });
-    return { incidents: page.content.map(incidentSummary), total: page.totalElements };
+    return {
+      incidents: page.content.map((i) => incidentSummary(i, ctx.clock.now())),
+      total: page.totalElements,
+    };
   },
 });
