@@ -6,6 +6,7 @@
 import {
   type Change,
   DAY_MS,
+  downtime,
   type EpochMs,
   type Incident,
   type IncidentFilter,
@@ -68,11 +69,13 @@ function policyOf(ctx: AppContext): ReadingPolicy {
 function toService(ctx: AppContext, tracked: ServiceWithHistory, window: TimeWindow): Service {
   const row = tracked.service;
   const uptime = roundPercent(uptimePercent(tracked.transitions, window, row.currentStatus));
+  const { observedMs } = downtime(tracked.transitions, window, row.currentStatus);
   return {
     name: row.name,
     slug: row.slug,
     currentStatus: row.currentStatus,
     uptimePercent: uptime,
+    uptimeObservedMs: observedMs,
     category: row.category,
     provider: row.provider,
     statusPageUrl: row.statusPageUrl,

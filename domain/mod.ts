@@ -108,6 +108,7 @@ export {
   type StatusTransition,
   type TimeWindow,
   uptimePercent,
+  uptimeSpanWords,
 } from "./uptime.ts";
 export {
   type Breach,

@@ -104,6 +104,11 @@ export interface Service {
   readonly currentStatus: StatusLevel;
   /** 30-day uptime percent; null while nothing has been observed. */
   readonly uptimePercent: number | null;
+  /**
+   * How much of those 30 days statusd actually observed (ms): less after a fresh start, or
+   * while it could not read the vendor. `uptimeSpanWords` says it in words.
+   */
+  readonly uptimeObservedMs: number;
   readonly category: Category;
   readonly provider: string;
   readonly statusPageUrl: string;

@@ -9,6 +9,7 @@
  */
 import { type StatusLevel, worst } from "./status.ts";
 import { DAY_MS, type EpochMs, MINUTE_MS, utcDayStart } from "./time.ts";
+import { formatMinutes } from "./duration.ts";
 
 /** One change of a service's level. */
 export interface StatusTransition {
@@ -219,4 +220,16 @@ export function observedPercent(
   if (length <= 0) return 0;
   const { observedMs } = downtime(transitions, window, otherwise);
   return Math.round((observedMs / length) * 1000) / 10;
+}
+
+/**
+ * What an uptime figure over a window of `windowDays` covers, in words: `30-day` when (almost)
+ * the whole window was observed, else `over the 3 h 10 min observed`. A figure from minutes of
+ * watching must not read as a month's.
+ */
+export function uptimeSpanWords(observedMs: number, windowDays: number): string {
+  const windowMs = windowDays * DAY_MS;
+  if (observedMs >= windowMs * 0.99) return `${windowDays}-day`;
+  const minutes = Math.max(1, Math.round(observedMs / MINUTE_MS));
+  return `over the ${formatMinutes(minutes)} observed`;
 }

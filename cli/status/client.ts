@@ -41,6 +41,8 @@ export const ServiceSchema = z.object({
   slug: z.string(),
   currentStatus: LevelSchema,
   uptimePercent: z.number().nullable(),
+  /** Seconds of the 30 days actually observed (absent from older servers). */
+  uptimeObservedSeconds: z.number().optional(),
   category: z.string(),
   provider: z.string(),
   statusPageUrl: z.string(),

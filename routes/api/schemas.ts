@@ -144,6 +144,12 @@ export const ServiceSchema = z.object({
       "Null while nothing has been observed.",
     example: 99.874,
   }),
+  uptimeObservedSeconds: z.number().int().openapi({
+    description: "How much of the 30 days behind `uptimePercent` statusd actually observed, in " +
+      "seconds (2592000 for the whole window): less after a fresh start or while the vendor " +
+      "could not be read, and then the figure covers only that time",
+    example: 2592000,
+  }),
   category: z.enum(CATEGORIES).openapi({ description: "Catalog category", example: "devtools" }),
   provider: z.string().openapi({
     description: "Slug of the owning company (e.g. `google` owns `google-cloud`)",
@@ -383,6 +389,7 @@ export function serviceJson(s: Service): z.infer<typeof ServiceSchema> {
     slug: s.slug,
     currentStatus: s.currentStatus,
     uptimePercent: s.uptimePercent,
+    uptimeObservedSeconds: Math.floor(s.uptimeObservedMs / 1000),
     category: s.category,
     provider: s.provider,
     statusPageUrl: s.statusPageUrl,

@@ -18,7 +18,7 @@ import {
   type StatusLevel,
   toIso,
 } from "../../domain/mod.ts";
-import { formatMinutes } from "../../domain/mod.ts";
+import { DAY_MS, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
 import { type FeedLink, StatusBadge } from "./layout.tsx";
 
 /** An instant as people read it (`2026-11-20 12:00:00 UTC`), or "never". */
@@ -152,6 +152,9 @@ export function ServiceTable(props: { services: readonly Service[]; caption: str
             </td>
             <td data-label="30-day uptime" class="labelled">
               {s.uptimePercent === null ? "—" : `${s.uptimePercent.toFixed(3)} %`}
+              {s.uptimePercent !== null && s.uptimeObservedMs < 29.7 * DAY_MS && (
+                <span class="muted">{` ${uptimeSpanWords(s.uptimeObservedMs, 30)}`}</span>
+              )}
             </td>
             <td data-label="Category" class="labelled">{s.category}</td>
             <td data-label="Provider" class="labelled">

@@ -191,7 +191,10 @@ Deno.test({
             seconds: 8 * 86_400,
           });
           const page = await (await fetch(`${srv.api}/services/stuck-db`)).text();
-          match(page, /open for 8 d 2 h, overran its announced end \(2026-11-12 12:00:00 UTC\) by 8 d/);
+          match(
+            page,
+            /open for 8 d 2 h, overran its announced end \(2026-11-12 12:00:00 UTC\) by 8 d/,
+          );
           const bad = await gate("stuck-db", "--ignore-overrun-older-than", "later");
           equal(bad.code, 2);
           match(bad.stderr, /--ignore-overrun-older-than: "later" is not a duration/);

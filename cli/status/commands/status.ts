@@ -8,6 +8,7 @@ import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { ServiceDetail, TimeToResolve } from "../client.ts";
 import { formatMinutes } from "../../../domain/duration.ts";
 import { RESOLUTION_IMPACTS } from "../../../domain/resolution.ts";
+import { uptimeSpanWords } from "../../../domain/uptime.ts";
 import { readingNote } from "../reading.ts";
 import { EXIT } from "../exit.ts";
 import { type Cell, LEVEL_COLOUR, levelCell, paint, percent, renderTable, when } from "../table.ts";
@@ -120,7 +121,10 @@ export function renderStatus(
         note === null
           ? level
           : { text: `${s.currentStatus} — ${note}`, colour: LEVEL_COLOUR[s.currentStatus] },
-        percent(s.uptimePercent),
+        s.uptimePercent !== null && s.uptimeObservedSeconds !== undefined &&
+          s.uptimeObservedSeconds < 29.7 * 86_400
+          ? `${percent(s.uptimePercent)} ${uptimeSpanWords(s.uptimeObservedSeconds * 1000, 30)}`
+          : percent(s.uptimePercent),
         String(s.incidents.length),
         when(s.lastCheckedAt),
       ];

@@ -19,6 +19,7 @@ import {
   type StatusLevel,
   type TimeToResolve,
   toIso,
+  uptimeSpanWords,
 } from "../../../domain/mod.ts";
 
 /** A status level. */
@@ -89,6 +90,10 @@ export const ServiceSummary = z.object({
   category: z.string(),
   provider: z.string(),
   uptimePercent30d: z.number().nullable().describe("30-day uptime percent; null when unobserved"),
+  uptimeCovers: z.string().describe(
+    'What the uptime figure covers: "30-day", or "over the 3 h observed" when statusd ' +
+      "observed less of the 30 days",
+  ),
   statusPageUrl: z.string(),
   lastChangedAt: When,
   reading: z.object({ state: ReadingStateEnum, summary: z.string() }).describe(
@@ -105,6 +110,7 @@ export function serviceSummary(s: Service): z.input<typeof ServiceSummary> {
     category: s.category,
     provider: s.provider,
     uptimePercent30d: s.uptimePercent,
+    uptimeCovers: uptimeSpanWords(s.uptimeObservedMs, 30),
     statusPageUrl: s.statusPageUrl,
     lastChangedAt: toIso(s.lastChangedAt),
     reading: { state: s.reading.state, summary: s.reading.summary },
