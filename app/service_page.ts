@@ -24,6 +24,8 @@ export interface ServicePageData {
   readonly history: ServiceHistory;
   readonly components: ComponentHistory[];
   readonly past: Incident[];
+  /** What the vendor rewrote of its incidents in the page's 90 days (revisions, incidents). */
+  readonly rewrites: { readonly revisions: number; readonly incidents: number };
 }
 
 /** One service's page data, over the last 90 days; NotFound for an unknown slug. */
@@ -46,5 +48,6 @@ export async function servicePageData(ctx: AppContext, slug: string): Promise<Se
     history: historyOf(found.history, now, days),
     components: componentHistoryOf(found.history, now, days),
     past: [...found.past],
+    rewrites: found.rewrites,
   };
 }

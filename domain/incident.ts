@@ -67,6 +67,19 @@ export interface Incident extends
   readonly scheduledStartAt: EpochMs | null;
   /** Planned end of a maintenance; null when the vendor published none. */
   readonly scheduledEndAt: EpochMs | null;
+  /**
+   * What the vendor rewrote of it after publishing, oldest first, with what statusd saw before
+   * (absent where the read does not carry them).
+   */
+  readonly revisions?: readonly IncidentRevision[];
+}
+
+/** One rewrite statusd saw: when it saw it, what kind, and the text before and after. */
+export interface IncidentRevision {
+  readonly at: EpochMs;
+  readonly kind: "update_edited" | "impact_lowered" | "start_moved";
+  readonly before: string;
+  readonly after: string;
 }
 
 /**

@@ -93,6 +93,23 @@ export type ComponentWrite =
   }
   | { readonly kind: "remove"; readonly externalId: string };
 
+/**
+ * A change a vendor made to what it had already published, with what statusd saw before:
+ * an update's text edited, an impact lowered once the incident was over, a start moved.
+ */
+export interface Revision {
+  readonly kind: "update_edited" | "impact_lowered" | "start_moved";
+  /** What was published before (the text, the impact, the start as ISO 8601). */
+  readonly before: string;
+  /** What is published now. */
+  readonly after: string;
+  /** The update an edit is of (its time and status), for `update_edited`. */
+  readonly update?: { readonly at: EpochMs; readonly status: IncidentStatus };
+}
+
+/** The kinds of {@link Revision}. */
+export const REVISION_KINDS = ["update_edited", "impact_lowered", "start_moved"] as const;
+
 /** An incident write; `updates` are the timeline entries to add (never stored before). */
 export type IncidentWrite =
   | { readonly kind: "insert"; readonly incident: IncidentSnapshot }
@@ -102,6 +119,8 @@ export type IncidentWrite =
     /** True when any stored field differs (they are all rewritten). */
     readonly fields: boolean;
     readonly updates: readonly IncidentUpdate[];
+    /** What the vendor rewrote of what it had published; edited updates change in place. */
+    readonly revisions: readonly Revision[];
   }
   | { readonly kind: "close"; readonly externalId: string; readonly status: IncidentStatus };
 
@@ -267,6 +286,64 @@ function diffComponents(
 
 const updateKey = (u: IncidentUpdate) => `${u.at}\u0000${u.status}\u0000${u.body}`;
 
+/** How bad each impact is, for "lowered" (maintenance is not on the scale). */
+const IMPACT_RANK: Readonly<Record<Impact, number>> = {
+  NONE: 0,
+  MINOR: 1,
+  MAJOR: 2,
+  CRITICAL: 3,
+  MAINTENANCE: -1,
+};
+
+/** Start times closer than this are the same start (feeds print minutes). */
+const START_SLACK_MS = 5 * 60_000;
+
+/**
+ * What the vendor rewrote of incident `row` in `read`, judged only where nothing else explains
+ * it: an update (same time and status) whose text changed; an impact lowered after the
+ * incident was over; a start moved earlier, or later while the vendor's own timeline still
+ * shows the old start (a feed dropping its oldest entries moves a start later by itself).
+ */
+export function revisionsOf(row: StoredIncident, read: IncidentSnapshot): Revision[] {
+  const out: Revision[] = [];
+  const stored = new Map<string, IncidentUpdate[]>();
+  for (const u of row.updates) {
+    const key = `${u.at}\u0000${u.status}`;
+    stored.set(key, [...stored.get(key) ?? [], u]);
+  }
+  const readKeys = new Map<string, IncidentUpdate[]>();
+  for (const u of read.updates) {
+    const key = `${u.at}\u0000${u.status}`;
+    readKeys.set(key, [...readKeys.get(key) ?? [], u]);
+  }
+  for (const [key, now] of readKeys) {
+    const before = stored.get(key);
+    // One entry at that time and status on both sides, with other words: an edit.
+    if (before?.length !== 1 || now.length !== 1) continue;
+    if (before[0]!.body === now[0]!.body || now[0]!.body.trim() === "") continue;
+    out.push({
+      kind: "update_edited",
+      before: before[0]!.body,
+      after: now[0]!.body,
+      update: { at: now[0]!.at, status: now[0]!.status },
+    });
+  }
+  const over = !isOpen(row.status) && !isOpen(read.status);
+  if (over && IMPACT_RANK[read.impact] >= 0 && IMPACT_RANK[read.impact] < IMPACT_RANK[row.impact]) {
+    out.push({ kind: "impact_lowered", before: row.impact, after: read.impact });
+  }
+  const shift = read.startedAt - row.startedAt;
+  const stillShown = read.updates.some((u) => u.at <= row.startedAt + START_SLACK_MS);
+  if (Math.abs(shift) > START_SLACK_MS && (shift < 0 || stillShown)) {
+    out.push({
+      kind: "start_moved",
+      before: new Date(row.startedAt).toISOString(),
+      after: new Date(read.startedAt).toISOString(),
+    });
+  }
+  return out;
+}
+
 /** The entries of `updates` not in `known` (nor repeated), in order. */
 function newUpdates(updates: readonly IncidentUpdate[], known: Set<string>): IncidentUpdate[] {
   const out: IncidentUpdate[] = [];
@@ -334,7 +411,16 @@ function diffIncidents(
       added = true;
       continue;
     }
-    const updates = newUpdates(i.updates, new Set(row.updates.map(updateKey)));
+    const revisions = revisionsOf(row, i);
+    const edited = new Set(
+      revisions.flatMap((r) =>
+        r.update ? [updateKey({ at: r.update.at, status: r.update.status, body: r.after })] : []
+      ),
+    );
+    const updates = newUpdates(
+      i.updates,
+      new Set([...row.updates.map(updateKey), ...edited]),
+    );
     const scheduledStartAt = i.scheduledStartAt ?? null;
     const scheduledEndAt = i.scheduledEndAt ?? null;
     // A rescheduled maintenance is news for subscribers (calendars, deploy gates).
@@ -343,7 +429,9 @@ function diffIncidents(
     const fields = moved || row.startedAt !== i.startedAt || row.updatedAt !== i.updatedAt ||
       row.resolvedAt !== i.resolvedAt || row.url !== i.url ||
       !sameIds(row.componentIds, i.componentIds);
-    if (fields || updates.length) writes.push({ kind: "update", incident: i, fields, updates });
+    if (fields || updates.length || revisions.length) {
+      writes.push({ kind: "update", incident: i, fields, updates, revisions });
+    }
     if (updates.length) grown.push(i.externalId);
     if (moved || updates.length) changes.push(incidentChange(slug, i, names));
   }

@@ -27,6 +27,7 @@ const TABLES: readonly {
   { name: "components", key: ["rowid"], serial: true },
   { name: "incidents", key: ["rowid"], serial: true },
   { name: "incident_updates", key: ["rowid"], serial: true },
+  { name: "incident_revisions", key: ["rowid"], serial: true },
   { name: "transitions", key: ["rowid"], serial: true },
   { name: "fetches", key: ["rowid"], serial: true },
   { name: "fetch_latency_days", key: ["vendor_id", "day", "bucket"] },

@@ -77,6 +77,8 @@ export interface ServicePageRows {
   readonly uptime: ServiceWithHistory;
   readonly history: ComponentTimelines;
   readonly past: readonly Incident[];
+  /** What the vendor rewrote of its incidents within `q.history`: revisions, and of how many. */
+  readonly rewrites: { readonly revisions: number; readonly incidents: number };
 }
 
 /** The history noun of the store. */

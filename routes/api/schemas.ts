@@ -26,6 +26,7 @@ import {
   READING_STATES,
   RESOLUTION_IMPACTS,
   type ResolutionImpact,
+  REVISION_KINDS,
   type Service,
   type ServiceDetail,
   type StatusLevel,
@@ -206,6 +207,18 @@ export const IncidentSchema = z.object({
   }),
   scheduledEndAt: Timestamp.nullable().openapi({
     description: "Maintenance: planned end as the vendor announced it; null when not published",
+  }),
+  revisions: z.array(z.object({
+    at: Timestamp.openapi({ description: "When statusd saw the rewrite" }),
+    kind: z.enum(REVISION_KINDS).openapi({
+      description: "update_edited: an update's text changed; impact_lowered: the impact was " +
+        "lowered after the incident ended; start_moved: its start time changed",
+    }),
+    before: z.string().openapi({ description: "What the vendor had published" }),
+    after: z.string().openapi({ description: "What it publishes now" }),
+  })).openapi({
+    description: "What the vendor rewrote of this incident after publishing it, oldest " +
+      "first, with what statusd saw before (at most 20)",
   }),
   overrun: z.object({
     since: Timestamp.openapi({ description: "The announced end it went past" }),
@@ -448,6 +461,12 @@ export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof Incident
     updates: i.updates.map((u) => ({ at: toIso(u.at), status: u.status, body: u.body })),
     scheduledStartAt: toIso(i.scheduledStartAt),
     scheduledEndAt: toIso(i.scheduledEndAt),
+    revisions: (i.revisions ?? []).map((r) => ({
+      at: toIso(r.at)!,
+      kind: r.kind,
+      before: r.before,
+      after: r.after,
+    })),
     overrun: overrun === null
       ? null
       : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },

@@ -193,6 +193,25 @@ function lasted(i: Incident, now: EpochMs): string {
   return i.resolvedAt === null ? `open for ${words}` : `lasted ${words}`;
 }
 
+/** What the vendor rewrote of an incident, in words (one sentence each). */
+export function rewriteWords(i: Incident): string[] {
+  return (i.revisions ?? []).map((r) => {
+    const after = formatMinutes(Math.max(0, r.at - i.startedAt) / 60_000);
+    if (r.kind === "update_edited") {
+      return `An update was edited by the vendor ${after} after the incident was posted; ` +
+        `it first said: “${r.before.length > 300 ? `${r.before.slice(0, 300)}…` : r.before}”`;
+    }
+    if (r.kind === "impact_lowered") {
+      return `The vendor lowered its impact from ${r.before.toLowerCase()} to ${r.after.toLowerCase()} after it ended (${
+        when(r.at)
+      }).`;
+    }
+    return `The vendor moved its start from ${when(Date.parse(r.before))} to ${
+      when(Date.parse(r.after))
+    } (seen ${when(r.at)}).`;
+  });
+}
+
 /** One incident: title, facts and its whole timeline (newest entry first). */
 export function IncidentItem(
   props: { incident: Incident; now: EpochMs; serviceName?: string; latestOnly?: boolean },
@@ -224,6 +243,11 @@ export function IncidentItem(
           </>
         )}
       </p>
+      {rewriteWords(i).length > 0 && (
+        <ul class="rewrites" aria-label="Rewritten by the vendor">
+          {rewriteWords(i).map((w) => <li class="muted">{w}</li>)}
+        </ul>
+      )}
       {shown.length > 0 && (
         <ol
           class="timeline"

@@ -186,6 +186,7 @@ interface PageData {
   readonly history: ServiceHistory;
   readonly components: ComponentHistory[];
   readonly past: Incident[];
+  readonly rewrites: { readonly revisions: number; readonly incidents: number };
 }
 
 function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn | null }) {
@@ -298,6 +299,17 @@ function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn |
           now={now}
           empty="No incident resolved in the last 90 days."
         />
+        <p class="muted" id="rewrites">
+          {props.rewrites.revisions === 0
+            ? "History rewrites in the last 90 days: none seen (statusd keeps what a vendor " +
+              "edits, lowers or moves after publishing)."
+            : `History rewrites in the last 90 days: ${props.rewrites.revisions} ${
+              props.rewrites.revisions === 1 ? "rewrite" : "rewrites"
+            } of ${props.rewrites.incidents} ${
+              props.rewrites.incidents === 1 ? "incident" : "incidents"
+            } (text edited, impact lowered or start moved after publishing); each is marked ` +
+              "on its incident."}
+        </p>
       </Section>
       <p class="muted">
         JSON: <a href={`/api/services/${encodeURIComponent(s.slug)}`}>/api/services/{s.slug}</a>

@@ -91,5 +91,6 @@ export function* deleteIncidents(d: Dialect, ids: readonly number[]): Query<numb
   if (ids.length === 0) return 0;
   const list = JSON.stringify(ids);
   yield* run(`DELETE FROM incident_updates WHERE ${d.inJson("incident_id", "bigint")}`, list);
+  yield* run(`DELETE FROM incident_revisions WHERE ${d.inJson("incident_id", "bigint")}`, list);
   return yield* run(`DELETE FROM incidents WHERE ${d.inJson("id", "bigint")}`, list);
 }

@@ -83,7 +83,18 @@ export function historyStore(engine: Engine): HistoryStore {
           vendorId: service.id,
           resolvedSince: q.pastSince,
         }, { page: 0, limit: q.pastLimit });
+        const rewrites = (yield* all(
+          `SELECT COUNT(*) AS revisions, COUNT(DISTINCT incident_id) AS incidents
+           FROM incident_revisions WHERE vendor_id = ? AND at >= ? AND at < ?`,
+          service.id,
+          q.history.start,
+          q.history.end,
+        ))[0]!;
         return {
+          rewrites: {
+            revisions: Number(rewrites.revisions),
+            incidents: Number(rewrites.incidents),
+          },
           detail: { ...now!, components, incidents: active, resolved },
           uptime: uptime!,
           history: {

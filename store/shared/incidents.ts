@@ -8,6 +8,7 @@ import type {
   Impact,
   Incident,
   IncidentFilter,
+  IncidentRevision,
   IncidentStatus,
   IncidentStore,
   MaintenanceFilter,
@@ -92,9 +93,31 @@ function* updatesOf(
   return out;
 }
 
-/** Rows of {@link pageOf} as incidents, each with its timeline. */
+/** The revisions of `incidentIds`, oldest first. */
+function* revisionsOf(d: Dialect, incidentIds: number[]): Query<Map<number, IncidentRevision[]>> {
+  const out = new Map<number, IncidentRevision[]>();
+  if (incidentIds.length === 0) return out;
+  const rows = yield* all(
+    `SELECT incident_id, at, kind, before_text, after_text FROM incident_revisions
+     WHERE ${d.inJson("incident_id", "bigint")} ORDER BY id`,
+    JSON.stringify(incidentIds),
+  );
+  for (const r of rows) {
+    const id = Number(r.incident_id);
+    out.set(id, [...out.get(id) ?? [], {
+      at: Number(r.at),
+      kind: r.kind as IncidentRevision["kind"],
+      before: String(r.before_text),
+      after: String(r.after_text),
+    }]);
+  }
+  return out;
+}
+
+/** Rows of {@link pageOf} as incidents, each with its timeline and revisions. */
 function* incidentsOf(d: Dialect, rows: readonly Row[]): Query<Incident[]> {
   const timelines = yield* updatesOf(d, rows.map((r) => Number(r.id)));
+  const revisions = yield* revisionsOf(d, rows.map((r) => Number(r.id)));
   return rows.map((r) => ({
     id: String(r.id),
     serviceSlug: String(r.serviceSlug),
@@ -107,6 +130,7 @@ function* incidentsOf(d: Dialect, rows: readonly Row[]): Query<Incident[]> {
     url: webLinkOrNull(r.url),
     components: JSON.parse(String(r.components)) as string[],
     updates: timelines.get(Number(r.id)) ?? [],
+    revisions: revisions.get(Number(r.id)) ?? [],
     scheduledStartAt: numOrNull(r.scheduledStartAt),
     scheduledEndAt: numOrNull(r.scheduledEndAt),
   }));

@@ -14,6 +14,7 @@ import {
   type IncidentStatus,
   type IncidentUpdate,
   type ReadingDiff,
+  type Revision,
   type Snapshot,
   staleReading,
   type StatusChange,
@@ -208,6 +209,7 @@ function* persist(
     } else if (w.kind === "update") {
       const id = incidentIds.get(w.incident.externalId)!;
       if (w.fields) yield* updateIncident(id, w.incident);
+      yield* keepRevisions(vendorId, id, w.revisions, at);
       yield* insertUpdates(id, w.updates);
     } else {
       yield* run(
@@ -257,6 +259,60 @@ function* insertTransitions(
       t.to,
       at,
     ]),
+  );
+}
+
+/** Revisions kept per incident at most (the newest). */
+export const REVISIONS_PER_INCIDENT = 20;
+/** Characters of a revision's before or after text kept at most. */
+const REVISION_TEXT_MAX = 4000;
+
+/**
+ * Keeps what the vendor rewrote of incident `id`, with what was there before; an edited update
+ * takes its new text in place (the timeline shows what the vendor says now, the revision what
+ * it said).
+ */
+function* keepRevisions(
+  vendorId: number,
+  id: number,
+  revisions: readonly Revision[],
+  at: EpochMs,
+): Query<void> {
+  if (revisions.length === 0) return;
+  for (const r of revisions) {
+    if (r.update) {
+      yield* run(
+        `UPDATE incident_updates SET body = ? WHERE incident_id = ? AND at = ? AND status = ?
+           AND body = ? AND NOT EXISTS (SELECT 1 FROM incident_updates o
+             WHERE o.incident_id = ? AND o.at = ? AND o.status = ? AND o.body = ?)`,
+        r.after,
+        id,
+        r.update.at,
+        r.update.status,
+        r.before,
+        id,
+        r.update.at,
+        r.update.status,
+        r.after,
+      );
+    }
+    yield* run(
+      `INSERT INTO incident_revisions (incident_id, vendor_id, at, kind, before_text, after_text)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      id,
+      vendorId,
+      at,
+      r.kind,
+      r.before.slice(0, REVISION_TEXT_MAX),
+      r.after.slice(0, REVISION_TEXT_MAX),
+    );
+  }
+  yield* run(
+    `DELETE FROM incident_revisions WHERE incident_id = ? AND id NOT IN
+       (SELECT id FROM incident_revisions WHERE incident_id = ? ORDER BY id DESC LIMIT ?)`,
+    id,
+    id,
+    REVISIONS_PER_INCIDENT,
   );
 }
 

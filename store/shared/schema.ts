@@ -12,12 +12,22 @@ export interface SchemaTypes {
   readonly big: "INTEGER" | "BIGINT";
   /** The insertion-order column leading a listed table (with its comma), or nothing. */
   readonly seq: "" | "seq BIGSERIAL UNIQUE,\n  ";
+  /** A row id the database assigns, in insertion order. */
+  readonly serialKey: "INTEGER PRIMARY KEY" | "BIGSERIAL PRIMARY KEY";
 }
 
 /** SQLite's types. */
-export const SQLITE_TYPES: SchemaTypes = { big: "INTEGER", seq: "" };
+export const SQLITE_TYPES: SchemaTypes = {
+  big: "INTEGER",
+  seq: "",
+  serialKey: "INTEGER PRIMARY KEY",
+};
 /** PostgreSQL's types. */
-export const POSTGRES_TYPES: SchemaTypes = { big: "BIGINT", seq: "seq BIGSERIAL UNIQUE,\n  " };
+export const POSTGRES_TYPES: SchemaTypes = {
+  big: "BIGINT",
+  seq: "seq BIGSERIAL UNIQUE,\n  ",
+  serialKey: "BIGSERIAL PRIMARY KEY",
+};
 
 /**
  * The OAuth 2.1 tables: registered clients, grants (one per approval), single-use
@@ -257,5 +267,26 @@ CREATE TABLE account_docs (
   version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX account_docs_account ON account_docs (account_id, kind, created_at);
+`;
+}
+
+/**
+ * What vendors rewrote of what they had published (domain `Revision`): an update's text
+ * edited, an impact lowered after the fact, a start moved, with what statusd saw before. Kept
+ * with the incident (and going with it), a few per incident at most.
+ */
+export function incidentRevisions(t: SchemaTypes): string {
+  return `
+CREATE TABLE incident_revisions (
+  id ${t.serialKey},
+  incident_id ${t.big} NOT NULL REFERENCES incidents (id),
+  vendor_id ${t.big} NOT NULL REFERENCES vendors (id),
+  at ${t.big} NOT NULL,
+  kind TEXT NOT NULL,
+  before_text TEXT NOT NULL,
+  after_text TEXT NOT NULL
+);
+CREATE INDEX incident_revisions_incident ON incident_revisions (incident_id);
+CREATE INDEX incident_revisions_vendor ON incident_revisions (vendor_id, at);
 `;
 }

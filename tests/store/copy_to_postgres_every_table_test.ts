@@ -78,6 +78,22 @@ async function seedReadings(store: Store): Promise<void> {
     }]),
     fixed,
   );
+  // The vendor then edits its first update: a revision is kept.
+  await recordReading(
+    store,
+    "acme",
+    snapshot("OPERATIONAL", calm, [{
+      ...open,
+      status: "RESOLVED",
+      updatedAt: fixed,
+      resolvedAt: fixed,
+      updates: [
+        { ...open.updates[0]!, body: "Some requests failed" },
+        { at: fixed, status: "RESOLVED", body: "Fixed" },
+      ],
+    }]),
+    fixed + HOUR_MS,
+  );
   await recordReading(
     store,
     "acme",

@@ -130,6 +130,15 @@ export const IncidentSummary = z.object({
   url: z.string().nullable(),
   components: z.array(z.string()),
   latestUpdate: z.object({ at: z.string(), status: z.string(), body: z.string() }).nullable(),
+  revisions: z.array(z.object({
+    at: z.string(),
+    kind: z.string(),
+    before: z.string(),
+    after: z.string(),
+  })).describe(
+    "What the vendor rewrote of this incident after publishing it (update_edited, " +
+      "impact_lowered, start_moved), with what it said before",
+  ),
   overrun: z.object({ since: z.string(), seconds: z.number().int() }).nullable().describe(
     "A maintenance past its announced end that the vendor has not closed: the end it went " +
       "past and by how many seconds; null otherwise",
@@ -154,6 +163,12 @@ export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof Incid
     latestUpdate: latest
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
+    revisions: (i.revisions ?? []).map((r) => ({
+      at: toIso(r.at)!,
+      kind: r.kind,
+      before: r.before,
+      after: r.after,
+    })),
     overrun: overrun === null
       ? null
       : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },

@@ -16,6 +16,7 @@ import alertIndex from "./010_alert_index.ts";
 import mail from "./009_mail.ts";
 import pulseMemory from "./008_pulse_memory.ts";
 
+import incidentRevisions from "./011_incident_revisions.ts";
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
   schema,
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pulseMemory,
   mail,
   alertIndex,
+  incidentRevisions,
 ];

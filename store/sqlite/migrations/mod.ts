@@ -19,6 +19,7 @@ import alertIndex from "./016_alert_index.ts";
 import mail from "./015_mail.ts";
 import pulseMemory from "./014_pulse_memory.ts";
 
+import incidentRevisions from "./017_incident_revisions.ts";
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
   engine,
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pulseMemory,
   mail,
   alertIndex,
+  incidentRevisions,
 ];

@@ -31,6 +31,86 @@ async function incidentsOf(store: Parameters<Case["run"]>[0], slug = "acme") {
 export const readingCases: Case[] = [
   {
     name:
+      "history rewrites are kept: an edited update changes in place with its old text kept, a lowered impact after the end and a moved start are recorded",
+    async run(store) {
+      const { acme } = await withVendors(store, [vendor("acme")]);
+      const over = {
+        status: "RESOLVED" as const,
+        impact: "MAJOR" as const,
+        resolvedAt: T + 30 * MIN,
+        updatedAt: T + 30 * MIN,
+        updates: [
+          { at: T, status: "INVESTIGATING" as const, body: "Payments fail for everyone." },
+          { at: T + 30 * MIN, status: "RESOLVED" as const, body: "Fixed." },
+        ],
+      };
+      await read(
+        store,
+        acme!,
+        snapshot("OPERATIONAL", [], [incident("i1", T, over)]),
+        T + 31 * MIN,
+      );
+      await read(
+        store,
+        acme!,
+        snapshot("OPERATIONAL", [], [incident("i1", T - 20 * MIN, {
+          ...over,
+          impact: "MINOR",
+          updates: [
+            { at: T, status: "INVESTIGATING", body: "Some payments were slower." },
+            over.updates[1]!,
+          ],
+        })]),
+        T + 2 * 60 * MIN,
+      );
+      const [i] = await incidentsOf(store);
+      deepStrictEqual(i!.updates.map((u) => u.body), ["Some payments were slower.", "Fixed."]);
+      deepStrictEqual(
+        i!.revisions!.map((r) => [r.kind, r.before, r.after, r.at]).sort(),
+        [
+          ["impact_lowered", "MAJOR", "MINOR", T + 2 * 60 * MIN],
+          [
+            "start_moved",
+            new Date(T).toISOString(),
+            new Date(T - 20 * MIN).toISOString(),
+            T + 2 * 60 * MIN,
+          ],
+          [
+            "update_edited",
+            "Payments fail for everyone.",
+            "Some payments were slower.",
+            T + 2 * 60 * MIN,
+          ],
+        ].sort(),
+      );
+      // Read again unchanged: nothing more is recorded, and the count is per vendor.
+      await read(
+        store,
+        acme!,
+        snapshot("OPERATIONAL", [], [incident("i1", T - 20 * MIN, {
+          ...over,
+          impact: "MINOR",
+          updates: [
+            { at: T, status: "INVESTIGATING", body: "Some payments were slower." },
+            over.updates[1]!,
+          ],
+        })]),
+        T + 3 * 60 * MIN,
+      );
+      const page = (await store.history.servicePage("acme", {
+        window: ALL_TIME,
+        resolvedAfter: 0,
+        uptime: ALL_TIME,
+        history: { start: T - DAY, end: T + DAY },
+        pastSince: 0,
+        pastLimit: 10,
+      }))!;
+      deepStrictEqual(page.rewrites, { revisions: 3, incidents: 1 });
+      deepStrictEqual(page.past[0]!.revisions!.length, 3);
+    },
+  },
+  {
+    name:
       "the first reading stores components and one service change, and is not a change of lastChangedAt",
     async run(store) {
       const { acme } = await withVendors(store, [vendor("acme")]);
