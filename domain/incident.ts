@@ -74,6 +74,18 @@ export interface Incident extends
   readonly revisions?: readonly IncidentRevision[];
 }
 
+/** An incident's revisions as JSON both the API and MCP return (times as ISO 8601). */
+export function revisionsJson(
+  i: Pick<Incident, "revisions">,
+): { at: string; kind: IncidentRevision["kind"]; before: string; after: string }[] {
+  return (i.revisions ?? []).map((r) => ({
+    at: new Date(r.at).toISOString(),
+    kind: r.kind,
+    before: r.before,
+    after: r.after,
+  }));
+}
+
 /** One rewrite statusd saw: when it saw it, what kind, and the text before and after. */
 export interface IncidentRevision {
   readonly at: EpochMs;

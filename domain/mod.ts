@@ -29,6 +29,7 @@ export {
   MAINTENANCE_STATUSES,
   maintenanceOverrun,
   maintenanceWindow,
+  revisionsJson,
 } from "./incident.ts";
 export {
   CATEGORIES,

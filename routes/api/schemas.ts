@@ -27,6 +27,7 @@ import {
   RESOLUTION_IMPACTS,
   type ResolutionImpact,
   REVISION_KINDS,
+  revisionsJson,
   type Service,
   type ServiceDetail,
   type StatusLevel,
@@ -461,12 +462,7 @@ export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof Incident
     updates: i.updates.map((u) => ({ at: toIso(u.at), status: u.status, body: u.body })),
     scheduledStartAt: toIso(i.scheduledStartAt),
     scheduledEndAt: toIso(i.scheduledEndAt),
-    revisions: (i.revisions ?? []).map((r) => ({
-      at: toIso(r.at)!,
-      kind: r.kind,
-      before: r.before,
-      after: r.after,
-    })),
+    revisions: revisionsJson(i),
     overrun: overrun === null
       ? null
       : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },

@@ -316,13 +316,9 @@ function* keepRevisions(
   );
 }
 
-function* insertIncident(vendorId: number, i: IncidentSnapshot): Query<number> {
-  const row = yield* first(
-    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
-       resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    vendorId,
-    i.externalId,
+/** An incident's stored fields after its external id, in the column order below. */
+function incidentFields(i: IncidentSnapshot): Param[] {
+  return [
     i.title,
     i.status,
     i.impact,
@@ -333,6 +329,17 @@ function* insertIncident(vendorId: number, i: IncidentSnapshot): Query<number> {
     JSON.stringify(i.componentIds),
     i.scheduledStartAt ?? null,
     i.scheduledEndAt ?? null,
+  ];
+}
+
+function* insertIncident(vendorId: number, i: IncidentSnapshot): Query<number> {
+  const row = yield* first(
+    `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
+       resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    vendorId,
+    i.externalId,
+    ...incidentFields(i),
   );
   return Number(row!.id);
 }
@@ -342,16 +349,7 @@ function* updateIncident(id: number, i: IncidentSnapshot): Query<void> {
     `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
        resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
      WHERE id = ?`,
-    i.title,
-    i.status,
-    i.impact,
-    i.startedAt,
-    i.updatedAt,
-    i.resolvedAt,
-    i.url,
-    JSON.stringify(i.componentIds),
-    i.scheduledStartAt ?? null,
-    i.scheduledEndAt ?? null,
+    ...incidentFields(i),
     id,
   );
 }

@@ -146,6 +146,7 @@ Deno.test("new timeline entries are added once; a new incident asks for the inci
     incident: next,
     fields: false,
     updates: [{ at: T - 100, status: "IDENTIFIED", body: "b" }],
+    revisions: [],
   });
   equal(d.incidents[1]!.kind, "insert");
   deepStrictEqual([d.caps.incidents, d.caps.timelines], [true, ["i"]]);

@@ -66,32 +66,20 @@ async function seedReadings(store: Store): Promise<void> {
     started,
   );
   const fixed = started + 2 * HOUR_MS;
-  await recordReading(
-    store,
-    "acme",
+  const resolved = (first: typeof open.updates[number]) =>
     snapshot("OPERATIONAL", calm, [{
       ...open,
       status: "RESOLVED",
       updatedAt: fixed,
       resolvedAt: fixed,
-      updates: [...open.updates, { at: fixed, status: "RESOLVED", body: "Fixed" }],
-    }]),
-    fixed,
-  );
+      updates: [first, { at: fixed, status: "RESOLVED", body: "Fixed" }],
+    }]);
+  await recordReading(store, "acme", resolved(open.updates[0]!), fixed);
   // The vendor then edits its first update: a revision is kept.
   await recordReading(
     store,
     "acme",
-    snapshot("OPERATIONAL", calm, [{
-      ...open,
-      status: "RESOLVED",
-      updatedAt: fixed,
-      resolvedAt: fixed,
-      updates: [
-        { ...open.updates[0]!, body: "Some requests failed" },
-        { at: fixed, status: "RESOLVED", body: "Fixed" },
-      ],
-    }]),
+    resolved({ ...open.updates[0]!, body: "Some requests failed" }),
     fixed + HOUR_MS,
   );
   await recordReading(

@@ -15,6 +15,7 @@ import {
   READING_STATES,
   RESOLUTION_IMPACTS,
   type ResolutionImpact,
+  revisionsJson,
   type Service,
   type StatusLevel,
   type TimeToResolve,
@@ -163,12 +164,7 @@ export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof Incid
     latestUpdate: latest
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
-    revisions: (i.revisions ?? []).map((r) => ({
-      at: toIso(r.at)!,
-      kind: r.kind,
-      before: r.before,
-      after: r.after,
-    })),
+    revisions: revisionsJson(i),
     overrun: overrun === null
       ? null
       : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },

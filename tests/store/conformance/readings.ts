@@ -50,19 +50,15 @@ export const readingCases: Case[] = [
         snapshot("OPERATIONAL", [], [incident("i1", T, over)]),
         T + 31 * MIN,
       );
-      await read(
-        store,
-        acme!,
-        snapshot("OPERATIONAL", [], [incident("i1", T - 20 * MIN, {
-          ...over,
-          impact: "MINOR",
-          updates: [
-            { at: T, status: "INVESTIGATING", body: "Some payments were slower." },
-            over.updates[1]!,
-          ],
-        })]),
-        T + 2 * 60 * MIN,
-      );
+      const rewritten = snapshot("OPERATIONAL", [], [incident("i1", T - 20 * MIN, {
+        ...over,
+        impact: "MINOR",
+        updates: [
+          { at: T, status: "INVESTIGATING", body: "Some payments were slower." },
+          over.updates[1]!,
+        ],
+      })]);
+      await read(store, acme!, rewritten, T + 2 * 60 * MIN);
       const [i] = await incidentsOf(store);
       deepStrictEqual(i!.updates.map((u) => u.body), ["Some payments were slower.", "Fixed."]);
       deepStrictEqual(
@@ -84,19 +80,7 @@ export const readingCases: Case[] = [
         ].sort(),
       );
       // Read again unchanged: nothing more is recorded, and the count is per vendor.
-      await read(
-        store,
-        acme!,
-        snapshot("OPERATIONAL", [], [incident("i1", T - 20 * MIN, {
-          ...over,
-          impact: "MINOR",
-          updates: [
-            { at: T, status: "INVESTIGATING", body: "Some payments were slower." },
-            over.updates[1]!,
-          ],
-        })]),
-        T + 3 * 60 * MIN,
-      );
+      await read(store, acme!, rewritten, T + 3 * 60 * MIN);
       const page = (await store.history.servicePage("acme", {
         window: ALL_TIME,
         resolvedAfter: 0,
