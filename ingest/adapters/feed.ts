@@ -165,10 +165,12 @@ function toIncident(
     categories.map((c) => SEVERITY_IMPACT[c]).find((x) => x !== undefined);
   const elements = entry.window;
   const named = titleWindow(entry.title, entry.published ?? reference, ctx.unknownValue);
-  const window = html.window ??
-    (elements?.start != null || elements?.end != null
+  const window: { start: EpochMs | null; end: EpochMs | null } | null = html.window ??
+    (elements !== null
       ? { start: elements.start ?? named?.start ?? null, end: elements.end ?? named?.end ?? null }
       : named);
+  const windowStart = window?.start ?? null;
+  const windowEnd = window?.end ?? null;
   const maintenance = severity === "MAINTENANCE" || window !== null ||
     /\/maintenances?\//.test(entry.link ?? "") ||
     html.updates.some((u) => MAINTENANCE_LABELS.has(u.label.toLowerCase()));
@@ -183,9 +185,9 @@ function toIncident(
   let status: IncidentStatus;
   if (headline) status = headline;
   else if (lastUpdate) status = lastUpdate.status;
-  else if (maintenance && window?.end != null && window.end > ctx.fetchedAt) {
+  else if (maintenance && windowEnd !== null && windowEnd > ctx.fetchedAt) {
     // A maintenance that states only its window: scheduled until it starts, then under way.
-    status = window.start != null && window.start > ctx.fetchedAt ? "SCHEDULED" : "IN_PROGRESS";
+    status = windowStart !== null && windowStart > ctx.fetchedAt ? "SCHEDULED" : "IN_PROGRESS";
   } else {
     // Nothing says whether it is over. Its age would be a guess, and a guess that keeps an
     // incident open for hours is the worst kind of wrong: it is read as closed, and said so.
@@ -215,8 +217,8 @@ function toIncident(
     url: entry.link,
     componentIds: [],
     updates,
-    ...(window?.start != null ? { scheduledStartAt: window.start } : {}),
-    ...(window?.end != null ? { scheduledEndAt: window.end } : {}),
+    ...(windowStart !== null ? { scheduledStartAt: windowStart } : {}),
+    ...(windowEnd !== null ? { scheduledEndAt: windowEnd } : {}),
   };
 }
 

@@ -245,7 +245,7 @@ export function IncidentItem(
       </p>
       {rewriteWords(i).length > 0 && (
         <ul class="rewrites" aria-label="Rewritten by the vendor">
-          {rewriteWords(i).map((w) => <li class="muted">{w}</li>)}
+          {rewriteWords(i).map((w, k) => <li key={k} class="muted">{w}</li>)}
         </ul>
       )}
       {shown.length > 0 && (
