@@ -80,6 +80,13 @@ export const IncidentSchema = z.object({
   /** Maintenance window as announced (absent from servers older than this client). */
   scheduledStartAt: Time.optional(),
   scheduledEndAt: Time.optional(),
+  /** What the vendor rewrote of it after publishing (absent from older servers). */
+  revisions: z.array(z.object({
+    at: z.string(),
+    kind: z.string(),
+    before: z.string(),
+    after: z.string(),
+  })).optional(),
   /** A maintenance past its announced end the vendor has not closed (absent from older servers). */
   overrun: z.object({ since: z.string(), seconds: z.number() }).nullable().optional(),
 });

@@ -27,7 +27,8 @@ Lists incidents and maintenances, newest first. A report: exit 0 unless an error
 JSON (--json):
   {"totalElements" (all that match), "incidents": [{"id", "serviceSlug", "title",
     "status", "impact", "startedAt", "updatedAt", "resolvedAt", "url", "components",
-    "updates": [{"at", "status", "body"}], "scheduledStartAt", "scheduledEndAt"}]}
+    "updates": [{"at", "status", "body"}], "scheduledStartAt", "scheduledEndAt",
+    "revisions", "overrun"}]}
 
 ${EXIT_HELP}
 

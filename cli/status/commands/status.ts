@@ -32,6 +32,7 @@ read a vendor the status says why and since when (UTC), e.g.
 JSON (--json):
   {"ok": true when all are OPERATIONAL,
    "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null),
+     "uptimeObservedSeconds" (how much of the 30 days was observed),
      "category", "provider", "statusPageUrl", "platform", "lastCheckedAt", "lastChangedAt",
      "reading": {"state" (fresh, stale, failing, unsupported, never_read), "summary",
        "lastAttemptAt", "lastSuccessAt", "consecutiveFailures",
@@ -40,7 +41,7 @@ JSON (--json):
      "components": [{"id", "name", "status", "group", "updatedAt"}],
      "incidents": [{"id", "serviceSlug", "title", "status", "impact", "startedAt", "updatedAt",
        "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}],
-       "scheduledStartAt", "scheduledEndAt"}],
+       "scheduledStartAt", "scheduledEndAt", "revisions", "overrun"}],
      "timeToResolve": {"windowDays", "all": {"incidents", "p50Minutes", "p90Minutes"},
        "byImpact": {"CRITICAL"|"MAJOR"|"MINOR"|"NONE": {"incidents", "p50Minutes",
        "p90Minutes"}}}}]}
