@@ -84,7 +84,8 @@ const maintenance = z.object({
   id: z.string().nullish(),
   name: z.string(),
   status: z.string(),
-  start: jsonTime,
+  /** Absent on some in-progress maintenances: then it is kept, dated from what else is known. */
+  start: jsonTime.nullish(),
   /** Planned length in minutes, published as a string (`"60"`). */
   duration: z.union([z.string(), z.number()]).nullish(),
   updatedAt: jsonTime.nullish(),
@@ -94,15 +95,16 @@ const maintenance = z.object({
 /** The planned end: `start` plus `duration` minutes, when the duration is a positive number. */
 function plannedEnd(raw: z.output<typeof maintenance>): EpochMs | null {
   const minutes = Number(raw.duration);
-  return raw.duration !== null && raw.duration !== undefined && raw.duration !== "" &&
-      Number.isFinite(minutes) && minutes > 0
+  return raw.start !== null && raw.start !== undefined && raw.duration !== null &&
+      raw.duration !== undefined &&
+      raw.duration !== "" && Number.isFinite(minutes) && minutes > 0
     ? raw.start + minutes * 60_000
     : null;
 }
 
 /**
  * `/summary.json`: absent active lists mean none (FORMATS §0.2). Their items are read one by
- * one: a malformed one (a maintenance with no `start`) is dropped with a note.
+ * one: a malformed one is dropped with a note.
  */
 const summary = z.object({
   page: z.object({ name: z.string().nullish(), status: z.string() }),
@@ -146,21 +148,34 @@ function toIncident(raw: z.output<typeof incident>, ctx: ParseContext): Incident
   };
 }
 
-function toMaintenance(raw: z.output<typeof maintenance>, ctx: ParseContext): IncidentSnapshot {
+function toMaintenance(
+  raw: z.output<typeof maintenance>,
+  index: number,
+  ctx: ParseContext,
+): IncidentSnapshot {
   const status = lookup(MAINTENANCE_STATUS, raw.status, "maintenance.status", ctx, "SCHEDULED");
-  const updatedAt = raw.updatedAt ?? raw.start;
+  // A maintenance under way that states no start is still under way: it is kept, from its last
+  // update (or this reading), and the reading says its start was not stated.
+  const start = raw.start ?? raw.updatedAt ?? ctx.fetchedAt;
+  if (raw.start === null || raw.start === undefined) {
+    ctx.dropped?.(
+      `activeMaintenances[${index}].start`,
+      "missing: the maintenance is kept, dated from its last update (or this reading)",
+    );
+  }
+  const updatedAt = raw.updatedAt ?? start;
   return {
     externalId: idOf(raw),
     title: raw.name,
     status,
     impact: "MAINTENANCE",
-    startedAt: raw.start,
+    startedAt: start,
     updatedAt,
     resolvedAt: status === "COMPLETED" ? updatedAt : null,
     url: raw.url ?? null,
     componentIds: [],
     updates: [],
-    scheduledStartAt: raw.start,
+    scheduledStartAt: raw.start ?? null,
     scheduledEndAt: plannedEnd(raw),
   };
 }
@@ -170,7 +185,7 @@ function parseSummary(doc: z.output<typeof summary>, ctx: ParseContext): Snapsho
     .map((i) => toIncident(i, ctx));
   const maintenances = validateEach(doc.activeMaintenances, maintenance, [
     "activeMaintenances",
-  ], ctx).map((m) => toMaintenance(m, ctx));
+  ], ctx).map((m, i) => toMaintenance(m, i, ctx));
   const page = lookup(PAGE_STATUS, doc.page.status, "page.status", ctx, "UNKNOWN");
   // Open incidents refine HASISSUES only; with UP they do not raise the level (FORMATS §0.1).
   const indicator = doc.page.status === "HASISSUES"

@@ -211,17 +211,23 @@ Deno.test("instatus parse: malformed payloads name the offending path", () => {
   }
 });
 
-Deno.test("instatus parse: a maintenance with no start is dropped with a note, the incident is read", () => {
+Deno.test("instatus parse: a maintenance with no start is kept, dated from its last update or this reading, with a note", () => {
   const { ctx, dropped } = docs();
   const doc = jsonFixture("instatus", "instatus-docs-summary-hasissues.json");
   const whole = instatus.parse(JSON.stringify(doc), ctx);
   delete doc.activeMaintenances[0].start;
   const snap = instatus.parse(JSON.stringify(doc), ctx);
   equal(snap.indicator, whole.indicator);
-  deepStrictEqual(snap.incidents, whole.incidents.filter((i) => i.impact !== "MAINTENANCE"));
-  equal(snap.incidents.length, 1);
+  equal(snap.incidents.length, 2);
+  const before = whole.incidents.find((i) => i.impact === "MAINTENANCE")!;
+  const after = snap.incidents.find((i) => i.impact === "MAINTENANCE")!;
+  deepStrictEqual(
+    [after.externalId, after.status, after.startedAt, after.scheduledStartAt, after.scheduledEndAt],
+    // The fixture's maintenance states no update time either: it is dated from this reading.
+    [before.externalId, before.status, ctx.fetchedAt, null, null],
+  );
   deepStrictEqual(dropped, [
-    "activeMaintenances[0].start: missing",
+    "activeMaintenances[0].start: missing: the maintenance is kept, dated from its last update (or this reading)",
   ]);
 });
 
