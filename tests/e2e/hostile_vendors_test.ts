@@ -34,7 +34,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /**
  * What each hostile vendor's reading is recorded as. A body that never ends is cut by the size
  * cap or by the timeout, whichever comes first on a busy machine: both are its reason. A document
- * served again byte for byte (no validators) is `not_modified` after the first reading.
+ * served again byte for byte (no validators) is `not_modified` after the first reading. The
+ * megabytes of `huge_strings` can take longer than the 2 s timeout on a busy machine (seen in
+ * CI with three test files at once on two cores): then its reason is the timeout.
  */
 const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   stall: "timeout",
@@ -48,7 +50,7 @@ const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   deep_json: "parse_error",
   huge_component_list: ["ok", "not_modified"],
   churning_ids: "ok",
-  huge_strings: "ok",
+  huge_strings: ["ok", "timeout"],
   out_of_range_times: ["ok", "not_modified"],
   html: "not_machine_readable",
   status_500: "http_status",
