@@ -111,28 +111,45 @@ export function* lockTable(d: Dialect, table: string): Query<void> {
   if (sql !== null) yield* all(sql);
 }
 
+/** Rows per multi-row `INSERT`: few sizes, so each engine prepares few distinct statements. */
+const CHUNK_SIZES = [256, 64, 16, 4, 1] as const;
+
 /**
- * Inserts `rows` (each the values of `columns`, in order) into `table`, a few hundred rows per
- * statement (far fewer round trips on PostgreSQL, within both engines' parameter limits),
- * each statement ending with `suffix` (an `ON CONFLICT` clause, say).
+ * The multi-row `INSERT` statements (without their tail) that insert `rows` (each the values of
+ * `columns`, in order) into `table`: far fewer round trips on PostgreSQL, within both engines'
+ * parameter limits. Chunks take only the sizes of {@link CHUNK_SIZES}, so the statement caches
+ * of both engines (keyed by text) hold at most five per table, however many rows come.
  */
+function insertChunks(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly Param[])[],
+): { sql: string; params: Param[] }[] {
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  const out: { sql: string; params: Param[] }[] = [];
+  for (let i = 0; i < rows.length;) {
+    const left = rows.length - i;
+    const size = CHUNK_SIZES.find((n) => n <= left && n * columns.length <= 8000) ?? 1;
+    const chunk = rows.slice(i, i + size);
+    i += size;
+    out.push({
+      sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${
+        chunk.map(() => tuple).join(", ")
+      }`,
+      params: chunk.flat(),
+    });
+  }
+  return out;
+}
+
+/** Inserts `rows` into `table` (see `insertChunks`), each statement ending with `suffix`. */
 export function* insertMany(
   table: string,
   columns: readonly string[],
   rows: readonly (readonly Param[])[],
   suffix = "",
 ): Query<void> {
-  const per = Math.max(1, Math.floor(8000 / columns.length));
-  const tuple = `(${columns.map(() => "?").join(", ")})`;
-  for (let i = 0; i < rows.length; i += per) {
-    const chunk = rows.slice(i, i + per);
-    yield* run(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${
-        chunk.map(() => tuple).join(", ")
-      }${suffix}`,
-      ...chunk.flat(),
-    );
-  }
+  for (const c of insertChunks(table, columns, rows)) yield* run(c.sql + suffix, ...c.params);
 }
 
 /**
@@ -145,19 +162,9 @@ export function* insertManyReturning(
   rows: readonly (readonly Param[])[],
   returning: string,
 ): Query<Row[]> {
-  const per = Math.max(1, Math.floor(8000 / columns.length));
-  const tuple = `(${columns.map(() => "?").join(", ")})`;
   const out: Row[] = [];
-  for (let i = 0; i < rows.length; i += per) {
-    const chunk = rows.slice(i, i + per);
-    out.push(
-      ...yield* all(
-        `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${
-          chunk.map(() => tuple).join(", ")
-        } RETURNING ${returning}`,
-        ...chunk.flat(),
-      ),
-    );
+  for (const c of insertChunks(table, columns, rows)) {
+    out.push(...yield* all(`${c.sql} RETURNING ${returning}`, ...c.params));
   }
   return out;
 }
