@@ -19,8 +19,7 @@ import { writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
 
-const numOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
-const strOrNull = (v: unknown): string | null => (v === null ? null : String(v));
+import { numOrNull, strOrNull } from "../shared/query.ts";
 
 /**
  * How long an instance holds the due vendors it read (ms). The poller reads its due vendors

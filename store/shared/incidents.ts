@@ -73,9 +73,10 @@ function pageOf(d: Dialect, where: string, order: string, limit: string): string
     ) i JOIN vendors v ON v.id = i.vendor_id ORDER BY ${order}`;
 }
 
-function* updatesOf(
+/** The timelines of `incidentIds`, oldest entry first. */
+export function* timelinesOf(
   d: Dialect,
-  incidentIds: number[],
+  incidentIds: readonly number[],
 ): Query<Map<number, Incident["updates"][number][]>> {
   const out = new Map<number, Incident["updates"][number][]>();
   if (incidentIds.length === 0) return out;
@@ -93,8 +94,11 @@ function* updatesOf(
   return out;
 }
 
-/** The revisions of `incidentIds`, oldest first. */
-function* revisionsOf(d: Dialect, incidentIds: number[]): Query<Map<number, IncidentRevision[]>> {
+/** The stored revisions of `incidentIds`, oldest first. */
+function* storedRevisions(
+  d: Dialect,
+  incidentIds: readonly number[],
+): Query<Map<number, IncidentRevision[]>> {
   const out = new Map<number, IncidentRevision[]>();
   if (incidentIds.length === 0) return out;
   const rows = yield* all(
@@ -116,8 +120,9 @@ function* revisionsOf(d: Dialect, incidentIds: number[]): Query<Map<number, Inci
 
 /** Rows of {@link pageOf} as incidents, each with its timeline and revisions. */
 function* incidentsOf(d: Dialect, rows: readonly Row[]): Query<Incident[]> {
-  const timelines = yield* updatesOf(d, rows.map((r) => Number(r.id)));
-  const revisions = yield* revisionsOf(d, rows.map((r) => Number(r.id)));
+  const ids = rows.map((r) => Number(r.id));
+  const timelines = yield* timelinesOf(d, ids);
+  const revisions = yield* storedRevisions(d, ids);
   return rows.map((r) => ({
     id: String(r.id),
     serviceSlug: String(r.serviceSlug),

@@ -43,6 +43,7 @@ import {
   type Row,
   run,
 } from "./query.ts";
+import { timelinesOf } from "./incidents.ts";
 import { openSql } from "./sql.ts";
 
 /** The stored facts of vendor `vendorId`, locked for this transaction; throws when missing. */
@@ -76,23 +77,6 @@ function toStoredIncident(r: Row, updates: IncidentUpdate[]): StoredIncident {
     scheduledEndAt: numOrNull(r.scheduled_end_at),
     updates,
   };
-}
-
-/** The timelines of `incidentIds`, oldest entry first. */
-function* timelinesOf(d: Dialect, incidentIds: number[]): Query<Map<number, IncidentUpdate[]>> {
-  const out = new Map<number, IncidentUpdate[]>();
-  if (incidentIds.length === 0) return out;
-  const rows = yield* all(
-    `SELECT incident_id, at, status, body FROM incident_updates
-     WHERE ${d.inJson("incident_id", "bigint")} ORDER BY id`,
-    JSON.stringify(incidentIds),
-  );
-  for (const u of rows) {
-    const list = out.get(Number(u.incident_id)) ?? [];
-    list.push({ at: Number(u.at), status: u.status as IncidentStatus, body: String(u.body) });
-    out.set(Number(u.incident_id), list);
-  }
-  return out;
 }
 
 /**
