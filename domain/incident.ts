@@ -74,6 +74,18 @@ export interface Incident extends
   readonly revisions?: readonly IncidentRevision[];
 }
 
+/** {@link maintenanceOverrun} as JSON both the API and MCP return (whole seconds). */
+export function overrunJson(
+  i: Pick<Incident, "status" | "impact" | "scheduledEndAt">,
+  now: EpochMs,
+): { since: string; seconds: number } | null {
+  const overrun = maintenanceOverrun(i, now);
+  return overrun === null ? null : {
+    since: new Date(overrun.since).toISOString(),
+    seconds: Math.floor(overrun.byMs / 1000),
+  };
+}
+
 /** An incident's revisions as JSON both the API and MCP return (times as ISO 8601). */
 export function revisionsJson(
   i: Pick<Incident, "revisions">,

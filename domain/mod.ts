@@ -29,6 +29,7 @@ export {
   MAINTENANCE_STATUSES,
   maintenanceOverrun,
   maintenanceWindow,
+  overrunJson,
   revisionsJson,
 } from "./incident.ts";
 export {
@@ -95,6 +96,7 @@ export {
 export { ANONYMOUS, holdsScope, type Principal } from "./principal.ts";
 export { type Change, type IncidentChange, type StatusChange } from "./change.ts";
 export {
+  coversWindow,
   dailyWorst,
   type DayWorst,
   DOWN_SHARE,

@@ -222,14 +222,18 @@ export function observedPercent(
   return Math.round((observedMs / length) * 1000) / 10;
 }
 
+/** True when (almost: 99 %) the whole window of `windowDays` was observed. */
+export function coversWindow(observedMs: number, windowDays: number): boolean {
+  return observedMs >= windowDays * DAY_MS * 0.99;
+}
+
 /**
  * What an uptime figure over a window of `windowDays` covers, in words: `30-day` when (almost)
  * the whole window was observed, else `over the 3 h 10 min observed`. A figure from minutes of
  * watching must not read as a month's.
  */
 export function uptimeSpanWords(observedMs: number, windowDays: number): string {
-  const windowMs = windowDays * DAY_MS;
-  if (observedMs >= windowMs * 0.99) return `${windowDays}-day`;
+  if (coversWindow(observedMs, windowDays)) return `${windowDays}-day`;
   const minutes = Math.max(1, Math.round(observedMs / MINUTE_MS));
   return `over the ${formatMinutes(minutes)} observed`;
 }

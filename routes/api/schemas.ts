@@ -15,7 +15,7 @@ import {
   IMPACTS,
   type Incident,
   INCIDENT_STATUSES,
-  maintenanceOverrun,
+  overrunJson,
   type Page,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
@@ -447,7 +447,6 @@ export function componentJson(c: Component): z.infer<typeof ComponentSchema> {
 
 /** An incident as JSON. */
 export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof IncidentSchema> {
-  const overrun = maintenanceOverrun(i, now);
   return {
     id: i.id,
     serviceSlug: i.serviceSlug,
@@ -463,9 +462,7 @@ export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof Incident
     scheduledStartAt: toIso(i.scheduledStartAt),
     scheduledEndAt: toIso(i.scheduledEndAt),
     revisions: revisionsJson(i),
-    overrun: overrun === null
-      ? null
-      : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },
+    overrun: overrunJson(i, now),
   };
 }
 

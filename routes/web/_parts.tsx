@@ -18,7 +18,7 @@ import {
   type StatusLevel,
   toIso,
 } from "../../domain/mod.ts";
-import { DAY_MS, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
+import { coversWindow, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
 import { type FeedLink, StatusBadge } from "./layout.tsx";
 
 /** An instant as people read it (`2026-11-20 12:00:00 UTC`), or "never". */
@@ -152,7 +152,7 @@ export function ServiceTable(props: { services: readonly Service[]; caption: str
             </td>
             <td data-label="30-day uptime" class="labelled">
               {s.uptimePercent === null ? "—" : `${s.uptimePercent.toFixed(3)} %`}
-              {s.uptimePercent !== null && s.uptimeObservedMs < 29.7 * DAY_MS && (
+              {s.uptimePercent !== null && !coversWindow(s.uptimeObservedMs, 30) && (
                 <span class="muted">{` ${uptimeSpanWords(s.uptimeObservedMs, 30)}`}</span>
               )}
             </td>
@@ -219,6 +219,7 @@ export function IncidentItem(
   const i = props.incident;
   const updates = [...i.updates].reverse();
   const shown = props.latestOnly ? updates.slice(0, 1) : updates;
+  const rewrites = rewriteWords(i);
   return (
     <li id={`incident-${i.id}`}>
       <h3>
@@ -243,9 +244,9 @@ export function IncidentItem(
           </>
         )}
       </p>
-      {rewriteWords(i).length > 0 && (
+      {rewrites.length > 0 && (
         <ul class="rewrites" aria-label="Rewritten by the vendor">
-          {rewriteWords(i).map((w, k) => <li key={k} class="muted">{w}</li>)}
+          {rewrites.map((w, k) => <li key={k} class="muted">{w}</li>)}
         </ul>
       )}
       {shown.length > 0 && (

@@ -76,19 +76,18 @@ Exit codes:
 
 ${GLOBAL_HELP}`;
 
+/** A duration as typed (`30m`, `2h`, `1d`). */
+const Duration = z.string().refine((w) => parseDuration(w) !== null, {
+  error: (issue) =>
+    `"${String(issue.input)}" is not a duration: expected minutes, hours or days such as ` +
+    `30m, 2h or 1d (at most 90d)`,
+});
+
 const Schema = z.object({
   slugs: SlugsSchema,
-  within: z.string().refine((w) => parseDuration(w) !== null, {
-    error: (issue) =>
-      `"${String(issue.input)}" is not a duration: expected minutes, hours or days such as ` +
-      `30m, 2h or 1d (at most 90d)`,
-  }),
+  within: Duration,
   "allow-unknown": z.boolean(),
-  "ignore-overrun-older-than": z.string().refine((w) => parseDuration(w) !== null, {
-    error: (issue) =>
-      `"${String(issue.input)}" is not a duration: expected minutes, hours or days such as ` +
-      `30m, 2h or 1d (at most 90d)`,
-  }).nullable(),
+  "ignore-overrun-older-than": Duration.nullable(),
 });
 
 /** Slugs per maintenance query (the API takes at most 50). */

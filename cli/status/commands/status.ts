@@ -8,7 +8,7 @@ import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { ServiceDetail, TimeToResolve } from "../client.ts";
 import { formatMinutes } from "../../../domain/duration.ts";
 import { RESOLUTION_IMPACTS } from "../../../domain/resolution.ts";
-import { uptimeSpanWords } from "../../../domain/uptime.ts";
+import { coversWindow, uptimeSpanWords } from "../../../domain/uptime.ts";
 import { readingNote } from "../reading.ts";
 import { EXIT } from "../exit.ts";
 import { type Cell, LEVEL_COLOUR, levelCell, paint, percent, renderTable, when } from "../table.ts";
@@ -123,7 +123,7 @@ export function renderStatus(
           ? level
           : { text: `${s.currentStatus} — ${note}`, colour: LEVEL_COLOUR[s.currentStatus] },
         s.uptimePercent !== null && s.uptimeObservedSeconds !== undefined &&
-          s.uptimeObservedSeconds < 29.7 * 86_400
+          !coversWindow(s.uptimeObservedSeconds * 1000, 30)
           ? `${percent(s.uptimePercent)} ${uptimeSpanWords(s.uptimeObservedSeconds * 1000, 30)}`
           : percent(s.uptimePercent),
         String(s.incidents.length),

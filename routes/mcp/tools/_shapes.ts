@@ -8,7 +8,7 @@ import {
   ALL_STATUS_LEVELS,
   type EpochMs,
   type Incident,
-  maintenanceOverrun,
+  overrunJson,
   PLATFORMS,
   type Reading,
   READING_ERROR_KINDS,
@@ -149,7 +149,6 @@ export const IncidentSummary = z.object({
 /** Maps an incident (the timeline shrinks to its latest update). */
 export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof IncidentSummary> {
   const latest = [...i.updates].sort((a, b) => b.at - a.at)[0];
-  const overrun = maintenanceOverrun(i, now);
   return {
     id: i.id,
     service: i.serviceSlug,
@@ -165,9 +164,7 @@ export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof Incid
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
     revisions: revisionsJson(i),
-    overrun: overrun === null
-      ? null
-      : { since: toIso(overrun.since)!, seconds: Math.floor(overrun.byMs / 1000) },
+    overrun: overrunJson(i, now),
   };
 }
 
