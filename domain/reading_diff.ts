@@ -306,16 +306,9 @@ const START_SLACK_MS = 5 * 60_000;
  */
 export function revisionsOf(row: StoredIncident, read: IncidentSnapshot): Revision[] {
   const out: Revision[] = [];
-  const stored = new Map<string, IncidentUpdate[]>();
-  for (const u of row.updates) {
-    const key = `${u.at}\u0000${u.status}`;
-    stored.set(key, [...stored.get(key) ?? [], u]);
-  }
-  const readKeys = new Map<string, IncidentUpdate[]>();
-  for (const u of read.updates) {
-    const key = `${u.at}\u0000${u.status}`;
-    readKeys.set(key, [...readKeys.get(key) ?? [], u]);
-  }
+  const moment = (u: IncidentUpdate) => `${u.at}\u0000${u.status}`;
+  const stored = Map.groupBy(row.updates, moment);
+  const readKeys = Map.groupBy(read.updates, moment);
   for (const [key, now] of readKeys) {
     const before = stored.get(key);
     // One entry at that time and status on both sides, with other words: an edit.

@@ -149,8 +149,7 @@ function parseRss(body: string, ctx: ParseContext): Snapshot {
   const { entries } = readFeed(PLATFORM, body, ctx);
   // Items about one service and region, oldest first; each closing item ends an event, and
   // the items after it begin the next.
-  const threads = new Map<string, FeedEntry[]>();
-  for (const e of entries) threads.set(serviceKey(e), [...threads.get(serviceKey(e)) ?? [], e]);
+  const threads = Map.groupBy(entries, serviceKey);
   const incidents: IncidentSnapshot[] = [];
   for (const items of threads.values()) {
     const ordered = items.map((e, i) => ({ e, i })).sort((a, b) =>

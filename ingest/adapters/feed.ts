@@ -224,8 +224,7 @@ function toIncident(
 
 /** xAI repeats one incident per sub-page (same guid, `[Sub-page] Title`): keep one, drop the prefix. */
 function mergeDuplicates(incidents: readonly IncidentSnapshot[]): IncidentSnapshot[] {
-  const groups = new Map<string, IncidentSnapshot[]>();
-  for (const i of incidents) groups.set(i.externalId, [...(groups.get(i.externalId) ?? []), i]);
+  const groups = Map.groupBy(incidents, (i) => i.externalId);
   return [...groups.values()].map((group) => {
     const first = group[0]!;
     if (group.length === 1) return first;

@@ -108,12 +108,14 @@ function* storedRevisions(
   );
   for (const r of rows) {
     const id = Number(r.incident_id);
-    out.set(id, [...out.get(id) ?? [], {
+    const list = out.get(id) ?? [];
+    list.push({
       at: Number(r.at),
       kind: r.kind as IncidentRevision["kind"],
       before: String(r.before_text),
       after: String(r.after_text),
-    }]);
+    });
+    out.set(id, list);
   }
   return out;
 }
