@@ -5,6 +5,9 @@
  * a time, each under a deadline: a request whose files take longer ends the worker (a new one
  * starts for the next) and is answered with a clear error instead of being waited for.
  *
+ * The deadline counts reading only. Starting the worker (loading its modules, which on a busy
+ * machine can itself take seconds) has its own, longer bound: a request is not blamed for it.
+ *
  * The worker runs this module's own URL; in a `deno bundle` build that is the bundle, and
  * `main.ts` starts nothing in a thread named {@link FILE_READER_NAME}.
  * @module
@@ -18,7 +21,11 @@ export const FILE_READER_NAME = "statusd-dependency-files";
 export const READ_DEADLINE_MS = 5_000;
 /** Requests that may wait for the reader at once; more are answered 503 (busy). */
 export const MAX_WAITING = 32;
+/** How long a new worker may take to start before waiting requests are answered busy (ms). */
+export const START_DEADLINE_MS = 60_000;
 const IDLE_MS = 60_000;
+/** The worker's first message: its modules are loaded and it reads from now on. */
+const READY = "ready";
 
 /** One file as sent. */
 export interface DependencyFile {
@@ -48,27 +55,62 @@ interface Job {
 
 /** A reader over a worker started on first use and ended after a minute without work. */
 export function createDependencyReader(
-  options: { deadlineMs?: number; maxWaiting?: number } = {},
+  options: {
+    deadlineMs?: number;
+    startDeadlineMs?: number;
+    maxWaiting?: number;
+    /** The worker's module; tests pass one that starts slowly. */
+    workerUrl?: string | URL;
+  } = {},
 ): DependencyReader {
+  const workerUrl = options.workerUrl ?? import.meta.url;
+  const startDeadlineMs = options.startDeadlineMs ?? START_DEADLINE_MS;
   const deadlineMs = options.deadlineMs ?? READ_DEADLINE_MS;
   const maxWaiting = options.maxWaiting ?? MAX_WAITING;
   let worker: Worker | null = null;
+  let ready = false;
   let idle: ReturnType<typeof setTimeout> | undefined;
-  let running: { job: Job; timer: ReturnType<typeof setTimeout> } | null = null;
+  let running: { job: Job; timer?: ReturnType<typeof setTimeout> } | null = null;
   const queue: Job[] = [];
 
   const endWorker = () => {
     worker?.terminate();
     worker = null;
+    ready = false;
   };
   const finish = () => {
     if (running) clearTimeout(running.timer);
     running = null;
     next();
   };
+  /** Hands the running job to a ready worker and starts its deadline. */
+  const startReading = () => {
+    if (running === null || worker === null) return;
+    clearTimeout(running.timer);
+    worker.postMessage(running.job.files);
+    running.timer = setTimeout(() => {
+      const job = running?.job;
+      endWorker();
+      job?.reject(
+        new InvalidRequest(
+          [{
+            parameter: "files",
+            message: `reading these files took longer than ${deadlineMs / 1000} s; ` +
+              "send fewer or smaller files",
+          }],
+        ),
+      );
+      finish();
+    }, deadlineMs);
+  };
   const startWorker = () => {
-    const w = new Worker(import.meta.url, { type: "module", name: FILE_READER_NAME });
-    w.onmessage = (e: MessageEvent<(FileDependencies | FileProblem)[]>) => {
+    const w = new Worker(workerUrl, { type: "module", name: FILE_READER_NAME });
+    w.onmessage = (e: MessageEvent<(FileDependencies | FileProblem)[] | typeof READY>) => {
+      if (e.data === READY) {
+        ready = true;
+        startReading();
+        return;
+      }
       running?.job.resolve(e.data);
       finish();
     };
@@ -89,21 +131,16 @@ export function createDependencyReader(
       return;
     }
     worker ??= startWorker();
-    const timer = setTimeout(() => {
-      endWorker();
-      job.reject(
-        new InvalidRequest(
-          [{
-            parameter: "files",
-            message: `reading these files took longer than ${deadlineMs / 1000} s; ` +
-              "send fewer or smaller files",
-          }],
-        ),
-      );
-      finish();
-    }, deadlineMs);
-    running = { job, timer };
-    worker.postMessage(job.files);
+    running = { job };
+    if (ready) {
+      startReading();
+    } else {
+      running.timer = setTimeout(() => {
+        endWorker();
+        job.reject(new Busy(5, "Starting the dependency file reader"));
+        finish();
+      }, startDeadlineMs);
+    }
   };
 
   return {
@@ -134,9 +171,10 @@ export function createDependencyReader(
 if (isDependencyReaderWorker()) {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent<DependencyFile[]>) => void) | null;
-    postMessage(a: (FileDependencies | FileProblem)[]): void;
+    postMessage(a: (FileDependencies | FileProblem)[] | typeof READY): void;
   };
   scope.onmessage = (e) => {
     scope.postMessage(e.data.map((f) => readDependencyFile(f.name, f.content)));
   };
+  scope.postMessage(READY);
 }

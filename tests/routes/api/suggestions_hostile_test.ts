@@ -7,7 +7,7 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { createDependencyReader } from "../../../app/mod.ts";
 import { isFileProblem, readDependencyFile } from "../../../lib/mod.ts";
-import { InvalidRequest } from "../../../domain/mod.ts";
+import { Busy, InvalidRequest } from "../../../domain/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, key, testContext } from "../../support/accounts.ts";
 import { WORST_CASE_FILES, worstCaseBodies } from "../../support/hostile_uploads.ts";
@@ -89,5 +89,30 @@ Deno.test("files that take longer than the deadline are a 400 naming files; the 
     ok(one && !isFileProblem(one));
   } finally {
     fast.close();
+  }
+});
+
+Deno.test("the read deadline starts once the reader has started: a slow start is not the files' fault", async () => {
+  const workerUrl = new URL("./_slow_reader_worker.ts?delay=600", import.meta.url);
+  const reader = createDependencyReader({ deadlineMs: 300, workerUrl });
+  try {
+    const [one] = await reader.read([{ name: "go.mod", content: "module example.com/x\n" }]);
+    ok(one && !isFileProblem(one), JSON.stringify(one));
+  } finally {
+    reader.close();
+  }
+});
+
+Deno.test("a reader that does not start in time answers busy instead of waiting for ever", async () => {
+  const never = new URL("./_slow_reader_worker.ts?delay=600000", import.meta.url);
+  const reader = createDependencyReader({ startDeadlineMs: 200, workerUrl: never });
+  try {
+    const err = await reader.read([{ name: "go.mod", content: "module x\n" }]).then(
+      () => null,
+      (e) => e,
+    );
+    ok(err instanceof Busy, String(err));
+  } finally {
+    reader.close();
   }
 });
