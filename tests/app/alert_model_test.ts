@@ -475,6 +475,6 @@ Deno.test("alerts: the pipeline queues exactly what the model says, for random h
         );
       },
     ),
-    { numRuns: TEST_ENGINE === "postgres" ? 100 : 300 },
+    { numRuns: TEST_ENGINE === "postgres" ? 40 : 300 },
   );
 });

@@ -5,7 +5,11 @@
  * @module
  */
 import { openPostgresStore } from "../../store/postgres/mod.ts";
-import { freshDatabase, postgresAvailable, type TestDatabase } from "../support/postgres.ts";
+import {
+  freshMigratedDatabase,
+  postgresAvailable,
+  type TestDatabase,
+} from "../support/postgres.ts";
 import { storeConformance } from "./conformance/mod.ts";
 
 const available = postgresAvailable();
@@ -24,7 +28,7 @@ if (!available) {
 }
 
 storeConformance("postgres", async () => {
-  const db: TestDatabase = await freshDatabase();
+  const db: TestDatabase = await freshMigratedDatabase();
   const store = await openPostgresStore(db.url, { poolSize: 4 });
   return {
     ...store,

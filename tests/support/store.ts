@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ChangeListener, PollerStats, Store } from "../../domain/mod.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
-import { freshDatabase, type TestDatabase } from "./postgres.ts";
+import { freshMigratedDatabase, type TestDatabase } from "./postgres.ts";
 
 /** The engine test stores use: `STATUSD_TEST_ENGINE` (`sqlite`, the default, or `postgres`). */
 export const TEST_ENGINE: "sqlite" | "postgres" = Deno.env.get("STATUSD_TEST_ENGINE") === "postgres"
@@ -48,7 +48,7 @@ function freshPostgresStore(): Store {
   let opening: Promise<{ db: TestDatabase; store: Store }> | null = null;
   const open = () =>
     opening ??= (async () => {
-      const db = await freshDatabase();
+      const db = await freshMigratedDatabase();
       return { db, store: await openPostgresStore(db.url, { poolSize: 4 }) };
     })();
   const ready = () => open().then((o) => o.store);
