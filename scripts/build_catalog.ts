@@ -294,6 +294,21 @@ const STATUSCRAFT_TYPES: Readonly<Record<string, Platform>> = {
   heroku: "heroku",
 };
 
+/** Claims of a statuscraft row (`type`, `page_url`, `status_url`, …); see below. */
+function statuscraftClaims([type = "", page = "", api = ""]: readonly string[]): Claim[] {
+  const platform = STATUSCRAFT_TYPES[type];
+  if (platform === undefined) return [];
+  if (platform !== "statuspage") return claimsFor([page], platform, "api");
+  const base = statuspageApiBase(api);
+  if (base === null) return [];
+  const twin = new URL(base).hostname.endsWith(".statuspage.io");
+  return claimsFor(
+    twin || pageKey(base) === pageKey(page) ? [base, page] : [base],
+    platform,
+    "api",
+  );
+}
+
 /**
  * The source lists, newest first. Each row becomes claims on page keys:
  *
@@ -310,23 +325,12 @@ const STATUSCRAFT_TYPES: Readonly<Record<string, Platform>> = {
  * A feed counts only at `<page>/history.atom`, the URL the rss adapter derives from the page.
  */
 const PLATFORM_LISTS: readonly PlatformList[] = [
+  { name: "statuscraft", file: "statuscraft.tsv", date: "2026-06-20", claims: statuscraftClaims },
   {
     name: "statuscraft",
-    file: "statuscraft.tsv",
+    file: "statuscraft_vendors.tsv",
     date: "2026-06-20",
-    claims: ([type = "", page = "", api = ""]) => {
-      const platform = STATUSCRAFT_TYPES[type];
-      if (platform === undefined) return [];
-      if (platform !== "statuspage") return claimsFor([page], platform, "api");
-      const base = statuspageApiBase(api);
-      if (base === null) return [];
-      const twin = new URL(base).hostname.endsWith(".statuspage.io");
-      return claimsFor(
-        twin || pageKey(base) === pageKey(page) ? [base, page] : [base],
-        platform,
-        "api",
-      );
-    },
+    claims: statuscraftClaims,
   },
   {
     name: "drdroid",
@@ -560,6 +564,371 @@ function cleanDomains(domains: readonly string[]): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Vendors listed by statuscraft that the gathered list lacks
+
+/** The statuscraft rows with a name (scripts/catalog_sources/statuscraft_vendors.tsv). */
+const LISTED_VENDORS_FILE = "statuscraft_vendors.tsv";
+
+/**
+ * statuscraft tags → catalog category, first match over a row's tags in order. Tags not here
+ * say nothing about the category (`saas`, `api`, `enterprise` …).
+ */
+const TAG_CATEGORIES: Readonly<Record<string, Category>> = Object.fromEntries(
+  ([
+    ["ai", [
+      "ai",
+      "llm",
+      "ml",
+      "mlops",
+      "machine-learning",
+      "inference",
+      "vector-database",
+      "generative-ai",
+      "nlp",
+      "tts",
+      "voice",
+      "speech-to-text",
+      "conversational-ai",
+      "image-generation",
+      "document-ai",
+      "embeddings",
+      "agents",
+    ]],
+    ["cdn-dns", ["cdn", "dns", "edge", "domain", "domains", "registrar", "domain-registrar"]],
+    ["ci-cd", [
+      "ci-cd",
+      "ci",
+      "deployment",
+      "testing",
+      "qa",
+      "load-testing",
+      "browser-testing",
+      "test-management",
+      "performance-testing",
+      "visual-regression",
+    ]],
+    ["cloud", [
+      "cloud",
+      "iaas",
+      "gpu",
+      "kubernetes",
+      "k8s",
+      "infrastructure",
+      "serverless",
+      "networking",
+      "vpn",
+      "compute",
+      "iot",
+      "sd-wan",
+      "connectivity",
+    ]],
+    ["communication", [
+      "messaging",
+      "sms",
+      "email",
+      "voice",
+      "video",
+      "chat",
+      "communication",
+      "communications",
+      "telephony",
+      "voip",
+      "cpaas",
+      "video-conferencing",
+      "notifications",
+      "push-notifications",
+      "live-chat",
+      "team-chat",
+      "webinar",
+      "meetings",
+      "meeting",
+      "streaming",
+      "live-streaming",
+      "podcast",
+      "audio",
+      "phone-system",
+      "contact-center",
+    ]],
+    ["crm-marketing", [
+      "crm",
+      "marketing",
+      "sales",
+      "advertising",
+      "adtech",
+      "seo",
+      "email-marketing",
+      "marketing-automation",
+      "social-media",
+      "lead-generation",
+      "customer-support",
+      "helpdesk",
+      "help-desk",
+      "customer-success",
+      "cx",
+      "loyalty",
+      "reviews",
+      "surveys",
+      "feedback",
+      "abm",
+      "referral",
+      "affiliate",
+      "community",
+      "events",
+      "event-management",
+      "sales-enablement",
+      "customer-service",
+    ]],
+    ["data", [
+      "data",
+      "database",
+      "analytics",
+      "bi",
+      "etl",
+      "elt",
+      "data-integration",
+      "search",
+      "postgres",
+      "mysql",
+      "time-series",
+      "data-warehouse",
+      "cdp",
+      "financial-data",
+      "market-data",
+      "product-analytics",
+      "integration",
+      "ipaas",
+      "data-import",
+    ]],
+    ["devtools", [
+      "developer-tools",
+      "devtools",
+      "devops",
+      "api",
+      "sdk",
+      "ide",
+      "code-quality",
+      "feature-flags",
+      "developer-portal",
+      "platform-engineering",
+      "git",
+      "package-manager",
+      "no-code",
+      "low-code",
+      "cms",
+      "headless",
+      "headless-cms",
+      "documentation",
+      "workflow",
+      "automation",
+      "internal-tools",
+      "design",
+      "prototyping",
+    ]],
+    ["ecommerce", [
+      "ecommerce",
+      "e-commerce",
+      "marketplace",
+      "pos",
+      "retail",
+      "shopify",
+      "shipping",
+      "logistics",
+      "fulfillment",
+      "inventory",
+      "restaurant",
+      "subscriptions",
+      "checkout",
+      "order-management",
+      "delivery",
+    ]],
+    ["hosting", [
+      "hosting",
+      "paas",
+      "web-hosting",
+      "website-builder",
+      "wordpress",
+      "static-sites",
+      "servers",
+    ]],
+    ["hr-finance", [
+      "hr",
+      "payroll",
+      "recruiting",
+      "ats",
+      "benefits",
+      "accounting",
+      "finance",
+      "expense-management",
+      "erp",
+      "fintech",
+      "banking",
+      "lending",
+      "mortgage",
+      "insurance",
+      "insurtech",
+      "tax",
+      "invoicing",
+      "billing",
+      "legal",
+      "compliance",
+      "workforce",
+      "workforce-management",
+      "time-tracking",
+      "scheduling",
+      "employee-engagement",
+      "crypto",
+      "blockchain",
+      "web3",
+      "trading",
+      "investing",
+      "neobank",
+      "bnpl",
+    ]],
+    ["monitoring", [
+      "monitoring",
+      "observability",
+      "apm",
+      "logging",
+      "error-tracking",
+      "incident-management",
+      "on-call",
+      "alerting",
+      "uptime",
+      "uptime-monitoring",
+      "tracing",
+      "session-replay",
+      "metrics",
+      "status-page",
+    ]],
+    ["payments", [
+      "payments",
+      "payment-gateway",
+      "payment-processing",
+      "gateway",
+      "merchant-services",
+      "payment-orchestration",
+      "open-banking",
+      "money-transfer",
+      "card-issuing",
+    ]],
+    ["productivity", [
+      "productivity",
+      "collaboration",
+      "project-management",
+      "documents",
+      "notes",
+      "calendar",
+      "forms",
+      "e-signature",
+      "esign",
+      "esignature",
+      "edtech",
+      "education",
+      "lms",
+      "e-learning",
+      "knowledge-base",
+      "knowledge-management",
+      "intranet",
+      "file-sharing",
+      "storage",
+      "cloud-storage",
+      "backup",
+      "presentations",
+      "healthcare",
+      "telehealth",
+      "ehr",
+    ]],
+    ["security", [
+      "security",
+      "identity",
+      "auth",
+      "authentication",
+      "authorization",
+      "iam",
+      "sso",
+      "mfa",
+      "fraud-prevention",
+      "fraud-detection",
+      "fraud",
+      "kyc",
+      "aml",
+      "privacy",
+      "siem",
+      "edr",
+      "endpoint",
+      "password-manager",
+      "cybersecurity",
+      "appsec",
+      "devsecops",
+      "identity-verification",
+      "threat-intelligence",
+      "data-privacy",
+    ]],
+  ] as [Category, string[]][]).flatMap(([category, tags]) => tags.map((t) => [t, category])),
+);
+
+/** A statuscraft row naming a vendor. */
+interface ListedVendor {
+  readonly type: string;
+  readonly page: string;
+  readonly name: string;
+  readonly tags: readonly string[];
+}
+
+async function readListedVendors(dir: string): Promise<ListedVendor[]> {
+  const text = await Deno.readTextFile(`${dir}${LISTED_VENDORS_FILE}`);
+  return text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#")).map((line) => {
+    const [type = "", page = "", , name = "", tags = ""] = line.split("\t").map((x) => x.trim());
+    return { type, page, name, tags: tags.split(",").filter(Boolean) };
+  });
+}
+
+/** A name as two listings of one vendor spell it alike: lower case, letters and digits only. */
+function nameKey(name: string): string {
+  return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]/g, "");
+}
+
+/**
+ * The listed vendors the gathered list lacks, as source records. A row is left out when its
+ * page is already a vendor's (same page key), when a vendor of the same name exists (the same
+ * company on another page, e.g. Stripe on stripestatus.com), or when its page sits on a shared
+ * platform host (a bare `*.statuspage.io` page is not shown to be the vendor's own). The
+ * vendor's domain is its status host's registrable domain when that host is `status.<domain>`.
+ */
+function listedRecords(
+  listed: readonly ListedVendor[],
+  records: readonly SourceVendor[],
+): { added: SourceVendor[]; known: number } {
+  const pages = new Set(records.map((r) => pageKey(r.statusPageUrl)));
+  const names = new Set(records.map((r) => nameKey(r.name)));
+  const added: SourceVendor[] = [];
+  let known = 0;
+  for (const row of listed) {
+    const url = cleanUrl(row.page);
+    const key = url === null ? null : pageKey(url);
+    if (url === null || key === null) continue;
+    if (pages.has(key) || names.has(nameKey(row.name))) {
+      known++;
+      continue;
+    }
+    const host = new URL(url).hostname.toLowerCase();
+    if (SHARED_HOSTS.some((h) => under(host, h))) continue;
+    pages.add(key);
+    names.add(nameKey(row.name));
+    const category = row.tags.map((t) => TAG_CATEGORIES[t]).find((c) => c !== undefined);
+    added.push(SourceVendor.parse({
+      name: row.name,
+      slug: slugify(row.name),
+      statusPageUrl: url,
+      category: category ?? "other",
+      domains: host.startsWith("status.") ? [registrable(host)] : [],
+      sources: [`statuscraft: ${row.page}`],
+    }));
+  }
+  return { added, known };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Build
 
 interface Report {
@@ -709,24 +1078,29 @@ export async function buildCatalogText(
     return SourceVendor.parse({ name: c.name, slug: slugify(c.name), statusPageUrl: c.url });
   });
   const claims = await readPlatformLists(sourcesDir);
-  const { vendors, report } = build(records, promoted, claims);
+  const listed = listedRecords(await readListedVendors(sourcesDir), [...records, ...promoted]);
+  const { vendors, report } = build([...records, ...listed.added], promoted, claims);
   const text = serialise(vendors);
   // The loader must accept exactly what is shipped.
   const loaded = parseCatalog(JSON.parse(text), input);
   if (loaded.length !== vendors.length) throw new Error("loader and builder disagree");
-  return { text, vendors, report, records, candidates, promoted };
+  return { text, vendors, report, records, candidates, promoted, listed };
 }
 
 async function main(args: string[]): Promise<void> {
   const [input, candidatesPath, output = DEFAULT_OUTPUT, sourcesDir] = args;
-  const { text, vendors, report, records, candidates, promoted } = await buildCatalogText(
+  const { text, vendors, report, records, candidates, promoted, listed } = await buildCatalogText(
     input,
     candidatesPath,
     sourcesDir,
   );
   await Deno.writeTextFile(output, text);
 
-  console.log(`wrote ${output}: ${vendors.length} vendors from ${records.length} records`);
+  console.log(
+    `wrote ${output}: ${vendors.length} vendors from ${records.length} records and ` +
+      `${listed.added.length} vendors only statuscraft lists (${listed.known} of its named rows ` +
+      "are vendors already listed)",
+  );
   console.log(
     `held back: ${candidates.length - promoted.length} of ${candidates.length} candidates ` +
       `(${promoted.length} promoted)`,
