@@ -1,6 +1,7 @@
 /**
  * Every page people look at, in headless Chromium at 1280 px and at 390 px (a phone): a
- * screenshot of each (under tests/e2e/screenshots/, not committed), axe-core run on each with
+ * screenshot of each (under tests/e2e/screenshots/, not committed; `STATUSD_SCREENSHOTS=0`, as
+ * in `.ci/run`, skips them: nobody looks at a CI machine's files), axe-core run on each with
  * no critical or serious violation, no horizontal scroll at 390 px, and no request refused by
  * the Content-Security-Policy. Then the keyboard (skip link, visible focus) and search as you
  * type on /services.
@@ -18,6 +19,8 @@ import { fillPagesStore } from "../support/pages.ts";
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = new URL("./screenshots/", import.meta.url);
 const WIDTHS = [1280, 390] as const;
+/** Whether to write the screenshots (a person looks at them; CI does not). */
+const SCREENSHOTS = Deno.env.get("STATUSD_SCREENSHOTS") !== "0";
 /** axe-core's own source, injected into each page (its npm entry exports it as `source`). */
 const AXE_SOURCE = (axe as unknown as { source: string }).source;
 
@@ -234,10 +237,12 @@ Deno.test({
             // Attached, not visible: at 390 px the viewer folds its sidebar away.
             await page.locator(p.ready).first().waitFor({ state: "attached", timeout: 30_000 });
           }
-          await page.screenshot({
-            path: new URL(`${p.name}-${width}.png`, SHOTS).pathname,
-            fullPage: true,
-          });
+          if (SCREENSHOTS) {
+            await page.screenshot({
+              path: new URL(`${p.name}-${width}.png`, SHOTS).pathname,
+              fullPage: true,
+            });
+          }
           const violations = await audit(page);
           const [scrollWidth, innerWidth] = await widths(page);
           visits.push({
@@ -266,10 +271,12 @@ Deno.test({
           page.getByRole("button", { name: "Sign in" }).click(),
         ]);
         await page.waitForLoadState();
-        await page.screenshot({
-          path: new URL(`error-429-${width}.png`, SHOTS).pathname,
-          fullPage: true,
-        });
+        if (SCREENSHOTS) {
+          await page.screenshot({
+            path: new URL(`error-429-${width}.png`, SHOTS).pathname,
+            fullPage: true,
+          });
+        }
         const violations = await audit(page);
         const [scrollWidth, innerWidth] = await widths(page);
         visits.push({

@@ -13,7 +13,6 @@ import { join } from "node:path";
 import {
   type AppContext,
   authenticate,
-  createAccount,
   createAppContext,
   createKey,
   listIncidents,
@@ -30,7 +29,7 @@ import { openSqliteStore } from "../../store/mod.ts";
 import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { copySqliteToPostgres } from "../../store/copy_to_postgres.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
-import { PASSWORD } from "../support/accounts.ts";
+import { account as testAccount, PASSWORD } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 import { component, incident, snapshot } from "./conformance/_support.ts";
@@ -301,11 +300,7 @@ Deno.test({
       const sqlite = openSqliteStore(path, { commitWindows: TEST_COMMIT_WINDOWS });
       const ctx = ctxOver(sqlite);
       await seedReadings(sqlite);
-      const { account, member } = await createAccount(ctx, {
-        email: EMAIL,
-        password: PASSWORD,
-        plan: "PRO",
-      });
+      const { account, member } = await testAccount(ctx, EMAIL, "PRO");
       const { sessionId } = await startSession(ctx, { account, member });
       const { secret } = await createKey(ctx, { kind: "admin", account }, {
         name: "ci",

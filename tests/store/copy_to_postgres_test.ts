@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
   authenticate,
-  createAccount,
   createAppContext,
   createKey,
   listIncidents,
@@ -20,7 +19,7 @@ import { silentLogger } from "../../log.ts";
 import { openSqliteStore } from "../../store/mod.ts";
 import { TEST_COMMIT_WINDOWS } from "../support/store.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
-import { PASSWORD } from "../support/accounts.ts";
+import { account as testAccount } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { addIncident, addTransitions, addVendor } from "../support/seed.ts";
 
@@ -73,11 +72,7 @@ Deno.test({
         startedAt: T0 - 2 * DAY_MS,
       }, T0 - 2 * DAY_MS);
       const ctx = ctxOver(sqlite);
-      const { account } = await createAccount(ctx, {
-        email: "ops@example.com",
-        password: PASSWORD,
-        plan: "PRO",
-      });
+      const { account } = await testAccount(ctx, "ops@example.com", "PRO");
       const { secret } = await createKey(ctx, { kind: "admin", account }, {
         name: "ci",
         scopes: ["status:read"],

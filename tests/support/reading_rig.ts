@@ -9,13 +9,8 @@
  * T0 + 2 min. Every failing vendor has therefore failed twice in a row since T0.
  * @module
  */
-import {
-  type AppContext,
-  createAccount,
-  createAppContext,
-  createKey,
-  type Membership,
-} from "../../app/mod.ts";
+import { account } from "./accounts.ts";
+import { type AppContext, createAppContext, createKey, type Membership } from "../../app/mod.ts";
 import { fixedClock, MINUTE_MS, type ReadingErrorKind, type Vendor } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller } from "../../ingest/mod.ts";
@@ -214,11 +209,7 @@ export async function readingRig(): Promise<ReadingRig> {
   });
   const app = createServer({ app: ctx, pollerStats: () => pollerStats(true) });
   handler = (req) => app.fetch(req);
-  const owner = await createAccount(ctx, {
-    email: "owner@reading.test",
-    password: "correct horse battery",
-    plan: "PRO",
-  });
+  const owner = await account(ctx, "owner@reading.test", "PRO");
   const key = (await createKey(ctx, { kind: "admin", account: owner.account }, {
     name: "reading",
     scopes: [],

@@ -6,7 +6,6 @@
  */
 import {
   type AppContext,
-  createAccount,
   createAppContext,
   createKey,
   type Membership,
@@ -17,6 +16,7 @@ import { silentLogger } from "../../../log.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
 import { memoryStore, pollerStats } from "../../support/store.ts";
+import { account } from "../../support/accounts.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
@@ -62,7 +62,7 @@ export interface McpRig {
 }
 
 async function member(ctx: AppContext, email: string, plan: Plan): Promise<Membership> {
-  return await createAccount(ctx, { email, password: PASSWORD, plan });
+  return await account(ctx, email, plan);
 }
 
 async function key(
