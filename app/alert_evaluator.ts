@@ -28,10 +28,13 @@ import {
   type EpochMs,
   errorWords,
   escalationSchedule,
+  formatMinutes,
   type GroupRecord,
   levelNoun,
   levelPhrase,
+  maintenanceOverrun,
   MIN_RESOLUTION_SAMPLE,
+  MINUTE_MS,
   monitorLevelNow,
   type MonitorRecord,
   type NewDelivery,
@@ -286,10 +289,20 @@ async function messageFor(
     ? service.timeToResolve.byImpact[impact as keyof typeof service.timeToResolve.byImpact]
     : undefined;
   const label = m.label ?? name;
+  // A maintenance the vendor still calls under way although its announced end has passed. The
+  // change names the vendor's id, reads give statusd's own: the open one of that title, if
+  // only one has it.
+  const sameTitle = change.kind === "incident"
+    ? service?.incidents.filter((i) => i.title === change.title) ?? []
+    : [];
+  const overrun = sameTitle.length === 1 ? maintenanceOverrun(sameTitle[0]!, change.at) : null;
+  const overran = overrun === null
+    ? ""
+    : `overran its announced end by ${formatMinutes(overrun.byMs / MINUTE_MS)}`;
   const what = trigger === "recovered"
     ? `${label} recovered: ${levelNoun(level)}`
     : incident
-    ? `${label}: ${incident.title}`
+    ? `${label}: ${incident.title}${overran ? ` (${overran})` : ""}`
     : `${label} ${levelPhrase(level)}`;
   const closed = incident !== null &&
     (incident.status === "RESOLVED" || incident.status === "COMPLETED");
@@ -323,6 +336,8 @@ async function messageFor(
       ? "Nothing to do: what this rule watches is back under its threshold."
       : closed
       ? `${name} closed this ${incident!.status === "COMPLETED" ? "maintenance" : "incident"}.`
+      : overran
+      ? `This maintenance ${overran} and ${name} has not said it is done: check its status page.`
       : `Check ${name}'s status page for updates; statusd tells you when it recovers.`,
     links: { alerts: alertsPage(ctx) },
     sentBecause: rule.name,

@@ -86,6 +86,7 @@ async function setup(history: number) {
     ctx,
     past,
     messages,
+    admin,
     accountId: who.account.id,
     advance: (ms: number) => (now += ms),
     at: () => now,
@@ -176,4 +177,57 @@ Deno.test("an incident alert links the vendor's incident page, status page, serv
   ]);
   equal(linked.links.alerts, "http://localhost:8080/settings/alerts");
   equal(byTitle.get("Incident hostile")!.incident!.url, null);
+});
+
+Deno.test("a maintenance still under way past its announced end says by how much it overran", async () => {
+  const s = await setup(0);
+  const admin = s.admin;
+  const route = (await createRoute(s.ctx, admin, {
+    name: "maintenance hooks",
+    settings: { kind: "webhook", url: "http://127.0.0.1:9/maintenance" },
+  })).route;
+  await createRule(s.ctx, admin, {
+    name: "Maintenance",
+    target: { kind: "all" },
+    maintenance: true,
+    routes: [route.id],
+  });
+  const window = { scheduledStartAt: T0 + 10 * MIN, scheduledEndAt: T0 + 70 * MIN };
+  const works = (status: "SCHEDULED" | "IN_PROGRESS", at: number) =>
+    incident("works", T0 + 10 * MIN, {
+      title: "Database upgrade",
+      status,
+      impact: "MAINTENANCE",
+      updatedAt: at,
+      updates: [{ at, status, body: status === "SCHEDULED" ? "Planned" : "Started" }],
+      ...window,
+    });
+  s.advance(MIN);
+  await recordReading(
+    s.ctx.store,
+    "acme",
+    page("OPERATIONAL", 0, [works("SCHEDULED", s.at())]),
+    s.at(),
+  );
+  await evaluateAlerts(s.ctx);
+  // The vendor starts it late: past the end it announced.
+  s.advance(2 * 60 * MIN);
+  await recordReading(
+    s.ctx.store,
+    "acme",
+    page("OPERATIONAL", 0, [works("IN_PROGRESS", s.at())]),
+    s.at(),
+  );
+  await evaluateAlerts(s.ctx);
+  const messages = await s.messages();
+  const scheduled = messages.find((m) => m.trigger === "maintenance_scheduled")!;
+  ok(scheduled, messages.map((m) => m.trigger).join(", "));
+  equal(scheduled.summary, "Acme Cloud: Database upgrade", "not overrun before its end");
+  const started = messages.find((m) => m.trigger === "maintenance_started")!;
+  ok(started, messages.map((m) => m.trigger).join(", "));
+  equal(started.summary, "Acme Cloud: Database upgrade (overran its announced end by 51 min)");
+  match(
+    started.advice,
+    /overran its announced end by 51 min and Acme Cloud has not said it is done/,
+  );
 });
