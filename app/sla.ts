@@ -17,6 +17,7 @@ import {
   SLA_ROLLING_DAYS,
   type SlaIncidentRow,
   uptimePercent,
+  downtime,
 } from "../domain/mod.ts";
 import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
@@ -46,6 +47,11 @@ export interface SlaReport {
   readonly targetPercent: number;
   /** Uptime over the window (3 decimals), null when nothing was observed. */
   readonly uptimePercent: number | null;
+  /**
+   * How much of the window statusd observed (ms): the uptime covers only that, so a service
+   * first read an hour ago has an hour behind its figure, not `days` days.
+   */
+  readonly observedMs: number;
   /** True when uptime is at or above target; null when nothing was observed. */
   readonly met: boolean | null;
   /** Mean minutes to recovery of disruptions that ended in the window (1 decimal). */
@@ -80,6 +86,7 @@ export async function slaReport(
   const { service, transitions: ts, incidents } = found;
   const target = who.account.slaTarget;
   const uptime = uptimePercent(ts, window, service.currentStatus);
+  const { observedMs } = downtime(ts, window, service.currentStatus);
   const mttr = mttrMinutes(ts, window);
   const byId = new Map(incidents.map((i) => [i.id, i]));
   const breaches = findBreaches(ts, incidents, window, target, {
@@ -93,6 +100,7 @@ export async function slaReport(
     windowEnd: end,
     targetPercent: target,
     uptimePercent: roundPercent(uptime),
+    observedMs,
     met: uptime === null ? null : uptime >= target,
     mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
     latency: histogramSummary(found.latency),

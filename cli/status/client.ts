@@ -133,6 +133,10 @@ export const UptimeSchema = z.object({
   mttrMinutes: z.number().nullable(),
   /** How many disruptions ended in the last 90 days (the MTTR sample). */
   disruptions: z.number().int(),
+  /** Window end the figures were computed for (older servers leave it out). */
+  asOf: z.string().optional(),
+  /** First instant of the 90 days with a known status; null when none (older servers: absent). */
+  observedSince: z.string().nullable().optional(),
 });
 /** Uptime figures of one service. */
 export type Uptime = z.infer<typeof UptimeSchema>;

@@ -140,6 +140,11 @@ const SlaReportSchema = z.object({
   uptimePercent: z.number().nullable().openapi({
     description: "Uptime over the window (3 decimals); null when nothing was observed",
   }),
+  observedSeconds: z.number().int().openapi({
+    description: "How much of the window statusd observed the service: the uptime covers only " +
+      "that (a service first read an hour ago has an hour behind its figure, not `days` days)",
+    example: 2592000,
+  }),
   met: z.boolean().nullable().openapi({ description: "Uptime at or above the target" }),
   mttrMinutes: z.number().nullable().openapi({
     description: "Mean minutes to recovery of disruptions that ended in the window",
@@ -197,8 +202,10 @@ export const slaReportRoute = defineRoute({
 
 /** An SLA report as the API shows it. */
 export function slaJson(r: SlaReport) {
+  const { observedMs, ...rest } = r;
   return {
-    ...r,
+    ...rest,
+    observedSeconds: Math.floor(observedMs / 1000),
     windowStart: toIso(r.windowStart),
     windowEnd: toIso(r.windowEnd),
     breaches: r.breaches.map((b) => ({

@@ -47,7 +47,8 @@ const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   redirect_loop: "redirect_loop",
   redirect_private: "refused_address",
   bad_utf8: ["ok", "not_modified"],
-  deep_json: "parse_error",
+  // Megabytes of nesting: refused by the parser, or by the read's deadline on a loaded machine.
+  deep_json: ["parse_error", "timeout"],
   huge_component_list: ["ok", "not_modified"],
   churning_ids: "ok",
   huge_strings: ["ok", "timeout"],

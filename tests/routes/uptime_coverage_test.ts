@@ -6,7 +6,7 @@
 import { deepStrictEqual, equal, match } from "node:assert/strict";
 import { createServer } from "../../routes/mod.ts";
 import { uptimeSpanWords } from "../../domain/mod.ts";
-import { testContext } from "../support/accounts.ts";
+import { account, key, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 
 const T0 = Date.UTC(2026, 10, 28, 12);
@@ -32,6 +32,32 @@ Deno.test("uptime over a short watch says 'over the N observed' in the API, MCP 
 
   const home = await (await app.request("http://localhost:8080/services")).text();
   match(home, /86\.111 %.{0,80}over the 3 min observed/s);
+
+  // The SLA report (API) and the uptime report (MCP) say what their window's figure covers.
+  const who = await account(ctx, "owner@example.com");
+  const secret = await key(ctx, who, "reports", []);
+  const sla = await (await app.request("http://localhost:8080/api/user/services/acme/sla?days=30", {
+    headers: { "x-api-key": secret },
+  })).json();
+  equal(sla.observedSeconds, 180);
+  equal(sla.uptimePercent, 86.111);
+  const mcp = await app.request("http://localhost:8080/api/mcp", {
+    method: "POST",
+    headers: {
+      "x-api-key": secret,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_uptime_report", arguments: { slug: "acme", range: "30d" } },
+    }),
+  });
+  const report = (await mcp.json()).result.structuredContent;
+  equal(report.uptimeCovers, "over the 3 min observed");
+  equal(report.uptimePercent, 86.111);
 });
 
 Deno.test("uptime words: the whole window reads as the window; less reads as what was observed", () => {

@@ -8,6 +8,21 @@ import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import { EXIT } from "../exit.ts";
 import { duration, percent, renderTable } from "../table.ts";
 import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
+import { uptimeSpanWords } from "../../../domain/uptime.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * What a figure over the last `days` days covers, in words (`30-day`, or `over the 3 h
+ * observed` for a service statusd began reading lately); null when the server does not say.
+ */
+function covers(u: { asOf?: string; observedSince?: string | null }, days: number): string | null {
+  if (u.asOf === undefined || u.observedSince === undefined) return null;
+  if (u.observedSince === null) return "nothing observed";
+  const end = Date.parse(u.asOf);
+  const since = Math.max(Date.parse(u.observedSince), end - days * DAY_MS);
+  return uptimeSpanWords(Math.max(0, end - since), days);
+}
 
 /** Windows the API computes. */
 export const UPTIME_WINDOWS = [7, 30, 90] as const;
@@ -30,7 +45,8 @@ error occurs.
 
 JSON (--json):
   {"days", "services": [{"slug", "uptimePercent" (over --days, or null when nothing was
-    observed), "mttrMinutes" (90 days, or null), "disruptions" (ended in 90 days),
+    observed), "covers" ("30-day", or "over the 3 h observed" for a vendor statusd began
+    reading lately), "mttrMinutes" (90 days, or null), "disruptions" (ended in 90 days),
     "days7", "days30", "days90"}]}
 
 ${EXIT_HELP}
@@ -61,6 +77,7 @@ export const uptimeCommand: Command<UptimeOptions> = {
       return {
         slug,
         uptimePercent,
+        covers: covers(u, days),
         mttrMinutes: u.mttrMinutes,
         disruptions: u.disruptions,
         days7: u.days7,
@@ -72,10 +89,11 @@ export const uptimeCommand: Command<UptimeOptions> = {
       ctx.print(JSON.stringify({ days, services: figures }, null, 2));
     } else {
       ctx.print(renderTable(
-        ["SERVICE", `UPTIME ${days}D`, "MTTR (90D)", "DISRUPTIONS (90D)"],
+        ["SERVICE", `UPTIME ${days}D`, "COVERS", "MTTR (90D)", "DISRUPTIONS (90D)"],
         figures.map((f) => [
           f.slug,
           percent(f.uptimePercent),
+          f.covers ?? "",
           duration(f.mttrMinutes),
           String(f.disruptions),
         ]),

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { serviceUptime, SLA_DAYS, slaReport } from "../../../app/mod.ts";
-import { InvalidRequest, toIso } from "../../../domain/mod.ts";
+import { InvalidRequest, toIso, uptimeSpanWords } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import { Slug } from "./_shapes.ts";
 
@@ -34,6 +34,10 @@ export const getUptimeReportTool = defineTool({
     from: z.string(),
     to: z.string(),
     uptimePercent: z.number().nullable().describe("null when nothing was observed"),
+    uptimeCovers: z.string().describe(
+      "What the uptime covers: `30-day` when the whole window was observed, else `over the " +
+        "3 h 10 min observed` (a figure from hours of watching is not a month's)",
+    ),
     mttrMinutes: z.number().nullable(),
     sla: z.object({
       targetPercent: z.number(),
@@ -69,6 +73,7 @@ export const getUptimeReportTool = defineTool({
       from: toIso(r.windowStart),
       to: toIso(r.windowEnd),
       uptimePercent: r.uptimePercent,
+      uptimeCovers: uptimeSpanWords(r.observedMs, r.days),
       mttrMinutes: r.mttrMinutes,
       sla: {
         targetPercent: r.targetPercent,
