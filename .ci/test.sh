@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs the tests, streams their output, then prints "N passed, N failed[, N skipped]" last and
 # exits non-zero when anything failed.
-#   bash .ci/test.sh            every test on SQLite, then the suites built on the test store
-#                               (app, API, MCP, feeds, CLI, ingest, outbound) again on PostgreSQL, test files in
-#                               parallel (as many at a time as the machine has cores)
+#   bash .ci/test.sh            every test on SQLite and, side by side, the suites built on the
+#                               test store (app, API, MCP, feeds, CLI, ingest, outbound) again on
+#                               PostgreSQL; two test files at a time in each
 #   bash .ci/test.sh ARGS…      one `deno test ARGS…` run
 log=$(mktemp)
 pg_dir=""
 cleanup() {
-  rm -f "$log"
+  rm -f "$log" "${pg_log:-}"
   [[ -n $pg_dir ]] && deno run -A tests/support/postgres.ts stop "$pg_dir"
 }
 trap cleanup EXIT
@@ -33,12 +33,25 @@ total_passed=0 total_failed=0 total_ignored=0 status=0
 check_flag=()
 [[ -n ${STATUSD_TESTS_CHECKED:-} ]] && check_flag=(--no-check)
 
-pass() {
-  : >"$log"
-  NO_COLOR=1 RUST_BACKTRACE=0 deno test "${check_flag[@]}" "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
+# Runs `deno test ARGS…` with its output in $1 (and on stdout unless $2 is "quiet"); returns
+# deno's exit code.
+run_tests() {
+  local out=$1 mode=$2
+  shift 2
+  : >"$out"
+  if [[ $mode == quiet ]]; then
+    NO_COLOR=1 RUST_BACKTRACE=0 deno test "${check_flag[@]}" "$@" >"$out" 2>&1
+  else
+    NO_COLOR=1 RUST_BACKTRACE=0 deno test "${check_flag[@]}" "$@" 2>&1 | tee "$out"
+    return "${PIPESTATUS[0]}"
+  fi
+}
+
+# Adds a finished run's counts (its output in $1, its exit code $2) to the totals.
+tally() {
+  local out=$1 rc=$2
   local sum
-  sum=$(grep -E '^(ok|FAILED) \| ' "$log" | tail -n 1)
+  sum=$(grep -E '^(ok|FAILED) \| ' "$out" | tail -n 1)
   num() { sed -nE "s/.*\| ([0-9]+) $1.*/\1/p" <<<"$sum"; }
   local passed failed ignored
   passed=$(num passed) failed=$(num failed) ignored=$(num ignored)
@@ -53,16 +66,21 @@ pass() {
   total_ignored=$((total_ignored + ${ignored:-0}))
 }
 
+pass() {
+  local rc=0
+  run_tests "$log" loud "$@" || rc=$?
+  tally "$log" "$rc"
+}
+
 if (($# > 0)); then
   pass "$@"
 else
-  # Three test files at a time on the 2-core CI machines: most files wait on servers, browsers
-  # and subprocesses, so a third overlaps their waits (measured: 460 s for the whole run at four
-  # at a time, against about 500 s at two).
-  export DENO_JOBS=${DENO_JOBS:-3}
-  pass -A --parallel tests/
+  # The SQLite pass and the PostgreSQL pass run side by side, two test files at a time each, on
+  # the 2-core CI machines: most files wait on servers, browsers, subprocesses and the clock, so
+  # four at a time overlap their waits (measured: the two passes one after the other took about
+  # 11 min on a slow machine). The PostgreSQL pass's output is printed when both are done.
+  pg_pid=""
   if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [[ -n ${STATUSD_TEST_DATABASE_URL:-} ]]; then
-    echo "--- the same suites on PostgreSQL (STATUSD_TEST_ENGINE=postgres) ---"
     # The suites whose verbs read and write the store: every file there that opens the test
     # store (tests/support/engine_suites.ts). The HTML pages and HTTP middleware (tests/routes/web,
     # tests/routes/middleware) render and guard the same verbs the API suites run here, and the
@@ -71,12 +89,26 @@ else
       tests/app tests/cli tests/ingest tests/outbound tests/routes/api tests/routes/mcp \
       tests/routes/feeds tests/routes/health_test.ts tests/routes/history_rewrites_test.ts \
       tests/routes/uptime_coverage_test.ts)
-    STATUSD_TEST_ENGINE=postgres pass -A --parallel "${engine_suites[@]}"
+    pg_log=$(mktemp)
+    (
+      export STATUSD_TEST_ENGINE=postgres DENO_JOBS=${DENO_JOBS:-2}
+      run_tests "$pg_log" quiet -A --parallel "${engine_suites[@]}"
+    ) &
+    pg_pid=$!
   elif [[ -n ${CI:-} ]]; then
     echo "No PostgreSQL in CI: install Debian's postgresql (.ci/run does) or set STATUSD_TEST_DATABASE_URL"
     total_failed=$((total_failed + 1)) status=1
   else
     echo "PostgreSQL is not installed (Debian's postgresql): the PostgreSQL pass is skipped"
+  fi
+  DENO_JOBS=${DENO_JOBS:-2} pass -A --parallel tests/
+  if [[ -n $pg_pid ]]; then
+    pg_rc=0
+    wait "$pg_pid" || pg_rc=$?
+    echo "--- the same suites on PostgreSQL (STATUSD_TEST_ENGINE=postgres) ---"
+    cat "$pg_log"
+    tally "$pg_log" "$pg_rc"
+    rm -f "$pg_log"
   fi
 fi
 skipped=""

@@ -7,6 +7,7 @@
 import {
   type Breach,
   DAY_MS,
+  downtime,
   type EpochMs,
   findBreaches,
   histogramSummary,
@@ -17,7 +18,6 @@ import {
   SLA_ROLLING_DAYS,
   type SlaIncidentRow,
   uptimePercent,
-  downtime,
 } from "../domain/mod.ts";
 import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
