@@ -49,7 +49,8 @@ const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   bad_utf8: ["ok", "not_modified"],
   // Megabytes of nesting: refused by the parser, or by the read's deadline on a loaded machine.
   deep_json: ["parse_error", "timeout"],
-  huge_component_list: ["ok", "not_modified"],
+  // A read of many components may also meet its deadline on a loaded machine (bounded either way).
+  huge_component_list: ["ok", "not_modified", "timeout"],
   churning_ids: "ok",
   huge_strings: ["ok", "timeout"],
   out_of_range_times: ["ok", "not_modified"],
@@ -150,9 +151,11 @@ Deno.test("hostile vendors beside healthy ones: bounded, refused, recorded, and 
       const seen = await fetchOutcomes(store, slugOf(behaviour));
       ok(seen.length >= 1, `${behaviour} was read`);
       ok(seen.every((o) => expected.includes(o)), `${behaviour}: ${seen}`);
+      // The stored error is the last read's: none after a good read, else that read's reason.
       const error = await lastError(store, slugOf(behaviour));
-      if (expected.includes("ok")) equal(error, null, behaviour);
-      else ok(expected.some((r) => error?.startsWith(`${r}: `)), `${behaviour}: ${error}`);
+      const last = seen.at(-1)!;
+      if (last === "ok" || last === "not_modified") equal(error, null, behaviour);
+      else ok(error?.startsWith(`${last}: `), `${behaviour}: ${error}`);
     }
 
     // Nothing internal was fetched, stored or published.
