@@ -76,12 +76,15 @@ async function listeningPort(stderr: ReadableStream<Uint8Array>, seen: string[])
   }
 }
 
+/** `deno task bundle`, run once for this file's tests (each copies what it needs out of dist/). */
+let bundled: ReturnType<typeof deno> | null = null;
+
 Deno.test({
   name: "the bundled server and CLI run from an empty folder: migrate, catalog, answer, query",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const built = await deno(["task", "bundle"], ROOT);
+    const built = await (bundled ??= deno(["task", "bundle"], ROOT));
     equal(built.code, 0, `deno task bundle failed:\n${built.stderr}`);
 
     const dir = await Deno.makeTempDir({ prefix: "statusd-bundle-" });
@@ -240,7 +243,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const built = await deno(["task", "bundle"], ROOT);
+    const built = await (bundled ??= deno(["task", "bundle"], ROOT));
     equal(built.code, 0, `deno task bundle failed:\n${built.stderr}`);
     // A Statuspage vendor whose summary is far above the off-thread size (2,500 components).
     const summary = JSON.stringify({
