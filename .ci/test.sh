@@ -86,10 +86,12 @@ else
     # store (tests/support/engine_suites.ts). The HTML pages and HTTP middleware (tests/routes/web,
     # tests/routes/middleware) render and guard the same verbs the API suites run here, and the
     # store port itself has its own conformance suite on both engines (tests/store).
+    # The dependency-file suites (tests/routes/api/suggestions*) read uploads on a worker, not the
+    # store, and stay SQLite-only too.
     mapfile -t engine_suites < <(deno run --allow-read tests/support/engine_suites.ts \
       tests/app tests/cli tests/ingest tests/outbound tests/routes/api tests/routes/mcp \
       tests/routes/feeds tests/routes/health_test.ts tests/routes/history_rewrites_test.ts \
-      tests/routes/uptime_coverage_test.ts)
+      tests/routes/uptime_coverage_test.ts | grep -v '^tests/routes/api/suggestions')
     pg_log=$(mktemp)
     (
       export STATUSD_TEST_ENGINE=postgres DENO_JOBS=${DENO_JOBS:-2}
