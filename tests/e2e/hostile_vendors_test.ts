@@ -47,10 +47,8 @@ const EXPECTED: Record<HostileBehaviour, string | string[]> = {
   redirect_loop: "redirect_loop",
   redirect_private: "refused_address",
   bad_utf8: ["ok", "not_modified"],
-  // Megabytes of nesting: refused by the parser, or by the read's deadline on a loaded machine.
-  deep_json: ["parse_error", "timeout"],
-  // A read of many components may also meet its deadline on a loaded machine (bounded either way).
-  huge_component_list: ["ok", "not_modified", "timeout"],
+  deep_json: "parse_error",
+  huge_component_list: ["ok", "not_modified"],
   churning_ids: "ok",
   huge_strings: ["ok", "timeout"],
   out_of_range_times: ["ok", "not_modified"],
@@ -150,7 +148,13 @@ Deno.test("hostile vendors beside healthy ones: bounded, refused, recorded, and 
       const expected = [reasons].flat();
       const seen = await fetchOutcomes(store, slugOf(behaviour));
       ok(seen.length >= 1, `${behaviour} was read`);
-      ok(seen.every((o) => expected.includes(o)), `${behaviour}: ${seen}`);
+      // On a loaded machine any read may also meet its deadline, a bounded refusal too; the
+      // behaviour's own reason must still be seen.
+      ok(seen.every((o) => expected.includes(o) || o === "timeout"), `${behaviour}: ${seen}`);
+      ok(
+        seen.some((o) => expected.includes(o)),
+        `${behaviour}: never read as ${expected}: ${seen}`,
+      );
       // The stored error is the last read's: none after a good read, else that read's reason.
       const error = await lastError(store, slugOf(behaviour));
       const last = seen.at(-1)!;
