@@ -84,7 +84,7 @@ export {
   type SuggestionReport,
   suggestMonitors,
 } from "./suggestions.ts";
-export { HashGate, HASHING, hashPassword, passwordHashing } from "./password.ts";
+export { HashGate, HASHING, hashPassword, passwordHashing, storedHash } from "./password.ts";
 export {
   authenticateKey,
   type CreatedKey,

@@ -116,8 +116,16 @@ function derive(
 /** Hashes a password: `scrypt$N$r$p$<salt base64>$<hash base64>`. Takes about half a second. */
 export async function hashPassword(password: string, lane: HashLane = "other"): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await derive(password, salt, COST, lane);
-  return ["scrypt", COST.N, COST.r, COST.p, encodeBase64(salt), encodeBase64(key)].join("$");
+  return storedHash(COST, salt, await derive(password, salt, COST, lane));
+}
+
+/** A derived key as a stored hash: the parameters travel with it, so they can be raised later. */
+export function storedHash(
+  cost: { N: number; r: number; p: number },
+  salt: Uint8Array,
+  key: Uint8Array,
+): string {
+  return ["scrypt", cost.N, cost.r, cost.p, encodeBase64(salt), encodeBase64(key)].join("$");
 }
 
 /**

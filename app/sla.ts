@@ -14,10 +14,10 @@ import {
   InvalidRequest,
   type LatencySummary,
   mttrMinutes,
+  percentUp,
   type Principal,
   SLA_ROLLING_DAYS,
   type SlaIncidentRow,
-  uptimePercent,
 } from "../domain/mod.ts";
 import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
@@ -85,8 +85,8 @@ export async function slaReport(
   if (found === null) throw await serviceNotFound(ctx, slug);
   const { service, transitions: ts, incidents } = found;
   const target = who.account.slaTarget;
-  const uptime = uptimePercent(ts, window, service.currentStatus);
-  const { observedMs } = downtime(ts, window, service.currentStatus);
+  const observed = downtime(ts, window, service.currentStatus);
+  const uptime = percentUp(observed);
   const mttr = mttrMinutes(ts, window);
   const byId = new Map(incidents.map((i) => [i.id, i]));
   const breaches = findBreaches(ts, incidents, window, target, {
@@ -100,7 +100,7 @@ export async function slaReport(
     windowEnd: end,
     targetPercent: target,
     uptimePercent: roundPercent(uptime),
-    observedMs,
+    observedMs: observed.observedMs,
     met: uptime === null ? null : uptime >= target,
     mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
     latency: histogramSummary(found.latency),

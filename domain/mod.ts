@@ -106,6 +106,7 @@ export {
   mttrMinutes,
   observedPercent,
   observedSince,
+  percentUp,
   RECOVERED_LEVELS,
   type Segment,
   segmentsIn,

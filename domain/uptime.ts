@@ -115,8 +115,12 @@ export function uptimePercent(
   window: TimeWindow,
   otherwise?: StatusLevel,
 ): number | null {
-  const { observedMs, downMs } = downtime(transitions, window, otherwise);
-  return observedMs === 0 ? null : 100 * (1 - downMs / observedMs);
+  return percentUp(downtime(transitions, window, otherwise));
+}
+
+/** {@link uptimePercent} of a window's {@link downtime}, for a caller that needs both. */
+export function percentUp(d: { observedMs: number; downMs: number }): number | null {
+  return d.observedMs === 0 ? null : 100 * (1 - d.downMs / d.observedMs);
 }
 
 /** A disruption: from entering a degraded-or-worse level until back to operational/maintenance. */

@@ -365,14 +365,19 @@ interface SourcedClaim extends Claim {
   readonly date: string;
 }
 
-/** Reads every list under `dir` into claims by page key. Rows are TAB-separated; `#` = comment. */
+/** The rows of a source list: TAB-separated columns, trimmed; blank and `#` lines skipped. */
+async function readRows(path: string): Promise<string[][]> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"))
+    .map((line) => line.split("\t").map((x) => x.trim()));
+}
+
+/** Reads every list under `dir` into claims by page key. */
 async function readPlatformLists(dir: string): Promise<Map<string, SourcedClaim[]>> {
   const byKey = new Map<string, SourcedClaim[]>();
   for (const list of PLATFORM_LISTS) {
-    const text = await Deno.readTextFile(`${dir}${list.file}`);
-    for (const line of text.split("\n")) {
-      if (line.trim() === "" || line.startsWith("#")) continue;
-      for (const c of list.claims(line.split("\t").map((x) => x.trim()))) {
+    for (const row of await readRows(`${dir}${list.file}`)) {
+      for (const c of list.claims(row)) {
         const claim = { ...c, source: list.name, date: list.date };
         byKey.set(c.key, [...(byKey.get(c.key) ?? []), claim]);
       }
@@ -869,23 +874,24 @@ const TAG_CATEGORIES: Readonly<Record<string, Category>> = Object.fromEntries(
 
 /** A statuscraft row naming a vendor. */
 interface ListedVendor {
-  readonly type: string;
   readonly page: string;
   readonly name: string;
   readonly tags: readonly string[];
 }
 
 async function readListedVendors(dir: string): Promise<ListedVendor[]> {
-  const text = await Deno.readTextFile(`${dir}${LISTED_VENDORS_FILE}`);
-  return text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#")).map((line) => {
-    const [type = "", page = "", , name = "", tags = ""] = line.split("\t").map((x) => x.trim());
-    return { type, page, name, tags: tags.split(",").filter(Boolean) };
-  });
+  return (await readRows(`${dir}${LISTED_VENDORS_FILE}`)).map(
+    ([, page = "", , name = "", tags = ""]) => ({
+      page,
+      name,
+      tags: tags.split(",").filter(Boolean),
+    }),
+  );
 }
 
-/** A name as two listings of one vendor spell it alike: lower case, letters and digits only. */
+/** A name as two listings of one vendor spell it alike: its slug without the dashes. */
 function nameKey(name: string): string {
-  return name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]/g, "");
+  return slugify(name).replaceAll("-", "");
 }
 
 /**
@@ -907,14 +913,15 @@ function listedRecords(
     const url = cleanUrl(row.page);
     const key = url === null ? null : pageKey(url);
     if (url === null || key === null) continue;
-    if (pages.has(key) || names.has(nameKey(row.name))) {
+    const name = nameKey(row.name);
+    if (pages.has(key) || names.has(name)) {
       known++;
       continue;
     }
-    const host = new URL(url).hostname.toLowerCase();
+    const host = new URL(url).hostname;
     if (SHARED_HOSTS.some((h) => under(host, h))) continue;
     pages.add(key);
-    names.add(nameKey(row.name));
+    names.add(name);
     const category = row.tags.map((t) => TAG_CATEGORIES[t]).find((c) => c !== undefined);
     added.push(SourceVendor.parse({
       name: row.name,

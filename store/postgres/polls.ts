@@ -18,7 +18,6 @@ import { countLatencyOf } from "./latency_days.ts";
 import { writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
-
 import { numOrNull, strOrNull } from "../shared/query.ts";
 
 /**

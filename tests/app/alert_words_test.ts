@@ -202,23 +202,20 @@ Deno.test("a maintenance still under way past its announced end says by how much
       updates: [{ at, status, body: status === "SCHEDULED" ? "Planned" : "Started" }],
       ...window,
     });
-  s.advance(MIN);
-  await recordReading(
-    s.ctx.store,
-    "acme",
-    page("OPERATIONAL", 0, [works("SCHEDULED", s.at())]),
-    s.at(),
-  );
-  await evaluateAlerts(s.ctx);
+  /** The page after `ms` more, showing the maintenance as `status`; then the alerts it causes. */
+  const readAfter = async (ms: number, status: "SCHEDULED" | "IN_PROGRESS") => {
+    s.advance(ms);
+    await recordReading(
+      s.ctx.store,
+      "acme",
+      page("OPERATIONAL", 0, [works(status, s.at())]),
+      s.at(),
+    );
+    await evaluateAlerts(s.ctx);
+  };
+  await readAfter(MIN, "SCHEDULED");
   // The vendor starts it late: past the end it announced.
-  s.advance(2 * 60 * MIN);
-  await recordReading(
-    s.ctx.store,
-    "acme",
-    page("OPERATIONAL", 0, [works("IN_PROGRESS", s.at())]),
-    s.at(),
-  );
-  await evaluateAlerts(s.ctx);
+  await readAfter(2 * 60 * MIN, "IN_PROGRESS");
   const messages = await s.messages();
   const scheduled = messages.find((m) => m.trigger === "maintenance_scheduled")!;
   ok(scheduled, messages.map((m) => m.trigger).join(", "));

@@ -7,6 +7,7 @@ import {
   createAppContext,
   createKey,
   type Membership,
+  storedHash,
 } from "../../app/mod.ts";
 import {
   type Clock,
@@ -18,7 +19,7 @@ import {
 import { createLogger, type Logger } from "../../log.ts";
 import { scryptSync } from "node:crypto";
 import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeBase64, encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { memoryStore } from "./store.ts";
 
 /** 2026-03-01T12:00:00Z. */
@@ -64,9 +65,10 @@ export function testContext(
  * for unknown emails, still hash at production's cost.
  */
 export const TEST_PASSWORD_HASH: string = (() => {
+  const cost = { N: 1024, r: 8, p: 1 };
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = scryptSync(PASSWORD.normalize("NFKC"), salt, 32, { N: 1024, r: 8, p: 1 });
-  return ["scrypt", 1024, 8, 1, encodeBase64(salt), encodeBase64(new Uint8Array(key))].join("$");
+  const key = scryptSync(PASSWORD.normalize("NFKC"), salt, 32, cost);
+  return storedHash(cost, salt, new Uint8Array(key));
 })();
 
 /**

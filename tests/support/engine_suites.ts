@@ -1,8 +1,8 @@
 /**
  * Lists the test files the PostgreSQL pass of `.ci/test.sh` runs: every `*_test.ts` under the
- * given folders (or given itself) whose relative imports reach the test store (`tests/support/store.ts`, which
- * gives a PostgreSQL store under `STATUSD_TEST_ENGINE=postgres`). A file that never opens a
- * store would only repeat its SQLite run.
+ * given folders (or given itself) whose relative imports reach the test store
+ * (`tests/support/store.ts`, which gives a PostgreSQL store under `STATUSD_TEST_ENGINE=postgres`).
+ * A file that never opens a store would only repeat its SQLite run.
  *
  *     deno run --allow-read tests/support/engine_suites.ts tests/app tests/cli …
  * @module

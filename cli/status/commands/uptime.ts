@@ -9,8 +9,7 @@ import { EXIT } from "../exit.ts";
 import { duration, percent, renderTable } from "../table.ts";
 import { EXIT_HELP, forEachSlug, GLOBAL_HELP } from "./_shared.ts";
 import { uptimeSpanWords } from "../../../domain/uptime.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../../../domain/time.ts";
 
 /**
  * What a figure over the last `days` days covers, in words (`30-day`, or `over the 3 h

@@ -11,7 +11,7 @@ import {
   type Membership,
   startSession,
 } from "../../../app/mod.ts";
-import { DAY_MS, fixedClock, HOUR_MS, type Plan, type Scope } from "../../../domain/mod.ts";
+import { DAY_MS, fixedClock, HOUR_MS, type Scope } from "../../../domain/mod.ts";
 import { silentLogger } from "../../../log.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
@@ -39,9 +39,6 @@ export {
 
 export { T0 };
 
-/** Password of every rig account. */
-export const PASSWORD = "correct horse battery";
-
 /** A running server with seeded data. */
 export interface McpRig {
   readonly ctx: AppContext;
@@ -59,10 +56,6 @@ export interface McpRig {
   /** A signed-in session cookie header for `who`. */
   sessionCookie(who: Membership): Promise<string>;
   close(): Promise<void>;
-}
-
-async function member(ctx: AppContext, email: string, plan: Plan): Promise<Membership> {
-  return await account(ctx, email, plan);
 }
 
 async function key(
@@ -142,8 +135,8 @@ export async function mcpRig(): Promise<McpRig> {
   const app = createServer({ app: ctx, pollerStats: () => pollerStats(true) });
   handler = (req) => app.fetch(req);
   await seed(ctx);
-  const pro = await member(ctx, "owner@pro.test", "PRO");
-  const free = await member(ctx, "owner@free.test", "FREE");
+  const pro = await account(ctx, "owner@pro.test", "PRO");
+  const free = await account(ctx, "owner@free.test", "FREE");
   const keys = {
     all: await key(ctx, pro, "agent", []),
     noMcp: await key(ctx, pro, "reader", ["status:read", "incidents:read", "sla:read"]),
