@@ -72,6 +72,11 @@ export interface Incident extends
    * (absent where the read does not carry them).
    */
   readonly revisions?: readonly IncidentRevision[];
+  /**
+   * When statusd saw the vendor take it off its page while newer incidents stayed listed
+   * (a history document only); null while it is listed, absent where the read does not say.
+   */
+  readonly removedAt?: EpochMs | null;
 }
 
 /** {@link maintenanceOverrun} as JSON both the API and MCP return (whole seconds). */
@@ -89,7 +94,7 @@ export function overrunJson(
 /** An incident's revisions as JSON both the API and MCP return (times as ISO 8601). */
 export function revisionsJson(
   i: Pick<Incident, "revisions">,
-): { at: string; kind: IncidentRevision["kind"]; before: string; after: string }[] {
+): { at: string; kind: RevisionKind; before: string; after: string }[] {
   return (i.revisions ?? []).map((r) => ({
     at: new Date(r.at).toISOString(),
     kind: r.kind,
@@ -98,10 +103,24 @@ export function revisionsJson(
   }));
 }
 
+/**
+ * What a vendor can rewrite of what it published: an update's text, the impact once it was
+ * over, the start time; or take the incident off its page (and put it back).
+ */
+export const REVISION_KINDS = [
+  "update_edited",
+  "impact_lowered",
+  "start_moved",
+  "removed",
+  "restored",
+] as const;
+/** One of {@link REVISION_KINDS}. */
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
 /** One rewrite statusd saw: when it saw it, what kind, and the text before and after. */
 export interface IncidentRevision {
   readonly at: EpochMs;
-  readonly kind: "update_edited" | "impact_lowered" | "start_moved";
+  readonly kind: RevisionKind;
   readonly before: string;
   readonly after: string;
 }

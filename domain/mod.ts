@@ -30,6 +30,8 @@ export {
   maintenanceOverrun,
   maintenanceWindow,
   overrunJson,
+  REVISION_KINDS,
+  type RevisionKind,
   revisionsJson,
 } from "./incident.ts";
 export {
@@ -265,10 +267,11 @@ export {
   type CapsToEnforce,
   type ComponentWrite,
   diffReading,
+  historyCutoff,
   type IncidentWrite,
   type ReadingDiff,
+  REMOVED_WORDS,
   type Revision,
-  REVISION_KINDS,
   revisionsOf,
   type ServiceAfterReading,
   serviceAfterReading,

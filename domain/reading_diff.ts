@@ -11,6 +11,11 @@
  * - **Vanished incidents.** An open incident the page no longer shows is closed at the reading
  *   time (`COMPLETED` for maintenance, else `RESOLVED`): documents such as Statuspage's summary
  *   drop an incident once it is resolved, so absence is the only signal.
+ * - **Removed incidents.** A document that keeps history (`Snapshot.keepsHistory`: feeds,
+ *   incident lists) lists every incident newer than the oldest closed one it shows. One it
+ *   stops listing while older ones stay was taken off the page by the vendor: it is marked
+ *   removed (a `removed` revision; closed if it was open) and kept; one that comes back is
+ *   marked `restored`. See {@link historyCutoff} for what "newer" means.
  * - **Removed components.** A component gone from the page ends its history with a transition
  *   to `UNKNOWN` (time not counted as up or down) and is kept, marked removed; one that comes
  *   back is revived from `UNKNOWN`.
@@ -22,6 +27,7 @@
 import type { IncidentChange, StatusChange } from "./change.ts";
 import {
   type Impact,
+  type IncidentRevision,
   type IncidentSnapshot,
   type IncidentStatus,
   type IncidentUpdate,
@@ -66,11 +72,14 @@ export interface StoredIncident {
   readonly scheduledEndAt: EpochMs | null;
   /** Its stored timeline (only needed for incidents the snapshot names). */
   readonly updates: readonly IncidentUpdate[];
+  /** When it was seen taken off the vendor's page; null while listed. */
+  readonly removedAt: EpochMs | null;
 }
 
 /**
  * What a store loads before applying a reading: the vendor, every stored component of it, and
- * its stored incidents that are open or that the snapshot names (those with their timeline).
+ * its stored incidents that are open or that the snapshot names (those with their timeline),
+ * and, when the snapshot has a {@link historyCutoff}, those that started after it.
  */
 export interface StoredReadingState {
   readonly vendor: StoredVendor;
@@ -98,7 +107,7 @@ export type ComponentWrite =
  * an update's text edited, an impact lowered once the incident was over, a start moved.
  */
 export interface Revision {
-  readonly kind: "update_edited" | "impact_lowered" | "start_moved";
+  readonly kind: IncidentRevision["kind"];
   /** What was published before (the text, the impact, the start as ISO 8601). */
   readonly before: string;
   /** What is published now. */
@@ -106,9 +115,6 @@ export interface Revision {
   /** The update an edit is of (its time and status), for `update_edited`. */
   readonly update?: { readonly at: EpochMs; readonly status: IncidentStatus };
 }
-
-/** The kinds of {@link Revision}. */
-export const REVISION_KINDS = ["update_edited", "impact_lowered", "start_moved"] as const;
 
 /** An incident write; `updates` are the timeline entries to add (never stored before). */
 export type IncidentWrite =
@@ -121,8 +127,17 @@ export type IncidentWrite =
     readonly updates: readonly IncidentUpdate[];
     /** What the vendor rewrote of what it had published; edited updates change in place. */
     readonly revisions: readonly Revision[];
+    /** It had been removed from the page and is listed again (its removal is cleared). */
+    readonly restored: boolean;
   }
-  | { readonly kind: "close"; readonly externalId: string; readonly status: IncidentStatus };
+  | { readonly kind: "close"; readonly externalId: string; readonly status: IncidentStatus }
+  | {
+    readonly kind: "remove";
+    readonly externalId: string;
+    /** The status it closes with, when it was open; null when it was already over. */
+    readonly close: IncidentStatus | null;
+    readonly revision: Revision;
+  };
 
 /** A level change to log: of the service (`component` null) or of a component (external id). */
 export interface TransitionWrite {
@@ -195,7 +210,13 @@ export function diffReading(
   const components = diffComponents(vendor.slug, state.components, snapshot.components);
   const names = new Map(state.components.map((c) => [c.externalId, c.name]));
   for (const c of snapshot.components) names.set(c.externalId, c.name);
-  const incidents = diffIncidents(vendor.slug, state.incidents, snapshot.incidents, names);
+  const incidents = diffIncidents(
+    vendor.slug,
+    state.incidents,
+    snapshot.incidents,
+    names,
+    historyCutoff(snapshot),
+  );
   const after = serviceAfterReading(vendor, serviceStatus(snapshot), at);
   const transitions = [...components.transitions];
   const changes: (StatusChange | IncidentChange)[] = [];
@@ -337,6 +358,32 @@ export function revisionsOf(row: StoredIncident, read: IncidentSnapshot): Revisi
   return out;
 }
 
+/**
+ * The instant after which a document that keeps history (`snapshot.keepsHistory`) lists every
+ * incident the vendor still shows: the later of the earliest start and the earliest last
+ * update among the closed incidents it lists, plus the start slack. A document cut by count or
+ * by age, sorted by start or by last update, lists every incident that started after that.
+ * Open incidents are left out, because documents of "open ones, plus those resolved lately"
+ * list them whatever their age. Null when the snapshot keeps no history or lists nothing
+ * closed (no evidence that it keeps any).
+ */
+export function historyCutoff(
+  snapshot: Pick<Snapshot, "keepsHistory" | "incidents">,
+): EpochMs | null {
+  if (!snapshot.keepsHistory) return null;
+  let start = Infinity;
+  let updated = Infinity;
+  for (const i of snapshot.incidents) {
+    if (isOpen(i.status)) continue;
+    start = Math.min(start, i.startedAt);
+    updated = Math.min(updated, i.updatedAt);
+  }
+  return Number.isFinite(start) ? Math.max(start, updated) + START_SLACK_MS : null;
+}
+
+/** The words a subscriber reads when an open incident is taken off the vendor's page. */
+export const REMOVED_WORDS = "The vendor removed this incident from its status page.";
+
 /** The entries of `updates` not in `known` (nor repeated), in order. */
 function newUpdates(updates: readonly IncidentUpdate[], known: Set<string>): IncidentUpdate[] {
   const out: IncidentUpdate[] = [];
@@ -385,8 +432,18 @@ function diffIncidents(
   stored: readonly StoredIncident[],
   read: readonly IncidentSnapshot[],
   names: ReadonlyMap<string, string>,
+  cutoff: EpochMs | null,
 ) {
   const byExternal = new Map(stored.map((i) => [i.externalId, i]));
+  // Removals are judged only while the page's ids still match what is stored (a vendor whose
+  // ids all changed, or a new adapter, would otherwise read as a page wiped clean).
+  const judgeRemovals = cutoff !== null && read.some((i) => byExternal.has(i.externalId));
+  // A stored incident whose title or link is listed under another id is the same incident
+  // under a new id (some generators put a time in their ids; a vendor that moved platform
+  // numbers them anew), not a removal.
+  const renamed = new Set(
+    read.flatMap((i) => [`t:${i.title}`, ...(i.url === null ? [] : [`u:${i.url}`])]),
+  );
   const writes: IncidentWrite[] = [];
   const changes: IncidentChange[] = [];
   const grown: string[] = [];
@@ -404,7 +461,9 @@ function diffIncidents(
       added = true;
       continue;
     }
+    const restored = row.removedAt !== null;
     const revisions = revisionsOf(row, i);
+    if (restored) revisions.push({ kind: "restored", before: "", after: i.title });
     const edited = new Set(
       revisions.flatMap((r) =>
         r.update ? [updateKey({ at: r.update.at, status: r.update.status, body: r.after })] : []
@@ -423,23 +482,32 @@ function diffIncidents(
       row.resolvedAt !== i.resolvedAt || row.url !== i.url ||
       !sameIds(row.componentIds, i.componentIds);
     if (fields || updates.length || revisions.length) {
-      writes.push({ kind: "update", incident: i, fields, updates, revisions });
+      writes.push({ kind: "update", incident: i, fields, updates, revisions, restored });
     }
     if (updates.length) grown.push(i.externalId);
     if (moved || updates.length) changes.push(incidentChange(slug, i, names));
   }
   for (const row of stored) {
-    if (seen.has(row.externalId) || !isOpen(row.status)) continue;
-    const status: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
-    writes.push({ kind: "close", externalId: row.externalId, status });
+    if (seen.has(row.externalId)) continue;
+    const closing: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
+    const removed = judgeRemovals && row.removedAt === null && row.startedAt > cutoff! &&
+      !renamed.has(`t:${row.title}`) && !(row.url !== null && renamed.has(`u:${row.url}`));
+    if (removed) {
+      const close = isOpen(row.status) ? closing : null;
+      const revision: Revision = { kind: "removed", before: row.title, after: "" };
+      writes.push({ kind: "remove", externalId: row.externalId, close, revision });
+      if (close === null) continue;
+    } else if (isOpen(row.status)) {
+      writes.push({ kind: "close", externalId: row.externalId, status: closing });
+    } else continue;
     changes.push({
       kind: "incident",
       slug,
       incidentId: row.externalId,
       title: row.title,
-      status,
+      status: closing,
       impact: row.impact,
-      latestUpdate: null,
+      latestUpdate: removed ? REMOVED_WORDS : null,
       url: row.url,
       components: componentNames(row.componentIds, names),
     });

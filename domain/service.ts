@@ -81,6 +81,12 @@ export interface Snapshot {
   readonly components: readonly ComponentSnapshot[];
   /** Incidents and maintenances the payload shows, open or recently resolved. */
   readonly incidents: readonly IncidentSnapshot[];
+  /**
+   * The document keeps history: it lists closed incidents too (the newest, by count or age),
+   * not only open ones, so one it stops listing while older ones stay was removed by the
+   * vendor (domain/reading_diff.ts). Absent for documents of open incidents only.
+   */
+  readonly keepsHistory?: boolean;
 }
 
 /** A service's status: the worst of its page indicator and its components. */

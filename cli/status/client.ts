@@ -87,6 +87,8 @@ export const IncidentSchema = z.object({
     before: z.string(),
     after: z.string(),
   })).optional(),
+  /** When the vendor took it off its page; null while listed (absent from older servers). */
+  removedAt: Time.optional(),
   /** A maintenance past its announced end the vendor has not closed (absent from older servers). */
   overrun: z.object({ since: z.string(), seconds: z.number() }).nullable().optional(),
 });

@@ -239,7 +239,13 @@ function parse(body: string, ctx: ParseContext): Snapshot {
   const incidents = mergeDuplicates(
     feed.entries.map((e, i) => toIncident(e, feed.builtAt, ctx, i)),
   );
-  return { indicator: indicatorFromIncidents(incidents), components: [], incidents };
+  // A feed lists its newest entries, closed ones too: one it stops listing was removed.
+  return {
+    indicator: indicatorFromIncidents(incidents),
+    components: [],
+    incidents,
+    keepsHistory: true,
+  };
 }
 
 /** Generic RSS 2.0 / Atom incident feed adapter. */

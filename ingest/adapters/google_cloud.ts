@@ -142,6 +142,7 @@ function parse(body: string, ctx: ParseContext): Snapshot {
     indicator: indicatorFromIncidents(incidents),
     components: products(raw, incidents),
     incidents,
+    keepsHistory: true,
   };
 }
 

@@ -213,13 +213,18 @@ export const IncidentSchema = z.object({
     at: Timestamp.openapi({ description: "When statusd saw the rewrite" }),
     kind: z.enum(REVISION_KINDS).openapi({
       description: "update_edited: an update's text changed; impact_lowered: the impact was " +
-        "lowered after the incident ended; start_moved: its start time changed",
+        "lowered after the incident ended; start_moved: its start time changed; removed: the " +
+        "vendor took it off its page (before: its title); restored: it is listed again",
     }),
     before: z.string().openapi({ description: "What the vendor had published" }),
     after: z.string().openapi({ description: "What it publishes now" }),
   })).openapi({
     description: "What the vendor rewrote of this incident after publishing it, oldest " +
       "first, with what statusd saw before (at most 20)",
+  }),
+  removedAt: Timestamp.nullable().openapi({
+    description: "When statusd saw the vendor take it off its status page while newer " +
+      "incidents stayed listed (it is kept, with what it said); null while it is listed",
   }),
   overrun: z.object({
     since: Timestamp.openapi({ description: "The announced end it went past" }),
@@ -462,6 +467,7 @@ export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof Incident
     scheduledStartAt: toIso(i.scheduledStartAt),
     scheduledEndAt: toIso(i.scheduledEndAt),
     revisions: revisionsJson(i),
+    removedAt: toIso(i.removedAt ?? null),
     overrun: overrunJson(i, now),
   };
 }

@@ -206,6 +206,12 @@ export function rewriteWords(i: Incident): string[] {
         when(r.at)
       }).`;
     }
+    if (r.kind === "removed") {
+      return `The vendor removed it from its status page ${after} after it was posted (seen ${
+        when(r.at)
+      }); statusd keeps what it said.`;
+    }
+    if (r.kind === "restored") return `The vendor put it back on its status page (${when(r.at)}).`;
     return `The vendor moved its start from ${when(Date.parse(r.before))} to ${
       when(Date.parse(r.after))
     } (seen ${when(r.at)}).`;
@@ -234,7 +240,9 @@ export function IncidentItem(
         {`${i.status.replaceAll("_", " ").toLowerCase()} · ${impactWords(i)} · started ${
           when(i.startedAt)
         }`}
-        {i.resolvedAt !== null && ` · resolved ${when(i.resolvedAt)}`}
+        {i.removedAt
+          ? ` · removed from the vendor's page ${when(i.removedAt)}`
+          : i.resolvedAt !== null && ` · resolved ${when(i.resolvedAt)}`}
         {` · ${lasted(i, props.now)}`}
         {i.components.length > 0 && ` · affects ${i.components.join(", ")}`}
         {i.url && (

@@ -66,7 +66,7 @@ function pageOf(d: Dialect, where: string, order: string, limit: string): string
   return `SELECT i.id, v.slug AS "serviceSlug", i.title, i.status, i.impact,
       i.started_at AS "startedAt", i.updated_at AS "updatedAt", i.resolved_at AS "resolvedAt",
       i.url, i.scheduled_start_at AS "scheduledStartAt", i.scheduled_end_at AS "scheduledEndAt",
-      ${d.componentNames("i")} AS components
+      i.removed_at AS "removedAt", ${d.componentNames("i")} AS components
     FROM (
       SELECT i.* FROM incidents i JOIN vendors v ON v.id = i.vendor_id
       WHERE ${where} ORDER BY ${order} ${limit}
@@ -140,6 +140,7 @@ function* incidentsOf(d: Dialect, rows: readonly Row[]): Query<Incident[]> {
     revisions: revisions.get(Number(r.id)) ?? [],
     scheduledStartAt: numOrNull(r.scheduledStartAt),
     scheduledEndAt: numOrNull(r.scheduledEndAt),
+    removedAt: numOrNull(r.removedAt),
   }));
 }
 

@@ -8,6 +8,7 @@
 import {
   diffReading,
   type EpochMs,
+  historyCutoff,
   type Impact,
   type IncidentChange,
   type IncidentSnapshot,
@@ -76,6 +77,7 @@ function toStoredIncident(r: Row, updates: IncidentUpdate[]): StoredIncident {
     scheduledStartAt: numOrNull(r.scheduled_start_at),
     scheduledEndAt: numOrNull(r.scheduled_end_at),
     updates,
+    removedAt: numOrNull(r.removed_at),
   };
 }
 
@@ -103,13 +105,18 @@ export function* writeReading(
     position: Number(r.position),
     removedAt: numOrNull(r.removed_at),
   }));
-  // Incidents: those the snapshot names (with their timelines), then every other open one.
+  // Incidents: those the snapshot names (with their timelines), then every other open one and,
+  // for a document that keeps history, every other one it should still list.
   const wanted = [...new Set(snapshot.incidents.map((i) => i.externalId))];
+  const cutoff = historyCutoff(snapshot);
   const incidentRows = yield* all(
     `SELECT * FROM incidents WHERE vendor_id = ?
-       AND (${d.inJson("external_id")} OR ${openSql()}) ORDER BY id`,
+       AND (${d.inJson("external_id")} OR ${openSql()}${
+      cutoff === null ? "" : " OR started_at > ?"
+    }) ORDER BY id`,
     vendorId,
     JSON.stringify(wanted),
+    ...(cutoff === null ? [] : [cutoff]),
   );
   const named = new Set(wanted);
   const known = incidentRows.filter((r) => named.has(String(r.external_id)));
@@ -193,8 +200,24 @@ function* persist(
     } else if (w.kind === "update") {
       const id = incidentIds.get(w.incident.externalId)!;
       if (w.fields) yield* updateIncident(id, w.incident);
+      if (w.restored) yield* run("UPDATE incidents SET removed_at = NULL WHERE id = ?", id);
       yield* keepRevisions(vendorId, id, w.revisions, at);
       yield* insertUpdates(id, w.updates);
+    } else if (w.kind === "remove") {
+      const id = incidentIds.get(w.externalId)!;
+      if (w.close === null) yield* run("UPDATE incidents SET removed_at = ? WHERE id = ?", at, id);
+      else {
+        yield* run(
+          `UPDATE incidents SET removed_at = ?, status = ?, resolved_at = ?, updated_at = ?
+           WHERE id = ?`,
+          at,
+          w.close,
+          at,
+          at,
+          id,
+        );
+      }
+      yield* keepRevisions(vendorId, id, [w.revision], at);
     } else {
       yield* run(
         "UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?",

@@ -290,3 +290,8 @@ CREATE INDEX incident_revisions_incident ON incident_revisions (incident_id);
 CREATE INDEX incident_revisions_vendor ON incident_revisions (vendor_id, at);
 `;
 }
+
+/** When statusd saw a vendor take an incident off its page (null while it is listed). */
+export function incidentRemoval(t: SchemaTypes): string {
+  return `ALTER TABLE incidents ADD COLUMN removed_at ${t.big};\n`;
+}

@@ -35,6 +35,7 @@ const stored = (i: IncidentSnapshot): StoredIncident => ({
   ...i,
   scheduledStartAt: i.scheduledStartAt ?? null,
   scheduledEndAt: i.scheduledEndAt ?? null,
+  removedAt: null,
 });
 
 Deno.test("the first reading moves the level but not lastChangedAt; a later one moves both", () => {
@@ -147,6 +148,7 @@ Deno.test("new timeline entries are added once; a new incident asks for the inci
     fields: false,
     updates: [{ at: T - 100, status: "IDENTIFIED", body: "b" }],
     revisions: [],
+    restored: false,
   });
   equal(d.incidents[1]!.kind, "insert");
   deepStrictEqual([d.caps.incidents, d.caps.timelines], [true, ["i"]]);

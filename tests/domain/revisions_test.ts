@@ -16,6 +16,7 @@ const stored: StoredIncident = {
   componentIds: [],
   scheduledStartAt: null,
   scheduledEndAt: null,
+  removedAt: null,
   updates: [
     { at: T, status: "INVESTIGATING", body: "Payments fail." },
     { at: T + 30 * MIN, status: "RESOLVED", body: "Fixed." },

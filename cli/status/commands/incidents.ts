@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { type Command, parseWith, SlugSchema } from "../args.ts";
 import { EXIT, UsageError } from "../exit.ts";
+import type { Incident } from "../client.ts";
 import { renderTable, when } from "../table.ts";
 import { EXIT_HELP, GLOBAL_HELP } from "./_shared.ts";
 
@@ -28,7 +29,7 @@ JSON (--json):
   {"totalElements" (all that match), "incidents": [{"id", "serviceSlug", "title",
     "status", "impact", "startedAt", "updatedAt", "resolvedAt", "url", "components",
     "updates": [{"at", "status", "body"}], "scheduledStartAt", "scheduledEndAt",
-    "revisions", "overrun"}]}
+    "revisions", "removedAt", "overrun"}]}
 
 ${EXIT_HELP}
 
@@ -42,6 +43,12 @@ const Schema = z.object({
     .min(1, "expected a whole number from 1 to 500")
     .max(500, "expected a whole number from 1 to 500"),
 });
+
+/** What the vendor rewrote of an incident, as a short note after its title. */
+function rewrittenNote(i: Incident): string {
+  if (i.removedAt) return " (removed from the vendor's page)";
+  return i.revisions?.length ? " (rewritten by the vendor)" : "";
+}
 
 /** The `incidents` command. */
 export const incidentsCommand: Command<IncidentsOptions> = {
@@ -81,7 +88,7 @@ export const incidentsCommand: Command<IncidentsOptions> = {
         i.impact,
         i.status,
         when(i.startedAt),
-        i.title,
+        i.title + rewrittenNote(i),
       ]),
       ctx.colour,
     );

@@ -41,7 +41,7 @@ JSON (--json):
      "components": [{"id", "name", "status", "group", "updatedAt"}],
      "incidents": [{"id", "serviceSlug", "title", "status", "impact", "startedAt", "updatedAt",
        "resolvedAt", "url", "components", "updates": [{"at", "status", "body"}],
-       "scheduledStartAt", "scheduledEndAt", "revisions", "overrun"}],
+       "scheduledStartAt", "scheduledEndAt", "revisions", "removedAt", "overrun"}],
      "timeToResolve": {"windowDays", "all": {"incidents", "p50Minutes", "p90Minutes"},
        "byImpact": {"CRITICAL"|"MAJOR"|"MINOR"|"NONE": {"incidents", "p50Minutes",
        "p90Minutes"}}}}]}

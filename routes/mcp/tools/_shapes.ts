@@ -138,7 +138,11 @@ export const IncidentSummary = z.object({
     after: z.string(),
   })).describe(
     "What the vendor rewrote of this incident after publishing it (update_edited, " +
-      "impact_lowered, start_moved), with what it said before",
+      "impact_lowered, start_moved, removed, restored), with what it said before",
+  ),
+  removedAt: When.describe(
+    "When the vendor took it off its status page while newer incidents stayed listed; " +
+      "null while it is listed",
   ),
   overrun: z.object({ since: z.string(), seconds: z.number().int() }).nullable().describe(
     "A maintenance past its announced end that the vendor has not closed: the end it went " +
@@ -164,6 +168,7 @@ export function incidentSummary(i: Incident, now: EpochMs): z.input<typeof Incid
       ? { at: toIso(latest.at), status: latest.status, body: latest.body }
       : null,
     revisions: revisionsJson(i),
+    removedAt: toIso(i.removedAt ?? null),
     overrun: overrunJson(i, now),
   };
 }

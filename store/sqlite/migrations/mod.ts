@@ -18,8 +18,9 @@ import alerting from "./013_alerting.ts";
 import alertIndex from "./016_alert_index.ts";
 import mail from "./015_mail.ts";
 import pulseMemory from "./014_pulse_memory.ts";
-
 import incidentRevisions from "./017_incident_revisions.ts";
+import incidentRemoval from "./018_incident_removal.ts";
+
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
   engine,
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mail,
   alertIndex,
   incidentRevisions,
+  incidentRemoval,
 ];

@@ -31,6 +31,52 @@ async function incidentsOf(store: Parameters<Case["run"]>[0], slug = "acme") {
 export const readingCases: Case[] = [
   {
     name:
+      "an incident a history document stops listing is kept, marked removed (closed if open), and restored when it comes back",
+    async run(store) {
+      const { acme } = await withVendors(store, [vendor("acme")]);
+      const closed = (id: string, at: number) =>
+        incident(id, at, { status: "RESOLVED", resolvedAt: at + MIN, updatedAt: at + MIN });
+      const a = closed("a", T);
+      const b = incident("b", T + 60 * MIN);
+      const c = closed("c", T + 120 * MIN);
+      const history = (...incidents: typeof a[]) => ({
+        ...snapshot("OPERATIONAL", [], incidents),
+        keepsHistory: true,
+      });
+      await read(store, acme!, history(a, b, c), T + 130 * MIN);
+      const changes = await read(store, acme!, history(a, c), T + 140 * MIN);
+      deepStrictEqual(changes.map((x) => x.kind === "incident" && [x.incidentId, x.status]), [
+        ["b", "RESOLVED"],
+      ]);
+      const removed = (await incidentsOf(store)).find((i) => i.title === "Incident b")!;
+      deepStrictEqual(
+        [removed.status, removed.removedAt, removed.resolvedAt, removed.updates.length],
+        ["RESOLVED", T + 140 * MIN, T + 140 * MIN, 1],
+      );
+      deepStrictEqual(removed.revisions!.map((r) => [r.kind, r.before, r.at]), [
+        ["removed", "Incident b", T + 140 * MIN],
+      ]);
+      // Read again without it: nothing more; with it again: restored, listed as the vendor says.
+      deepStrictEqual(await read(store, acme!, history(a, c), T + 150 * MIN), []);
+      await read(store, acme!, history(a, b, c), T + 160 * MIN);
+      const back = (await incidentsOf(store)).find((i) => i.title === "Incident b")!;
+      deepStrictEqual([back.status, back.removedAt, back.revisions!.map((r) => r.kind)], [
+        "INVESTIGATING",
+        null,
+        ["removed", "restored"],
+      ]);
+      // A document of open incidents only: a vanished one is resolved, never "removed".
+      await read(store, acme!, snapshot("OPERATIONAL", [], [a, c]), T + 170 * MIN);
+      const resolved = (await incidentsOf(store)).find((i) => i.title === "Incident b")!;
+      deepStrictEqual([resolved.status, resolved.removedAt, resolved.revisions!.length], [
+        "RESOLVED",
+        null,
+        2,
+      ]);
+    },
+  },
+  {
+    name:
       "history rewrites are kept: an edited update changes in place with its old text kept, a lowered impact after the end and a moved start are recorded",
     async run(store) {
       const { acme } = await withVendors(store, [vendor("acme")]);
