@@ -4,6 +4,7 @@
  * @module
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
+import fc from "fast-check";
 import {
   diffReading,
   historyCutoff,
@@ -188,3 +189,111 @@ Deno.test("subscribers read that an open incident was removed, not that it was r
     after: "",
   });
 });
+
+/** One thing a vendor does to its page between two readings. */
+type VendorStep =
+  | { kind: "open" }
+  | { kind: "resolve"; pick: number }
+  | { kind: "update"; pick: number }
+  | { kind: "delete"; pick: number };
+
+Deno.test("property: statusd never says removed of an incident the vendor did not delete", () => {
+  const pick = (kind: "resolve" | "update" | "delete") =>
+    fc.nat(20).map((n): VendorStep => ({ kind, pick: n }));
+  const step = fc.oneof(
+    { arbitrary: fc.constant<VendorStep>({ kind: "open" }), weight: 3 },
+    { arbitrary: pick("resolve"), weight: 3 },
+    { arbitrary: pick("update"), weight: 1 },
+    { arbitrary: pick("delete"), weight: 1 },
+  );
+  fc.assert(
+    fc.property(
+      fc.record({
+        keep: fc.integer({ min: 1, max: 5 }),
+        sortBy: fc.constantFrom("start", "update"),
+        shape: fc.constantFrom("newest", "open", "open and recent"),
+        steps: fc.array(fc.tuple(step, fc.integer({ min: 1, max: 600 })), {
+          minLength: 5,
+          maxLength: 40,
+        }),
+      }),
+      ({ keep, sortBy, shape, steps }) => {
+        // The vendor's page: every incident it shows, and the ids it deleted.
+        const page = new Map<string, IncidentSnapshot>();
+        const deleted = new Set<string>();
+        let rows: StoredIncident[] = [];
+        let at = T;
+        let n = 0;
+        const listed = () => [...page.values()];
+        const key = (i: IncidentSnapshot) => sortBy === "start" ? i.startedAt : i.updatedAt;
+        for (const [s, minutes] of steps) {
+          at += minutes * 60_000;
+          const ids = listed().map((i) => i.externalId);
+          const id = "pick" in s && ids.length ? ids[s.pick % ids.length]! : null;
+          if (s.kind === "open") {
+            const i = snap(`i${n++}`, (at - T) / HOUR, { status: "INVESTIGATING", updatedAt: at });
+            page.set(i.externalId, i);
+          } else if (id !== null && s.kind === "delete") {
+            page.delete(id);
+            deleted.add(id);
+          } else if (id !== null) {
+            const i = page.get(id)!;
+            const status = s.kind === "resolve" ? "RESOLVED" : i.status;
+            page.set(id, {
+              ...i,
+              status,
+              resolvedAt: i.resolvedAt ?? (status === "RESOLVED" ? at : null),
+              updatedAt: at,
+              updates: [...i.updates, { at, status, body: "More." }],
+            });
+          }
+          // What the document shows: the newest `keep` by its sort key, open ones only, or open
+          // ones and those resolved in the last 12 hours.
+          const shown = shape === "newest"
+            ? listed().sort((a, b) => key(b) - key(a)).slice(0, keep)
+            : listed().filter((i) =>
+              i.resolvedAt === null || (shape !== "open" && at - i.resolvedAt < 12 * HOUR)
+            );
+          const diff = diffReading(state(rows), feed(shown, shape !== "open"), at);
+          rows = applied(rows, diff.incidents, at);
+          for (const i of rows) {
+            if (i.removedAt !== null && !deleted.has(i.externalId)) {
+              throw new Error(`${i.externalId} read as removed, but it only left the document`);
+            }
+          }
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+/** The stored incidents after `writes` (what a store does with them). */
+function applied(
+  before: StoredIncident[],
+  writes: ReturnType<typeof diffReading>["incidents"],
+  at: number,
+): StoredIncident[] {
+  const byId = new Map(before.map((i) => [i.externalId, i]));
+  for (const w of writes) {
+    if (w.kind === "insert") byId.set(w.incident.externalId, stored(w.incident));
+    else if (w.kind === "update") {
+      const old = byId.get(w.incident.externalId)!;
+      byId.set(w.incident.externalId, {
+        ...stored(w.incident),
+        updates: [...old.updates, ...w.updates],
+        removedAt: w.restored ? null : old.removedAt,
+      });
+    } else {
+      const old = byId.get(w.externalId)!;
+      const close = w.kind === "close" ? w.status : w.close;
+      byId.set(w.externalId, {
+        ...old,
+        status: close ?? old.status,
+        resolvedAt: close === null ? old.resolvedAt : at,
+        removedAt: w.kind === "remove" ? at : old.removedAt,
+      });
+    }
+  }
+  return [...byId.values()];
+}
