@@ -93,12 +93,24 @@ function toComponents(
 ): ComponentSnapshot[] {
   const list = validateEach(rows, component, ["components"], ctx);
   const groupNames = new Map(list.filter((c) => c.group === true).map((c) => [c.id, c.name]));
-  return list.filter((c) => c.group !== true).map((c) => ({
-    externalId: c.id,
-    name: c.name,
-    group: (c.group_id && groupNames.get(c.group_id)) ?? null,
-    status: lookup(tables.component, c.status, "component.status", ctx, "UNKNOWN"),
-  }));
+  const missing = new Set<string>();
+  const leaves = list.filter((c) => c.group !== true).map((c) => {
+    const group = c.group_id ? groupNames.get(c.group_id) ?? null : null;
+    if (c.group_id && group === null) missing.add(c.group_id);
+    return {
+      externalId: c.id,
+      name: c.name,
+      group,
+      status: lookup(tables.component, c.status, "component.status", ctx, "UNKNOWN"),
+    };
+  });
+  for (const id of missing) {
+    ctx.dropped?.(
+      "components[].group_id",
+      `group ${id} is named by components but not listed: they are shown without a group`,
+    );
+  }
+  return leaves;
 }
 
 function incidentUrl(raw: RawIncident, ctx: ParseContext): string {

@@ -143,7 +143,7 @@ function toComponent(raw: z.output<typeof component>, ctx: ParseContext): Compon
   return {
     externalId: raw.id,
     name: raw.name.trim(),
-    // The payload names the group by id only; its name is in /components/groups.
+    // The payload names the group by id only (see `grouped`).
     group: null,
     status: lookup(COMPONENT_STATUS, code, "component.status", ctx, "UNKNOWN"),
   };
@@ -251,9 +251,30 @@ function parse(body: string, ctx: ParseContext): Snapshot {
     return { indicator: "UNKNOWN", components: [], incidents };
   }
   const rows = validateEach(data, component, ["data"], ctx);
-  return componentsSnapshot(
-    rows.filter((c) => c.enabled !== false).map((c) => toComponent(c, ctx)),
-  );
+  return componentsSnapshot(grouped(rows.filter((c) => c.enabled !== false), ctx));
+}
+
+/**
+ * 2.x names a component's group by id only; the names are in `/api/v1/components/groups`,
+ * which the poller does not read. So a note says the groups are not shown, and components
+ * that share a name are told apart by their group's id ("API (group 2)").
+ */
+function grouped(rows: z.output<typeof component>[], ctx: ParseContext): ComponentSnapshot[] {
+  const inGroup = (c: z.output<typeof component>) => (c.group_id ?? 0) > 0;
+  if (rows.some(inGroup)) {
+    ctx.dropped?.(
+      "data[].group_id",
+      "components name their group by id only (the names are in /api/v1/components/groups, " +
+        "which is not read): groups are not shown",
+    );
+  }
+  const named = Map.groupBy(rows, (c) => c.name.trim());
+  return rows.map((c) => {
+    const read = toComponent(c, ctx);
+    const twins = named.get(c.name.trim())!;
+    const distinct = new Set(twins.map((t) => t.group_id ?? 0)).size > 1;
+    return distinct && inGroup(c) ? { ...read, name: `${read.name} (group ${c.group_id})` } : read;
+  });
 }
 
 /** `/api/v1/incidents/<id>/updates` → each incident id's timeline, oldest first. */

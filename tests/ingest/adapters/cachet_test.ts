@@ -59,6 +59,37 @@ Deno.test("cachet parse: 2.x components list, one Operational component", () => 
   deepStrictEqual(unknown, []);
 });
 
+Deno.test("cachet parse: 2.x groups by id only — a note says so, same-named components stay apart", () => {
+  const { ctx, dropped } = demo();
+  cachet.parse(read("cachet-v2-components-list-operational.json"), ctx);
+  deepStrictEqual(dropped, [
+    "data[].group_id: components name their group by id only (the names are in " +
+    "/api/v1/components/groups, which is not read): groups are not shown",
+  ]);
+  // The recorded component twice more, in two other groups, and once ungrouped.
+  const recorded = jsonFixture("cachet", "cachet-v2-components-list-operational.json");
+  const base = recorded.data[0];
+  const body = JSON.stringify({
+    ...recorded,
+    data: [
+      base,
+      { ...base, id: 2, group_id: 2, status: 4 },
+      { ...base, id: 3, group_id: 0 },
+      { ...base, id: 4, name: "Other", group_id: 2 },
+    ],
+  });
+  const snap = cachet.parse(body, demo().ctx);
+  deepStrictEqual(snap.components.map((c) => [c.externalId, c.name, c.status]), [
+    ["1", "Example (group 1)", "OPERATIONAL"],
+    ["2", "Example (group 2)", "MAJOR_OUTAGE"],
+    ["3", "Example", "OPERATIONAL"],
+    ["4", "Other", "OPERATIONAL"],
+  ]);
+  const { ctx: plain, dropped: none } = demo();
+  cachet.parse(list([component(1), component(2, { id: 2, name: "Web" })]), plain);
+  deepStrictEqual(none, [], "no note when no component is in a group");
+});
+
 Deno.test("cachet parse: pre-1.0 components with a display string and status_id", () => {
   const { ctx, unknown } = demo();
   const snap = cachet.parse(read("cachet-v0-docs-components-mixed.json"), ctx);

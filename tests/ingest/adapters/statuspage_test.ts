@@ -113,6 +113,31 @@ Deno.test("statuspage parse: groups are not components; children carry the group
   deepStrictEqual(unknown, []);
 });
 
+Deno.test("statuspage parse: a component whose group row is missing is shown without it, with a note", () => {
+  const doc = jsonFixture("statuspage", "hashicorp-components-groups-edited-statuses.json");
+  const group = doc.components.find((c: { group: boolean }) => c.group === true);
+  doc.components = doc.components.filter((c: { id: string }) => c.id !== group.id);
+  const { ctx, dropped } = context("https://status.hashicorp.com", "2021-08-06T23:51:55.230Z");
+  const snap = statuspage.parse(JSON.stringify(doc), ctx);
+  const orphans = snap.components.filter((c) =>
+    doc.components.some((r: { id: string; group_id: string }) =>
+      r.id === c.externalId && r.group_id === group.id
+    )
+  );
+  ok(orphans.length > 0);
+  ok(orphans.every((c) => c.group === null));
+  deepStrictEqual(dropped, [
+    `components[].group_id: group ${group.id} is named by components but not listed: they are ` +
+    "shown without a group",
+  ]);
+  const { ctx: whole, dropped: none } = context(
+    "https://status.hashicorp.com",
+    "2021-08-06T23:51:55.230Z",
+  );
+  statuspage.parse(read("hashicorp-components-groups-edited-statuses.json"), whole);
+  deepStrictEqual(none, []);
+});
+
 Deno.test("statuspage parse: incidents.json keeps resolved incidents with full timelines", () => {
   const { ctx, unknown } = context("https://status.claude.com", "2026-09-15T19:04:31.001Z");
   const snap = statuspage.parse(
