@@ -1,6 +1,7 @@
 /**
  * `/badge/{slug}.svg`: a service's current status as a shields.io-style SVG badge (made by
- * `badge-maker`, the library behind shields.io) to embed in a README or a wiki. Served from
+ * `badge-maker`, the library behind shields.io) to embed in a README or a wiki; `.json` (and
+ * `/b/{slug}/badge.json` for a board) the same as a shields.io endpoint badge. Served from
  * the response cache with a short `max-age` and an `ETag`; an unknown slug answers a 404
  * *image* ("not found"), because an `<img>` shows an image and nothing else.
  * @module
@@ -56,6 +57,80 @@ async function svgOf(
       typeof makeBadge
     >[0],
   );
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Seconds shields.io may cache an endpoint badge (its own minimum is 300: a shorter value is
+ * raised to it, so asking for it says what will happen).
+ */
+export const SHIELDS_CACHE_SECONDS = 300;
+
+/**
+ * A shields.io endpoint badge (https://shields.io/badges/endpoint-badge): `schemaVersion` 1, the
+ * left text, the right text (never empty) and its colour; `isError` for "not found".
+ */
+export interface ShieldsEndpoint {
+  readonly schemaVersion: 1;
+  readonly label: string;
+  readonly message: string;
+  readonly color: string;
+  readonly isError?: true;
+  readonly cacheSeconds: number;
+}
+
+/** The endpoint JSON of a level (or of "not found" when `look` is null). */
+export function shieldsEndpoint(
+  label: string,
+  look: { message: string; color: string } | null,
+): ShieldsEndpoint {
+  return look
+    ? { schemaVersion: 1, label, ...look, cacheSeconds: SHIELDS_CACHE_SECONDS }
+    : {
+      schemaVersion: 1,
+      label,
+      message: "not found",
+      color: "lightgrey",
+      isError: true,
+      cacheSeconds: SHIELDS_CACHE_SECONDS,
+    };
+}
+
+const ShieldsSchema = z.object({
+  schemaVersion: z.literal(1),
+  label: z.string(),
+  message: z.string(),
+  color: z.string(),
+  isError: z.boolean().optional(),
+  cacheSeconds: z.number().int(),
+}).openapi("ShieldsEndpoint", {
+  description: "A shields.io endpoint badge (https://shields.io/badges/endpoint-badge)",
+});
+
+/** The `label` override of a JSON badge. */
+const LabelQuery = BadgeQuery.pick({ label: true });
+
+function labelOf(query: Record<string, string>): string | undefined {
+  const parsed = LabelQuery.safeParse(query);
+  if (!parsed.success) {
+    throw new InvalidRequest(parsed.error.issues.map((i) => ({
+      parameter: i.path.map(String).join(".") || "query",
+      message: i.message,
+    })));
+  }
+  return parsed.data.label;
+}
+
+/** The public board `slug` (null when there is none: private, unknown or malformed). */
+async function publicBoard(app: Parameters<typeof boardBySlug>[0], slug: string) {
+  if (!SLUG.test(slug)) return null;
+  try {
+    return await boardBySlug(app, ANONYMOUS, slug);
+  } catch (err) {
+    if (err instanceof NotFound) return null;
+    throw err;
+  }
 }
 
 /** Mounts the badge (and documents it in the OpenAPI document). */
@@ -128,6 +203,86 @@ export const registerBadges: Register = (api, deps) => {
     "x-required-scopes": [],
     security: [],
   });
+  const jsonResponses = (what: string) => ({
+    200: {
+      content: { "application/json": { schema: ShieldsSchema } },
+      description: "The endpoint badge",
+    },
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    400: {
+      content: { "application/json": { schema: ErrorSchema } },
+      description: "`invalid_request`: `label` is not acceptable",
+    },
+    404: {
+      content: { "application/json": { schema: ShieldsSchema } },
+      description: `A "not found" endpoint badge (\`isError\`): ${what}`,
+    },
+  });
+  const Label = LabelQuery;
+  api.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/badge/{slug}.json",
+    operationId: "getServiceShieldsBadge",
+    tags: ["Feeds"],
+    summary: "Status of a service as a shields.io endpoint badge (JSON)",
+    description:
+      "The service's current status as shields.io endpoint JSON (`schemaVersion` 1, `label`, " +
+      "`message`, `color`): `https://img.shields.io/endpoint?url=<this URL>` draws it in any " +
+      "style shields offers. No credential needed.",
+    request: {
+      params: z.object({
+        slug: z.string().openapi({ description: "Service identifier", example: "github" }),
+      }),
+      query: Label,
+    },
+    responses: jsonResponses("no service has this slug"),
+    "x-required-scopes": [],
+    security: [],
+  });
+  api.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/b/{slug}/badge.json",
+    operationId: "getBoardShieldsBadge",
+    tags: ["Feeds"],
+    summary: "Status of a public board as a shields.io endpoint badge (JSON)",
+    description:
+      "A public board's overall status (the worst of its entries) as shields.io endpoint JSON, " +
+      "the board's title as its label. No credential needed.",
+    request: {
+      params: z.object({
+        slug: z.string().openapi({ description: "Board slug", example: "acme-stack" }),
+      }),
+      query: Label,
+    },
+    responses: jsonResponses("no public board has this slug"),
+    "x-required-scopes": [],
+    security: [],
+  });
+  const json = (body: ShieldsEndpoint, status?: number) => ({
+    body: JSON.stringify(body),
+    contentType: JSON_TYPE,
+    ...(status ? { status } : {}),
+  });
+  api.get("/b/:slug/badge.json", (c) => {
+    const label = labelOf(c.req.query());
+    const slug = c.req.param("slug");
+    return cache.send(c, async () => {
+      const board = await publicBoard(c.get("app"), slug);
+      return board
+        ? json(shieldsEndpoint(label ?? board.title, BADGE_LOOK[board.currentStatus]))
+        : json(shieldsEndpoint(label ?? "status", null), 404);
+    }, headers);
+  });
+  api.get("/badge/:file{[^/]+\\.json}", (c) => {
+    const label = labelOf(c.req.query());
+    const slug = c.req.param("file").slice(0, -".json".length);
+    return cache.send(c, async () => {
+      const service = SLUG.test(slug) ? await serviceStatusOf(c.get("app"), slug) : null;
+      return service
+        ? json(shieldsEndpoint(label ?? service.name, BADGE_LOOK[service.currentStatus]))
+        : json(shieldsEndpoint(label ?? "status", null), 404);
+    }, headers);
+  });
   api.get("/badge/board/:file{[^/]+\\.svg}", (c) => {
     const query = BadgeQuery.safeParse(c.req.query());
     if (!query.success) {
@@ -139,16 +294,12 @@ export const registerBadges: Register = (api, deps) => {
     const { label, style } = query.data;
     const slug = c.req.param("file").slice(0, -".svg".length);
     return cache.send(c, async () => {
-      try {
-        const board = SLUG.test(slug) ? await boardBySlug(c.get("app"), ANONYMOUS, slug) : null;
-        if (board) {
-          return {
-            body: await svgOf(label ?? board.title, BADGE_LOOK[board.currentStatus], style),
-            contentType: SVG,
-          };
-        }
-      } catch (err) {
-        if (!(err instanceof NotFound)) throw err;
+      const board = await publicBoard(c.get("app"), slug);
+      if (board) {
+        return {
+          body: await svgOf(label ?? board.title, BADGE_LOOK[board.currentStatus], style),
+          contentType: SVG,
+        };
       }
       return {
         body: await svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),

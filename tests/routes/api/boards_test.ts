@@ -5,9 +5,12 @@
  * is not.
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
+import type { StatusLevel } from "../../../domain/mod.ts";
+import { BADGE_LOOK } from "../../../routes/feeds/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, key, setPlanInStore, T0, testContext } from "../../support/accounts.ts";
 import { addIncident, setStatus, syncVendors, vendorOf } from "../../support/seed.ts";
+import { ShieldsEndpointSchema } from "../../support/shields.ts";
 
 async function setup() {
   const ctx = testContext();
@@ -196,6 +199,14 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
   equal(badge.status, 200);
   match(badge.headers.get("content-type") ?? "", /^image\/svg\+xml/);
   match(await badge.text(), /Our stack/);
+  const shields = await app.request("/b/our-stack/badge.json");
+  equal(shields.status, 200);
+  const endpoint = ShieldsEndpointSchema.parse(await shields.json());
+  const level = (await (await app.request("/api/boards/our-stack")).json()).currentStatus;
+  deepStrictEqual(
+    [endpoint.label, endpoint.message, endpoint.color],
+    ["Our stack", BADGE_LOOK[level as StatusLevel].message, BADGE_LOOK[level as StatusLevel].color],
+  );
   for (const ext of ["rss", "atom"]) {
     const feed = await app.request(`/b/our-stack/feed.${ext}`);
     equal(feed.status, 200);
@@ -209,6 +220,9 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
 
   await send("PATCH", `/api/user/boards/${made.id}`, { public: false });
   equal((await app.request("/badge/board/our-stack.svg?style=flat-square")).status, 404);
+  const hidden = await app.request("/b/our-stack/badge.json?label=x");
+  equal(hidden.status, 404);
+  equal(ShieldsEndpointSchema.parse(await hidden.json()).isError, true);
   equal((await app.request("/b/our-stack/feed.rss?again")).status, 404);
   equal((await app.request("/calendar.ics?board=our-stack&again")).status, 404);
 });

@@ -250,6 +250,22 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getBoardBadge", path: "/badge/board/pro-stack.svg", status: 304, conditional: true },
     { op: "getBoardBadge", path: "/badge/board/pro-stack.svg?style=wavy", status: 400 },
     { op: "getBoardBadge", path: "/badge/board/private-board.svg", status: 404 },
+    { op: "getServiceShieldsBadge", path: "/badge/github.json", status: 200 },
+    { op: "getServiceShieldsBadge", path: "/badge/github.json", status: 304, conditional: true },
+    {
+      op: "getServiceShieldsBadge",
+      path: `/badge/github.json?label=${"x".repeat(65)}`,
+      status: 400,
+    },
+    { op: "getServiceShieldsBadge", path: "/badge/githb.json", status: 404 },
+    { op: "getBoardShieldsBadge", path: "/b/pro-stack/badge.json", status: 200 },
+    { op: "getBoardShieldsBadge", path: "/b/pro-stack/badge.json", status: 304, conditional: true },
+    {
+      op: "getBoardShieldsBadge",
+      path: `/b/pro-stack/badge.json?label=${"x".repeat(65)}`,
+      status: 400,
+    },
+    { op: "getBoardShieldsBadge", path: "/b/private-board/badge.json", status: 404 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?board=pro-stack", status: 200 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?board=private-board", status: 404 },
     ...(["Rss", "Atom"] as const).flatMap((kind): Case[] => {

@@ -7,6 +7,7 @@ import { XMLParser } from "fast-xml-parser";
 import type { StatusLevel } from "../../../domain/mod.ts";
 import { BADGE_STYLES } from "../../../routes/feeds/mod.ts";
 import { addVendor, apiRig } from "../../support/api.ts";
+import { ShieldsEndpointSchema } from "../../support/shields.ts";
 import { feedRig } from "./_rig.ts";
 
 const svg = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" });
@@ -122,6 +123,40 @@ Deno.test("badges: short max-age, ETag and 304, and a new image after a status c
     equal(after.status, 200);
     ok(after.headers.get("etag") !== etag);
     equal((await read(after)).label, "Outage Hub: operational");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("shields endpoint JSON: a service's level in words and colour, label override, not found", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", name: "Acme", status: "PARTIAL_OUTAGE" });
+    const res = await r.get("/badge/acme.json");
+    equal(res.status, 200);
+    match(res.headers.get("content-type") ?? "", /^application\/json/);
+    deepStrictEqual(ShieldsEndpointSchema.parse(await res.json()), {
+      schemaVersion: 1,
+      label: "Acme",
+      message: "partial outage",
+      color: "orange",
+      cacheSeconds: 300,
+    });
+    equal(
+      ShieldsEndpointSchema.parse(await (await r.get("/badge/acme.json?label=")).json()).label,
+      "",
+    );
+    equal((await r.get(`/badge/acme.json?label=${"x".repeat(65)}`)).status, 400);
+    const missing = await r.get("/badge/nobody.json");
+    equal(missing.status, 404);
+    deepStrictEqual(ShieldsEndpointSchema.parse(await missing.json()), {
+      schemaVersion: 1,
+      label: "status",
+      message: "not found",
+      color: "lightgrey",
+      isError: true,
+      cacheSeconds: 300,
+    });
   } finally {
     await r.close();
   }
