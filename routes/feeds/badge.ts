@@ -85,16 +85,14 @@ export function shieldsEndpoint(
   label: string,
   look: { message: string; color: string } | null,
 ): ShieldsEndpoint {
-  return look
-    ? { schemaVersion: 1, label, ...look, cacheSeconds: SHIELDS_CACHE_SECONDS }
-    : {
-      schemaVersion: 1,
-      label,
-      message: "not found",
-      color: "lightgrey",
-      isError: true,
-      cacheSeconds: SHIELDS_CACHE_SECONDS,
-    };
+  return look ? { schemaVersion: 1, label, ...look, cacheSeconds: SHIELDS_CACHE_SECONDS } : {
+    schemaVersion: 1,
+    label,
+    message: "not found",
+    color: "lightgrey",
+    isError: true,
+    cacheSeconds: SHIELDS_CACHE_SECONDS,
+  };
 }
 
 const ShieldsSchema = z.object({

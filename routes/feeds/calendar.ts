@@ -83,7 +83,9 @@ export async function renderCalendar(
       categories: [{ name: "Maintenance" }, { name: xmlSafe(item.serviceName) }],
     });
   }
-  return cal.toString();
+  // RFC 5545 §3.1: every content line ends with CRLF, the last one too.
+  const text = cal.toString();
+  return text.endsWith("\r\n") ? text : `${text}\r\n`;
 }
 
 const CalendarQuery = z.object({
@@ -128,6 +130,40 @@ const calendarRoute = defineRoute({
   },
 }, OPEN);
 
+const boardCalendarRoute = defineRoute({
+  method: "get",
+  path: "/b/{slug}/calendar.ics",
+  operationId: "getBoardMaintenanceCalendar",
+  tags: ["Feeds"],
+  summary: "Maintenance calendar of a public board (iCalendar)",
+  description:
+    "The maintenance calendar (as `/calendar.ics`) of the services on one public board: what " +
+    "a board's readers subscribe to from its status page. No credential needed.",
+  request: {
+    params: z.object({
+      slug: z.string().min(1).max(100).openapi({
+        description: "Board slug",
+        example: "acme-stack",
+      }),
+    }),
+  },
+  responses: {
+    200: {
+      content: { "text/calendar": { schema: z.string() } },
+      description: "The calendar",
+    },
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    400: {
+      content: { "application/json": { schema: ErrorSchema } },
+      description: "`invalid_request`: the slug is malformed",
+    },
+    404: {
+      content: { "application/json": { schema: ErrorSchema } },
+      description: "`not_found`: no public board has this slug",
+    },
+  },
+}, OPEN);
+
 function calendarName(scope: MaintenanceScope): string {
   const parts = [
     ...(scope.services?.length ? [scope.services.join(", ")] : []),
@@ -137,7 +173,7 @@ function calendarName(scope: MaintenanceScope): string {
   return `Vendor maintenance${parts.length ? ` (${parts.join("; ")})` : ""} · statusd`;
 }
 
-/** Mounts `/calendar.ics`. */
+/** Mounts `/calendar.ics` and `/b/{slug}/calendar.ics`. */
 export const registerCalendar: Register = (api, deps) => {
   const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
@@ -148,6 +184,17 @@ export const registerCalendar: Register = (api, deps) => {
       ...(provider !== undefined ? { provider } : {}),
       ...(board !== undefined ? { board } : {}),
     };
+    return cache.send(c, async () => ({
+      body: await renderCalendar(
+        publicUrl,
+        await maintenanceCalendar(c.get("app"), scope),
+        calendarName(scope),
+      ),
+      contentType: CALENDAR_TYPE,
+    }), { "Cache-Control": "public, max-age=300" }) as never;
+  });
+  api.openapi(boardCalendarRoute, (c) => {
+    const scope: MaintenanceScope = { board: c.req.valid("param").slug };
     return cache.send(c, async () => ({
       body: await renderCalendar(
         publicUrl,

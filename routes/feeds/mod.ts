@@ -22,6 +22,7 @@ const DECLARED = [
   "/b/:slug/feed.rss",
   "/b/:slug/feed.atom",
   "/calendar.ics",
+  "/b/:slug/calendar.ics",
 ];
 
 /** Mounts badges, feeds and the calendar. */

@@ -214,7 +214,10 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
     match(text, /Git pushes failing/);
     equal(text.includes("Stripe payouts delayed"), false, "only the board's services");
   }
-  const calendar = await (await app.request("/calendar.ics?board=our-stack")).text();
+  const own = await app.request("/b/our-stack/calendar.ics");
+  equal(own.status, 200);
+  const calendar = await own.text();
+  equal(calendar, await (await app.request("/calendar.ics?board=our-stack")).text());
   match(calendar, /Database upgrade/);
   equal(calendar.includes("Stripe maintenance"), false);
 
@@ -225,4 +228,5 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
   equal(ShieldsEndpointSchema.parse(await hidden.json()).isError, true);
   equal((await app.request("/b/our-stack/feed.rss?again")).status, 404);
   equal((await app.request("/calendar.ics?board=our-stack&again")).status, 404);
+  equal((await app.request("/b/our-stack/calendar.ics?again")).status, 404);
 });

@@ -250,6 +250,15 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getBoardBadge", path: "/badge/board/pro-stack.svg", status: 304, conditional: true },
     { op: "getBoardBadge", path: "/badge/board/pro-stack.svg?style=wavy", status: 400 },
     { op: "getBoardBadge", path: "/badge/board/private-board.svg", status: 404 },
+    { op: "getBoardMaintenanceCalendar", path: "/b/pro-stack/calendar.ics", status: 200 },
+    {
+      op: "getBoardMaintenanceCalendar",
+      path: "/b/pro-stack/calendar.ics",
+      status: 304,
+      conditional: true,
+    },
+    { op: "getBoardMaintenanceCalendar", path: `/b/${"x".repeat(101)}/calendar.ics`, status: 400 },
+    { op: "getBoardMaintenanceCalendar", path: "/b/private-board/calendar.ics", status: 404 },
     { op: "getServiceShieldsBadge", path: "/badge/github.json", status: 200 },
     { op: "getServiceShieldsBadge", path: "/badge/github.json", status: 304, conditional: true },
     {
@@ -298,6 +307,12 @@ function cases(keys: Record<string, string>): Case[] {
     { op: "getMaintenanceCalendar", path: "/calendar.ics", status: 304, conditional: true },
     { op: "getMaintenanceCalendar", path: `/calendar.ics?provider=${long}`, status: 400 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics", headers: bad, status: 401 },
+    {
+      op: "getBoardMaintenanceCalendar",
+      path: "/b/pro-stack/calendar.ics",
+      headers: bad,
+      status: 401,
+    },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=nope", status: 404 },
     ...monitorCases(keys),
     ...alertCases(keys),
@@ -828,6 +843,7 @@ function failureCases(keys: Record<string, string>): Case[] {
     { op: "getBoardIncidentsAtom", path: "/b/pro-stack/feed.atom?after", status: 500 },
     { op: "getServiceIncidentsAtom", path: "/services/stripe/feed.atom", status: 500 },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=stripe", status: 500 },
+    { op: "getBoardMaintenanceCalendar", path: "/b/pro-stack/calendar.ics?again", status: 500 },
     { op: "listMonitors", path: "/api/user/monitors", headers: all, status: 500 },
     ...["Group", "Board"].flatMap((op): Case[] => {
       const list = `/api/user/${op.toLowerCase()}s`;

@@ -49,7 +49,11 @@ Deno.test("the maintenance calendar: one event per maintenance at its announced 
     equal(res.status, 200);
     equal(res.headers.get("content-type"), "text/calendar; charset=utf-8");
     match(res.headers.get("etag")!, /^"[0-9a-f]{32}"$/);
-    const cal = parseCalendar(await res.text());
+    const text = await res.text();
+    // RFC 5545 §3.1: every content line, the last one too, ends with CRLF (no bare LF).
+    ok(text.endsWith("END:VCALENDAR\r\n"), `ends ${JSON.stringify(text.slice(-16))}`);
+    equal(text.replaceAll("\r\n", "").includes("\n"), false, "no bare LF");
+    const cal = parseCalendar(text);
     equal(cal.version, "2.0");
     equal(cal.name, "Vendor maintenance · statusd");
     deepStrictEqual(cal.events.map((e) => [e.summary, e.start, e.end]), [
