@@ -108,7 +108,7 @@ export async function maintenanceCalendar(
   return named(await namesOf(ctx), rows);
 }
 
-/** An incident feed: its items (newest first) and when it last changed. */
+/** An incident feed: its items (most recently updated first) and when it last changed. */
 export interface IncidentFeed {
   /** The one service the feed is about, or null for every vendor. */
   readonly service: { readonly slug: string; readonly name: string } | null;
@@ -117,10 +117,13 @@ export interface IncidentFeed {
   readonly updatedAt: EpochMs;
 }
 
-/** The latest {@link FEED_ITEMS} incidents and maintenances, of one service or of all. */
+/**
+ * The {@link FEED_ITEMS} most recently updated incidents and maintenances, of one service or of
+ * all.
+ */
 export async function incidentFeed(ctx: AppContext, slug?: string): Promise<IncidentFeed> {
   const found = await ctx.store.incidents.page(
-    slug === undefined ? {} : { service: slug },
+    slug === undefined ? { order: "updated" } : { service: slug, order: "updated" },
     { page: 0, limit: FEED_ITEMS },
   );
   if (found === null) throw await serviceNotFound(ctx, slug ?? "");
@@ -134,8 +137,8 @@ export async function incidentFeed(ctx: AppContext, slug?: string): Promise<Inci
 }
 
 /**
- * The latest {@link FEED_ITEMS} incidents and maintenances of the services on a public board
- * (NotFound for no such public board), newest first.
+ * The {@link FEED_ITEMS} most recently updated incidents and maintenances of the services on a
+ * public board (NotFound for no such public board), most recently updated first.
  */
 export async function boardIncidentFeed(
   ctx: AppContext,
@@ -145,10 +148,13 @@ export async function boardIncidentFeed(
   const names = await namesOf(ctx);
   const all: Incident[] = [];
   for (const service of boardServiceSlugs(board)) {
-    const found = await ctx.store.incidents.page({ service }, { page: 0, limit: FEED_ITEMS });
+    const found = await ctx.store.incidents.page({ service, order: "updated" }, {
+      page: 0,
+      limit: FEED_ITEMS,
+    });
     if (found) all.push(...found.items);
   }
-  all.sort((a, b) => b.startedAt - a.startedAt || Number(b.id) - Number(a.id));
+  all.sort((a, b) => b.updatedAt - a.updatedAt || Number(b.id) - Number(a.id));
   const items = named(names, all.slice(0, FEED_ITEMS));
   return {
     board: { slug: board.slug, title: board.title },

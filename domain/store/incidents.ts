@@ -16,6 +16,8 @@ export interface IncidentFilter {
   readonly since?: EpochMs;
   /** Only incidents resolved (or maintenances completed) at or after this instant. */
   readonly resolvedSince?: EpochMs;
+  /** Newest first by start (the default) or by last update (what feeds date their items by). */
+  readonly order?: "started" | "updated";
 }
 
 /** Which maintenances to list; the fields combine with AND. */

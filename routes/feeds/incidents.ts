@@ -109,10 +109,12 @@ export async function renderFeed(
     ),
     description: xmlSafe(
       board
-        ? `Incidents and maintenance of the services on the board ${board.title}, newest first`
+        ? `Incidents and maintenance of the services on the board ${board.title}, ` +
+          "most recently updated first"
         : data.service
         ? `Incidents and maintenance of ${data.service.name}, as read by statusd from its status page`
-        : "Incidents and maintenance of every vendor statusd watches, newest first",
+        : "Incidents and maintenance of every vendor statusd watches, most recently updated " +
+          "first",
     ),
     id: `${publicUrl}${paths[format]}`,
     link: page,
@@ -136,7 +138,9 @@ export async function renderFeed(
       ),
       content: contentOf(publicUrl, item),
       date: new Date(i.updatedAt),
-      published: new Date(i.startedAt),
+      // Atom has both dates; RSS has one `pubDate`, which `feed` would take from `published`:
+      // an RSS item is dated by its last update, the order the feed is in.
+      ...(format === "atom" ? { published: new Date(i.startedAt) } : {}),
       author: [{ name: xmlSafe(item.serviceName) }],
       category: [{ name: i.impact }, { name: i.status }],
     });
@@ -159,7 +163,8 @@ function allRoute(format: FeedFormat) {
     operationId: format === "rss" ? "getIncidentsRss" : "getIncidentsAtom",
     tags: ["Feeds"],
     summary: `Incidents of every vendor (${format === "rss" ? "RSS 2.0" : "Atom"})`,
-    description: `The latest incidents and maintenances of every vendor, newest first, as ` +
+    description:
+      `The latest incidents and maintenances of every vendor, most recently updated first, as ` +
       `${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"} for feed readers. Each item ` +
       "names the vendor, the impact and status, shows the latest timeline entries and links to " +
       "the statusd service page and to the vendor's own incident page; its date is the last " +
@@ -175,7 +180,8 @@ function serviceRoute(format: FeedFormat) {
     operationId: format === "rss" ? "getServiceIncidentsRss" : "getServiceIncidentsAtom",
     tags: ["Feeds"],
     summary: `Incidents of one vendor (${format === "rss" ? "RSS 2.0" : "Atom"})`,
-    description: "The latest incidents and maintenances of one service, newest first, as " +
+    description:
+      "The latest incidents and maintenances of one service, most recently updated first, as " +
       `${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"}; items as in the ` +
       "all-vendor feed. An unknown slug answers 404. No credential needed.",
     request: { params: SlugParam },
@@ -197,7 +203,9 @@ function boardRoute(format: FeedFormat) {
     tags: ["Feeds"],
     summary: `Incidents of a board's services (${format === "rss" ? "RSS 2.0" : "Atom"})`,
     description: "The latest incidents and maintenances of every service on a public board, " +
-      `newest first, as ${format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"}; items as ` +
+      `most recently updated first, as ${
+        format === "rss" ? "RSS 2.0" : "an Atom feed (RFC 4287)"
+      }; items as ` +
       "in the all-vendor feed. No public board with this slug answers 404. No credential needed.",
     request: { params: SlugParam },
     responses: {

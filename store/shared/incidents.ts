@@ -173,7 +173,8 @@ export function* countIncidents(filter: IncidentQuery): Query<number> {
 }
 
 /**
- * One page of incidents matching `filter`, newest first (start time, then id), each with its
+ * One page of incidents matching `filter`, newest first (start time or, as `filter.order` says,
+ * last update; then id), each with its
  * affected component names and its timeline (oldest entry first).
  */
 export function* incidentRows(
@@ -183,7 +184,12 @@ export function* incidentRows(
 ): Query<Incident[]> {
   const w = incidentWhere(filter);
   const rows = yield* all(
-    pageOf(d, w.sql, "i.started_at DESC, i.id DESC", "LIMIT ? OFFSET ?"),
+    pageOf(
+      d,
+      w.sql,
+      filter.order === "updated" ? "i.updated_at DESC, i.id DESC" : "i.started_at DESC, i.id DESC",
+      "LIMIT ? OFFSET ?",
+    ),
     ...w.params,
     page.limit,
     offsetOf(page),

@@ -291,7 +291,12 @@ CREATE INDEX incident_revisions_vendor ON incident_revisions (vendor_id, at);
 `;
 }
 
-/** When statusd saw a vendor take an incident off its page (null while it is listed). */
+/**
+ * When statusd saw a vendor take an incident off its page (null while it is listed); incidents
+ * by last update (what feeds are sorted by).
+ */
 export function incidentRemoval(t: SchemaTypes): string {
-  return `ALTER TABLE incidents ADD COLUMN removed_at ${t.big};\n`;
+  return `ALTER TABLE incidents ADD COLUMN removed_at ${t.big};
+CREATE INDEX incidents_updated ON incidents (updated_at DESC, id DESC);
+`;
 }

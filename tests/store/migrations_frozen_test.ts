@@ -27,7 +27,7 @@ sqlite 14 pulse_memory cea97aa3c678c2f2
 sqlite 15 mail aa7bbc71a5779bae
 sqlite 16 alert_index 9609abf2937606b9
 sqlite 17 incident_revisions b4fb8f8803bb162e
-sqlite 18 incident_removal 8a63fce91eaa6e86
+sqlite 18 incident_removal 2bfcfa63d6415ffe
 postgres 1 schema dedfd3e2b984006e
 postgres 2 leases ae2222e8ea1907ae
 postgres 3 attempts a2ec2e4cc6cdce41
@@ -39,7 +39,7 @@ postgres 8 pulse_memory 65e600497adcfa5d
 postgres 9 mail 204edc5a3fb72c95
 postgres 10 alert_index 9609abf2937606b9
 postgres 11 incident_revisions 4b0553544d0a8350
-postgres 12 incident_removal 511e8cd269e02469
+postgres 12 incident_removal 05bdbbb691e83a4d
 `;
 
 /** The statements of `sql` without comments or layout. */

@@ -208,3 +208,36 @@ Deno.test("pages advertise the feeds with <link rel=alternate>; a service page i
     await r.close();
   }
 });
+
+Deno.test("feeds list the most recently updated first, as their items are dated", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", name: "Acme" });
+    // An old incident with a new update, then a newer one left alone.
+    const incident = (id: string, startedAt: number, updatedAt: number) =>
+      addIncident(r.store, "acme", {
+        externalId: id,
+        title: `Incident ${id}`,
+        status: "MONITORING",
+        impact: "MINOR",
+        startedAt,
+        updatedAt,
+        updates: [{ at: updatedAt, status: "MONITORING", body: `Update of ${id}` }],
+      });
+    await incident("old", T0 - 5 * 3_600_000, T0 - 60_000);
+    await incident("new", T0 - 3_600_000, T0 - 3_600_000);
+    for (const path of ["/feed.rss", "/feed.atom", "/services/acme/feed.rss"]) {
+      const body = await (await r.get(path)).text();
+      const feed = await new Parser().parseString(body);
+      deepStrictEqual(feed.items.map((i) => i.title), ["Acme: Incident old", "Acme: Incident new"]);
+      // RSS dates an item by its one pubDate; Atom by <updated> (next to <published>).
+      const dates = path.endsWith(".atom")
+        ? xml.parse(body).feed.entry.map((e: { updated: string }) => Date.parse(e.updated))
+        : feed.items.map((i) => Date.parse(i.isoDate!));
+      equal(dates[0], T0 - 60_000);
+      deepStrictEqual(dates, [...dates].sort((a, b) => b - a), `${path}: dates never go up`);
+    }
+  } finally {
+    await r.close();
+  }
+});
