@@ -372,7 +372,12 @@ export const ProviderPageSchema = pageSchema(
 export function queryInteger(min: number, max: number) {
   return z.preprocess(
     (value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value),
-    z.number({ error: "expected an integer written in decimal digits" }).int().min(min).max(max),
+    z.number({
+      error: (issue) =>
+        issue.code === "invalid_type" ? "expected an integer written in decimal digits" : undefined,
+    }).int(`expected a whole number from ${min} to ${max}`)
+      .min(min, `expected a whole number from ${min} to ${max}`)
+      .max(max, `expected a whole number from ${min} to ${max}`),
   );
 }
 

@@ -57,3 +57,24 @@ Deno.test("decimal digits still work, leading zeros included", async () => {
     await r.close();
   }
 });
+
+Deno.test("a number out of range says the allowed range", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme" });
+    for (
+      const [path, message] of [
+        ["/api/services?limit=9999", "expected a whole number from 1 to 500"],
+        ["/api/incidents?limit=0", "expected a whole number from 1 to 500"],
+        ["/api/services/acme/history?days=1000", "expected a whole number from 1 to 90"],
+      ]
+    ) {
+      const res = await body(await r.get(path!));
+      equal(res.status, 400, path);
+      deepStrictEqual((res.json.issues as { message: string }[])[0]!.message, message, path);
+      equal(String(res.json.message).includes(message!), true);
+    }
+  } finally {
+    await r.close();
+  }
+});
