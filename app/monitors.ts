@@ -10,6 +10,7 @@ import { z } from "zod";
 import {
   type Account,
   componentKey,
+  Conflict,
   dailyWorst,
   DAY_MS,
   type DayWorst,
@@ -290,9 +291,30 @@ export async function createMonitor(
 ): Promise<MonitorView> {
   const account = callerAccount(who, WRITE_MONITORS);
   const doc = await prepareMonitor(ctx, account, input);
+  const twin = await sameMonitor(ctx, doc);
+  if (twin !== null) {
+    throw new Conflict(
+      `This account already monitors ${doc.serviceSlug} with ${
+        doc.components.length ? "the same components" : "all its components"
+      }: monitor ${twin.id}. Change that one (PATCH) or pick other components.`,
+    );
+  }
   const made = await ctx.store.monitors.create(doc, monitorLimit(ctx, account));
   if (made === "limit") throw overLimit(ctx, account);
   return await viewOf(ctx, made);
+}
+
+/** The account's monitor of the same service and the same components as `m` (any order). */
+async function sameMonitor(ctx: AppContext, m: NewMonitor): Promise<MonitorRecord | null> {
+  const wanted = [...m.components].sort().join("\u0000");
+  for (let page = 0;; page++) {
+    const { items } = await ctx.store.monitors.list(m.accountId, { page, limit: 500 });
+    const twin = items.find((x) =>
+      x.serviceSlug === m.serviceSlug && [...x.components].sort().join("\u0000") === wanted
+    );
+    if (twin) return twin;
+    if (items.length < 500) return null;
+  }
 }
 
 /** Changes a monitor (`ifVersion`: the version the caller saw, or null). */

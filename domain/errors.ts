@@ -56,7 +56,8 @@ export class Forbidden extends AppError {
   }
 }
 
-/** Another request with the same `Idempotency-Key` is still being processed. */
+/** A write that clashes with what exists: a request with the same `Idempotency-Key` still being
+ * processed, or a monitor the account already has. */
 export class Conflict extends AppError {
   constructor(message: string) {
     super("conflict", message);

@@ -210,7 +210,9 @@ const createRouteDef = defineRoute({
   operationId: "createMonitor",
   summary: "Watch a service (optionally some of its components)",
   description: "An unknown service or component is a 400 naming the field, with close matches. " +
-    "A FREE account keeps up to 10 monitors (403 `plan_required` past that).",
+    "A FREE account keeps up to 10 monitors (403 `plan_required` past that). A monitor of a " +
+    "service the account already monitors with the same components (in any order) is a 409 " +
+    "naming that monitor.",
   tags,
   request: {
     headers: IdempotencyHeader,
@@ -223,6 +225,11 @@ const createRouteDef = defineRoute({
       content: { "application/json": { schema: MonitorSchema } },
     },
     ...idempotencyResponses,
+    409: {
+      description: "`conflict`: the account already monitors this service with the same " +
+        "components, or a request with this Idempotency-Key is still being processed",
+      content: { "application/json": { schema: ErrorSchema } },
+    },
   },
 }, WRITE_MONITORS);
 

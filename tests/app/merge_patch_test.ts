@@ -5,7 +5,7 @@
  * (fast-check, on the suite's store). A rename once reset a rule's routes, flags and minutes to
  * their defaults.
  */
-import { deepStrictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
 import {
   type Caller,
@@ -32,7 +32,7 @@ import {
   updateRule,
 } from "../../app/mod.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
-import { InvalidRequest, STATUS_LEVELS } from "../../domain/mod.ts";
+import { Conflict, InvalidRequest, STATUS_LEVELS } from "../../domain/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { TEST_ENGINE } from "../support/store.ts";
 
@@ -184,7 +184,19 @@ Deno.test("every PATCH of a monitor, group or board leaves what it does not name
       fc.record(monitorFields),
       fc.record(monitorFields, { requiredKeys: [] }),
       async (created, patch) => {
-        const m = await createMonitor(ctx, admin, { service: "acme", ...created });
+        let m;
+        try {
+          m = await createMonitor(ctx, admin, { service: "acme", ...created });
+        } catch (err) {
+          // The same components as a monitor kept from an earlier run: a 409, by rule.
+          if (!(err instanceof Conflict)) throw err;
+          const same = (x: readonly string[]) => [...x].sort().join();
+          const kept = await Promise.all(
+            monitors.slice(0, 5).map((id) => getMonitor(ctx, admin, id)),
+          );
+          ok(kept.some((k) => same(k.components) === same(created.components)), String(err));
+          return;
+        }
         monitors.push(m.id);
         const before = view({ ...await getMonitor(ctx, admin, m.id) });
         await updateMonitor(ctx, admin, m.id, patch, null);

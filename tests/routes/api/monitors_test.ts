@@ -199,18 +199,21 @@ Deno.test("monitors: a flip on an unwatched component leaves a narrowed monitor 
 Deno.test("monitors: a FREE account keeps up to 10, then 403 plan_required naming the limit", async () => {
   const { ctx, app, who, rw } = await setup();
   const auth = { "X-API-Key": rw };
-  for (let i = 0; i < 10; i++) {
-    equal((await call(app, "POST", "/api/user/monitors", auth, { service: "github" })).status, 201);
+  // Twelve services (one monitor of each: the same service twice is a 409).
+  const slugs = Array.from({ length: 12 }, (_, i) => `svc-${i}`);
+  await syncVendors(ctx.store, slugs.map((slug) => vendorOf({ slug })), T0);
+  for (const service of slugs.slice(0, 10)) {
+    equal((await call(app, "POST", "/api/user/monitors", auth, { service })).status, 201);
   }
   await setPlanInStore(ctx, who.account.id, "FREE");
-  const refused = await call(app, "POST", "/api/user/monitors", auth, { service: "github" });
+  const refused = await call(app, "POST", "/api/user/monitors", auth, { service: "svc-10" });
   equal(refused.status, 403);
   const body = await refused.json();
   equal(body.error, "plan_required");
   equal(body.requiredPlan, "PRO");
   match(body.message, /More than 10 monitors/);
   await setPlanInStore(ctx, who.account.id, "PRO");
-  equal((await call(app, "POST", "/api/user/monitors", auth, { service: "github" })).status, 201);
+  equal((await call(app, "POST", "/api/user/monitors", auth, { service: "svc-10" })).status, 201);
 });
 
 Deno.test("monitors: a retried POST with the same Idempotency-Key creates one monitor", async () => {
@@ -237,17 +240,48 @@ Deno.test("monitors: a retried POST with the same Idempotency-Key creates one mo
   const busy = await call(app, "POST", "/api/user/monitors", {
     "X-API-Key": rw,
     "Idempotency-Key": "busy-key",
-  }, { service: "github" });
+  }, { service: "aws", components: ["Amazon EC2 (ap-south-1)"] });
   equal(busy.status, 409);
   equal((await busy.json()).error, "conflict");
 
   // A create that fails leaves the key free for a corrected retry.
   const key = { "X-API-Key": rw, "Idempotency-Key": "fix-and-retry" };
   equal((await call(app, "POST", "/api/user/monitors", key, { service: "githb" })).status, 400);
-  equal((await call(app, "POST", "/api/user/monitors", key, { service: "github" })).status, 201);
+  equal((await call(app, "POST", "/api/user/monitors", key, { service: "aws" })).status, 201);
   const bad = await call(app, "POST", "/api/user/monitors", {
     "X-API-Key": rw,
     "Idempotency-Key": "x".repeat(256),
   }, { service: "github" });
   equal(bad.status, 400);
+});
+
+Deno.test("monitors: the same service with the same components again is a 409 naming the first; others are fine", async () => {
+  const { ctx, app, rw } = await setup();
+  try {
+    const auth = { "X-API-Key": rw };
+    const post = (body: unknown) => call(app, "POST", "/api/user/monitors", auth, body);
+    const first = await (await post({
+      service: "aws",
+      components: ["Amazon EC2 (eu-west-1)", "Amazon EC2 (us-east-1)"],
+    })).json();
+    const again = await post({
+      service: "aws",
+      components: ["amazon ec2 (us-east-1)", "Amazon EC2 (eu-west-1)"],
+      label: "another name",
+    });
+    equal(again.status, 409);
+    const body = await again.json();
+    equal(body.error, "conflict");
+    match(
+      body.message,
+      new RegExp(`already monitors aws with the same components: monitor ${first.id}`),
+    );
+    equal((await post({ service: "aws", components: ["Amazon EC2 (eu-west-1)"] })).status, 201);
+    equal((await post({ service: "aws" })).status, 201, "the whole service is another monitor");
+    equal((await post({ service: "aws" })).status, 409);
+    const list = await (await call(app, "GET", "/api/user/monitors", auth)).json();
+    equal(list.totalElements, 3, "nothing stored by a refused create");
+  } finally {
+    await ctx.store.close();
+  }
 });

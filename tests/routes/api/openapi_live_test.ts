@@ -94,6 +94,8 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
     updates: [{ at: T0 - HOUR_MS, status: "INVESTIGATING", body: "Looking into it." }],
   });
   await addVendor(r.store, { slug: "stripe", name: "Stripe", category: "payments" });
+  await addVendor(r.store, { slug: "linear", name: "Linear" });
+  await addVendor(r.store, { slug: "slack", name: "Slack" });
   const pro = await account(r.ctx, "owner@pro.test", "PRO");
   const free = await account(r.ctx, "owner@free.test", "FREE");
   const admin = { kind: "admin", account: pro.account } as const;
@@ -444,7 +446,7 @@ function monitorCases(keys: Record<string, string>): Case[] {
       method: "POST",
       path: list,
       headers: { ...all, "idempotency-key": "once" },
-      body: { service: "github" },
+      body: { service: "linear" },
       status: 201,
     },
     {
@@ -472,8 +474,16 @@ function monitorCases(keys: Record<string, string>): Case[] {
       method: "POST",
       path: list,
       headers: all,
-      body: { service: "github" },
+      body: { service: "slack" },
       status: 201,
+    },
+    {
+      op: "createMonitor",
+      method: "POST",
+      path: list,
+      headers: all,
+      body: { service: "github", components: ["API"] },
+      status: 409,
     },
     {
       op: "createMonitor",
