@@ -9,6 +9,7 @@
 import { z } from "zod";
 import {
   type BoardItem,
+  type BoardLink,
   type BoardRecord,
   type DayWorst,
   Forbidden,
@@ -50,12 +51,17 @@ export interface BoardEntry {
   readonly openIncidents: readonly Incident[];
   /** For a group: its monitors. */
   readonly monitors: readonly MonitorView[];
+  /** For a monitor: itself (its uptime and reading); null for a group. */
+  readonly monitor: MonitorView | null;
   /** Slugs of the services the entry watches. */
   readonly services: readonly string[];
 }
 
 /** A board with its entries (existing ones, in order) and its overall level. */
 export interface BoardView extends BoardRecord {
+  readonly description: string | null;
+  readonly accentColor: string | null;
+  readonly links: readonly BoardLink[];
   readonly currentStatus: StatusLevel;
   readonly entries: readonly BoardEntry[];
 }
@@ -66,6 +72,16 @@ const Slug = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 
   error: "2 to 63 lower-case letters, digits and dashes, starting with a letter or digit",
 });
 const Item = z.object({ kind: z.enum(["group", "monitor"]), id: Id }).strict();
+const Description = z.string().trim().max(1000).nullable();
+const AccentColor = z.string().trim().toLowerCase().regex(/^#[0-9a-f]{6}$/, {
+  error: "a colour as #rrggbb",
+}).nullable();
+const Links = z.array(
+  z.object({
+    label: z.string().trim().min(1).max(60),
+    url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }).max(2000),
+  }).strict(),
+).max(5);
 
 const NewGroupInput = z.object({
   name: Name,
@@ -80,12 +96,18 @@ const NewBoardInput = z.object({
   title: z.string().trim().min(1).max(200),
   public: z.boolean().default(false),
   items: z.array(Item).max(500).default([]),
+  description: Description.default(null),
+  accentColor: AccentColor.default(null),
+  links: Links.default([]),
 }).strict();
 const BoardPatchInput = z.object({
   slug: Slug.optional(),
   title: z.string().trim().min(1).max(200).optional(),
   public: z.boolean().optional(),
   items: z.array(Item).max(500).optional(),
+  description: Description.optional(),
+  accentColor: AccentColor.optional(),
+  links: Links.optional(),
 }).strict();
 
 /** Every monitor of the account, by id (views). */
@@ -143,6 +165,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
         history: m.history,
         openIncidents: m.openIncidents,
         monitors: [],
+        monitor: m,
         services: [m.serviceSlug],
       });
     } else {
@@ -157,12 +180,16 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
         history: worstDays(v.monitors.map((m) => m.history)),
         openIncidents: v.monitors.flatMap((m) => m.openIncidents),
         monitors: v.monitors,
+        monitor: null,
         services: [...new Set(v.monitors.map((m) => m.serviceSlug))],
       });
     }
   }
   return {
     ...b,
+    description: b.description ?? null,
+    accentColor: b.accentColor ?? null,
+    links: b.links ?? [],
     slug: shownSlug(b.slug),
     currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
     entries,
@@ -290,6 +317,9 @@ export async function createBoard(
     title: b.title,
     public: b.public,
     items: b.items,
+    description: b.description,
+    accentColor: b.accentColor,
+    links: b.links,
     createdAt: ctx.clock.now(),
   }, free ? FREE_BOARD_LIMIT : BOARD_LIMIT);
   if (made === "slug_taken") throw slugTaken(b.slug);

@@ -72,6 +72,7 @@ export {
   FREE_MONITOR_LIMIT,
   getMonitor,
   listMonitors,
+  MONITOR_UPTIME_DAYS,
   type MonitorView,
   READ_MONITORS,
   updateMonitor,

@@ -62,6 +62,8 @@ export interface MonitorView extends MonitorRecord {
   readonly currentStatus: StatusLevel;
   /** Percent over {@link MONITOR_UPTIME_DAYS} days of the watched selection, or null. */
   readonly uptime30d: number | null;
+  /** How much of those days was observed (ms): `uptimeSpanWords` says it in words. */
+  readonly uptimeObservedMs: number;
   readonly state: MonitorState;
   readonly missingComponents: readonly string[];
   /** Open incidents of the service that touch the selection (all when none is chosen). */
@@ -162,6 +164,7 @@ export async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<Mo
       state: reading.state,
       missingComponents: reading.missingComponents,
       uptime30d: reading.uptime,
+      uptimeObservedMs: 0,
       openIncidents: [],
       lastCheckedAt: null,
       reading: null,
@@ -190,6 +193,7 @@ export async function viewOf(ctx: AppContext, record: MonitorRecord): Promise<Mo
     serviceName: service.name,
     currentStatus: reading.currentStatus,
     uptime30d: reading.uptime === null ? null : Math.round(reading.uptime * 1000) / 1000,
+    uptimeObservedMs: reading.uptimeObservedMs,
     state: reading.state,
     missingComponents: reading.missingComponents,
     openIncidents: found.detail.incidents.filter(touching),

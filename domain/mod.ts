@@ -149,6 +149,7 @@ export {
   type ApiKeyRecord,
   type AttemptStore,
   type BoardItem,
+  type BoardLink,
   type BoardPatch,
   type BoardRecord,
   type BoardStore,

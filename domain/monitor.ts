@@ -8,7 +8,7 @@
 import { worst } from "./status.ts";
 import type { StatusLevel } from "./status.ts";
 import type { EpochMs } from "./time.ts";
-import { type StatusTransition, type TimeWindow, uptimePercent } from "./uptime.ts";
+import { downtime, percentUp, type StatusTransition, type TimeWindow } from "./uptime.ts";
 
 /** One level timeline: its stored transitions and its level now. */
 export interface Timeline {
@@ -33,6 +33,8 @@ export interface MonitorReading {
   readonly currentStatus: StatusLevel;
   /** Uptime percent of the watched selection over the window, null when nothing was observed. */
   readonly uptime: number | null;
+  /** How much of the window was observed (ms): the uptime covers only that. */
+  readonly uptimeObservedMs: number;
   readonly state: MonitorState;
   /** Chosen component names no longer on the page (case kept as chosen). */
   readonly missingComponents: readonly string[];
@@ -114,15 +116,18 @@ export function monitorReading(
     return {
       currentStatus: "UNKNOWN",
       uptime: null,
+      uptimeObservedMs: 0,
       state: "service_missing",
       missingComponents: [],
       timeline: null,
     };
   }
   if (chosen.length === 0) {
+    const d = downtime(service.transitions, window, service.now);
     return {
       currentStatus: service.now,
-      uptime: uptimePercent(service.transitions, window, service.now),
+      uptime: percentUp(d),
+      uptimeObservedMs: d.observedMs,
       state: "ok",
       missingComponents: [],
       timeline: service,
@@ -136,15 +141,18 @@ export function monitorReading(
     return {
       currentStatus: "UNKNOWN",
       uptime: null,
+      uptimeObservedMs: 0,
       state,
       missingComponents: missing,
       timeline: null,
     };
   }
   const merged = worstTimeline(present);
+  const d = downtime(merged.transitions, window, merged.now);
   return {
     currentStatus: merged.now,
-    uptime: uptimePercent(merged.transitions, window, merged.now),
+    uptime: percentUp(d),
+    uptimeObservedMs: d.observedMs,
     state,
     missingComponents: missing,
     timeline: merged,

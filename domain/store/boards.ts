@@ -36,6 +36,12 @@ export interface BoardRecord {
   /** Readable by anyone at `/b/{slug}` and `/api/boards/{slug}` when true. */
   readonly public: boolean;
   readonly items: readonly BoardItem[];
+  /** What its status page says under the title (absent on boards made before it existed). */
+  readonly description?: string | null;
+  /** The status page's accent colour, `#rrggbb`. */
+  readonly accentColor?: string | null;
+  /** Links the status page shows (the team's site, support). */
+  readonly links?: readonly BoardLink[];
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
   readonly version: number;
@@ -74,7 +80,16 @@ export type GroupStore = AccountDocStore<GroupRecord, NewGroup, GroupPatch>;
 /** A board to create. */
 export type NewBoard = Omit<BoardRecord, "updatedAt" | "version">;
 /** What a board update may change. */
-export type BoardPatch = Partial<Pick<BoardRecord, "slug" | "title" | "public" | "items">>;
+export type BoardPatch = Partial<
+  Pick<BoardRecord, "slug" | "title" | "public" | "items" | "description" | "accentColor" | "links">
+>;
+
+/** A link on a board's status page. */
+export interface BoardLink {
+  readonly label: string;
+  /** An http(s) URL. */
+  readonly url: string;
+}
 /** The boards noun: the shared operations and the public read by slug. */
 export interface BoardStore extends AccountDocStore<BoardRecord, NewBoard, BoardPatch> {
   /** The board with `slug`, whoever owns it (callers decide who may see it). */

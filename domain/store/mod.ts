@@ -164,6 +164,7 @@ export type { MailConsentState, MailStore, MailSuppression } from "./mail.ts";
 export type {
   AccountDocStore,
   BoardItem,
+  BoardLink,
   BoardPatch,
   BoardRecord,
   BoardStore,

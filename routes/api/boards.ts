@@ -83,6 +83,16 @@ const BoardSchema = z.object({
   title: z.string(),
   public: z.boolean().openapi({ description: "Readable by anyone at /b/{slug}" }),
   url: z.string().openapi({ description: "Its page, /b/{slug}" }),
+  description: z.string().nullable().openapi({
+    description: "What its status page says under the title",
+  }),
+  accentColor: z.string().nullable().openapi({
+    description: "Its status page's accent colour, #rrggbb",
+    example: "#0b5cad",
+  }),
+  links: z.array(z.object({ label: z.string(), url: z.string() })).openapi({
+    description: "Links its status page shows (at most 5)",
+  }),
   currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its entries" }),
   items: z.array(z.object({ kind: z.enum(["group", "monitor"]), id: z.string() })),
   entries: z.array(EntrySchema),
@@ -105,12 +115,32 @@ const BoardCreate = z.object({
   title: z.string(),
   public: z.boolean().optional(),
   items: z.array(ItemBody).optional(),
+  description: z.string().nullable().optional().openapi({
+    description: "Shown under the title on its status page (at most 1,000 characters)",
+  }),
+  accentColor: z.string().nullable().optional().openapi({
+    description: "The status page's accent colour, #rrggbb",
+    example: "#0b5cad",
+  }),
+  links: z.array(z.object({ label: z.string(), url: z.string() }).strict()).optional().openapi({
+    description: "At most 5 links for the status page: {label, url} (http or https)",
+  }),
 }).strict().openapi("BoardCreate");
 const BoardPatch = z.object({
   slug: z.string().optional(),
   title: z.string().optional(),
   public: z.boolean().optional(),
   items: z.array(ItemBody).optional(),
+  description: z.string().nullable().optional().openapi({
+    description: "Shown under the title on its status page (at most 1,000 characters)",
+  }),
+  accentColor: z.string().nullable().optional().openapi({
+    description: "The status page's accent colour, #rrggbb",
+    example: "#0b5cad",
+  }),
+  links: z.array(z.object({ label: z.string(), url: z.string() }).strict()).optional().openapi({
+    description: "At most 5 links for the status page: {label, url} (http or https)",
+  }),
 }).strict().openapi("BoardPatch");
 
 const IdParam = z.object({
@@ -142,6 +172,9 @@ function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
     title: b.title,
     public: b.public,
     url: `/b/${b.slug}`,
+    description: b.description,
+    accentColor: b.accentColor,
+    links: b.links.map((l) => ({ label: l.label, url: l.url })),
     currentStatus: b.currentStatus,
     items: b.items.map((i) => ({ kind: i.kind, id: i.id })),
     entries: b.entries.map((e) => ({

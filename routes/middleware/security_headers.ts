@@ -2,8 +2,8 @@
  * Security headers on every response: `X-Content-Type-Options: nosniff`, a `Referrer-Policy`,
  * HSTS when the public URL is https; and on HTML pages a Content-Security-Policy that allows
  * only statusd's own stylesheet and script (no inline code; `/docs` also inline styles, for its
- * viewer) and forbids framing, plus
- * `X-Frame-Options: DENY` for older browsers.
+ * viewer) and forbids framing (but for a board's embed page), plus `X-Frame-Options: DENY` for
+ * older browsers.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
@@ -31,6 +31,12 @@ export const PAGE_CSP = [
 export const DOCS_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   .replace("img-src", "font-src 'self'; img-src");
 
+/**
+ * The policy of a board's embed page (`/b/{slug}/embed`), the one page other sites may frame:
+ * as {@link PAGE_CSP} but with any frame ancestor (and no `X-Frame-Options`).
+ */
+export const EMBED_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors *");
+
 /** Sent with every response. */
 export const REFERRER_POLICY = "same-origin";
 
@@ -48,12 +54,11 @@ export function securityHeaders(publicUrl: string): MiddlewareHandler<Env> {
     ];
     if (https) headers.push(["Strict-Transport-Security", HSTS]);
     if ((c.res.headers.get("content-type") ?? "").startsWith("text/html")) {
-      // A page may declare a policy of its own (only `/docs` does: DOCS_CSP); else PAGE_CSP.
-      const own = c.res.headers.get("Content-Security-Policy") === DOCS_CSP;
-      headers.push(["Content-Security-Policy", own ? DOCS_CSP : PAGE_CSP], [
-        "X-Frame-Options",
-        "DENY",
-      ]);
+      // A page may declare one of the policies above (`/docs`, a board's embed); else PAGE_CSP.
+      const declared = c.res.headers.get("Content-Security-Policy");
+      const own = declared === DOCS_CSP || declared === EMBED_CSP ? declared : PAGE_CSP;
+      headers.push(["Content-Security-Policy", own]);
+      if (own !== EMBED_CSP) headers.push(["X-Frame-Options", "DENY"]);
     }
     try {
       for (const [name, value] of headers) c.res.headers.set(name, value);

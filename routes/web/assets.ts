@@ -87,7 +87,32 @@ form.stack label.check{display:block}fieldset{border:1px solid var(--line);borde
 body.light-mode{--scalar-color-2:#595959;--scalar-color-3:#666;--scalar-color-blue:#0a58d0;--scalar-color-green:#1a7f37;
 --scalar-color-orange:#bc4c00;--scalar-color-red:#cf222e;--scalar-color-purple:#8250df;--scalar-color-yellow:#9a6700}
 body.dark-mode{--scalar-color-2:#b4b4b4;--scalar-color-3:#a0a0a0}
+body.status-page{--brand:var(--accent)}
+.sp-head{max-width:60rem;margin:0 auto;padding:1.25rem 1.5rem .5rem;border-top:6px solid var(--brand)}
+.sp-brand{display:flex;gap:.75rem;align-items:center}.sp-brand h1{margin:0}
+.monogram{display:inline-grid;place-items:center;width:2.6rem;height:2.6rem;border-radius:.5rem;background:var(--fg);color:var(--bg);font-weight:700;flex:none}
+.lead{font-size:1.05rem;margin:.6rem 0}
+ul.sp-links{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:.5rem 0}
+ul.sp-links a{display:inline-block;padding:.2rem 0;min-height:24px}
+body.status-page>main{max-width:60rem}
+.banner{border:1px solid var(--line);border-left:6px solid var(--unk);border-radius:.4rem;padding:.5rem 1rem;background:var(--soft);margin:0 0 1rem}
+.banner h2{margin:.4rem 0}.banner ul.affected{margin:.25rem 0 .5rem;padding-left:1.2rem}
+.b-OPERATIONAL{border-left-color:var(--ok)}.b-UNDER_MAINTENANCE{border-left-color:var(--maint)}
+.b-DEGRADED_PERFORMANCE{border-left-color:var(--deg)}.b-PARTIAL_OUTAGE{border-left-color:var(--part)}
+.b-MAJOR_OUTAGE{border-left-color:var(--major)}
+.board-entry{border-top:1px solid var(--line);padding:.25rem 0 .75rem}.board-entry h2{margin:.75rem 0 .25rem}
+.board-entry p.facts{margin:0 0 .25rem;font-size:.9rem}h3.sub{font-size:.95rem;color:var(--muted)}
+.sp-foot{max-width:60rem;margin:1rem auto 2rem;padding:0 1.5rem;font-size:.85rem}
+body.embed>main{padding:.5rem;max-width:none}body.embed .banner{margin:0 0 .5rem}
+ul.embed-list{list-style:none;padding:0;margin:0 0 .5rem}ul.embed-list li{padding:.15rem 0;border-bottom:1px solid var(--line)}
+@media (prefers-color-scheme:dark){
+:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#58a6ff}
+.error{background:#2d1215}.warn{background:#2b2111}
+ol.days li.s-UNKNOWN,.swatch.s-UNKNOWN{background:repeating-linear-gradient(45deg,#6e7781 0 2px,#161b22 2px 5px)}
+button{color:#0d1117}
+}
 @media (max-width:40rem){
+.sp-head{padding:1rem 1rem .25rem}.sp-foot{padding:0 1rem}
 header.site{padding:.6rem 1rem}body>main{padding:1rem}footer.site{padding:0 1rem}
 header.site .who{margin-left:0;width:100%}
 ol.days{gap:1px}

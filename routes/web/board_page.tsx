@@ -1,106 +1,360 @@
 /**
- * `/b/{slug}`: a public board for people — "the status of everything our product depends on",
- * shareable with customers and support. Each entry (a group or a monitor) with its level now,
- * a 90-day bar of its worst level per UTC day, and its open incidents; a group lists its
- * monitors. A private board, or none, is the HTML 404.
+ * `/b/{slug}`: a public board as a status page of its own, the page a team hands to its
+ * customers ("the status of everything our product depends on"). It carries the team's title,
+ * description, links and accent colour and none of statusd's navigation: a banner that says in
+ * words what is affected now, each entry with its level, 90-day bar, uptime over what was
+ * observed and how fresh its reading is, open incidents and maintenance with their timelines,
+ * and ways to follow it (feeds, calendar, badges). `/b/{slug}/embed` is the same in brief for
+ * an iframe. A private board, or none, is the HTML 404.
  * @module
  */
+import type { Child } from "hono/jsx";
+import { raw } from "hono/html";
 import type { Context } from "hono";
-import { boardBySlug, type BoardEntry, type BoardView } from "../../app/mod.ts";
-import { ANONYMOUS, overlappingDays } from "../../domain/mod.ts";
+import {
+  boardBySlug,
+  type BoardEntry,
+  type BoardView,
+  MONITOR_UPTIME_DAYS,
+  type MonitorView,
+} from "../../app/mod.ts";
+import {
+  ANONYMOUS,
+  type EpochMs,
+  formatMinutes,
+  isMaintenance,
+  overlappingDays,
+  type StatusLevel,
+  toIso,
+  uptimeSpanWords,
+} from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
+import { EMBED_CSP } from "../middleware/security_headers.ts";
 import type { Register } from "../register.ts";
-import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
+import { ASSET_PATHS } from "./assets.ts";
+import { FAVICON_PATHS } from "./favicon.ts";
+import { StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
-import { DayBar, IncidentList, Legend, levelWords, Section, serviceHref } from "./_parts.tsx";
+import { DayBar, IncidentList, Legend, levelWords, when } from "./_parts.tsx";
 
-function Entry(props: { key?: string; e: BoardEntry; now: number }) {
+/** Where a board's pages live: `/b/{slug}` on statusd's own host, `""` on the board's own. */
+export function boardBase(slug: string): string {
+  return `/b/${encodeURIComponent(slug)}`;
+}
+
+/** Up to two letters standing for a title (the page's mark; no image is fetched). */
+export function monogram(title: string): string {
+  const words = title.split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w));
+  const letters = words.slice(0, 2).map((w) => [...w].find((c) => /\p{L}|\p{N}/u.test(c))!);
+  return letters.join("").toUpperCase() || "S";
+}
+
+const SEVERITY: readonly StatusLevel[] = [
+  "MAJOR_OUTAGE",
+  "PARTIAL_OUTAGE",
+  "DEGRADED_PERFORMANCE",
+  "UNDER_MAINTENANCE",
+  "UNKNOWN",
+];
+
+/** What the banner says: a headline, and one line per entry that is not operational. */
+export function bannerWords(b: BoardView): { headline: string; affected: string[] } {
+  if (b.entries.length === 0) return { headline: "Nothing on this board yet", affected: [] };
+  const affected = SEVERITY.flatMap((level) =>
+    b.entries.filter((e) => e.currentStatus === level).map((e) => {
+      const parts = e.kind === "group"
+        ? e.monitors.filter((m) => m.currentStatus !== "OPERATIONAL").map(memberName)
+        : [];
+      return `${e.name}${parts.length ? ` (${parts.join(", ")})` : ""}: ${levelWords(level)}`;
+    })
+  );
+  const down = b.entries.filter((e) => e.currentStatus !== "OPERATIONAL").length;
+  const unknown = b.entries.filter((e) => e.currentStatus === "UNKNOWN").length;
+  const headline = down === 0
+    ? "All systems operational"
+    : unknown === down
+    ? `No current data for ${plural(down, "service")}`
+    : b.currentStatus === "UNDER_MAINTENANCE"
+    ? `Maintenance under way on ${plural(down, "service")}`
+    : `${capital(levelWords(b.currentStatus))} on ${
+      plural(down, "service")
+    } of ${b.entries.length}`;
+  return { headline, affected };
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** "1 service", "3 services". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function memberName(m: MonitorView): string {
+  return m.label ?? m.serviceName ?? m.serviceSlug;
+}
+
+/** "99.982 % uptime over 30 days", or over what was observed; "no uptime yet". */
+function uptimeWords(m: Pick<MonitorView, "uptime30d" | "uptimeObservedMs">): string {
+  if (m.uptime30d === null) return "no uptime yet (nothing observed)";
+  const span = uptimeSpanWords(m.uptimeObservedMs, MONITOR_UPTIME_DAYS);
+  return `${m.uptime30d.toFixed(3)} % uptime ${
+    span.endsWith("-day") ? `over ${MONITOR_UPTIME_DAYS} days` : span
+  }`;
+}
+
+/** How fresh a reading is: "read 2 min ago", or that it has not been read. */
+function freshness(m: MonitorView, now: EpochMs): string {
+  const at = m.reading?.lastSuccessAt ?? null;
+  if (at === null) return "not read yet";
+  return `read ${formatMinutes(Math.max(0, Math.round((now - at) / 60_000)))} ago`;
+}
+
+/** The members of an entry: the monitor itself, or the group's monitors. */
+function membersOf(e: BoardEntry): readonly MonitorView[] {
+  return e.kind === "group" ? e.monitors : [];
+}
+
+function EntryFacts(props: { m: MonitorView; now: EpochMs }) {
+  return (
+    <p class="muted facts">
+      {uptimeWords(props.m)} · {freshness(props.m, props.now)}
+    </p>
+  );
+}
+
+function Entry(props: { key?: string; e: BoardEntry; monitor?: MonitorView; now: number }) {
   const { e, now } = props;
   const id = `entry-${e.id}`;
+  const incidents = e.openIncidents.filter((i) => !isMaintenance(i));
+  const maintenance = e.openIncidents.filter(isMaintenance);
   return (
     <section class="board-entry" aria-labelledby={id}>
       <h2 id={id}>
         {e.name} <StatusBadge status={e.currentStatus} />
       </h2>
+      {props.monitor && <EntryFacts m={props.monitor} now={now} />}
       <DayBar
         entries={e.history}
         incidents={overlappingDays(e.openIncidents, e.history.map((d) => d.day), now)}
         label={`${e.name}: worst level per day, last ${e.history.length} days`}
       />
-      {e.kind === "group" && e.monitors.length > 0 && (
+      {membersOf(e).length > 0 && (
         <ul class="group-members">
-          {e.monitors.map((m) => (
+          {membersOf(e).map((m) => (
             <li>
-              <a href={serviceHref(m.serviceSlug)}>{m.label ?? m.serviceName ?? m.serviceSlug}</a>
-              {m.components.length > 0 && ` (${m.components.join(", ")})`}:{" "}
-              {levelWords(m.currentStatus)}
+              <strong>{memberName(m)}</strong>
+              {m.components.length > 0 && ` (${m.components.join(", ")})`}: {levelWords(
+                m.currentStatus,
+              )} · <span class="muted">{uptimeWords(m)} · {freshness(m, now)}</span>
             </li>
           ))}
         </ul>
       )}
-      {e.openIncidents.length > 0 && (
-        <IncidentList
-          incidents={e.openIncidents}
-          now={now}
-          empty=""
-        />
+      {incidents.length > 0 && (
+        <>
+          <h3 class="sub">Open incidents</h3>
+          <IncidentList incidents={incidents} now={now} />
+        </>
+      )}
+      {maintenance.length > 0 && (
+        <>
+          <h3 class="sub">Maintenance</h3>
+          <IncidentList incidents={maintenance} now={now} />
+        </>
       )}
     </section>
   );
 }
 
-function BoardPage(
-  props: { b: BoardView; now: number; publicUrl: string; signedIn: SignedIn | null },
+/** The frame of a board's pages: the team's own header, no statusd navigation. */
+function StatusFrame(
+  props: {
+    b: BoardView;
+    base: string;
+    publicUrl: string;
+    title: string;
+    embed?: boolean;
+    children?: Child;
+  },
 ) {
-  const { b } = props;
-  const broken = b.entries.filter((e) => e.currentStatus !== "OPERATIONAL").length;
+  const { b, base } = props;
+  const feeds = [
+    { href: `${base}/feed.atom`, type: "application/atom+xml", title: `${b.title} (Atom)` },
+    { href: `${base}/feed.rss`, type: "application/rss+xml", title: `${b.title} (RSS)` },
+  ];
   return (
-    <Layout
-      title={b.title}
-      description={`${b.title}: the status of ${b.entries.length} services and groups`}
-      publicUrl={props.publicUrl}
-      canonicalPath={`/b/${b.slug}`}
-      signedIn={props.signedIn}
-    >
-      <h1>{b.title}</h1>
-      <p class="lead">
-        <StatusBadge status={b.currentStatus} /> {b.entries.length === 0
-          ? "Nothing on this board yet."
-          : broken === 0
-          ? "Everything on this board is operational."
-          : `${broken} of ${b.entries.length} not fully operational.`}
-      </p>
-      <Legend />
-      {b.entries.map((e) => <Entry key={e.id} e={e} now={props.now} />)}
-      <Section id="board-json" title="For machines">
-        <p class="muted">
-          JSON: <a href={`/api/boards/${encodeURIComponent(b.slug)}`}>/api/boards/{b.slug}</a>
-        </p>
-      </Section>
-    </Layout>
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{props.title}</title>
+          {b.description && <meta name="description" content={b.description} />}
+          {props.embed && <meta name="robots" content="noindex" />}
+          <link rel="stylesheet" href={ASSET_PATHS.css} />
+          {b.accentColor && (
+            <link rel="stylesheet" href={`${base}/theme.css?c=${b.accentColor.slice(1)}`} />
+          )}
+          <link rel="icon" href={FAVICON_PATHS.svg} type="image/svg+xml" />
+          {feeds.map((f) => <link rel="alternate" type={f.type} title={f.title} href={f.href} />)}
+        </head>
+        <body class={props.embed ? "status-page embed" : "status-page"}>
+          {!props.embed && <a class="skip" href="#main">Skip to content</a>}
+          {props.children}
+        </body>
+      </html>
+    </>
   );
 }
 
-/** The board page (private or unknown: the HTML 404). */
-export async function boardPage(c: Context<Env>): Promise<Response> {
+function BoardPage(props: { b: BoardView; now: number; base: string; publicUrl: string }) {
+  const { b, now, base } = props;
+  const banner = bannerWords(b);
+  return (
+    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
+      <header class="sp-head">
+        <div class="sp-brand">
+          <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>
+          <h1>{b.title}</h1>
+        </div>
+        {b.description && <p class="lead">{b.description}</p>}
+        {b.links.length > 0 && (
+          <nav aria-label="Links">
+            <ul class="sp-links">
+              {b.links.map((l) => (
+                <li>
+                  <a href={l.url} rel="nofollow noopener">{l.label}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabindex={-1}>
+        <section class={`banner b-${b.currentStatus}`} aria-labelledby="now">
+          <h2 id="now">
+            <StatusBadge status={b.currentStatus} /> {banner.headline}
+          </h2>
+          {banner.affected.length > 0 && (
+            <ul class="affected">
+              {banner.affected.map((a) => <li>{a}</li>)}
+            </ul>
+          )}
+          <p class="muted">
+            Last updated{" "}
+            <time datetime={toIso(now)}>{when(now)}</time>. Each service is read from its vendor's
+            own status page.
+          </p>
+        </section>
+        <Legend />
+        {b.entries.map((e) => (
+          <Entry
+            key={e.id}
+            e={e}
+            monitor={e.monitor ?? undefined}
+            now={now}
+          />
+        ))}
+        <section class="subscribe" aria-labelledby="follow">
+          <h2 id="follow">Follow this page</h2>
+          <ul class="sp-links">
+            <li>
+              <a href={`${base}/feed.atom`}>Atom feed</a>
+            </li>
+            <li>
+              <a href={`${base}/feed.rss`}>RSS feed</a>
+            </li>
+            <li>
+              <a href={`${base}/calendar.ics`}>Maintenance calendar</a>
+            </li>
+            <li>
+              <a href={`${base}/badge.json`}>Badge (shields.io)</a>
+            </li>
+            <li>
+              <a href={`/api/boards/${encodeURIComponent(b.slug)}`}>JSON</a>
+            </li>
+          </ul>
+        </section>
+      </main>
+      <footer class="sp-foot muted">
+        {b.entries.length === 1 ? "1 entry" : `${b.entries.length} entries`} · Powered by{" "}
+        <a href={props.publicUrl}>statusd</a>
+      </footer>
+    </StatusFrame>
+  );
+}
+
+/** The board in brief for an iframe: banner and one line per entry, links open the page. */
+function EmbedPage(props: { b: BoardView; base: string; publicUrl: string; now: number }) {
+  const { b, base } = props;
+  const banner = bannerWords(b);
+  return (
+    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`} embed>
+      <main id="main" class="embed-main">
+        <p class={`banner b-${b.currentStatus}`}>
+          <StatusBadge status={b.currentStatus} />{" "}
+          <a href={`${props.publicUrl}${base}`} target="_blank" rel="noopener">
+            {b.title}: {banner.headline}
+          </a>
+        </p>
+        <ul class="embed-list">
+          {b.entries.map((e) => (
+            <li>
+              {e.name}: <strong>{levelWords(e.currentStatus)}</strong>
+            </li>
+          ))}
+        </ul>
+        <p class="muted">
+          Updated <time datetime={toIso(props.now)}>{when(props.now)}</time>
+        </p>
+      </main>
+    </StatusFrame>
+  );
+}
+
+async function renderBoard(c: Context<Env>, slug: string, base: string, embed: boolean) {
   const app = c.get("app");
-  const slug = c.req.param("slug")!;
-  return await publicPage(c, async (signedIn) => {
+  const headers: Record<string, string> = embed ? { "Content-Security-Policy": EMBED_CSP } : {};
+  return await publicPage(c, async () => {
     const b = await boardBySlug(app, ANONYMOUS, slug);
+    const now = app.clock.now();
+    const publicUrl = app.settings.publicUrl;
     return {
-      html: (
-        <BoardPage
-          b={b}
-          now={app.clock.now()}
-          publicUrl={app.settings.publicUrl}
-          signedIn={signedIn}
-        />
-      ),
+      html: embed
+        ? <EmbedPage b={b} base={base} publicUrl={publicUrl} now={now} />
+        : <BoardPage b={b} now={now} base={base} publicUrl={publicUrl} />,
     };
+  }, headers);
+}
+
+/** The board page (private or unknown: the HTML 404). */
+export function boardPage(c: Context<Env>): Promise<Response> {
+  const slug = c.req.param("slug")!;
+  return renderBoard(c, slug, boardBase(slug), false);
+}
+
+/** The board's embed page: frameable by any site (its own policy; every other page refuses). */
+export function boardEmbed(c: Context<Env>): Promise<Response> {
+  const slug = c.req.param("slug")!;
+  return renderBoard(c, slug, boardBase(slug), true);
+}
+
+/** `/b/{slug}/theme.css`: the accent colour of a board's pages (the only per-board style). */
+export async function boardTheme(c: Context<Env>): Promise<Response> {
+  const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
+  const color = b.accentColor ?? "#0a58d0";
+  return c.body(`:root{--brand:${color}}\n`, 200, {
+    "Content-Type": "text/css; charset=utf-8",
+    "Cache-Control": "public, max-age=300",
   });
 }
 
-/** Mounts `/b/{slug}`. */
+/** Mounts `/b/{slug}`, its embed and its theme. */
 export const registerBoardPages: Register = (api) => {
   api.get("/b/:slug", boardPage);
+  api.get("/b/:slug/embed", boardEmbed);
+  api.get("/b/:slug/theme.css", boardTheme);
 };

@@ -72,6 +72,7 @@ Deno.test("what a monitor watches may vanish: it is kept and says so", () => {
   deepStrictEqual(monitorReading(null, [], ["api"], window), {
     currentStatus: "UNKNOWN",
     uptime: null,
+    uptimeObservedMs: 0,
     state: "service_missing",
     missingComponents: [],
     timeline: null,
@@ -83,4 +84,7 @@ Deno.test("what a monitor watches may vanish: it is kept and says so", () => {
   const gone = monitorReading(service, [component], ["Old region"], window);
   equal(gone.currentStatus, "UNKNOWN");
   equal(gone.uptime, null);
+  equal(gone.uptimeObservedMs, 0);
+  // What was observed of the window is said with the uptime.
+  equal(partly.uptimeObservedMs, window.end - window.start);
 });

@@ -149,9 +149,21 @@ Deno.test("the board page /b/{slug}: a public board for people; a private one is
   equal(page.status, 200);
   const text = await page.text();
   match(text, /<h1>Everything we depend on<\/h1>/);
-  match(text, /1 of 2 not fully operational/);
+  // The banner says in words what is affected now.
+  match(text, /Major outage on 1 service of 2/);
+  match(text, /<li>Payments \(stripe\): major outage<\/li>/);
   match(text, /Payments/);
   equal((text.match(/<ol class="days"/g) ?? []).length, 2, "a 90-day bar per entry");
+  // A status page of its own: no statusd navigation, but its freshness and ways to follow it.
+  for (const admin of ["/settings/monitors", "/settings/api-keys", "/sign-in", "/settings/mcp"]) {
+    equal(text.includes(`href="${admin}"`), false, `no link to ${admin}`);
+  }
+  match(text, /Last updated <time datetime="[^"]+">/);
+  match(text, /% uptime over the \d+ (min|h|d)[^<]* observed|% uptime over 30 days|no uptime yet/);
+  match(text, /read \d+ (min|h|d)[^<]* ago|not read yet/);
+  for (const follow of ["feed.atom", "feed.rss", "calendar.ics", "badge.json"]) {
+    match(text, new RegExp(`href="/b/our-stack/${follow.replace(".", "\\.")}"`));
+  }
 });
 
 Deno.test("a public board's badge, feeds and calendar cover the services on it", async () => {
@@ -229,4 +241,80 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
   equal((await app.request("/b/our-stack/feed.rss?again")).status, 404);
   equal((await app.request("/calendar.ics?board=our-stack&again")).status, 404);
   equal((await app.request("/b/our-stack/calendar.ics?again")).status, 404);
+});
+
+Deno.test("a board's status page carries its description, links and accent colour; PATCH merges them", async () => {
+  const { app, send, gh } = await setup();
+  const made = await send("POST", "/api/user/boards", {
+    slug: "acme-status",
+    title: "Acme status",
+    public: true,
+    items: [{ kind: "monitor", id: gh.id }],
+    description: "The services Acme's checkout depends on.",
+    accentColor: "#D1242F",
+    links: [{ label: "Acme", url: "https://acme.example/" }, {
+      label: "Support",
+      url: "https://acme.example/help",
+    }],
+  });
+  equal(made.res.status, 201);
+  deepStrictEqual(
+    [made.body.description, made.body.accentColor, made.body.links.length],
+    ["The services Acme's checkout depends on.", "#d1242f", 2],
+  );
+  // PATCH is a merge: a title change keeps the rest; null clears the colour.
+  const renamed = await send("PATCH", `/api/user/boards/${made.body.id}`, { title: "Acme" });
+  deepStrictEqual([renamed.body.title, renamed.body.accentColor, renamed.body.links.length], [
+    "Acme",
+    "#d1242f",
+    2,
+  ]);
+  const page = await (await app.request("/b/acme-status")).text();
+  match(page, /<p class="lead">The services Acme&#39;s checkout depends on\.<\/p>/);
+  match(page, /<a href="https:\/\/acme\.example\/help" rel="nofollow noopener">Support<\/a>/);
+  match(page, /<link rel="stylesheet" href="\/b\/acme-status\/theme\.css\?c=d1242f"\/?>/);
+  const theme = await app.request("/b/acme-status/theme.css?c=d1242f");
+  equal(theme.status, 200);
+  match(theme.headers.get("content-type") ?? "", /^text\/css/);
+  equal(await theme.text(), ":root{--brand:#d1242f}\n");
+  const cleared = await send("PATCH", `/api/user/boards/${made.body.id}`, { accentColor: null });
+  equal(cleared.body.accentColor, null);
+  equal((await (await app.request("/b/acme-status?x")).text()).includes("theme.css"), false);
+
+  for (
+    const [field, body] of [
+      ["accentColor", { accentColor: "red" }],
+      ["links.0.url", { links: [{ label: "x", url: "javascript:alert(1)" }] }],
+      ["description", { description: "x".repeat(1001) }],
+      ["links", { links: Array.from({ length: 6 }, () => ({ label: "x", url: "https://a.b/" })) }],
+    ] as const
+  ) {
+    const bad = await send("PATCH", `/api/user/boards/${made.body.id}`, body);
+    equal(bad.res.status, 400, field);
+    equal(bad.body.issues[0].parameter, field);
+  }
+  equal((await send("GET", `/api/user/boards/${made.body.id}`)).body.title, "Acme", "unchanged");
+});
+
+Deno.test("the embed page may be framed by any site; the board page and every other page may not", async () => {
+  const { app, send, gh } = await setup();
+  await send("POST", "/api/user/boards", {
+    slug: "acme-status",
+    title: "Acme status",
+    public: true,
+    items: [{ kind: "monitor", id: gh.id }],
+  });
+  const embed = await app.request("/b/acme-status/embed");
+  equal(embed.status, 200);
+  match(embed.headers.get("content-security-policy") ?? "", /frame-ancestors \*/);
+  equal(embed.headers.get("x-frame-options"), null);
+  const html = await embed.text();
+  match(html, /Acme status: All systems operational/);
+  match(html, /<li>github: <strong>operational<\/strong><\/li>/);
+  equal(html.includes("<script"), false, "JavaScript-free");
+  for (const path of ["/b/acme-status", "/", "/services/github", "/b/nobody/embed"]) {
+    const res = await app.request(path);
+    match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/, path);
+    equal(res.headers.get("x-frame-options"), "DENY", path);
+  }
 });
