@@ -199,7 +199,9 @@ function StatusFrame(
             <link rel="stylesheet" href={`${base}/theme.css?c=${b.accentColor.slice(1)}`} />
           )}
           <link rel="icon" href={FAVICON_PATHS.svg} type="image/svg+xml" />
-          {feeds.map((f) => <link rel="alternate" type={f.type} title={f.title} href={f.href} />)}
+          {feeds.map((f) => (
+            <link key={f.href} rel="alternate" type={f.type} title={f.title} href={f.href} />
+          ))}
         </head>
         <body class={props.embed ? "status-page embed" : "status-page"}>
           {!props.embed && <a class="skip" href="#main">Skip to content</a>}
@@ -240,7 +242,7 @@ function BoardPage(props: { b: BoardView; now: number; base: string; publicUrl: 
           </h2>
           {banner.affected.length > 0 && (
             <ul class="affected">
-              {banner.affected.map((a) => <li>{a}</li>)}
+              {banner.affected.map((a, k) => <li key={k}>{a}</li>)}
             </ul>
           )}
           <p class="muted">
