@@ -62,6 +62,7 @@ export interface BoardView extends BoardRecord {
   readonly description: string | null;
   readonly accentColor: string | null;
   readonly links: readonly BoardLink[];
+  readonly host: string | null;
   readonly currentStatus: StatusLevel;
   readonly entries: readonly BoardEntry[];
 }
@@ -76,6 +77,11 @@ const Description = z.string().trim().max(1000).nullable();
 const AccentColor = z.string().trim().toLowerCase().regex(/^#[0-9a-f]{6}$/, {
   error: "a colour as #rrggbb",
 }).nullable();
+/** A DNS host name, lower-cased, with at least one dot (no port, no scheme, no IP address). */
+const Host = z.string().trim().toLowerCase().max(253).regex(
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
+  { error: "a host name such as status.example.com (no scheme, port or path)" },
+).nullable();
 const Links = z.array(
   z.object({
     label: z.string().trim().min(1).max(60),
@@ -99,6 +105,7 @@ const NewBoardInput = z.object({
   description: Description.default(null),
   accentColor: AccentColor.default(null),
   links: Links.default([]),
+  host: Host.default(null),
 }).strict();
 const BoardPatchInput = z.object({
   slug: Slug.optional(),
@@ -108,6 +115,7 @@ const BoardPatchInput = z.object({
   description: Description.optional(),
   accentColor: AccentColor.optional(),
   links: Links.optional(),
+  host: Host.optional(),
 }).strict();
 
 /** Every monitor of the account, by id (views). */
@@ -190,6 +198,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
     description: b.description ?? null,
     accentColor: b.accentColor ?? null,
     links: b.links ?? [],
+    host: b.host ?? null,
     slug: shownSlug(b.slug),
     currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
     entries,
@@ -289,6 +298,20 @@ function shownSlug(stored: string): string {
   return at < 0 ? stored : stored.slice(at + 1);
 }
 
+/**
+ * Throws a 400 when `host` is statusd's own or another board's (`except`: the board being
+ * changed). Two boards never answer for one host.
+ */
+async function checkHost(ctx: AppContext, host: string, except: string | null) {
+  const own = new URL(ctx.settings.publicUrl).hostname;
+  const issue = (message: string) => new InvalidRequest([{ parameter: "host", message }]);
+  if (host === own) throw issue(`"${host}" is this statusd's own host`);
+  const holders = await ctx.store.boards.withHost();
+  if (holders.some((b) => b.host === host && b.id !== except)) {
+    throw issue(`the host "${host}" is another board's`);
+  }
+}
+
 /** Throws "taken" when a public board (of any account, but `except`) holds `slug`. */
 async function checkPublicSlug(ctx: AppContext, slug: string, except: string | null) {
   const holder = await ctx.store.boards.bySlug(slug);
@@ -307,6 +330,7 @@ export async function createBoard(
   const account = callerAccount(who, WRITE_MONITORS);
   const b = parse(NewBoardInput, input);
   await checkItems(ctx, account.id, b.items);
+  if (b.host !== null) await checkHost(ctx, b.host, null);
   // A public address stays one board's, even for another account's private board.
   if (!b.public) await checkPublicSlug(ctx, b.slug, null);
   const free = account.plan === "FREE";
@@ -320,6 +344,7 @@ export async function createBoard(
     description: b.description,
     accentColor: b.accentColor,
     links: b.links,
+    host: b.host,
     createdAt: ctx.clock.now(),
   }, free ? FREE_BOARD_LIMIT : BOARD_LIMIT);
   if (made === "slug_taken") throw slugTaken(b.slug);
@@ -341,6 +366,7 @@ export async function updateBoard(
   const account = callerAccount(who, WRITE_MONITORS);
   const patch = parse(BoardPatchInput, input);
   if (patch.items) await checkItems(ctx, account.id, patch.items);
+  if (patch.host) await checkHost(ctx, patch.host, id);
   let change = patch;
   if (patch.slug !== undefined || patch.public !== undefined) {
     const now = await ctx.store.boards.get(account.id, id);
@@ -374,6 +400,41 @@ export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): P
   if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);
   if (!b.public) callerAccount(who, READ_MONITORS);
   return await boardView(ctx, b);
+}
+
+/** How long a server trusts its map of board hosts before reading it again. */
+export const BOARD_HOSTS_TTL_MS = 5_000;
+
+/**
+ * The board a request's host names (its stored slug), or null: the map of hosts is read at
+ * most every {@link BOARD_HOSTS_TTL_MS} and at once after a board changes on this server
+ * (`forget`). A private board's host leads to its page, which is a 404 to everyone.
+ */
+export function boardHosts(ctx: AppContext): {
+  slugOf(host: string): Promise<string | null>;
+  forget(): void;
+} {
+  let map: Promise<Map<string, string>> | null = null;
+  let readAt = 0;
+  return {
+    async slugOf(host) {
+      const now = Date.now();
+      if (map === null || now - readAt > BOARD_HOSTS_TTL_MS) {
+        readAt = now;
+        // Private boards too: their host then reaches their page, which is a 404.
+        map = ctx.store.boards.withHost().then((boards) =>
+          new Map(boards.map((b) => [b.host!, b.slug]))
+        );
+        map.catch(() => {
+          map = null;
+        });
+      }
+      return (await map).get(host.toLowerCase()) ?? null;
+    },
+    forget() {
+      map = null;
+    },
+  };
 }
 
 /** Slugs of the services a board watches (through its monitors and groups), each once. */

@@ -49,6 +49,7 @@ export {
   BOARD_LIMIT,
   boardBySlug,
   type BoardEntry,
+  boardHosts,
   boardServiceSlugs,
   type BoardView,
   createBoard,

@@ -4,6 +4,7 @@
  * @module
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { boardHosts } from "../app/mod.ts";
 import { InvalidRequest, NotFound } from "../domain/mod.ts";
 import { createResponseCache } from "./api/cache.ts";
 import type { Env } from "./env.ts";
@@ -15,6 +16,7 @@ import { LIMITS, rateLimit } from "./middleware/rate_limit.ts";
 import { limitBodies } from "./middleware/body_limit.ts";
 import { clientAddressReader } from "./middleware/client_address.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
+import { boardHostRequest } from "./board_host.ts";
 import { registerUserApi } from "./api/user.ts";
 import { registerMonitorsApi } from "./api/monitors.ts";
 import { registerSuggestionsApi } from "./api/suggestions.ts";
@@ -100,6 +102,7 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({ defaultHook: validationHook });
   const addressOf = clientAddressReader(deps.trustedProxies ?? []);
   const responseCache = deps.responseCache ?? createResponseCache(deps.app.store.changes);
+  const hosts = boardHosts(deps.app);
   api.use("*", async function context(c, next) {
     c.set("app", deps.app);
     c.set("clientAddress", addressOf(c));
@@ -110,7 +113,10 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
     if (
       c.req.method !== "GET" && c.req.method !== "HEAD" && c.res.status < 400 &&
       LAYOUT_WRITES.test(new URL(c.req.url).pathname)
-    ) responseCache.clear();
+    ) {
+      responseCache.clear();
+      hosts.forget();
+    }
   });
   api.use("*", securityHeaders(deps.app.settings.publicUrl));
   api.use("*", limitBodies);
@@ -139,5 +145,10 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
       "API answers them with 401.",
   });
   for (const register of ROUTERS) register(api, { ...deps, responseCache });
+  // A public board's own host is served that board (routes/board_host.ts).
+  const ownHost = new URL(deps.app.settings.publicUrl).hostname.toLowerCase();
+  const dispatch = api.fetch;
+  api.fetch = async (req, ...rest) =>
+    await dispatch(await boardHostRequest(req, ownHost, hosts.slugOf), ...rest);
   return api;
 }

@@ -42,6 +42,8 @@ export interface BoardRecord {
   readonly accentColor?: string | null;
   /** Links the status page shows (the team's site, support). */
   readonly links?: readonly BoardLink[];
+  /** A host of its own (`status.example.com`): requests for it are served this board. */
+  readonly host?: string | null;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
   readonly version: number;
@@ -81,7 +83,10 @@ export type GroupStore = AccountDocStore<GroupRecord, NewGroup, GroupPatch>;
 export type NewBoard = Omit<BoardRecord, "updatedAt" | "version">;
 /** What a board update may change. */
 export type BoardPatch = Partial<
-  Pick<BoardRecord, "slug" | "title" | "public" | "items" | "description" | "accentColor" | "links">
+  Pick<
+    BoardRecord,
+    "slug" | "title" | "public" | "items" | "description" | "accentColor" | "links" | "host"
+  >
 >;
 
 /** A link on a board's status page. */
@@ -94,4 +99,6 @@ export interface BoardLink {
 export interface BoardStore extends AccountDocStore<BoardRecord, NewBoard, BoardPatch> {
   /** The board with `slug`, whoever owns it (callers decide who may see it). */
   bySlug(slug: string): Promise<BoardRecord | null>;
+  /** Every board, of any account, that names a host of its own (public or not). */
+  withHost(): Promise<readonly BoardRecord[]>;
 }

@@ -93,6 +93,10 @@ const BoardSchema = z.object({
   links: z.array(z.object({ label: z.string(), url: z.string() })).openapi({
     description: "Links its status page shows (at most 5)",
   }),
+  host: z.string().nullable().openapi({
+    description: "A host of its own: requests for it are served this board's status page",
+    example: "status.example.com",
+  }),
   currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its entries" }),
   items: z.array(z.object({ kind: z.enum(["group", "monitor"]), id: z.string() })),
   entries: z.array(EntrySchema),
@@ -125,6 +129,12 @@ const BoardCreate = z.object({
   links: z.array(z.object({ label: z.string(), url: z.string() }).strict()).optional().openapi({
     description: "At most 5 links for the status page: {label, url} (http or https)",
   }),
+  host: z.string().nullable().optional().openapi({
+    description: "A host of its own (status.example.com) whose DNS points at this statusd: " +
+      "requests for it get this board at / with its feeds, and nothing else of statusd. A " +
+      "private board's host answers 404.",
+    example: "status.example.com",
+  }),
 }).strict().openapi("BoardCreate");
 const BoardPatch = z.object({
   slug: z.string().optional(),
@@ -140,6 +150,12 @@ const BoardPatch = z.object({
   }),
   links: z.array(z.object({ label: z.string(), url: z.string() }).strict()).optional().openapi({
     description: "At most 5 links for the status page: {label, url} (http or https)",
+  }),
+  host: z.string().nullable().optional().openapi({
+    description: "A host of its own (status.example.com) whose DNS points at this statusd: " +
+      "requests for it get this board at / with its feeds, and nothing else of statusd. A " +
+      "private board's host answers 404.",
+    example: "status.example.com",
   }),
 }).strict().openapi("BoardPatch");
 
@@ -175,6 +191,7 @@ function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
     description: b.description,
     accentColor: b.accentColor,
     links: b.links.map((l) => ({ label: l.label, url: l.url })),
+    host: b.host,
     currentStatus: b.currentStatus,
     items: b.items.map((i) => ({ kind: i.kind, id: i.id })),
     entries: b.entries.map((e) => ({

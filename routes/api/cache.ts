@@ -6,6 +6,7 @@
  * but not kept. Built once in main.ts (`createResponseCache`) and passed to the routers.
  * @module
  */
+import { BOARD_HOST_HEADER } from "../board_host.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { Context, TypedResponse } from "hono";
@@ -64,7 +65,10 @@ function respond<T>(body: Uint8Array<ArrayBuffer>): JsonResponse<T> {
 /** The request's path and query: the cache key. */
 function keyOf(c: Context): string {
   const url = c.req.url;
-  return url.slice(url.indexOf("/", url.indexOf("//") + 2));
+  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+  // A board's page on its own host links its files differently (routes/board_host.ts).
+  const host = c.req.header(BOARD_HOST_HEADER);
+  return host === undefined ? path : `${host}${path}`;
 }
 
 /** A strong validator of the bytes: the first 128 bits of their SHA-256, as hex. */

@@ -30,6 +30,7 @@ import {
 } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 import { EMBED_CSP } from "../middleware/security_headers.ts";
+import { BOARD_HOST_HEADER } from "../board_host.ts";
 import type { Register } from "../register.ts";
 import { ASSET_PATHS } from "./assets.ts";
 import { FAVICON_PATHS } from "./favicon.ts";
@@ -276,7 +277,7 @@ function BoardPage(props: { b: BoardView; now: number; base: string; publicUrl: 
               <a href={`${base}/badge.json`}>Badge (shields.io)</a>
             </li>
             <li>
-              <a href={`/api/boards/${encodeURIComponent(b.slug)}`}>JSON</a>
+              <a href={`${props.publicUrl}/api/boards/${encodeURIComponent(b.slug)}`}>JSON</a>
             </li>
           </ul>
         </section>
@@ -298,7 +299,7 @@ function EmbedPage(props: { b: BoardView; base: string; publicUrl: string; now: 
       <main id="main" class="embed-main">
         <p class={`banner b-${b.currentStatus}`}>
           <StatusBadge status={b.currentStatus} />{" "}
-          <a href={`${props.publicUrl}${base}`} target="_blank" rel="noopener">
+          <a href={base === "" ? "/" : `${props.publicUrl}${base}`} target="_blank" rel="noopener">
             {b.title}: {banner.headline}
           </a>
         </p>
@@ -332,16 +333,21 @@ async function renderBoard(c: Context<Env>, slug: string, base: string, embed: b
   }, headers);
 }
 
+/** Where links to the board's files point: `/b/{slug}`, or `""` on the board's own host. */
+function baseOf(c: Context<Env>, slug: string): string {
+  return c.req.header(BOARD_HOST_HEADER) === undefined ? boardBase(slug) : "";
+}
+
 /** The board page (private or unknown: the HTML 404). */
 export function boardPage(c: Context<Env>): Promise<Response> {
   const slug = c.req.param("slug")!;
-  return renderBoard(c, slug, boardBase(slug), false);
+  return renderBoard(c, slug, baseOf(c, slug), false);
 }
 
 /** The board's embed page: frameable by any site (its own policy; every other page refuses). */
 export function boardEmbed(c: Context<Env>): Promise<Response> {
   const slug = c.req.param("slug")!;
-  return renderBoard(c, slug, boardBase(slug), true);
+  return renderBoard(c, slug, baseOf(c, slug), true);
 }
 
 /** `/b/{slug}/theme.css`: the accent colour of a board's pages (the only per-board style). */

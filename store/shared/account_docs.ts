@@ -6,6 +6,7 @@
 import type {
   AccountDocStore,
   AlertRuleStore,
+  BoardRecord,
   BoardStore,
   GroupStore,
   RuleRecord,
@@ -156,6 +157,10 @@ export function boardStore(engine: Engine): BoardStore {
     ...docStore(engine, "board"),
     bySlug: (slug) =>
       engine.once(docsWhere(engine, "board", "slug = ?", slug)).then((r) => r[0] ?? null),
+    // The document is JSON text: `"host":"` is in it exactly when a host string is.
+    withHost: () =>
+      engine.once(docsWhere<BoardRecord>(engine, "board", "doc LIKE ?", '%"host":"%'))
+        .then((r) => r.filter((b) => typeof b.host === "string")),
   } as BoardStore;
 }
 

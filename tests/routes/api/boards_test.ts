@@ -12,8 +12,8 @@ import { account, key, setPlanInStore, T0, testContext } from "../../support/acc
 import { addIncident, setStatus, syncVendors, vendorOf } from "../../support/seed.ts";
 import { ShieldsEndpointSchema } from "../../support/shields.ts";
 
-async function setup() {
-  const ctx = testContext();
+async function setup(opts: Parameters<typeof testContext>[0] = {}) {
+  const ctx = testContext(opts);
   await syncVendors(ctx.store, [vendorOf({ slug: "github" }), vendorOf({ slug: "stripe" })], T0);
   await setStatus(ctx.store, "github", "OPERATIONAL", T0 - 86_400_000);
   await setStatus(ctx.store, "stripe", "OPERATIONAL", T0 - 86_400_000);
@@ -317,4 +317,68 @@ Deno.test("the embed page may be framed by any site; the board page and every ot
     match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/, path);
     equal(res.headers.get("x-frame-options"), "DENY", path);
   }
+});
+
+Deno.test("a board on its own host: the page at /, its feeds and files, and nothing else of statusd", async () => {
+  const { app, send, gh } = await setup({ publicUrl: "https://status.example.test" });
+  const made = (await send("POST", "/api/user/boards", {
+    slug: "acme-status",
+    title: "Acme status",
+    public: true,
+    items: [{ kind: "monitor", id: gh.id }],
+    host: "Status.Acme.test",
+    accentColor: "#0b5cad",
+  })).body;
+  equal(made.host, "status.acme.test");
+  const on = (path: string, headers: Record<string, string> = {}) =>
+    app.request(`http://status.acme.test${path}`, { headers });
+  const page = await on("/");
+  equal(page.status, 200);
+  const html = await page.text();
+  match(html, /<h1>Acme status<\/h1>/);
+  match(html, /href="\/feed\.atom"/, "its files by their short names");
+  match(html, /href="\/theme\.css\?c=0b5cad"/);
+  equal(html.includes("/b/acme-status"), false);
+  for (
+    const [path, type] of [
+      ["/feed.atom", /atom/],
+      ["/feed.rss", /rss/],
+      ["/calendar.ics", /text\/calendar/],
+      ["/badge.json", /json/],
+      ["/embed", /text\/html/],
+      ["/theme.css", /text\/css/],
+    ] as const
+  ) {
+    const res = await on(path);
+    equal(res.status, 200, path);
+    match(res.headers.get("content-type") ?? "", type, path);
+  }
+  const css = html.match(/href="(\/assets\/site\.css[^"]*)"/)![1]!;
+  equal((await on(css)).status, 200, "the shared stylesheet");
+  for (
+    const path of ["/services", "/services/github", "/api/services", "/settings/monitors", "/docs"]
+  ) {
+    equal((await on(path, { accept: "text/html" })).status, 404, path);
+  }
+  // statusd's own host is unchanged, and the marker cannot be sent from outside.
+  const home = await app.request("https://status.example.test/b/acme-status", {
+    headers: { "x-statusd-board-host": "status.acme.test" },
+  });
+  match(await home.text(), /href="\/b\/acme-status\/feed\.atom"/);
+  // Another board may not take the host, nor statusd's own; a private board's host is a 404.
+  const twin = await send("POST", "/api/user/boards", {
+    slug: "twin",
+    title: "Twin",
+    host: "status.acme.test",
+  });
+  equal(twin.res.status, 400);
+  equal(twin.body.issues[0].parameter, "host");
+  const own = await send("PATCH", `/api/user/boards/${made.id}`, { host: "status.example.test" });
+  equal(own.res.status, 400);
+  equal(
+    (await send("PATCH", `/api/user/boards/${made.id}`, { host: "localhost:8080" })).res.status,
+    400,
+  );
+  await send("PATCH", `/api/user/boards/${made.id}`, { public: false });
+  equal((await on("/", { accept: "text/html" })).status, 404);
 });

@@ -83,4 +83,30 @@ export const boardCases: readonly Case[] = [
       equal((await store.boards.bySlug("acme"))!.version, 2);
     },
   },
+  {
+    name: "boards.withHost: every board of any account that names a host, and no other",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      await store.accounts.create(accountOf("a2"), memberOf("m2", "a2", "two@x.test"));
+      const board = (id: string, accountId: string, host: string | null, title = "Board") => ({
+        id,
+        accountId,
+        slug: `slug-${id}`,
+        title,
+        public: id !== "b3",
+        items: [],
+        host,
+        createdAt: T,
+      });
+      await store.boards.create(board("b1", "a1", "status.one.test"), null);
+      await store.boards.create(board("b2", "a2", null, 'A "host":"x" in a title'), null);
+      await store.boards.create(board("b3", "a2", "status.two.test"), null);
+      deepStrictEqual(
+        (await store.boards.withHost()).map((b) => [b.id, b.host, b.public]).sort(),
+        [["b1", "status.one.test", true], ["b3", "status.two.test", false]],
+      );
+      await store.boards.update("a1", "b1", { host: null }, T + MIN, null);
+      deepStrictEqual((await store.boards.withHost()).map((b) => b.id), ["b3"]);
+    },
+  },
 ];
