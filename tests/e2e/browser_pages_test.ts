@@ -169,6 +169,9 @@ Deno.test({
       title: "Everything we depend on",
       public: true,
       items: [{ kind: "monitor", id: acme.id }, { kind: "group", id: group.id }],
+      description: "The services our checkout depends on, as their vendors report them.",
+      accentColor: "#8250df",
+      links: [{ label: "Our site", url: "https://example.com/" }],
     });
     const broken = apiRig();
     await broken.store.close(); // its every read fails: the 500 page
@@ -183,6 +186,7 @@ Deno.test({
     const refused: string[] = [];
     try {
       const anonymous = await browser.newContext();
+      const dark = await browser.newContext({ colorScheme: "dark" });
       const signedIn = await browser.newContext();
       const signInPage = await signedIn.newPage();
       await signInPage.goto(`${base}/sign-in`);
@@ -208,6 +212,10 @@ Deno.test({
         { name: "service", url: `${base}/services/acme`, ctx: anonymous },
         { name: "service-outage", url: `${base}/services/stripe`, ctx: anonymous },
         { name: "board", url: `${base}/b/our-stack`, ctx: anonymous },
+        { name: "board-embed", url: `${base}/b/our-stack/embed`, ctx: anonymous },
+        { name: "board-dark", url: `${base}/b/our-stack`, ctx: dark },
+        { name: "home-dark", url: `${base}/`, ctx: dark },
+        { name: "service-dark", url: `${base}/services/stripe`, ctx: dark },
         { name: "sign-in", url: `${base}/sign-in`, ctx: anonymous },
         { name: "sign-up", url: `${base}/sign-up`, ctx: anonymous },
         {
@@ -317,6 +325,10 @@ Deno.test({
       "service": 200,
       "service-outage": 200,
       "board": 200,
+      "board-embed": 200,
+      "board-dark": 200,
+      "home-dark": 200,
+      "service-dark": 200,
       "sign-in": 200,
       "sign-up": 200,
       "docs": 200,
@@ -404,6 +416,70 @@ Deno.test({
     } finally {
       await browser.close();
       await server.shutdown();
+      await r.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: another site may frame a board's embed page, and no other page",
+  ignore: !existsSync(CHROMIUM),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const r = apiRig();
+    await fillPagesStore(r.store, 5);
+    const owner = await account(r.ctx, "owner@example.com");
+    const admin = { kind: "admin", account: owner.account } as const;
+    const acme = await createMonitor(r.ctx, admin, { service: "acme", label: "Acme API" });
+    await createBoard(r.ctx, admin, {
+      slug: "our-stack",
+      title: "Our stack",
+      public: true,
+      items: [{ kind: "monitor", id: acme.id }],
+    });
+    const statusd = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (req) => r.app.fetch(req),
+    );
+    const base = `http://127.0.0.1:${statusd.addr.port}`;
+    // Another origin (another port) whose page frames three statusd pages.
+    const frames = ["/b/our-stack/embed", "/b/our-stack", "/services/acme"];
+    const site = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      () =>
+        new Response(
+          `<!DOCTYPE html><title>Team site</title>${
+            frames.map((f, i) => `<iframe name="f${i}" src="${base}${f}"></iframe>`).join("")
+          }`,
+          { headers: { "content-type": "text/html" } },
+        ),
+    );
+    const home = await Deno.makeTempDir();
+    const browser = await launch(home);
+    try {
+      const page = await (await browser.newContext()).newPage();
+      const blocked: string[] = [];
+      page.on("console", (m) => {
+        if (/frame-ancestors|Refused to (display|frame)/i.test(m.text())) blocked.push(m.text());
+      });
+      await page.goto(`http://localhost:${site.addr.port}/`);
+      await page.waitForLoadState("load");
+      const texts: string[] = [];
+      for (let i = 0; i < frames.length; i++) {
+        const frame = page.frame({ name: `f${i}` })!;
+        texts.push(await frame.evaluate("document.body ? document.body.innerText : ''") as string);
+      }
+      ok(texts[0]!.includes("Our stack"), `the embed shows the board: ${texts[0]}`);
+      for (const i of [1, 2]) {
+        equal(texts[i]!.includes("Our stack") || texts[i]!.includes("Acme"), false, frames[i]);
+      }
+      equal(blocked.length, 2, `two frames refused by frame-ancestors: ${blocked.join(" | ")}`);
+    } finally {
+      await browser.close();
+      await statusd.shutdown();
+      await site.shutdown();
       await r.close();
       await Deno.remove(home, { recursive: true });
     }
