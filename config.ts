@@ -19,6 +19,7 @@ import {
   type ProxySettings,
   proxyVariablesOf,
 } from "./lib/mod.ts";
+import { type Plan, PLANS } from "./domain/mod.ts";
 
 /** The process environment, read once at start (the one place the server reads `Deno.env`). */
 export function processEnvironment(): Record<string, string> {
@@ -158,6 +159,8 @@ const schema = z.object({
   }).optional(),
   STATUSD_TRUSTED_PROXIES: addressList.default([]),
   STATUSD_MAX_MONITORS: int(1, 1_000_000).default(10_000),
+  STATUSD_SIGNUP_PLAN: z.enum(PLANS, { error: `expected one of ${PLANS.join(", ")}` })
+    .default("FREE"),
   HTTPS_PROXY: proxyUrl.optional(),
   https_proxy: proxyUrl.optional(),
   HTTP_PROXY: proxyUrl.optional(),
@@ -230,6 +233,11 @@ export interface Config {
   readonly trustedProxies: readonly string[];
   /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`). */
   readonly maxMonitors: number;
+  /**
+   * The plan of accounts made by signing up (`STATUSD_SIGNUP_PLAN`, default FREE); the first
+   * account of an empty database gets the top plan whatever this says.
+   */
+  readonly signupPlan: Plan;
   readonly logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -282,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     trustedProxies: Object.freeze([...e.STATUSD_TRUSTED_PROXIES]),
     maxMonitors: e.STATUSD_MAX_MONITORS,
+    signupPlan: e.STATUSD_SIGNUP_PLAN,
     logLevel: e.STATUSD_LOG,
   });
 }

@@ -13,7 +13,13 @@ import {
 import { ConfigError, loadConfig, processEnvironment } from "./config.ts";
 import { InvalidRequest } from "./domain/mod.ts";
 import { systemClock } from "./clock.ts";
-import { createPoller, isParseWorker, loadCatalog, loadCatalogSignals } from "./ingest/mod.ts";
+import {
+  createPoller,
+  createSightLog,
+  isParseWorker,
+  loadCatalog,
+  loadCatalogSignals,
+} from "./ingest/mod.ts";
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
 import { openStore, StoreOpenError } from "./store/mod.ts";
@@ -103,6 +109,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       pollStableSeconds: config.poll.stableSeconds,
       pollMovingSeconds: config.poll.movingSeconds,
       maxMonitors: config.maxMonitors,
+      signupPlan: config.signupPlan,
       signals: loadCatalogSignals(vendors),
       mailEnabled: mail !== null,
     },
@@ -132,7 +139,11 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     onListen: ({ hostname, port }) =>
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
-  if (config.poll.enabled) poller.start();
+  const sight = createSightLog(() => poller.stats(), log);
+  if (config.poll.enabled) {
+    poller.start();
+    sight.start();
+  }
   deliveries.start();
   const evaluator = startAlertEvaluator(ctx);
   // Deletes what is older than the reported windows: now, then every 15 minutes.
@@ -144,6 +155,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     stopRequested = true;
     log.info("stopping", { graceSeconds: SHUTDOWN_GRACE_SECONDS });
     stopping.abort();
+    sight.stop();
     const graceful = Promise.all([
       poller.stop(),
       retention.stop(),

@@ -95,25 +95,39 @@ export async function createAccountHashedBy(
 }
 
 /**
- * Self-service sign-up: a new account on the FREE plan. Never says whether the email already
- * has an account: for a taken email it does nothing, after spending the same time (one
- * password hash), and resolves just the same; the person then signs in. Bad input (email
- * shape, password length) is still refused with `InvalidRequest`.
+ * The plan a sign-up gets: the top plan for the first account of an empty database (on a
+ * self-hosted instance, its operator's), else the configured sign-up plan (FREE by default).
  */
-export async function signUp(ctx: AppContext, email: string, password: string): Promise<void> {
+async function signUpPlan(ctx: AppContext): Promise<Plan> {
+  const empty = (await ctx.store.accounts.list()).length === 0;
+  return empty ? PLANS[PLANS.length - 1]! : ctx.settings.signupPlan ?? "FREE";
+}
+
+/**
+ * Self-service sign-up: a new account on the sign-up plan ({@link signUpPlan}), returned so
+ * the browser can sign its person in. For a taken email it creates nothing, after spending the
+ * same time (one password hash), and returns null: the person then signs in as usual. Bad
+ * input (email shape, password length) is still refused with `InvalidRequest`.
+ */
+export async function signUp(
+  ctx: AppContext,
+  email: string,
+  password: string,
+): Promise<Membership | null> {
   const address = check("email", EmailSchema, email.trim());
   check("password", PasswordSchema, password);
   if (await ctx.store.accounts.membershipByEmail(address)) {
     await hashPassword(password);
-    return;
+    return null;
   }
   try {
-    await createAccount(ctx, { email: address, password, plan: "FREE" });
+    return await createAccount(ctx, { email: address, password, plan: await signUpPlan(ctx) });
   } catch (err) {
-    // Taken between the check and the insert: the same silent answer.
+    // Taken between the check and the insert: the same answer as a taken email.
     if (!(err instanceof InvalidRequest && await ctx.store.accounts.membershipByEmail(address))) {
       throw err;
     }
+    return null;
   }
 }
 

@@ -4,7 +4,7 @@
  * state, so two contexts never share a queue or a counter).
  * @module
  */
-import type { Clock, PackageSignals, Store } from "../domain/mod.ts";
+import type { Clock, PackageSignals, Plan, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { createDependencyReader, type DependencyReader } from "./dependency_reader.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
@@ -19,6 +19,8 @@ export interface AppSettings {
   readonly pollMovingSeconds: number;
   /** Monitors an account above FREE may keep (`STATUSD_MAX_MONITORS`; default 10,000). */
   readonly maxMonitors?: number;
+  /** The plan of accounts made by signing up (`STATUSD_SIGNUP_PLAN`; default FREE). */
+  readonly signupPlan?: Plan;
   /** A mail server is configured (STATUSD_SMTP_URL): email alert routes can be created. */
   readonly mailEnabled?: boolean;
   /** The catalog's package and provider signals (monitor suggestions); none: domains only. */

@@ -265,6 +265,14 @@ export {
 } from "./alert.ts";
 export { type PollerStats } from "./poller.ts";
 export {
+  BLIND_MIN_POLLS,
+  BLIND_SHARE,
+  blindAdvice,
+  reasonWords,
+  type Sight,
+  sightOf,
+} from "./sight.ts";
+export {
   type CapsToEnforce,
   type ComponentWrite,
   diffReading,

@@ -120,7 +120,8 @@ function SignInPage(props: FormProps) {
       <p class="muted">
         No account yet?{" "}
         <a href={withNext("/sign-up", props.next)}>Create one</a>. Self-hosters can also run{" "}
-        <code>statusd admin create-account</code>.
+        <code>deno task admin create-account --email you@example.com --password-stdin</code>{" "}
+        (<code>statusd admin create-account …</code> with the compiled binary).
       </p>
     </Layout>
   );
@@ -221,13 +222,14 @@ export function authPages(): Hono<WebEnv> {
     return c.html(<SignUpPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} />);
   });
 
-  // Never starts a session: a new and a taken email get the same answer (see `signUp`).
+  // A new account is signed in at once; a taken email is sent to sign in (see `signUp`).
   web.post("/sign-up", webSession, async (c) => {
     const form = await readForm(c);
     const next = safeNext(field(form, "next"), HOME_AFTER_SIGN_IN);
     const email = field(form, "email");
     try {
-      await signUp(c.get("app"), email, field(form, "password"));
+      const made = await signUp(c.get("app"), email, field(form, "password"));
+      if (made !== null) return await beginSession(c, made, next);
       return c.redirect(withNext("/sign-in", next, { created: "1" }), 303);
     } catch (err) {
       const failure = failureOf(err);

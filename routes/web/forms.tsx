@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { WebSession } from "../../app/mod.ts";
-import { AppError, InvalidRequest, NotFound } from "../../domain/mod.ts";
+import { AppError, InvalidRequest, NotFound, PlanRequired } from "../../domain/mod.ts";
 import { CSRF_FIELD, type WebEnv } from "./session.ts";
 
 /** The hidden field carrying the session's CSRF token. */
@@ -35,6 +35,12 @@ export function toSignIn(c: Context<WebEnv>): Response {
   return c.redirect(`/sign-in?next=${encodeURIComponent(new URL(c.req.url).pathname)}`, 303);
 }
 
+/** A plan refusal, and how the operator of this statusd grants the plan it needs. */
+export function planWords(err: PlanRequired, email: string): string {
+  return `${err.message}. The operator of this statusd grants plans with: ` +
+    `deno task admin set-plan --email ${email} --plan ${err.requiredPlan}`;
+}
+
 /**
  * What a refused change says on the page (each field's issue for a 400); null for what the page
  * does not handle itself (a 404, an unexpected error: the error page shows those).
@@ -44,6 +50,7 @@ export function messageOf(err: unknown): string | null {
     return err.issues.map((i) => `${i.parameter}: ${i.message}`).join(". ");
   }
   if (err instanceof NotFound) return null;
+  if (err instanceof PlanRequired) return planWords(err, "<your email>");
   if (err instanceof AppError) return err.message;
   return null;
 }

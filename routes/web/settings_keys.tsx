@@ -16,12 +16,12 @@ import {
   revokeKey,
   type WebSession,
 } from "../../app/mod.ts";
-import { ALL_SCOPES, InvalidRequest, SCOPES, toIso } from "../../domain/mod.ts";
+import { ALL_SCOPES, InvalidRequest, PlanRequired, SCOPES, toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
 import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
-import { signedIn, toSignIn } from "./forms.tsx";
+import { planWords, signedIn, toSignIn } from "./forms.tsx";
 
 /** Path of the page. */
 export const KEYS_PATH = "/settings/api-keys";
@@ -181,7 +181,13 @@ function KeysPage(props: PageProps) {
 
       <h2>Create a key</h2>
       {blocker
-        ? <p class="notice" id="cannot-create">{blocker.message}</p>
+        ? (
+          <p class="notice" id="cannot-create">
+            {blocker instanceof PlanRequired
+              ? planWords(blocker, who.member.email)
+              : blocker.message}
+          </p>
+        )
         : <CreateForm csrf={props.session.csrfToken} name={props.name} />}
 
       <h2>Rotating a key</h2>

@@ -35,6 +35,7 @@ export function testContext(
     publicUrl?: string;
     signals?: PackageSignals;
     mailEnabled?: boolean;
+    signupPlan?: Plan;
     checkDestination?: (url: string) => Promise<string | null>;
   } = {},
 ): AppContext & { lines: string[] } & AsyncDisposable {
@@ -50,6 +51,7 @@ export function testContext(
       pollMovingSeconds: 60,
       ...(opts.signals ? { signals: opts.signals } : {}),
       ...(opts.mailEnabled ? { mailEnabled: true } : {}),
+      ...(opts.signupPlan ? { signupPlan: opts.signupPlan } : {}),
     },
     ...(opts.checkDestination ? { checkDestination: opts.checkDestination } : {}),
   });

@@ -179,6 +179,7 @@ export const TIMER_USERS: Readonly<Record<string, string>> = {
   "ingest/limiter.ts": "per-host politeness delays",
   "ingest/parse_worker.ts": "the deadline of a parse on the worker",
   "ingest/poll_record.ts": "yielding to requests before writing a large reading",
+  "ingest/sight_log.ts": "reading the poller's counters every minute (what statusd sees)",
   "outbound/send_http.ts": "delivery deadlines",
   "outbound/worker.ts": "the delivery worker's idle wait and lease renewal",
   "routes/api/events.ts": "SSE keep-alive comments",

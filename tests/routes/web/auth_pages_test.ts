@@ -60,7 +60,7 @@ Deno.test("after sign-in a next of /%09/evil.example or one with CR/LF lands on 
   equal(back.headers.get("location"), "/oauth/authorize?client_id=abc&state=xyz");
 });
 
-Deno.test("sign-up keeps a safe next for the sign-in that follows it", async () => {
+Deno.test("sign-up signs the new account in and goes on to a safe next", async () => {
   await using ctx = testContext();
   const b = formBrowser(createServer({ app: ctx }));
   const next = "/oauth/authorize?client_id=abc";
@@ -74,20 +74,23 @@ Deno.test("sign-up keeps a safe next for the sign-in that follows it", async () 
       next,
     }),
   });
-  equal(res.headers.get("location"), `/sign-in?created=1&next=${encodeURIComponent(next)}`);
-  const evil = await b.get("/sign-up", {
+  equal(res.headers.get("location"), next);
+  ok(res.headers.getSetCookie().some((c) => c.startsWith("sd_session=")), "signed in");
+  const other = formBrowser(createServer({ app: ctx }));
+  const form = await (await other.get("/sign-up")).text();
+  const evil = await other.get("/sign-up", {
     method: "POST",
     body: new URLSearchParams({
-      _csrf: csrfOf(page),
+      _csrf: csrfOf(form),
       email: "m@example.com",
       password: PASSWORD,
       next: "/\t/evil.example",
     }),
   });
-  equal(evil.headers.get("location"), "/sign-in?created=1");
+  equal(evil.headers.get("location"), "/settings/api-keys");
 });
 
-Deno.test("sign-up with a taken email answers exactly as with a new one and changes nothing", async () => {
+Deno.test("sign-up with a taken email changes nothing and sends its person to sign in; a new one is signed in", async () => {
   await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
@@ -97,12 +100,20 @@ Deno.test("sign-up with a taken email answers exactly as with a new one and chan
     return {
       status: res.status,
       location: res.headers.get("location"),
-      cookies: res.headers.getSetCookie().map((c) => c.split("=")[0]),
-      body: await res.text(),
+      session: res.headers.getSetCookie().some((c) => c.startsWith("sd_session=")),
     };
   };
-  deepStrictEqual(await answer("owner@example.com"), await answer("fresh@example.com"));
-  // The owner's password is unchanged; the new email got its account.
+  deepStrictEqual(await answer("owner@example.com"), {
+    status: 303,
+    location: "/sign-in?created=1",
+    session: false,
+  });
+  deepStrictEqual(await answer("fresh@example.com"), {
+    status: 303,
+    location: "/settings/api-keys",
+    session: true,
+  });
+  // The owner's password is unchanged; the new email got its account, on the sign-up plan.
   equal((await signIn(ctx, "owner@example.com", PASSWORD)).member.email, "owner@example.com");
   equal((await signIn(ctx, "fresh@example.com", "another password")).account.plan, "FREE");
   // Bad input is still explained (it says nothing about accounts).

@@ -1,19 +1,22 @@
 import { equal, match, ok } from "node:assert/strict";
-import { addMember } from "../../../app/mod.ts";
+import { addMember, signIn } from "../../../app/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
 import { formBrowser as browser } from "../../support/web.ts";
 
-Deno.test("sign-up creates a Free account, then sign-in sets an HttpOnly SameSite=Lax session cookie", async () => {
+Deno.test("sign-up creates a Free account and signs in; sign-in sets an HttpOnly SameSite=Lax session cookie", async () => {
   await using ctx = testContext();
+  await account(ctx, "operator@example.com"); // the first account is the operator's
   const b = browser(createServer({ app: ctx }));
   const res = await b.submit("/sign-up", "/sign-up", {
     email: "new@example.com",
     password: PASSWORD,
   });
   equal(res.status, 303);
-  equal(res.headers.get("location"), "/sign-in?created=1");
-  equal(b.jar.has("sd_session"), false); // sign-up never signs in (it would tell taken emails apart)
+  equal(res.headers.get("location"), "/settings/api-keys");
+  equal(b.jar.has("sd_session"), true, "signing up signs in");
+  await b.submit("/settings/api-keys", "/sign-out", {});
+  equal(b.jar.has("sd_session"), false);
   match(await (await b.get("/sign-in?created=1")).text(), /its account is ready: sign in/);
   const signedIn = await b.submit("/sign-in", "/sign-in", {
     email: "new@example.com",
@@ -29,6 +32,7 @@ Deno.test("sign-up creates a Free account, then sign-in sets an HttpOnly SameSit
   match(page, /new@example\.com/);
   // A Free account is told why it cannot create keys and gets no form.
   match(page, /Creating API keys requires the PRO plan or above/);
+  match(page, /grants plans with: deno task admin set-plan --email new@example\.com --plan PRO/);
   ok(!page.includes('action="/settings/api-keys"'));
 });
 
@@ -159,4 +163,25 @@ Deno.test("sign-out ends the session", async () => {
   equal(out.headers.get("location"), "/sign-in");
   b.jar.set("sd_session", cookie); // even a copied cookie no longer works
   equal((await b.get("/settings/api-keys")).status, 303);
+});
+
+Deno.test("the first account of an empty database is the operator's, on the top plan; later ones get the sign-up plan", async () => {
+  await using ctx = testContext();
+  const app = createServer({ app: ctx });
+  const signUpAs = async (email: string) => {
+    const b = browser(app);
+    equal((await b.submit("/sign-up", "/sign-up", { email, password: PASSWORD })).status, 303);
+    return b;
+  };
+  const operator = await signUpAs("operator@example.com");
+  equal((await signIn(ctx, "operator@example.com", PASSWORD)).account.plan, "ENTERPRISE");
+  match(await (await operator.get("/settings/api-keys")).text(), /action="\/settings\/api-keys"/);
+  await signUpAs("second@example.com");
+  equal((await signIn(ctx, "second@example.com", PASSWORD)).account.plan, "FREE");
+  // A self-hoster may make sign-ups start on another plan.
+  await using team = testContext({ signupPlan: "TEAM" });
+  await account(team, "operator@example.com");
+  const b = browser(createServer({ app: team }));
+  await b.submit("/sign-up", "/sign-up", { email: "third@example.com", password: PASSWORD });
+  equal((await signIn(team, "third@example.com", PASSWORD)).account.plan, "TEAM");
 });
