@@ -256,6 +256,7 @@ export {
   getSubscription,
   listSubscriptions,
   resubscribeByLink,
+  subscribeToPublicBoard,
   SUBSCRIPTION_ROUTE_PREFIX,
   type SubscriptionView,
   unsubscribeByLink,

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import {
+  ANONYMOUS,
   Forbidden,
   InvalidRequest,
   mailAddress,
@@ -17,6 +18,7 @@ import {
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
 import { accountDocVerbs } from "./_account_docs.ts";
 import { noticeMessage, queueNotice } from "./_notice.ts";
+import { boardBySlug } from "./boards.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
 import { suppressionWords, takeConfirmation } from "./mail_consent.ts";
@@ -106,6 +108,48 @@ export async function createSubscription(
       message: `no alert route "${r.route}" in this account`,
     }]);
   }
+  return await open(
+    ctx,
+    account.id,
+    t,
+    r.email ? { kind: "email", email: r.email } : { kind: "route", routeId: r.route! },
+  );
+}
+
+/**
+ * A reader of a public board asks for its news by email (the form on `/b/{slug}`): a pending
+ * subscription of the board's account, confirmed by the mail's link (double opt-in). An address
+ * that already follows the board, or waits to confirm, changes nothing and gets the same answer.
+ * A private or unknown board is a 404.
+ */
+export async function subscribeToPublicBoard(
+  ctx: AppContext,
+  slug: string,
+  email: string,
+): Promise<void> {
+  const address = parse(z.object({ email: z.email().max(254) }), { email: email.trim() }).email;
+  const board = await boardBySlug(ctx, ANONYMOUS, slug);
+  const target = { kind: "board" as const, id: board.id };
+  for (let page = 0;; page++) {
+    const { items } = await ctx.store.subscriptions.list(board.accountId, { page, limit: 500 });
+    const same = items.some((s) =>
+      s.target.kind === "board" && s.target.id === board.id && s.channel.kind === "email" &&
+      mailAddress(s.channel.email) === mailAddress(address) && s.state !== "unsubscribed"
+    );
+    if (same) return;
+    if (items.length < 500) break;
+  }
+  await open(ctx, board.accountId, target, { kind: "email", email: address });
+}
+
+/** Opens a subscription of `accountId` to `t` on `channel` (an address is asked first). */
+async function open(
+  ctx: AppContext,
+  accountId: string,
+  t: SubscriptionRecord["target"],
+  channel: SubscriptionRecord["channel"],
+): Promise<SubscriptionView> {
+  const r = channel.kind === "email" ? { email: channel.email } : { route: channel.routeId };
   if (r.email && !ctx.settings.mailEnabled) {
     throw new InvalidRequest([{
       parameter: "email",
@@ -128,9 +172,9 @@ export async function createSubscription(
   const now = ctx.clock.now();
   const made = await ctx.store.subscriptions.create({
     id: `${SUBSCRIPTION_ROUTE_PREFIX}${randomToken(12)}`,
-    accountId: account.id,
+    accountId,
     target: t,
-    channel: r.email ? { kind: "email", email: r.email } : { kind: "route", routeId: r.route! },
+    channel,
     state: r.email ? "pending_confirmation" : "active",
     confirmHash: confirm ? hashToken(confirm) : null,
     unsubscribeToken: randomToken(24),
@@ -155,7 +199,7 @@ export async function createSubscription(
     });
     await queueNotice(ctx, {
       id: `dlv_confirm_${made.id}`,
-      accountId: account.id,
+      accountId,
       routeId: made.id,
       source: { kind: "notice", id: made.id },
       subject: `subscription:${made.id}`,

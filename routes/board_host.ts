@@ -18,6 +18,7 @@ const BOARD_FILES = new Set([
   "/badge.json",
   "/embed",
   "/theme.css",
+  "/subscribe",
 ]);
 
 /** Paths a board's host serves as they are (the stylesheet, icons). */

@@ -123,6 +123,7 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   api.use("/api/*", principal);
   api.use("/sign-in", rateLimit(LIMITS.signIn));
   api.use("/sign-up", rateLimit(LIMITS.signUp));
+  api.use("/b/:slug/subscribe", rateLimit(LIMITS.boardSubscribe));
   api.onError(handleError(deps.app.log));
   api.notFound((c) => {
     const path = new URL(c.req.url).pathname;

@@ -51,6 +51,14 @@ export const LIMITS = {
     maxKeys: 10_000,
     counts: () => true,
   },
+  /** Email subscriptions from public board pages (each address also has its own daily cap). */
+  boardSubscribe: {
+    name: "board-subscribe",
+    limit: 10,
+    windowMs: 60 * MINUTE_MS,
+    maxKeys: 10_000,
+    counts: () => true,
+  },
 } as const satisfies Record<string, NamedRateLimit>;
 
 /**

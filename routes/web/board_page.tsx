@@ -17,13 +17,16 @@ import {
   type BoardView,
   MONITOR_UPTIME_DAYS,
   type MonitorView,
+  subscribeToPublicBoard,
 } from "../../app/mod.ts";
 import {
   ANONYMOUS,
   type EpochMs,
   formatMinutes,
+  InvalidRequest,
   isMaintenance,
   overlappingDays,
+  RateLimited,
   type StatusLevel,
   toIso,
   uptimeSpanWords,
@@ -213,7 +216,9 @@ function StatusFrame(
   );
 }
 
-function BoardPage(props: { b: BoardView; now: number; base: string; publicUrl: string }) {
+function BoardPage(
+  props: { b: BoardView; now: number; base: string; publicUrl: string; mail: boolean },
+) {
   const { b, now, base } = props;
   const banner = bannerWords(b);
   return (
@@ -263,6 +268,15 @@ function BoardPage(props: { b: BoardView; now: number; base: string; publicUrl: 
         ))}
         <section class="subscribe" aria-labelledby="follow">
           <h2 id="follow">Follow this page</h2>
+          {props.mail && (
+            <form method="post" action={`${base}/subscribe`} class="inline">
+              <label>
+                Email updates{" "}
+                <input type="email" name="email" autocomplete="email" required maxlength={254} />
+              </label>
+              <button type="submit">Subscribe</button>
+            </form>
+          )}
           <ul class="sp-links">
             <li>
               <a href={`${base}/feed.atom`}>Atom feed</a>
@@ -326,9 +340,15 @@ async function renderBoard(c: Context<Env>, slug: string, base: string, embed: b
     const now = app.clock.now();
     const publicUrl = app.settings.publicUrl;
     return {
-      html: embed
-        ? <EmbedPage b={b} base={base} publicUrl={publicUrl} now={now} />
-        : <BoardPage b={b} now={now} base={base} publicUrl={publicUrl} />,
+      html: embed ? <EmbedPage b={b} base={base} publicUrl={publicUrl} now={now} /> : (
+        <BoardPage
+          b={b}
+          now={now}
+          base={base}
+          publicUrl={publicUrl}
+          mail={app.settings.mailEnabled === true}
+        />
+      ),
     };
   }, headers);
 }
@@ -350,6 +370,71 @@ export function boardEmbed(c: Context<Env>): Promise<Response> {
   return renderBoard(c, slug, baseOf(c, slug), true);
 }
 
+/** What the subscribe form answers: the same whether the address was new or not. */
+function SubscribedPage(
+  props: { b: BoardView; base: string; publicUrl: string; email?: string; error?: string },
+) {
+  const { b, base } = props;
+  return (
+    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
+      <header class="sp-head">
+        <div class="sp-brand">
+          <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>
+          <h1>{b.title}</h1>
+        </div>
+      </header>
+      <main id="main" tabindex={-1}>
+        {props.error
+          ? <p class="notice error" role="alert">{props.error}</p>
+          : (
+            <p class="notice" role="status">
+              If {props.email}{" "}
+              is not subscribed yet, a mail asking to confirm is on its way: follow its link and
+              this page's news will come by email. Every mail has a one-click unsubscribe link.
+            </p>
+          )}
+        <p>
+          <a href={base === "" ? "/" : base}>Back to {b.title}</a>
+        </p>
+      </main>
+    </StatusFrame>
+  );
+}
+
+/** `POST /b/{slug}/subscribe`: email updates of a public board, double opt-in. */
+export async function boardSubscribe(c: Context<Env>): Promise<Response> {
+  const app = c.get("app");
+  const slug = c.req.param("slug")!;
+  const b = await boardBySlug(app, ANONYMOUS, slug);
+  const base = baseOf(c, slug);
+  const form = await c.req.parseBody().catch(() => ({} as Record<string, unknown>));
+  const email = typeof form.email === "string" ? form.email.slice(0, 400) : "";
+  const page = (status: 200 | 400 | 429, error?: string) =>
+    c.html(
+      <SubscribedPage
+        b={b}
+        base={base}
+        publicUrl={app.settings.publicUrl}
+        email={email.trim()}
+        error={error}
+      />,
+      status,
+      { "Cache-Control": "no-store" },
+    );
+  try {
+    await subscribeToPublicBoard(app, slug, email);
+    return page(200);
+  } catch (err) {
+    if (err instanceof InvalidRequest) {
+      return page(400, err.issues.map((i) => i.message).join(". "));
+    }
+    if (err instanceof RateLimited) {
+      return page(429, "Too many confirmation mails for this address today. Try again tomorrow.");
+    }
+    throw err;
+  }
+}
+
 /** `/b/{slug}/theme.css`: the accent colour of a board's pages (the only per-board style). */
 export async function boardTheme(c: Context<Env>): Promise<Response> {
   const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
@@ -365,4 +450,5 @@ export const registerBoardPages: Register = (api) => {
   api.get("/b/:slug", boardPage);
   api.get("/b/:slug/embed", boardEmbed);
   api.get("/b/:slug/theme.css", boardTheme);
+  api.post("/b/:slug/subscribe", boardSubscribe);
 };
