@@ -18,7 +18,10 @@ export const BODY_LIMITS = {
   mcp: 1024 * KIB,
   /** `POST /oauth/register`: RFC 7591 client metadata (JSON). */
   clientRegistration: 64 * KIB,
-  /** `POST /api/user/monitors/suggestions`: dependency and lock files (a lock file runs to MBs). */
+  /**
+   * `POST /api/user/monitors/suggestions` and the Settings › Monitors import form: dependency
+   * and lock files (a lock file runs to MBs).
+   */
   suggestions: 4096 * KIB,
   /** Forms (sign-in, keys, consent), `/oauth/token`, `/oauth/revoke` and any other route. */
   other: 16 * KIB,
@@ -29,6 +32,7 @@ export function bodyLimitFor(path: string): number {
   if (path === "/api/mcp") return BODY_LIMITS.mcp;
   if (path === "/oauth/register") return BODY_LIMITS.clientRegistration;
   if (path === "/api/user/monitors/suggestions") return BODY_LIMITS.suggestions;
+  if (path === "/settings/monitors/import") return BODY_LIMITS.suggestions;
   return BODY_LIMITS.other;
 }
 

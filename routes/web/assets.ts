@@ -51,7 +51,8 @@ form.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1
 form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;color:var(--muted);min-width:0}
 form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
 form.filters .actions{display:flex;gap:1rem;align-items:center}
-input,select,button{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
+input,select,button,textarea{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
+textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
 button.secondary{background:var(--bg);color:var(--accent)}
 button.link{background:none;border:0;padding:0;color:var(--accent);text-decoration:underline}

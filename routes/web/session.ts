@@ -107,6 +107,22 @@ export function formToken(c: Context<WebEnv>): string {
  * and the CSRF field must equal the session's token (or the `sd_form` cookie before sign-in).
  */
 export async function readForm(c: Context<WebEnv>): Promise<Record<string, string | string[]>> {
+  return (await readFormWithFiles(c)).fields;
+}
+
+/** A file sent with a form: its name and its text. */
+export interface FormFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * {@link readForm}, with the files the form sent (field `files`, each read as UTF-8 text; an
+ * empty file input sends none). The body's size is bounded by the route's limit.
+ */
+export async function readFormWithFiles(
+  c: Context<WebEnv>,
+): Promise<{ fields: Record<string, string | string[]>; files: FormFile[] }> {
   const origin = c.req.header("origin");
   if (origin && origin !== "null") {
     const allowed = [new URL(c.req.url).origin, new URL(c.get("app").settings.publicUrl).origin];
@@ -123,11 +139,17 @@ export async function readForm(c: Context<WebEnv>): Promise<Record<string, strin
   const expected = session ? session.csrfToken : getCookie(c, FORM_COOKIE);
   checkFormToken(expected, body[CSRF_FIELD]);
   const out: Record<string, string | string[]> = {};
+  const files: FormFile[] = [];
   for (const [k, v] of Object.entries(body)) {
     if (typeof v === "string") out[k] = v;
     else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === "string");
+    for (const f of [v].flat()) {
+      if (k === "files" && f instanceof File && f.name !== "" && f.size > 0) {
+        files.push({ name: f.name, content: await f.text() });
+      }
+    }
   }
-  return out;
+  return { fields: out, files };
 }
 
 /** One text field of a parsed form ("" when absent). */

@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import {
+  acceptSuggestions,
   type BoardView,
   createBoard,
   createGroup,
@@ -26,6 +27,8 @@ import {
   listMonitors,
   listServices,
   type MonitorView,
+  type SuggestionReport,
+  suggestMonitors,
   updateBoard,
   updateGroup,
   updateMonitor,
@@ -42,7 +45,14 @@ import type { Register } from "../register.ts";
 import { errorBody } from "../error_body.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
+import {
+  field,
+  readForm,
+  readFormWithFiles,
+  signedInOf,
+  type WebEnv,
+  webSession,
+} from "./session.ts";
 import {
   Csrf,
   ErrorNote,
@@ -68,12 +78,110 @@ const DONE = {
   "board-saved": "Board saved.",
   "board-deleted": "Board deleted.",
   order: "Order saved.",
+  imported: "The ticked services are monitored now.",
 } as const;
+
+/** Where the import form posts its files, and where the ticked suggestions are added. */
+const IMPORT_PATH = `/settings/monitors/import`;
+const ACCEPT_PATH = `/settings/monitors/import/accept`;
+
+/** The files the import reads, as the suggestions API does. */
+const IMPORT_KINDS = "package.json, package-lock.json, yarn.lock, pnpm-lock.yaml, " +
+  "requirements.txt, pyproject.toml, poetry.lock, go.mod, .terraform.lock.hcl, *.tf";
+
+function ImportSection(props: { session: WebSession; failure?: Failure }) {
+  return (
+    <section aria-labelledby="import-title">
+      <h2 id="import-title">Import from your project's files</h2>
+      <p class="muted">
+        statusd reads the services your code depends on from{" "}
+        {IMPORT_KINDS}, and suggests monitors with its reasons; you tick the ones to add. Nothing is
+        added before that.
+      </p>
+      <ErrorNote failure={props.failure} at="import" />
+      <form method="post" action={IMPORT_PATH} enctype="multipart/form-data" class="stack">
+        <Csrf session={props.session} />
+        <label>
+          Upload files <input type="file" name="files" multiple />
+        </label>
+        <label>
+          Or paste a file's text{" "}
+          <textarea name="pasted" rows={5} cols={60} spellcheck={false}></textarea>
+        </label>
+        <label>
+          Its name (how to read it){" "}
+          <input type="text" name="pastedName" value="package.json" maxlength={255} />
+        </label>
+        <button type="submit">Suggest monitors</button>
+      </form>
+    </section>
+  );
+}
+
+function ImportPage(
+  props: { publicUrl: string; session: WebSession; report: SuggestionReport },
+) {
+  const { report } = props;
+  const fresh = report.suggestions.filter((s) => s.monitorId === null).length;
+  return (
+    <Layout
+      title="Import monitors"
+      publicUrl={props.publicUrl}
+      nav="monitors"
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <h1>Suggested monitors</h1>
+      <p>
+        <a href={MONITORS_PATH}>← Settings › Monitors</a>
+      </p>
+      <p class="muted">
+        Read: {report.files.map((f) =>
+          `${f.name} (${f.packages} ${f.packages === 1 ? "package" : "packages"}, ${f.services} ${
+            f.services === 1 ? "service" : "services"
+          })`
+        ).join("; ")}
+      </p>
+      {report.suggestions.length === 0
+        ? <p class="notice">These files name no service of the catalog.</p>
+        : (
+          <form method="post" action={ACCEPT_PATH} class="stack">
+            <Csrf session={props.session} />
+            <fieldset>
+              <legend>
+                {fresh === 1 ? "1 service" : `${fresh} services`} to monitor (untick to leave out)
+              </legend>
+              <ul class="plain suggestions">
+                {report.suggestions.map((s) => (
+                  <li key={s.service}>
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        name="pick"
+                        value={JSON.stringify({ service: s.service, components: s.components })}
+                        checked={s.monitorId === null}
+                        disabled={s.monitorId !== null}
+                      />{" "}
+                      <strong>{s.serviceName}</strong>
+                      {s.components.length > 0 && ` (${s.components.join(", ")})`}
+                      {s.monitorId !== null && " · already monitored"}
+                    </label>
+                    <span class="muted">: {s.reasons.join("; ")}</span>
+                  </li>
+                ))}
+              </ul>
+            </fieldset>
+            {fresh > 0 && <button type="submit">Add the ticked services</button>}
+          </form>
+        )}
+    </Layout>
+  );
+}
 
 const done = (code: keyof typeof DONE) => `${MONITORS_PATH}?done=${code}`;
 
 /** Which form an error belongs to, so it is shown next to it. */
-type Place = "add" | "monitors" | "groups" | "boards" | `group:${string}` | `board:${string}`;
+type Place = "add" | "import" | "monitors" | "groups" | "boards" | `group:${string}` | `board:${string}`;
 
 type Failure = FormFailure<Place>;
 
@@ -454,6 +562,7 @@ function MonitorsPage(
       </p>
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
       <AddSection session={props.session} data={props.data} failure={props.failure} />
+      <ImportSection session={props.session} failure={props.failure} />
       <MonitorsSection session={props.session} data={props.data} failure={props.failure} />
       <GroupsSection session={props.session} data={props.data} failure={props.failure} />
       <BoardsSection session={props.session} data={props.data} failure={props.failure} />
@@ -598,6 +707,56 @@ export function monitorsPages(): Hono<WebEnv> {
         service: field(form, "service"),
       });
       return `${MONITORS_PATH}/${m.id}?added=1`;
+    }));
+
+  web.post(IMPORT_PATH, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const app = c.get("app");
+    try {
+      const { fields, files } = await readFormWithFiles(c);
+      const pasted = field(fields, "pasted");
+      const all = pasted.trim() === "" ? files : [...files, {
+        name: field(fields, "pastedName").trim() || "package.json",
+        content: pasted,
+      }];
+      if (all.length === 0) {
+        throw new InvalidRequest([{ parameter: "files", message: "upload or paste a file" }]);
+      }
+      const report = await suggestMonitors(app, session.principal, { files: all });
+      return c.html(
+        <ImportPage publicUrl={publicUrl(c)} session={session} report={report} />,
+      );
+    } catch (err) {
+      const message = messageOf(err);
+      if (message === null) throw err;
+      return c.html(
+        <MonitorsPage
+          publicUrl={publicUrl(c)}
+          session={session}
+          data={await pageData(c, session, "")}
+          failure={{ place: "import", message }}
+        />,
+        errorBody(err as AppError).status as 400,
+      );
+    }
+  });
+
+  web.post(ACCEPT_PATH, webSession, (c) =>
+    change(c, "import", async (session) => {
+      const form = await readForm(c);
+      const picks = [form.pick ?? []].flat().slice(0, 100).map((p) => {
+        try {
+          return JSON.parse(p) as unknown;
+        } catch {
+          throw new InvalidRequest([{ parameter: "pick", message: "not a suggestion" }]);
+        }
+      });
+      if (picks.length === 0) {
+        throw new InvalidRequest([{ parameter: "pick", message: "tick at least one service" }]);
+      }
+      await acceptSuggestions(c.get("app"), session.principal, { monitors: picks });
+      return done("imported");
     }));
 
   web.get(`${MONITORS_PATH}/:id`, webSession, async (c) => {

@@ -6,10 +6,12 @@
  * phone.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { existsSync } from "node:fs";
 import axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Snapshot } from "../../domain/mod.ts";
+import { loadCatalog, loadCatalogSignals } from "../../ingest/mod.ts";
 import { createServer } from "../../routes/mod.ts";
 import { account, PASSWORD, T0, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
@@ -169,3 +171,70 @@ for (const width of [1280, 390]) {
     },
   });
 }
+
+Deno.test({
+  name: "browser: Settings › Monitors imports a real package.json and a Terraform lock file",
+  ignore: !existsSync(CHROMIUM),
+  async fn() {
+    const catalog = loadCatalog();
+    await using ctx = testContext({ signals: loadCatalogSignals(catalog) });
+    await syncVendors(ctx.store, catalog, T0 - 40 * 86_400_000);
+    const who = await account(ctx, "owner@example.com");
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      createServer({ app: ctx }).fetch,
+    );
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const home = await Deno.makeTempDir();
+    const browser = await launch(home);
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 390, height: 900 } }))
+        .newPage();
+      await page.goto(`${base}/sign-in?next=/settings/monitors`);
+      await page.getByLabel("Email").fill("owner@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${base}/settings/monitors`, { timeout: 10_000 });
+      const fixtures = new URL("../fixtures/suggestions/", import.meta.url).pathname;
+      await page.getByLabel("Upload files").setInputFiles([
+        {
+          name: "package.json",
+          mimeType: "application/json",
+          buffer: Buffer.from(await Deno.readFile(`${fixtures}calcom-web-package.json`)),
+        },
+        {
+          name: ".terraform.lock.hcl",
+          mimeType: "text/plain",
+          buffer: Buffer.from(await Deno.readFile(`${fixtures}paddi-us-west-2.terraform.lock.hcl`)),
+        },
+      ]);
+      await page.getByRole("button", { name: "Suggest monitors" }).click();
+      await page.getByRole("heading", { name: "Suggested monitors" }).waitFor();
+      deepStrictEqual(await serious(page), [], "axe-core on the suggestions");
+      equal(await sideways(page), 0, "the suggestions fit a phone");
+      const text = (await page.locator("main").textContent())!;
+      ok(/npm package stripe \(package\.json\)/.test(text), text.slice(0, 400));
+      ok(/Amazon Web Services|AWS/.test(text), "the Terraform AWS provider");
+      const boxes = page.locator('input[name="pick"]');
+      const offered = await boxes.count();
+      ok(offered >= 3, `${offered} suggestions`);
+      // Leave the first out, add the rest.
+      const first = JSON.parse((await boxes.first().getAttribute("value"))!).service as string;
+      await boxes.first().uncheck();
+      await page.getByRole("button", { name: "Add the ticked services" }).click();
+      await page.waitForURL(`${base}/settings/monitors?done=imported`);
+      ok(
+        (await page.locator("main").textContent())!.includes(
+          "The ticked services are monitored now.",
+        ),
+      );
+      const stored = (await ctx.store.monitors.list(who.account.id, { page: 0, limit: 100 })).items;
+      equal(stored.length, offered - 1);
+      equal(stored.some((m) => m.serviceSlug === first), false, "the unticked one is left out");
+    } finally {
+      await browser.close();
+      await server.shutdown();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
