@@ -25,6 +25,7 @@ import { registerSubscriptionsApi } from "./api/subscriptions.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
+import { registerSettingsIndex } from "./web/settings_index.tsx";
 import { registerMonitorsPages } from "./web/settings_monitors.tsx";
 import { registerAlertsPages } from "./web/settings_alerts.tsx";
 import { registerServices } from "./api/services.ts";
@@ -76,6 +77,7 @@ const ROUTERS: Register[] = [
   registerSubscriptionsApi,
   registerAuthPages,
   registerKeysPages,
+  registerSettingsIndex,
   registerMonitorsPages,
   registerAlertsPages,
   registerCatalogPages,

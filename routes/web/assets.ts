@@ -28,6 +28,10 @@ header.site{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padd
 header.site .brand{font-weight:700;color:var(--fg)}
 header.site .who{margin-left:auto}
 header.site nav{display:flex;gap:.25rem 1rem;flex-wrap:wrap}
+details.narrow-nav{display:none}details.narrow-nav summary{cursor:pointer;padding:.2rem .4rem;border:1px solid var(--line);border-radius:.3rem;list-style:none}
+details.narrow-nav summary::-webkit-details-marker{display:none}
+details.narrow-nav[open] nav{position:absolute;left:0;right:0;margin-top:.6rem;padding:.75rem 1rem;background:var(--bg);border-bottom:1px solid var(--line);flex-direction:column;z-index:5}
+details.narrow-nav nav a{padding:.3rem 0}
 header.site nav a[aria-current=page]{font-weight:600;color:var(--fg);text-decoration:underline}
 form.sign-out{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:0}
 body>main{max-width:72rem;margin:0 auto;padding:1.5rem}body>main.wide{max-width:none;padding:0}
@@ -52,6 +56,8 @@ form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;colo
 form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
 form.filters .actions{display:flex;gap:1rem;align-items:center}
 input,select,button,textarea{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
+ul.settings-index{list-style:none;padding:0}ul.settings-index li{border-top:1px solid var(--line);padding:.5rem 0}
+ul.settings-index a{font-weight:600;font-size:1.05rem}ul.settings-index p{margin:.2rem 0}
 textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
 button.secondary{background:var(--bg);color:var(--accent)}
@@ -104,7 +110,7 @@ body.status-page>main{max-width:60rem}
 .board-entry{border-top:1px solid var(--line);padding:.25rem 0 .75rem}.board-entry h2{margin:.75rem 0 .25rem}
 .board-entry p.facts{margin:0 0 .25rem;font-size:.9rem}h3.sub{font-size:.95rem;color:var(--muted)}
 .sp-foot{max-width:60rem;margin:1rem auto 2rem;padding:0 1.5rem;font-size:.85rem}
-body.embed>main{padding:.5rem;max-width:none}body.embed .banner{margin:0 0 .5rem}
+body.embed>main{padding:.5rem;max-width:none}body.embed h1{font-size:1rem;font-weight:600}body.embed .banner{margin:0 0 .5rem}
 ul.embed-list{list-style:none;padding:0;margin:0 0 .5rem}ul.embed-list li{padding:.15rem 0;border-bottom:1px solid var(--line)}
 @media (prefers-color-scheme:dark){
 :root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#58a6ff}
@@ -114,8 +120,9 @@ button{color:#0d1117}
 }
 @media (max-width:40rem){
 .sp-head{padding:1rem 1rem .25rem}.sp-foot{padding:0 1rem}
-header.site{padding:.6rem 1rem}body>main{padding:1rem}footer.site{padding:0 1rem}
-header.site .who{margin-left:0;width:100%}
+header.site{padding:.6rem 1rem;position:relative;flex-wrap:nowrap}body>main{padding:1rem}footer.site{padding:0 1rem}
+header.site nav.wide-nav{display:none}details.narrow-nav{display:block}
+header.site .who{margin-left:auto;min-width:0}header.site .who .muted{display:none}
 ol.days{gap:1px}
 table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.cards,table.cards tbody{display:block;width:100%}

@@ -311,12 +311,12 @@ function EmbedPage(props: { b: BoardView; base: string; publicUrl: string; now: 
   return (
     <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`} embed>
       <main id="main" class="embed-main">
-        <p class={`banner b-${b.currentStatus}`}>
+        <h1 class={`banner b-${b.currentStatus}`}>
           <StatusBadge status={b.currentStatus} />{" "}
           <a href={base === "" ? "/" : `${props.publicUrl}${base}`} target="_blank" rel="noopener">
             {b.title}: {banner.headline}
           </a>
-        </p>
+        </h1>
         <ul class="embed-list">
           {b.entries.map((e) => (
             <li>

@@ -81,6 +81,19 @@ function deferredScript(src: string) {
   return <script src={src} defer></script>;
 }
 
+/** The navigation links, the current page marked. */
+function NavLinks(props: { current?: NavKey }) {
+  return (
+    <>
+      {NAV.map((n) => (
+        <a key={n.key} href={n.href} aria-current={props.current === n.key ? "page" : undefined}>
+          {n.label}
+        </a>
+      ))}
+    </>
+  );
+}
+
 /** The page frame. Render with `c.html(<Layout …>…</Layout>)`. */
 export function Layout(props: LayoutProps) {
   const base = props.publicUrl;
@@ -111,13 +124,16 @@ export function Layout(props: LayoutProps) {
           <a class="skip" href="#main">Skip to content</a>
           <header class="site">
             <a class="brand" href="/">statusd</a>
-            <nav aria-label="Main">
-              {NAV.map((n) => (
-                <a href={n.href} aria-current={props.nav === n.key ? "page" : undefined}>
-                  {n.label}
-                </a>
-              ))}
+            <nav aria-label="Main" class="wide-nav">
+              <NavLinks current={props.nav} />
             </nav>
+            {/* On a phone the same links fold into a menu that needs no script. */}
+            <details class="narrow-nav">
+              <summary>Menu</summary>
+              <nav aria-label="Main">
+                <NavLinks current={props.nav} />
+              </nav>
+            </details>
             <div class="who">
               {props.signedIn
                 ? (
@@ -155,9 +171,12 @@ export function Layout(props: LayoutProps) {
   );
 }
 
-/** A coloured badge for a status level. */
+/** A coloured badge for a status level, in words ("partial outage"; UNKNOWN is "no data"). */
 export function StatusBadge(props: { status: string }) {
-  return <span class={`badge s-${props.status}`}>{props.status.replaceAll("_", " ")}</span>;
+  const words = props.status === "UNKNOWN"
+    ? "no data"
+    : props.status.replaceAll("_", " ").toLowerCase();
+  return <span class={`badge s-${props.status}`}>{words}</span>;
 }
 
 /**

@@ -181,7 +181,14 @@ function ImportPage(
 const done = (code: keyof typeof DONE) => `${MONITORS_PATH}?done=${code}`;
 
 /** Which form an error belongs to, so it is shown next to it. */
-type Place = "add" | "import" | "monitors" | "groups" | "boards" | `group:${string}` | `board:${string}`;
+type Place =
+  | "add"
+  | "import"
+  | "monitors"
+  | "groups"
+  | "boards"
+  | `group:${string}`
+  | `board:${string}`;
 
 type Failure = FormFailure<Place>;
 

@@ -89,7 +89,8 @@ Deno.test({
         [],
       );
       ok(
-        await page.locator('header.site nav a[href="/docs"][aria-current="page"]').isVisible(),
+        await page.locator('header.site nav.wide-nav a[href="/docs"][aria-current="page"]')
+          .isVisible(),
         "the nav links the API reference",
       );
     } finally {

@@ -25,13 +25,13 @@ Deno.test("home: disrupted now, recovered lately, open incidents, upcoming maint
 
     const down = visibleText(section(html, "disrupted"));
     ok(down.includes("Disrupted right now (1)"), down);
-    ok(down.includes("Stripe MAJOR OUTAGE"), down);
+    ok(down.includes("Stripe major outage"), down);
 
     const back = visibleText(section(html, "recovered"));
     ok(back.includes("Recovered in the last 24 hours (1)"), back);
     ok(
       back.includes(
-        "Amazon Web Services OPERATIONAL back since 2026-11-20 10:00:00 UTC, after 1 h 10 min " +
+        "Amazon Web Services operational back since 2026-11-20 10:00:00 UTC, after 1 h 10 min " +
           "of partial outage",
       ),
       back,
