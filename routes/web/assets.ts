@@ -15,7 +15,7 @@ import type { Register } from "../register.ts";
  */
 export const CSS = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0a58d0;
---ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781}
+--ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781;--danger:#cf222e}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
@@ -62,6 +62,7 @@ textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font
 button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
 button.secondary{background:var(--bg);color:var(--accent)}
 button.link{background:none;border:0;padding:0;color:var(--accent);text-decoration:underline}
+button.danger{background:var(--major);border-color:var(--major);color:#fff}a.danger{color:var(--danger)}
 .pager{display:flex;flex-wrap:wrap;gap:1rem;margin-top:1rem;align-items:center}
 .notice{padding:.75rem 1rem;border:1px solid var(--line);border-radius:.4rem;background:var(--soft)}
 .error{border-color:var(--major);background:#fff5f5}
@@ -113,7 +114,7 @@ body.status-page>main{max-width:60rem}
 body.embed>main{padding:.5rem;max-width:none}body.embed h1{font-size:1rem;font-weight:600}body.embed .banner{margin:0 0 .5rem}
 ul.embed-list{list-style:none;padding:0;margin:0 0 .5rem}ul.embed-list li{padding:.15rem 0;border-bottom:1px solid var(--line)}
 @media (prefers-color-scheme:dark){
-:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#58a6ff}
+:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#58a6ff;--danger:#ff7b72}
 .error{background:#2d1215}.warn{background:#2b2111}
 ol.days li.s-UNKNOWN,.swatch.s-UNKNOWN{background:repeating-linear-gradient(45deg,#6e7781 0 2px,#161b22 2px 5px)}
 button{color:#0d1117}

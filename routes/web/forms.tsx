@@ -1,12 +1,14 @@
 /**
  * What every settings page's forms share: the CSRF field, the error note next to the form that
- * failed, the redirect to sign in, and the words a refused change shows.
+ * failed, the redirect to sign in, the words a refused change shows, and the page a destructive
+ * action asks from first.
  * @module
  */
 import type { Context } from "hono";
 import type { WebSession } from "../../app/mod.ts";
 import { AppError, InvalidRequest, NotFound, PlanRequired } from "../../domain/mod.ts";
-import { CSRF_FIELD, type WebEnv } from "./session.ts";
+import { Layout, type NavKey } from "./layout.tsx";
+import { CSRF_FIELD, signedInOf, type WebEnv } from "./session.ts";
 
 /** The hidden field carrying the session's CSRF token. */
 export function Csrf(props: { session: WebSession }) {
@@ -53,4 +55,40 @@ export function messageOf(err: unknown): string | null {
   if (err instanceof PlanRequired) return planWords(err, "<your email>");
   if (err instanceof AppError) return err.message;
   return null;
+}
+
+/**
+ * The page a destructive action asks from first (no script needed): what will go, a red button
+ * that does it (a POST with the session's token) and a way back that changes nothing.
+ */
+export function ConfirmPage(
+  props: {
+    publicUrl: string;
+    session: WebSession;
+    nav?: NavKey;
+    title: string;
+    question: string;
+    detail?: string;
+    action: string;
+    button: string;
+    back: string;
+  },
+) {
+  return (
+    <Layout
+      title={props.title}
+      publicUrl={props.publicUrl}
+      nav={props.nav}
+      signedIn={signedInOf(props.session)}
+      noindex
+    >
+      <h1>{props.title}</h1>
+      <p>{props.question}</p>
+      {props.detail && <p class="muted">{props.detail}</p>}
+      <form method="post" action={props.action} class="inline">
+        <Csrf session={props.session} />
+        <button type="submit" class="danger">{props.button}</button> <a href={props.back}>Cancel</a>
+      </form>
+    </Layout>
+  );
 }

@@ -21,7 +21,9 @@ import {
   deleteRule,
   type DeliveryView,
   getDelivery,
+  getEscalation,
   getRoute,
+  getRule,
   listBoards,
   listDeliveries,
   listEscalations,
@@ -58,7 +60,14 @@ import {
   type WebEnv,
   webSession,
 } from "./session.ts";
-import { Csrf, ErrorNote, type Failure as FormFailure, messageOf, toSignIn } from "./forms.tsx";
+import {
+  ConfirmPage,
+  Csrf,
+  ErrorNote,
+  type Failure as FormFailure,
+  messageOf,
+  toSignIn,
+} from "./forms.tsx";
 
 /** Path of the page. */
 export const ALERTS_PATH = "/settings/alerts";
@@ -195,14 +204,13 @@ function RoutesSection(
                       <button type="submit" aria-label={`Resume ${r.name}`}>Resume</button>
                     </form>
                   )}
-                  <form
-                    method="post"
-                    action={`${ALERTS_PATH}/routes/${r.id}/delete`}
-                    class="inline"
+                  <a
+                    class="danger"
+                    href={`${ALERTS_PATH}/routes/${r.id}/delete`}
+                    aria-label={`Remove route ${r.name}`}
                   >
-                    <Csrf session={props.session} />
-                    <button type="submit" aria-label={`Remove route ${r.name}`}>Remove</button>
-                  </form>
+                    Remove
+                  </a>
                 </td>
               </tr>
             ))}
@@ -286,10 +294,13 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
                       {r.enabled ? "Turn off" : "Turn on"}
                     </button>
                   </form>
-                  <form method="post" action={`${ALERTS_PATH}/rules/${r.id}/delete`} class="inline">
-                    <Csrf session={props.session} />
-                    <button type="submit" aria-label={`Remove rule ${r.name}`}>Remove</button>
-                  </form>
+                  <a
+                    class="danger"
+                    href={`${ALERTS_PATH}/rules/${r.id}/delete`}
+                    aria-label={`Remove rule ${r.name}`}
+                  >
+                    Remove
+                  </a>
                 </td>
               </tr>
             ))}
@@ -384,10 +395,11 @@ function EscalationsSection(props: { session: WebSession; data: PageData; failur
             ))}
           </ol>
           {e.repeat > 0 && <p class="muted">repeated {e.repeat} more times</p>}
-          <form method="post" action={`${ALERTS_PATH}/escalations/${e.id}/delete`} class="inline">
-            <Csrf session={props.session} />
-            <button type="submit" aria-label={`Remove escalation ${e.name}`}>Remove</button>
-          </form>
+          <p>
+            <a class="danger" href={`${ALERTS_PATH}/escalations/${e.id}/delete`}>
+              Remove escalation {e.name}
+            </a>
+          </p>
         </article>
       ))}
       <form method="post" action={`${ALERTS_PATH}/escalations`} class="stack">
@@ -812,6 +824,33 @@ export function alertsPages(): Hono<WebEnv> {
         return done("route-resumed");
       }),
   );
+  // Removing asks first, on a page of its own (no script needed).
+  for (
+    const [noun, get, question] of [
+      ["routes", getRoute, "Nothing more is sent to it."],
+      ["rules", getRule, "It queues nothing more; what it already queued still goes."],
+      ["escalations", getEscalation, "Rules that name it no longer escalate through it."],
+    ] as const
+  ) {
+    web.get(`${ALERTS_PATH}/${noun}/:id/delete`, webSession, async (c) => {
+      const session = c.get("session");
+      if (!session) return toSignIn(c);
+      const doc = await get(c.get("app"), session.principal, c.req.param("id"));
+      const what = noun === "routes" ? "route" : noun === "rules" ? "rule" : "escalation";
+      return c.html(
+        <ConfirmPage
+          publicUrl={c.get("app").settings.publicUrl}
+          session={session}
+          nav="alerts"
+          title={`Remove ${what} ${doc.name}?`}
+          question={`Remove the ${what} ${doc.name}? ${question}`}
+          action={`${ALERTS_PATH}/${noun}/${doc.id}/delete`}
+          button={`Remove ${what}`}
+          back={ALERTS_PATH}
+        />,
+      );
+    });
+  }
   web.post(
     `${ALERTS_PATH}/routes/:id/delete`,
     webSession,

@@ -19,6 +19,8 @@ import {
   deleteMonitor,
   FREE_BOARD_LIMIT,
   FREE_MONITOR_LIMIT,
+  getBoard,
+  getGroup,
   getMonitor,
   getService,
   type GroupView,
@@ -45,6 +47,7 @@ import type { Register } from "../register.ts";
 import { errorBody } from "../error_body.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
+import { levelWords } from "./_parts.tsx";
 import {
   field,
   readForm,
@@ -54,6 +57,7 @@ import {
   webSession,
 } from "./session.ts";
 import {
+  ConfirmPage,
   Csrf,
   ErrorNote,
   type Failure as FormFailure,
@@ -324,7 +328,7 @@ function MonitorsSection(props: { session: WebSession; data: PageData; failure?:
                     {m.paused && <span class="muted">(paused)</span>}
                   </td>
                   <td data-label="Watching" class="labelled">{watching(m)}</td>
-                  <td data-label="Status" class="labelled">{m.currentStatus}</td>
+                  <td data-label="Status" class="labelled">{levelWords(m.currentStatus)}</td>
                   <td data-label="Uptime 30 d" class="labelled">
                     {m.uptime30d === null ? "—" : `${m.uptime30d.toFixed(2)} %`}
                   </td>
@@ -332,14 +336,13 @@ function MonitorsSection(props: { session: WebSession; data: PageData; failure?:
                     <a href={`${MONITORS_PATH}/${m.id}`} aria-label={`Edit ${monitorName(m)}`}>
                       Edit
                     </a>
-                    <form
-                      method="post"
-                      action={`${MONITORS_PATH}/${m.id}/delete`}
-                      class="inline"
+                    <a
+                      class="danger"
+                      href={`${MONITORS_PATH}/${m.id}/delete`}
+                      aria-label={`Remove ${monitorName(m)}`}
                     >
-                      <Csrf session={props.session} />
-                      <button type="submit" aria-label={`Remove ${monitorName(m)}`}>Remove</button>
-                    </form>
+                      Remove
+                    </a>
                   </td>
                 </tr>
               ))}
@@ -394,10 +397,9 @@ function GroupForm(
         </fieldset>
         <button type="submit">Save {g.name}</button>
       </form>
-      <form method="post" action={`${GROUPS_PATH}/${g.id}/delete`} class="inline">
-        <Csrf session={props.session} />
-        <button type="submit" aria-label={`Delete group ${g.name}`}>Delete group</button>
-      </form>
+      <p>
+        <a class="danger" href={`${GROUPS_PATH}/${g.id}/delete`}>Delete group {g.name}</a>
+      </p>
     </article>
   );
 }
@@ -497,10 +499,9 @@ function BoardForm(
         </fieldset>
         <button type="submit">Save {b.title}</button>
       </form>
-      <form method="post" action={`${BOARDS_PATH}/${b.id}/delete`} class="inline">
-        <Csrf session={props.session} />
-        <button type="submit" aria-label={`Delete board ${b.title}`}>Delete board</button>
-      </form>
+      <p>
+        <a class="danger" href={`${BOARDS_PATH}/${b.id}/delete`}>Delete board {b.title}</a>
+      </p>
     </article>
   );
 }
@@ -816,6 +817,60 @@ export function monitorsPages(): Hono<WebEnv> {
         400,
       );
     }
+  });
+
+  // Destructive actions ask first, on a page of their own (no script needed).
+  web.get(`${MONITORS_PATH}/:id/delete`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const m = await getMonitor(c.get("app"), session.principal, c.req.param("id"));
+    return c.html(
+      <ConfirmPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        nav="monitors"
+        title={`Remove ${monitorName(m)}?`}
+        question={`Stop watching ${monitorName(m)}? Its alert rules and boards lose it.`}
+        action={`${MONITORS_PATH}/${m.id}/delete`}
+        button="Remove monitor"
+        back={MONITORS_PATH}
+      />,
+    );
+  });
+  web.get(`${GROUPS_PATH}/:id/delete`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const g = await getGroup(c.get("app"), session.principal, c.req.param("id"));
+    return c.html(
+      <ConfirmPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        nav="monitors"
+        title={`Delete group ${g.name}?`}
+        question={`Delete the group ${g.name}? Its monitors stay.`}
+        action={`${GROUPS_PATH}/${g.id}/delete`}
+        button="Delete group"
+        back={MONITORS_PATH}
+      />,
+    );
+  });
+  web.get(`${BOARDS_PATH}/:id/delete`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const b = await getBoard(c.get("app"), session.principal, c.req.param("id"));
+    return c.html(
+      <ConfirmPage
+        publicUrl={publicUrl(c)}
+        session={session}
+        nav="monitors"
+        title={`Delete board ${b.title}?`}
+        question={`Delete the board ${b.title}? Its page /b/${b.slug}, feeds, badge and email ` +
+          "subscribers' updates stop; its monitors and groups stay."}
+        action={`${BOARDS_PATH}/${b.id}/delete`}
+        button="Delete board"
+        back={MONITORS_PATH}
+      />,
+    );
   });
 
   web.post(

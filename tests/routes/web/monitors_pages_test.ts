@@ -190,3 +190,42 @@ Deno.test("settings › monitors: signed out goes to sign-in; no CSRF token is 4
   equal(unknown.status, 400);
   match(await unknown.text(), /no service &quot;nope&quot; in the catalog|no service "nope"/);
 });
+
+Deno.test("settings › monitors: removing a monitor, a group or a board asks first; cancelling keeps it", async () => {
+  const { b, state } = await setup();
+  await b.submit(PAGE, PAGE, { service: "aws" });
+  await b.submit(PAGE, "/settings/groups", { name: "Core" });
+  await b.submit(PAGE, "/settings/boards", { slug: "acme-stack", title: "Acme stack" });
+  const { monitors, groups, boards } = await state();
+  const page = await (await b.get(PAGE)).text();
+  for (
+    const [path, question, button] of [
+      [`${PAGE}/${monitors[0]!.id}/delete`, /Stop watching AWS\?/, "Remove monitor"],
+      [
+        `/settings/groups/${groups[0]!.id}/delete`,
+        /Delete the group Core\? Its monitors stay\./,
+        "Delete group",
+      ],
+      [`/settings/boards/${boards[0]!.id}/delete`, /Delete the board Acme stack\?/, "Delete board"],
+    ] as const
+  ) {
+    // The page links the question, not a button that deletes at once.
+    match(page, new RegExp(`<a class="danger" href="${path}"`));
+    const ask = await b.get(path);
+    equal(ask.status, 200, path);
+    const html = await ask.text();
+    match(html, question);
+    match(html, new RegExp(`<form method="post" action="${path}" class="inline">`));
+    match(html, new RegExp(`<button type="submit" class="danger">${button}</button>`));
+    match(html, /<a href="\/settings\/monitors">Cancel<\/a>/);
+  }
+  // Only asking changed nothing; the answer does.
+  const before = await state();
+  equal(before.monitors.length + before.groups.length + before.boards.length, 3);
+  equal(
+    (await b.submit(`${PAGE}/${monitors[0]!.id}/delete`, `${PAGE}/${monitors[0]!.id}/delete`, {}))
+      .status,
+    303,
+  );
+  equal((await state()).monitors.length, 0);
+});
