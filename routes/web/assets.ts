@@ -56,6 +56,10 @@ form.filters label{display:grid;gap:.15rem;font-size:.85rem;font-weight:600;colo
 form.filters input,form.filters select{width:100%;min-width:0;font-weight:400}
 form.filters .actions{display:flex;gap:1rem;align-items:center}
 input,select,button,textarea{font:inherit;padding:.3rem .5rem;border:1px solid #8c959f;border-radius:.3rem;max-width:100%;color:var(--fg);background:var(--bg)}
+@supports selector(:has(a)){form.route-form .f-url,form.route-form .f-to,form.route-form .f-key{display:none}
+form.route-form:has(input[value=slack]:checked) .f-url,form.route-form:has(input[value=discord]:checked) .f-url,
+form.route-form:has(input[value=teams]:checked) .f-url,form.route-form:has(input[value=webhook]:checked) .f-url,
+form.route-form:has(input[value=email]:checked) .f-to,form.route-form:has(input[value=pagerduty]:checked) .f-key{display:grid}}
 ul.settings-index{list-style:none;padding:0}ul.settings-index li{border-top:1px solid var(--line);padding:.5rem 0}
 ul.settings-index a{font-weight:600;font-size:1.05rem}ul.settings-index p{margin:.2rem 0}
 textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}

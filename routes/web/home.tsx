@@ -14,6 +14,7 @@ import {
   maintenanceWindow,
   type ReadingState,
   type Service,
+  type StatusLevel,
 } from "../../domain/mod.ts";
 import { homeLinkHeader } from "../discovery.ts";
 import type { Env } from "../env.ts";
@@ -28,6 +29,8 @@ const RECOVERED_WITHIN_MS = DAY_MS;
 
 interface HomeData {
   readonly total: number;
+  /** How many services are at each level now. */
+  readonly byStatus: Readonly<Record<StatusLevel, number>>;
   readonly down: Service[];
   readonly unknown: number;
   readonly readings: Record<ReadingState, number>;
@@ -36,6 +39,42 @@ interface HomeData {
   readonly maintenance: Incident[];
   readonly names: Map<string, string>;
   readonly now: number;
+}
+
+/** n and its noun, plural when it is not one: "1 service", "3 services". */
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
+}
+
+/** The page's first words: what is wrong now, in a sentence, and how much statusd can see. */
+function SummaryBanner(props: { data: HomeData }) {
+  const { byStatus, readings, total, incidents, maintenance } = props.data;
+  const levels = ["MAJOR_OUTAGE", "PARTIAL_OUTAGE", "DEGRADED_PERFORMANCE"] as const;
+  const disrupted = levels.reduce((n, l) => n + byStatus[l], 0);
+  const worstLevel = levels.find((l) => byStatus[l] > 0) ?? null;
+  const level: StatusLevel = worstLevel ??
+    (readings.fresh === 0 ? "UNKNOWN" : "OPERATIONAL");
+  const headline = worstLevel !== null
+    ? `${count(disrupted, "service")} disrupted now` +
+      ` (${
+        levels.filter((l) => byStatus[l] > 0).map((l) => `${byStatus[l]} ${levelWords(l)}`)
+          .join(", ")
+      })`
+    : readings.fresh === 0
+    ? "No current reading of any service"
+    : "No disruption among the services statusd can read";
+  return (
+    <section class={`banner b-${level}`} aria-labelledby="summary">
+      <h2 id="summary">
+        <StatusBadge status={level} /> {headline}
+      </h2>
+      <p class="muted">
+        {count(incidents.length, "open incident")} ·{" "}
+        {count(maintenance.length, "maintenance", "maintenances")} announced or under way ·{" "}
+        {count(readings.fresh, "service")} of {total.toLocaleString("en-US")} read recently
+      </p>
+    </section>
+  );
 }
 
 function Disrupted(props: { data: HomeData }) {
@@ -149,6 +188,7 @@ function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn
       signedIn={props.signedIn}
     >
       <h1>Status of {data.total} cloud and SaaS vendors</h1>
+      <SummaryBanner data={data} />
       <Disrupted data={data} />
       <Recovered recovered={data.recovered} />
       <Section id="open-incidents" title={`Open incidents (${data.incidents.length})`}>
@@ -185,6 +225,7 @@ async function homeData(c: Context<Env>): Promise<HomeData> {
   }
   return {
     total: o.total,
+    byStatus: o.byStatus,
     down: [...o.disrupted],
     unknown: o.byStatus.UNKNOWN,
     readings: o.readings,

@@ -51,6 +51,7 @@ import { errorBody } from "../error_body.ts";
 import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
+import { levelWords } from "./_parts.tsx";
 import {
   CSRF_FIELD,
   field,
@@ -137,6 +138,16 @@ function targetLabel(r: RuleRecord, data: PageData): string {
   return data.targets.find((t) => t.value === value)?.label ?? `${r.target.kind} (deleted)`;
 }
 
+/** The kinds of route a person can add, in the form's order. */
+const ROUTE_KINDS = [
+  { value: "slack", label: "Slack incoming webhook" },
+  { value: "discord", label: "Discord webhook" },
+  { value: "teams", label: "Microsoft Teams workflow" },
+  { value: "webhook", label: "Webhook (signed JSON)" },
+  { value: "pagerduty", label: "PagerDuty (Events API v2)" },
+  { value: "email", label: "Email" },
+] as const;
+
 function RoutesSection(
   props: { session: WebSession; data: PageData; failure?: Failure; created?: CreatedRoute },
 ) {
@@ -152,6 +163,7 @@ function RoutesSection(
             Verify each webhook with it (Standard Webhooks).
           </p>
           <pre><code id="route-secret">{props.created.secret}</code></pre>
+          <button type="button" data-copy="route-secret">Copy secret</button>
         </section>
       )}
       <ErrorNote failure={props.failure} at="routes" />
@@ -217,30 +229,27 @@ function RoutesSection(
           </tbody>
         </table>
       )}
-      <form method="post" action={`${ALERTS_PATH}/routes`} class="stack">
+      {/* Only the chosen kind's field shows (CSS :has, no script; all show without it). */}
+      <form method="post" action={`${ALERTS_PATH}/routes`} class="stack route-form">
         <Csrf session={props.session} />
         <label>
           Route name <input type="text" name="name" required maxlength={100} />
         </label>
-        <label>
-          Kind{" "}
-          <select name="kind">
-            <option value="slack">Slack incoming webhook</option>
-            <option value="discord">Discord webhook</option>
-            <option value="teams">Microsoft Teams workflow</option>
-            <option value="webhook">Webhook (signed JSON)</option>
-            <option value="pagerduty">PagerDuty (Events API v2)</option>
-            <option value="email">Email</option>
-          </select>
+        <fieldset>
+          <legend>Kind</legend>
+          {ROUTE_KINDS.map((k, i) => (
+            <label key={k.value} class="check">
+              <input type="radio" name="kind" value={k.value} checked={i === 0} /> {k.label}
+            </label>
+          ))}
+        </fieldset>
+        <label class="f-url">
+          Webhook URL <input type="url" name="url" maxlength={2048} />
         </label>
-        <label>
-          Webhook URL (Slack, Discord, Teams, webhook){" "}
-          <input type="url" name="url" maxlength={2048} />
-        </label>
-        <label>
+        <label class="f-to">
           Email addresses, comma-separated <input type="text" name="to" maxlength={2000} />
         </label>
-        <label>
+        <label class="f-key">
           PagerDuty routing key <input type="text" name="routingKey" maxlength={64} />
         </label>
         <button type="submit">Add route</button>
@@ -278,7 +287,7 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
                 </td>
                 <td data-label="Watches" class="labelled">{targetLabel(r, props.data)}</td>
                 <td data-label="Fires" class="labelled">
-                  {r.level ? `${r.level} or worse for ${r.forMinutes} min` : "no level"}
+                  {r.level ? `${levelWords(r.level)} or worse for ${r.forMinutes} min` : "no level"}
                   {r.incidents ? " · incidents" : ""}
                   {r.maintenance ? " · maintenance" : ""}
                   {r.recovery ? " · recovery" : ""}
@@ -327,7 +336,9 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
               Fire at{" "}
               <select name="level">
                 {STATUS_LEVELS.filter((l) => l !== "OPERATIONAL").map((l) => (
-                  <option value={l} selected={l === "PARTIAL_OUTAGE"}>{l} or worse</option>
+                  <option value={l} selected={l === "PARTIAL_OUTAGE"}>
+                    {levelWords(l)} or worse
+                  </option>
                 ))}
                 <option value="">no level (incidents or maintenance only)</option>
               </select>

@@ -82,8 +82,9 @@ for (const width of [1280, 390]) {
       const home = await Deno.makeTempDir();
       const browser = await launch(home);
       try {
-        const page = await (await browser.newContext({ viewport: { width, height: 900 } }))
-          .newPage();
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+        const page = await context.newPage();
         await page.goto(`${base}/settings/alerts`);
         await page.getByLabel("Email").fill("owner@example.com");
         await page.getByLabel("Password").fill(PASSWORD);
@@ -92,16 +93,27 @@ for (const width of [1280, 390]) {
         ok(await page.getByText("Add a route first").isVisible());
 
         await page.getByLabel("Route name").fill("Receiver");
-        await page.getByLabel("Kind").selectOption("webhook");
+        const kind = page.getByRole("group", { name: "Kind" });
+        // Only the chosen kind's field shows.
+        await kind.getByLabel("Email").check();
+        ok(await page.getByLabel(/^Email addresses/).isVisible());
+        ok(!await page.getByLabel(/^Webhook URL/).isVisible());
+        ok(!await page.getByLabel(/^PagerDuty routing key/).isVisible());
+        await kind.getByLabel("Webhook (signed JSON)").check();
+        ok(!await page.getByLabel(/^Email addresses/).isVisible());
         await page.getByLabel(/^Webhook URL/).fill(`${rx.origin}/webhook`);
         await page.getByRole("button", { name: "Add route" }).click();
         const secret = (await page.locator("#route-secret").textContent())!.trim();
         match(secret, /^whsec_/);
+        await page.getByRole("button", { name: "Copy secret" }).click();
+        await page.getByRole("button", { name: "Copied" }).waitFor();
+        equal(await page.evaluate("navigator.clipboard.readText()"), secret);
         await page.goto(`${base}/settings/alerts`);
         ok(!(await page.content()).includes(secret), "shown once");
 
         await page.getByLabel("Route name").fill("Team chat");
-        await page.getByLabel("Kind").selectOption("slack");
+        await page.getByRole("group", { name: "Kind" }).getByLabel("Slack incoming webhook")
+          .check();
         await page.getByLabel(/^Webhook URL/).fill(`${rx.origin}/slack`);
         await page.getByRole("button", { name: "Add route" }).click();
         await page.waitForURL(/done=route-created/);
@@ -137,7 +149,7 @@ for (const width of [1280, 390]) {
         await page.getByRole("button", { name: "Add rule" }).click();
         await page.waitForURL(/done=rule-created/);
         const rules = page.getByRole("table", { name: "Alert rules" });
-        ok((await rules.textContent())!.includes("PARTIAL_OUTAGE or worse for 0 min"));
+        ok((await rules.textContent())!.includes("partial outage or worse for 0 min"));
         await page.getByRole("button", { name: "Turn off Anything down" }).click();
         await page.waitForURL(/done=rule-saved/);
         ok((await rules.textContent())!.includes("(off)"));

@@ -23,6 +23,17 @@ Deno.test("home: disrupted now, recovered lately, open incidents, upcoming maint
     equal(res.status, 200);
     const html = await res.text();
 
+    // The first words say what is wrong now, and how much statusd can see.
+    const summary = visibleText(html.slice(html.indexOf('<h2 id="summary"')));
+    ok(
+      summary.trim().startsWith("major outage 1 service disrupted now (1 major outage)"),
+      summary.slice(0, 200),
+    );
+    ok(
+      summary.includes("2 open incidents · 1 maintenance announced or under way ·"),
+      summary.slice(0, 300),
+    );
+
     const down = visibleText(section(html, "disrupted"));
     ok(down.includes("Disrupted right now (1)"), down);
     ok(down.includes("Stripe major outage"), down);
@@ -69,6 +80,8 @@ Deno.test("home: nothing to report is said as such", async () => {
   await markRead(r.store, "calm");
   try {
     const text = visibleText(await (await r.get("/", { accept: "text/html" })).text());
+    ok(text.includes("No disruption among the services statusd can read"), text);
+    ok(text.includes("0 open incidents · 0 maintenances announced or under way · 1 service of 1"));
     ok(text.includes("No service recovered from a disruption in the last 24 hours."), text);
     ok(text.includes("No open incident."));
     ok(text.includes("No maintenance announced."));
