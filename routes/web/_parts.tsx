@@ -31,6 +31,11 @@ export function dayOf(t: EpochMs): string {
   return toIso(t).slice(0, 10);
 }
 
+/** `n` and its noun, plural when `n` is not one: "1 service", "3 services", "1,204 services". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
+}
+
 /** A level in words; UNKNOWN is "no data". */
 export function levelWords(status: StatusLevel): string {
   return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();

@@ -16,7 +16,7 @@ import type { Register } from "../register.ts";
 export const CSS = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0a58d0;
 --ok:#1a7f37;--maint:#0969da;--deg:#9a6700;--part:#bc4c00;--major:#cf222e;--unk:#6e7781;--danger:#cf222e}
-*{box-sizing:border-box}
+*{box-sizing:border-box}[hidden]{display:none!important}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
 a{color:var(--accent);text-decoration:underline;text-underline-offset:.15em}
@@ -138,12 +138,22 @@ table.cards td.labelled::before{content:attr(data-label) ": ";color:var(--muted)
 }
 `;
 
-/** Copies the text of `data-copy` targets to the clipboard (secrets shown once, snippets). */
+/**
+ * Copies the text of `data-copy` targets to the clipboard (secrets shown once, snippets), and
+ * gives `data-picker` checkbox lists a filter and select all/none (hidden without script).
+ */
 export const COPY_SCRIPT = `
 document.addEventListener("click",function(e){var b=e.target.closest("[data-copy]");if(!b)return;
 var t=document.getElementById(b.getAttribute("data-copy"));if(!t)return;
 navigator.clipboard.writeText(t.textContent.trim()).then(function(){var o=b.textContent;b.textContent="Copied";
 setTimeout(function(){b.textContent=o},1500)})});
+document.querySelectorAll("[data-picker]").forEach(function(p){var box=document.getElementById(p.getAttribute("data-picker"));
+if(!box)return;p.hidden=false;var f=p.querySelector("[data-filter]");var items=function(){
+return Array.prototype.filter.call(box.querySelectorAll("label.check"),function(l){return !p.contains(l)})};
+if(f)f.addEventListener("input",function(){var q=f.value.trim().toLowerCase();items().forEach(function(l){
+l.hidden=q!==""&&l.textContent.toLowerCase().indexOf(q)<0})});
+p.querySelectorAll("[data-all]").forEach(function(b){b.addEventListener("click",function(){var on=b.getAttribute("data-all")==="1";
+items().forEach(function(l){var c=l.querySelector("input[type=checkbox]");if(c&&(!on||!l.hidden))c.checked=on})})})});
 `;
 
 /**

@@ -23,7 +23,7 @@ import { homePage } from "./home.tsx";
 import { Layout, type SignedIn } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
 import { servicePage } from "./service_page.tsx";
-import { levelWords, ServiceTable, STATE_WORDS } from "./_parts.tsx";
+import { countOf, levelWords, ServiceTable, STATE_WORDS } from "./_parts.tsx";
 
 /** Services per page of the catalog. */
 export const CATALOG_PAGE_SIZE = 50;
@@ -157,7 +157,7 @@ function CatalogPage(
       <h1>Services</h1>
       <FilterForm filters={filters} />
       <p id="result-count" role="status">
-        {result.totalElements} services
+        {countOf(result.totalElements, "service")}
         {searching ? ", best match first" : ""} · page {result.page + 1} of{" "}
         {Math.max(1, result.totalPages)}
       </p>

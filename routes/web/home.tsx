@@ -20,7 +20,15 @@ import { homeLinkHeader } from "../discovery.ts";
 import type { Env } from "../env.ts";
 import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
-import { IncidentList, levelWords, Section, serviceHref, ServiceTable, when } from "./_parts.tsx";
+import {
+  countOf,
+  IncidentList,
+  levelWords,
+  Section,
+  serviceHref,
+  ServiceTable,
+  when,
+} from "./_parts.tsx";
 
 /** Most rows of each list on the home page. */
 const HOME_LIST = 100;
@@ -41,11 +49,6 @@ interface HomeData {
   readonly now: number;
 }
 
-/** n and its noun, plural when it is not one: "1 service", "3 services". */
-function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
-}
-
 /** The page's first words: what is wrong now, in a sentence, and how much statusd can see. */
 function SummaryBanner(props: { data: HomeData }) {
   const { byStatus, readings, total, incidents, maintenance } = props.data;
@@ -55,7 +58,7 @@ function SummaryBanner(props: { data: HomeData }) {
   const level: StatusLevel = worstLevel ??
     (readings.fresh === 0 ? "UNKNOWN" : "OPERATIONAL");
   const headline = worstLevel !== null
-    ? `${count(disrupted, "service")} disrupted now` +
+    ? `${countOf(disrupted, "service")} disrupted now` +
       ` (${
         levels.filter((l) => byStatus[l] > 0).map((l) => `${byStatus[l]} ${levelWords(l)}`)
           .join(", ")
@@ -69,9 +72,9 @@ function SummaryBanner(props: { data: HomeData }) {
         <StatusBadge status={level} /> {headline}
       </h2>
       <p class="muted">
-        {count(incidents.length, "open incident")} ·{" "}
-        {count(maintenance.length, "maintenance", "maintenances")} announced or under way ·{" "}
-        {count(readings.fresh, "service")} of {total.toLocaleString("en-US")} read recently
+        {countOf(incidents.length, "open incident")} ·{" "}
+        {countOf(maintenance.length, "maintenance", "maintenances")} announced or under way ·{" "}
+        {countOf(readings.fresh, "service")} of {total.toLocaleString("en-US")} read recently
       </p>
     </section>
   );
@@ -97,15 +100,15 @@ function Disrupted(props: { data: HomeData }) {
         : unreadable > 0
         ? (
           <p class="notice warn">
-            No disruption among the {readings.fresh} services read successfully; the status of the
-            {" "}
-            {unreadable} services statusd cannot read right now is not known.
+            No disruption among the {countOf(readings.fresh, "service")}{" "}
+            read successfully; the status of the {countOf(unreadable, "service")}{" "}
+            statusd cannot read right now is not known.
           </p>
         )
         : <p class="notice">Every service statusd can read is operational or in maintenance.</p>}
       {(unreadable > 0 || readings.unsupported > 0) && (
         <p class="reading-summary">
-          {unreadable + readings.unsupported} of {total} services cannot be read:{" "}
+          {unreadable + readings.unsupported} of {countOf(total, "service")} cannot be read:{" "}
           {readLink("failing", `${readings.failing} failing`)},{" "}
           {readLink("stale", `${readings.stale} stale`)},{" "}
           {readLink("never_read", `${readings.never_read} not read yet`)}, {readLink(
@@ -116,9 +119,10 @@ function Disrupted(props: { data: HomeData }) {
       )}
       {props.data.unknown > 0 && (
         <p class="muted">
-          <a href="/services?status=UNKNOWN">{props.data.unknown} services</a>{" "}
-          have no fresh data (not read yet, or their status page has been failing for over three
-          poll intervals).
+          <a href="/services?status=UNKNOWN">{countOf(props.data.unknown, "service")}</a>{" "}
+          {props.data.unknown === 1 ? "has" : "have"}{" "}
+          no fresh data (not read yet, or their status page has been failing for over three poll
+          intervals).
         </p>
       )}
     </Section>

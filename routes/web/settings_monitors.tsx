@@ -615,13 +615,23 @@ function EditMonitorPage(
             placeholder={m.serviceName ?? m.serviceSlug}
           />
         </label>
-        <fieldset>
+        <fieldset id="component-list">
           <legend>Components to watch (none checked: the whole service)</legend>
           {props.components.length === 0 && (
             <p class="muted">statusd has not read any component of this service yet.</p>
           )}
+          {props.components.length > 1 && (
+            // A filter and select all/none, shown by the site script (the list works without).
+            <div class="picker" data-picker="component-list" hidden>
+              <label>
+                Filter components <input type="search" data-filter autocomplete="off" />
+              </label>{" "}
+              <button type="button" class="secondary" data-all="1">Select all shown</button>{" "}
+              <button type="button" class="secondary" data-all="0">Select none</button>
+            </div>
+          )}
           {props.components.map((c) => (
-            <label class="check">
+            <label class="check" key={c}>
               <input type="checkbox" name="components" value={c} checked={chosen.has(c)} /> {c}
             </label>
           ))}

@@ -102,13 +102,23 @@ for (const width of [1280, 390]) {
         await page.getByRole("button", { name: "Search" }).click();
         await page.getByRole("button", { name: "Add AWS" }).click();
         await page.waitForURL(/\/settings\/monitors\/mon_[^/]+\?added=1$/);
+        // The picker: a filter, then select all shown (only eu-west-1), then none, then pick.
+        const east = page.getByLabel("Amazon EC2 (us-east-1)");
+        await page.getByLabel("Filter components").fill("eu-");
+        ok(!await east.isVisible(), "filtered out");
+        await page.getByRole("button", { name: "Select all shown" }).click();
+        ok(await page.getByLabel("Amazon EC2 (eu-west-1)").isChecked());
+        await page.getByLabel("Filter components").fill("");
+        ok(!await east.isChecked(), "a hidden component is not selected");
+        await page.getByRole("button", { name: "Select none" }).click();
+        ok(!await page.getByLabel("Amazon EC2 (eu-west-1)").isChecked());
         await page.getByLabel("Amazon EC2 (eu-west-1)").check();
         await page.getByRole("button", { name: "Save monitor" }).click();
         await page.waitForURL(`${base}/settings/monitors?done=saved`);
         ok(await page.getByRole("status").getByText("Monitor saved.").isVisible());
         const row = page.getByRole("row", { name: /AWS/ });
         ok((await row.textContent())!.includes("Amazon EC2 (eu-west-1)"));
-        ok((await row.textContent())!.includes("OPERATIONAL"), "us-east-1 is down but not watched");
+        ok((await row.textContent())!.includes("operational"), "us-east-1 is down but not watched");
 
         await page.getByLabel("Find a service").fill("github");
         await page.getByRole("button", { name: "Search" }).click();

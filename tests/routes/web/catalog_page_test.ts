@@ -4,7 +4,7 @@
  * filters, and search ranked exactly as the API ranks it.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { apiRig } from "../../support/api.ts";
+import { addVendor, apiRig } from "../../support/api.ts";
 import { fillPagesStore } from "../../support/pages.ts";
 import { visibleText } from "../../support/html.ts";
 
@@ -85,6 +85,20 @@ Deno.test("search on the page ranks exactly as the API", async () => {
       deepStrictEqual(listed(html), api.content.map((s: { slug: string }) => s.slug), q);
       ok(visibleText(html).includes("best match first"), q);
     }
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("counts read right in the singular: one service, one match", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "solo", name: "Solo Cloud" });
+    const page = visibleText(await (await r.get("/services", { accept: "text/html" })).text());
+    ok(page.includes("1 service · page 1 of 1"), page.slice(0, 400));
+    ok(!page.includes("1 services"));
+    const home = visibleText(await (await r.get("/", { accept: "text/html" })).text());
+    ok(!/\b1 services\b/.test(home), home.slice(0, 400));
   } finally {
     await r.close();
   }
