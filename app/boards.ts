@@ -17,6 +17,8 @@ import {
   type Incident,
   InvalidRequest,
   type Issue,
+  type Logo,
+  logoFromDataUrl,
   NotFound,
   PlanRequired,
   PreconditionFailed,
@@ -63,6 +65,7 @@ export interface BoardView extends BoardRecord {
   readonly accentColor: string | null;
   readonly links: readonly BoardLink[];
   readonly host: string | null;
+  readonly logo: Logo | null;
   readonly currentStatus: StatusLevel;
   readonly entries: readonly BoardEntry[];
 }
@@ -82,6 +85,16 @@ const Host = z.string().trim().toLowerCase().max(253).regex(
   /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
   { error: "a host name such as status.example.com (no scheme, port or path)" },
 ).nullable();
+/** A logo as a `data:` URL (domain/logo.ts), or null to remove it. */
+const LogoInput = z.string().max(200_000).nullable().transform((url, ctx) => {
+  if (url === null) return null;
+  const logo = logoFromDataUrl(url);
+  if ("problem" in logo) {
+    ctx.addIssue({ code: "custom", message: logo.problem });
+    return z.NEVER;
+  }
+  return logo;
+});
 const Links = z.array(
   z.object({
     label: z.string().trim().min(1).max(60),
@@ -106,6 +119,7 @@ const NewBoardInput = z.object({
   accentColor: AccentColor.default(null),
   links: Links.default([]),
   host: Host.default(null),
+  logo: LogoInput.default(null),
 }).strict();
 const BoardPatchInput = z.object({
   slug: Slug.optional(),
@@ -116,6 +130,7 @@ const BoardPatchInput = z.object({
   accentColor: AccentColor.optional(),
   links: Links.optional(),
   host: Host.optional(),
+  logo: LogoInput.optional(),
 }).strict();
 
 /** Every monitor of the account, by id (views). */
@@ -199,6 +214,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
     accentColor: b.accentColor ?? null,
     links: b.links ?? [],
     host: b.host ?? null,
+    logo: b.logo ?? null,
     slug: shownSlug(b.slug),
     currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
     entries,
@@ -345,6 +361,7 @@ export async function createBoard(
     accentColor: b.accentColor,
     links: b.links,
     host: b.host,
+    logo: b.logo,
     createdAt: ctx.clock.now(),
   }, free ? FREE_BOARD_LIMIT : BOARD_LIMIT);
   if (made === "slug_taken") throw slugTaken(b.slug);

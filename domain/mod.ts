@@ -265,6 +265,14 @@ export {
 } from "./alert.ts";
 export { type PollerStats } from "./poller.ts";
 export {
+  imageTypeOf,
+  type Logo,
+  LOGO_MAX_BYTES,
+  LOGO_TYPES,
+  logoFromDataUrl,
+  type LogoType,
+} from "./logo.ts";
+export {
   BLIND_MIN_POLLS,
   BLIND_SHARE,
   blindAdvice,

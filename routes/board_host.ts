@@ -19,6 +19,7 @@ const BOARD_FILES = new Set([
   "/embed",
   "/theme.css",
   "/subscribe",
+  "/logo",
 ]);
 
 /** Paths a board's host serves as they are (the stylesheet, icons). */

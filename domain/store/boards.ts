@@ -6,6 +6,7 @@
  * @module
  */
 import type { PageRequest } from "../page.ts";
+import type { Logo } from "../logo.ts";
 import type { EpochMs } from "../time.ts";
 
 /** A stored group of monitors. */
@@ -44,6 +45,8 @@ export interface BoardRecord {
   readonly links?: readonly BoardLink[];
   /** A host of its own (`status.example.com`): requests for it are served this board. */
   readonly host?: string | null;
+  /** The logo its status page shows (domain/logo.ts), kept with the board. */
+  readonly logo?: Logo | null;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
   readonly version: number;
@@ -85,7 +88,15 @@ export type NewBoard = Omit<BoardRecord, "updatedAt" | "version">;
 export type BoardPatch = Partial<
   Pick<
     BoardRecord,
-    "slug" | "title" | "public" | "items" | "description" | "accentColor" | "links" | "host"
+    | "slug"
+    | "title"
+    | "public"
+    | "items"
+    | "description"
+    | "accentColor"
+    | "links"
+    | "host"
+    | "logo"
   >
 >;
 

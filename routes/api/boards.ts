@@ -97,6 +97,9 @@ const BoardSchema = z.object({
     description: "A host of its own: requests for it are served this board's status page",
     example: "status.example.com",
   }),
+  logoUrl: z.string().nullable().openapi({
+    description: "Where its logo is served (/b/{slug}/logo), or null without one",
+  }),
   currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its entries" }),
   items: z.array(z.object({ kind: z.enum(["group", "monitor"]), id: z.string() })),
   entries: z.array(EntrySchema),
@@ -135,6 +138,10 @@ const BoardCreate = z.object({
       "private board's host answers 404.",
     example: "status.example.com",
   }),
+  logo: z.string().nullable().optional().openapi({
+    description: "Its logo as a data: URL of a PNG, JPEG or WebP image, at most 100 KB " +
+      "(data:image/png;base64,…); the bytes must be of the type named. null removes it.",
+  }),
 }).strict().openapi("BoardCreate");
 const BoardPatch = z.object({
   slug: z.string().optional(),
@@ -156,6 +163,10 @@ const BoardPatch = z.object({
       "requests for it get this board at / with its feeds, and nothing else of statusd. A " +
       "private board's host answers 404.",
     example: "status.example.com",
+  }),
+  logo: z.string().nullable().optional().openapi({
+    description: "Its logo as a data: URL of a PNG, JPEG or WebP image, at most 100 KB " +
+      "(data:image/png;base64,…); the bytes must be of the type named. null removes it.",
   }),
 }).strict().openapi("BoardPatch");
 
@@ -192,6 +203,7 @@ function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
     accentColor: b.accentColor,
     links: b.links.map((l) => ({ label: l.label, url: l.url })),
     host: b.host,
+    logoUrl: b.logo ? `/b/${b.slug}/logo` : null,
     currentStatus: b.currentStatus,
     items: b.items.map((i) => ({ kind: i.kind, id: i.id })),
     entries: b.entries.map((e) => ({

@@ -23,6 +23,8 @@ export const BODY_LIMITS = {
    * and lock files (a lock file runs to MBs).
    */
   suggestions: 4096 * KIB,
+  /** Board writes (API and settings form): a board may carry its logo (100 KB, as base64). */
+  boards: 256 * KIB,
   /** Forms (sign-in, keys, consent), `/oauth/token`, `/oauth/revoke` and any other route. */
   other: 16 * KIB,
 } as const;
@@ -33,6 +35,9 @@ export function bodyLimitFor(path: string): number {
   if (path === "/oauth/register") return BODY_LIMITS.clientRegistration;
   if (path === "/api/user/monitors/suggestions") return BODY_LIMITS.suggestions;
   if (path === "/settings/monitors/import") return BODY_LIMITS.suggestions;
+  if (path.startsWith("/api/user/boards") || path.startsWith("/settings/boards/")) {
+    return BODY_LIMITS.boards;
+  }
   return BODY_LIMITS.other;
 }
 

@@ -101,7 +101,7 @@ body.light-mode{--scalar-color-2:#595959;--scalar-color-3:#666;--scalar-color-bl
 body.dark-mode{--scalar-color-2:#b4b4b4;--scalar-color-3:#a0a0a0}
 body.status-page{--brand:var(--accent)}
 .sp-head{max-width:60rem;margin:0 auto;padding:1.25rem 1.5rem .5rem;border-top:6px solid var(--brand)}
-.sp-brand{display:flex;gap:.75rem;align-items:center}.sp-brand h1{margin:0}
+.sp-brand{display:flex;gap:.75rem;align-items:center}.sp-brand h1{margin:0}.sp-brand img.logo{height:3rem;width:auto;max-width:12rem;object-fit:contain}
 .monogram{display:inline-grid;place-items:center;width:2.6rem;height:2.6rem;border-radius:.5rem;background:var(--fg);color:var(--bg);font-weight:700;flex:none}
 .lead{font-size:1.05rem;margin:.6rem 0}
 ul.sp-links{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:.5rem 0}

@@ -25,6 +25,7 @@ import {
   formatMinutes,
   InvalidRequest,
   isMaintenance,
+  NotFound,
   overlappingDays,
   RateLimited,
   type StatusLevel,
@@ -172,6 +173,24 @@ function Entry(props: { key?: string; e: BoardEntry; monitor?: MonitorView; now:
   );
 }
 
+/** The board's mark: its logo when it has one, else a monogram of its title. */
+function Mark(props: { b: BoardView; base: string }) {
+  const { b } = props;
+  if (b.logo === null) {
+    return <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>;
+  }
+  // The version in the query changes with the logo, so browsers fetch a new one at once.
+  const version = `${b.logo.base64.length}-${b.logo.base64.slice(-12)}`;
+  return (
+    <img
+      class="logo"
+      src={`${props.base}/logo?v=${encodeURIComponent(version)}`}
+      alt={`${b.title} logo`}
+      height={48}
+    />
+  );
+}
+
 /** The frame of a board's pages: the team's own header, no statusd navigation. */
 function StatusFrame(
   props: {
@@ -225,7 +244,7 @@ function BoardPage(
     <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
       <header class="sp-head">
         <div class="sp-brand">
-          <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>
+          <Mark b={b} base={base} />
           <h1>{b.title}</h1>
         </div>
         {b.description && <p class="lead">{b.description}</p>}
@@ -379,7 +398,7 @@ function SubscribedPage(
     <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
       <header class="sp-head">
         <div class="sp-brand">
-          <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>
+          <Mark b={b} base={base} />
           <h1>{b.title}</h1>
         </div>
       </header>
@@ -435,6 +454,18 @@ export async function boardSubscribe(c: Context<Env>): Promise<Response> {
   }
 }
 
+/** `/b/{slug}/logo`: the board's logo (a 404 without one), as uploaded. */
+export async function boardLogo(c: Context<Env>): Promise<Response> {
+  const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
+  if (b.logo === null) throw new NotFound("logo of board", b.slug);
+  const bytes = Uint8Array.from(atob(b.logo.base64), (ch) => ch.charCodeAt(0));
+  return c.body(bytes, 200, {
+    "Content-Type": b.logo.type,
+    "Cache-Control": "public, max-age=300",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  });
+}
+
 /** `/b/{slug}/theme.css`: the accent colour of a board's pages (the only per-board style). */
 export async function boardTheme(c: Context<Env>): Promise<Response> {
   const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
@@ -450,5 +481,6 @@ export const registerBoardPages: Register = (api) => {
   api.get("/b/:slug", boardPage);
   api.get("/b/:slug/embed", boardEmbed);
   api.get("/b/:slug/theme.css", boardTheme);
+  api.get("/b/:slug/logo", boardLogo);
   api.post("/b/:slug/subscribe", boardSubscribe);
 };

@@ -110,9 +110,10 @@ export async function readForm(c: Context<WebEnv>): Promise<Record<string, strin
   return (await readFormWithFiles(c)).fields;
 }
 
-/** A file sent with a form: its name and its text. */
+/** A file sent with a form: its name, its bytes and those as UTF-8 text. */
 export interface FormFile {
   readonly name: string;
+  readonly bytes: Uint8Array;
   readonly content: string;
 }
 
@@ -145,7 +146,8 @@ export async function readFormWithFiles(
     else if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === "string");
     for (const f of [v].flat()) {
       if (k === "files" && f instanceof File && f.name !== "" && f.size > 0) {
-        files.push({ name: f.name, content: await f.text() });
+        const bytes = new Uint8Array(await f.arrayBuffer());
+        files.push({ name: f.name, bytes, content: new TextDecoder().decode(bytes) });
       }
     }
   }

@@ -36,9 +36,11 @@ import {
   updateMonitor,
   type WebSession,
 } from "../../app/mod.ts";
+import { encodeBase64 } from "@oslojs/encoding";
 import {
   AppError,
   type BoardItem,
+  imageTypeOf,
   InvalidRequest,
   NotFound,
   type Service,
@@ -463,11 +465,33 @@ function BoardForm(
           ))}
         </ol>
       )}
-      <form method="post" action={`${BOARDS_PATH}/${b.id}`} class="stack">
+      <form
+        method="post"
+        action={`${BOARDS_PATH}/${b.id}`}
+        class="stack"
+        enctype="multipart/form-data"
+      >
         <Csrf session={props.session} />
         <label>
           Title <input type="text" name="title" value={b.title} required maxlength={200} />
         </label>
+        <label>
+          Description (under the title on its page){" "}
+          <textarea name="description" rows={2} maxlength={1000}>{b.description ?? ""}</textarea>
+        </label>
+        <label>
+          Accent colour <input type="color" name="accentColor" value={b.accentColor ?? "#0a58d0"} />
+        </label>
+        <label>
+          Logo (PNG, JPEG or WebP, at most 100 KB; empty keeps{" "}
+          {b.logo ? "the current one" : "none"}){" "}
+          <input type="file" name="files" accept="image/png,image/jpeg,image/webp" />
+        </label>
+        {b.logo && (
+          <label class="check">
+            <input type="checkbox" name="removeLogo" value="yes" /> Remove the logo
+          </label>
+        )}
         <label class="check">
           <input type="checkbox" name="public" value="yes" checked={b.public} />{" "}
           Public: anyone can read it at /b/{b.slug}
@@ -734,7 +758,8 @@ export function monitorsPages(): Hono<WebEnv> {
     try {
       const { fields, files } = await readFormWithFiles(c);
       const pasted = field(fields, "pasted");
-      const all = pasted.trim() === "" ? files : [...files, {
+      const uploaded = files.map((f) => ({ name: f.name, content: f.content }));
+      const all = pasted.trim() === "" ? uploaded : [...uploaded, {
         name: field(fields, "pastedName").trim() || "package.json",
         content: pasted,
       }];
@@ -965,7 +990,7 @@ export function monitorsPages(): Hono<WebEnv> {
     webSession,
     (c) =>
       change(c, `board:${c.req.param("id")}`, async (session) => {
-        const form = await readForm(c);
+        const { fields: form, files } = await readFormWithFiles(c);
         const app = c.get("app");
         const id = c.req.param("id");
         const b = (await listBoards(app, session.principal, all)).content.find((x) => x.id === id);
@@ -976,10 +1001,26 @@ export function monitorsPages(): Hono<WebEnv> {
           throw new InvalidRequest([{ parameter: "items", message: `cannot read "${bad[0]}"` }]);
         }
         const order = keepOrder(b.items.map(itemKey), chosen);
+        const description = field(form, "description").trim();
+        const color = field(form, "accentColor");
+        const upload = files[0];
+        const logo = upload
+          ? {
+            logo: `data:${imageTypeOf(upload.bytes) ?? "application/octet-stream"};base64,${
+              encodeBase64(upload.bytes)
+            }`,
+          }
+          : field(form, "removeLogo") === "yes"
+          ? { logo: null }
+          : {};
         await updateBoard(app, session.principal, id, {
           title: field(form, "title"),
           public: field(form, "public") === "yes",
           items: order.map((t) => itemOf(t)!),
+          description: description === "" ? null : description,
+          // The colour picker always sends a colour: the default one is "no colour chosen".
+          ...(color === "" ? {} : { accentColor: color === "#0a58d0" ? null : color }),
+          ...logo,
         }, null);
         return done("board-saved");
       }),

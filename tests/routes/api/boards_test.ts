@@ -382,3 +382,55 @@ Deno.test("a board on its own host: the page at /, its feeds and files, and noth
   await send("PATCH", `/api/user/boards/${made.id}`, { public: false });
   equal((await on("/", { accept: "text/html" })).status, 404);
 });
+
+Deno.test("a board's logo: a PNG, JPEG or WebP up to 100 KB, checked by its bytes, served with its page", async () => {
+  const { app, send, gh } = await setup();
+  const made = (await send("POST", "/api/user/boards", {
+    slug: "acme-status",
+    title: "Acme status",
+    public: true,
+    items: [{ kind: "monitor", id: gh.id }],
+  })).body;
+  equal(made.logoUrl, null);
+  // A real 1×1 PNG.
+  const png =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+  const set = await send("PATCH", `/api/user/boards/${made.id}`, {
+    logo: `data:image/png;base64,${png}`,
+  });
+  equal(set.res.status, 200);
+  equal(set.body.logoUrl, "/b/acme-status/logo");
+  equal(JSON.stringify(set.body).includes(png), false, "the API answers a URL, not the bytes");
+  const logo = await app.request("/b/acme-status/logo");
+  equal(logo.status, 200);
+  equal(logo.headers.get("content-type"), "image/png");
+  deepStrictEqual(
+    new Uint8Array(await logo.arrayBuffer()),
+    Uint8Array.from(atob(png), (c) => c.charCodeAt(0)),
+  );
+  const page = await (await app.request("/b/acme-status?with-logo")).text();
+  match(page, /<img class="logo" src="\/b\/acme-status\/logo\?v=[^"]+" alt="Acme status logo"/);
+  for (
+    const [logoUrl, problem] of [
+      [`data:image/jpeg;base64,${png}`, /not a JPEG image/],
+      [`data:image/svg+xml;base64,${btoa("<svg/>")}`, /PNG, JPEG or WebP/],
+      [
+        `data:image/png;base64,${btoa("\x89PNG\r\n\x1a\n" + "x".repeat(110_000))}`,
+        /at most 100 KB/,
+      ],
+      ["https://example.com/logo.png", /data: URL/],
+    ] as const
+  ) {
+    const bad = await send("PATCH", `/api/user/boards/${made.id}`, { logo: logoUrl });
+    equal(bad.res.status, 400, String(problem));
+    equal(bad.body.issues[0].parameter, "logo");
+    match(bad.body.issues[0].message, problem);
+  }
+  equal(
+    (await app.request("/b/acme-status/logo?again")).status,
+    200,
+    "a refused one changes nothing",
+  );
+  await send("PATCH", `/api/user/boards/${made.id}`, { logo: null });
+  equal((await app.request("/b/acme-status/logo?gone")).status, 404);
+});

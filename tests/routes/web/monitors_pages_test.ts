@@ -10,7 +10,7 @@ import type { Snapshot } from "../../../domain/mod.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { account, PASSWORD, setPlanInStore, T0, testContext } from "../../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../../support/seed.ts";
-import { formBrowser } from "../../support/web.ts";
+import { csrfOf, formBrowser } from "../../support/web.ts";
 
 const PAGE = "/settings/monitors";
 
@@ -228,4 +228,46 @@ Deno.test("settings › monitors: removing a monitor, a group or a board asks fi
     303,
   );
   equal((await state()).monitors.length, 0);
+});
+
+Deno.test("settings › monitors: a board's description, colour and logo are set from its form", async () => {
+  const { b, state } = await setup();
+  await b.submit(PAGE, "/settings/boards", { slug: "acme-stack", title: "Acme stack" });
+  const board = (await state()).boards[0]!;
+  const html = await (await b.get(PAGE)).text();
+  match(
+    html,
+    /<form method="post" action="\/settings\/boards\/[^"]+" class="stack" enctype="multipart\/form-data">/,
+  );
+  const png = Uint8Array.from(
+    atob(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    ),
+    (c) => c.charCodeAt(0),
+  );
+  const form = new FormData();
+  form.set("_csrf", csrfOf(html));
+  form.set("title", "Acme stack");
+  form.set("public", "yes");
+  form.set("description", "What our checkout needs.");
+  form.set("accentColor", "#8250df");
+  form.set("files", new File([png], "logo.png", { type: "image/png" }));
+  const saved = await b.get(`/settings/boards/${board.id}`, { method: "POST", body: form });
+  equal(saved.status, 303);
+  const after = (await state()).boards[0]!;
+  deepStrictEqual([after.description, after.accentColor, after.logo?.type], [
+    "What our checkout needs.",
+    "#8250df",
+    "image/png",
+  ]);
+  // A file that is not an image is refused, naming the logo; the board keeps its logo.
+  const again = await (await b.get(PAGE)).text();
+  const bad = new FormData();
+  bad.set("_csrf", csrfOf(again));
+  bad.set("title", "Acme stack");
+  bad.set("files", new File(["<svg/>"], "logo.svg", { type: "image/svg+xml" }));
+  const refused = await b.get(`/settings/boards/${board.id}`, { method: "POST", body: bad });
+  equal(refused.status, 400);
+  match(await refused.text(), /logo: a data: URL of a PNG, JPEG or WebP image/);
+  equal((await state()).boards[0]!.logo?.type, "image/png");
 });
