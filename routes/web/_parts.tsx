@@ -36,6 +36,23 @@ export function countOf(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
 }
 
+/** Up to two letters standing for a name (a vendor's or a board's mark; nothing is fetched). */
+export function monogram(name: string): string {
+  const words = name.split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w));
+  const letters = words.slice(0, 2).map((w) => [...w].find((c) => /\p{L}|\p{N}/u.test(c))!);
+  return letters.join("").toUpperCase() || "?";
+}
+
+/** Marks come in this many colours, one per name (the same name, the same colour). */
+const MARK_COLOURS = 8;
+
+/** A vendor's mark: its monogram on a colour of its own, decorative (the name follows it). */
+export function Mark(props: { name: string }) {
+  let h = 0;
+  for (const ch of props.name) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+  return <span class={`mark m${h % MARK_COLOURS}`} aria-hidden="true">{monogram(props.name)}</span>;
+}
+
 /** A level in words; UNKNOWN is "no data". */
 export function levelWords(status: StatusLevel): string {
   return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();
@@ -150,7 +167,7 @@ export function ServiceTable(props: { services: readonly Service[]; caption: str
         {props.services.map((s) => (
           <tr>
             <td data-label="Service">
-              <a href={serviceHref(s.slug)}>{s.name}</a>
+              <Mark name={s.name} /> <a href={serviceHref(s.slug)}>{s.name}</a>
             </td>
             <td data-label="Status">
               <StatusBadge status={s.currentStatus} />
@@ -377,5 +394,63 @@ export function Section(props: { id: string; title: Child; children?: Child }) {
       <h2 id={props.id}>{props.title}</h2>
       {props.children}
     </section>
+  );
+}
+
+/** Weeks the incident chart covers (13 weeks: the 90-day window). */
+export const CHART_WEEKS = 13;
+
+/**
+ * Incidents (maintenance left out) per week over the last {@link CHART_WEEKS} weeks, oldest first,
+ * by when each started: `weekStart` is the week's first instant.
+ */
+export function incidentsPerWeek(
+  incidents: readonly Incident[],
+  now: EpochMs,
+): { weekStart: EpochMs; count: number }[] {
+  const WEEK = 7 * 86_400_000;
+  const start = now - CHART_WEEKS * WEEK;
+  const weeks = Array.from({ length: CHART_WEEKS }, (_, i) => ({
+    weekStart: start + i * WEEK,
+    count: 0,
+  }));
+  for (const i of incidents) {
+    if (isMaintenance(i) || i.startedAt < start || i.startedAt > now) continue;
+    weeks[Math.min(CHART_WEEKS - 1, Math.floor((i.startedAt - start) / WEEK))]!.count++;
+  }
+  return weeks;
+}
+
+/**
+ * A bar per week of how many incidents started: a chart for the eye, a list for everyone else
+ * (each bar is a list item that says its week and count). Heights come from classes (the page's
+ * policy allows no inline style).
+ */
+export function IncidentChart(
+  props: { incidents: readonly Incident[]; now: EpochMs; name: string },
+) {
+  const weeks = incidentsPerWeek(props.incidents, props.now);
+  const most = Math.max(1, ...weeks.map((w) => w.count));
+  const total = weeks.reduce((n, w) => n + w.count, 0);
+  return (
+    <figure class="chart">
+      <figcaption>
+        Incidents per week, last {CHART_WEEKS} weeks:{" "}
+        {total === 1 ? "1 incident" : `${total} incidents`}
+      </figcaption>
+      <ol class="bars" aria-label={`${props.name}: incidents started per week`}>
+        {weeks.map((w) => {
+          const words = `week of ${dayOf(w.weekStart)}: ${
+            w.count === 1 ? "1 incident" : `${w.count} incidents`
+          }`;
+          return (
+            <li key={w.weekStart} title={words}>
+              <span class={`bar h${Math.ceil((w.count / most) * 10)}`}></span>
+              <span class="sr">{words}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </figure>
   );
 }

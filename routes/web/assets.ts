@@ -60,6 +60,12 @@ input,select,button,textarea{font:inherit;padding:.3rem .5rem;border:1px solid #
 form.route-form:has(input[value=slack]:checked) .f-url,form.route-form:has(input[value=discord]:checked) .f-url,
 form.route-form:has(input[value=teams]:checked) .f-url,form.route-form:has(input[value=webhook]:checked) .f-url,
 form.route-form:has(input[value=email]:checked) .f-to,form.route-form:has(input[value=pagerduty]:checked) .f-key{display:grid}}
+.mark{display:inline-grid;place-items:center;width:1.7rem;height:1.7rem;border-radius:.35rem;font-size:.7rem;font-weight:700;color:#fff;vertical-align:middle;margin-right:.15rem}
+.m0{background:#0a58d0}.m1{background:#1a7f37}.m2{background:#8250df}.m3{background:#bc4c00}.m4{background:#bf3989}.m5{background:#0e7490}.m6{background:#57606a}.m7{background:#9a6700}
+figure.chart{margin:1rem 0}figure.chart figcaption{font-size:.9rem;color:var(--muted)}
+ol.bars{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:3px;align-items:end;height:4rem;list-style:none;padding:0;margin:.3rem 0;border-bottom:1px solid var(--line)}
+ol.bars li{height:100%;display:flex;align-items:flex-end}ol.bars .bar{display:block;width:100%;background:var(--part);border-radius:2px 2px 0 0}
+.bar.h0{height:0}.bar.h1{height:10%}.bar.h2{height:20%}.bar.h3{height:30%}.bar.h4{height:40%}.bar.h5{height:50%}.bar.h6{height:60%}.bar.h7{height:70%}.bar.h8{height:80%}.bar.h9{height:90%}.bar.h10{height:100%}
 ul.settings-index{list-style:none;padding:0}ul.settings-index li{border-top:1px solid var(--line);padding:.5rem 0}
 ul.settings-index a{font-weight:600;font-size:1.05rem}ul.settings-index p{margin:.2rem 0}
 textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}

@@ -40,18 +40,11 @@ import { ASSET_PATHS } from "./assets.ts";
 import { FAVICON_PATHS } from "./favicon.ts";
 import { StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
-import { DayBar, IncidentList, Legend, levelWords, when } from "./_parts.tsx";
+import { DayBar, IncidentList, Legend, levelWords, monogram, when } from "./_parts.tsx";
 
 /** Where a board's pages live: `/b/{slug}` on statusd's own host, `""` on the board's own. */
 export function boardBase(slug: string): string {
   return `/b/${encodeURIComponent(slug)}`;
-}
-
-/** Up to two letters standing for a title (the page's mark; no image is fetched). */
-export function monogram(title: string): string {
-  const words = title.split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w));
-  const letters = words.slice(0, 2).map((w) => [...w].find((c) => /\p{L}|\p{N}/u.test(c))!);
-  return letters.join("").toUpperCase() || "S";
 }
 
 const SEVERITY: readonly StatusLevel[] = [

@@ -28,6 +28,7 @@ import { publicPage } from "./page_cache.ts";
 import {
   DayBar,
   dayOf,
+  IncidentChart,
   IncidentList,
   Legend,
   ReadingBadge,
@@ -276,6 +277,7 @@ function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn |
           Oldest on the left, today on the right; {noData} of {history.entries.length}{" "}
           days have no data (statusd was not reading the vendor).
         </p>
+        <IncidentChart incidents={[...open, ...past]} now={now} name={s.name} />
         {notable.length > 0 && (
           <>
             <h3>Days with a disruption</h3>

@@ -11,9 +11,12 @@ import { visibleText } from "../../support/html.ts";
 /** The slugs the page lists, in order. */
 function listed(html: string): string[] {
   const results = html.slice(html.indexOf('<div id="results">'));
-  return [...results.matchAll(/<td data-label="Service"><a href="\/services\/([^"]+)"/g)].map((m) =>
-    m[1]!
-  );
+  // Each row's link follows the vendor's mark.
+  return [
+    ...results.matchAll(
+      /<td data-label="Service">(?:<span class="mark[^"]*" aria-hidden="true">[^<]*<\/span> )?<a href="\/services\/([^"]+)"/g,
+    ),
+  ].map((m) => m[1]!);
 }
 
 Deno.test("every filter is a labelled control of a plain GET form", async () => {
@@ -96,6 +99,12 @@ Deno.test("counts read right in the singular: one service, one match", async () 
     await addVendor(r.store, { slug: "solo", name: "Solo Cloud" });
     const page = visibleText(await (await r.get("/services", { accept: "text/html" })).text());
     ok(page.includes("1 service · page 1 of 1"), page.slice(0, 400));
+    // Each row has a mark of its own: the name's letters, decorative (the name follows).
+    const html = await (await r.get("/services?mark", { accept: "text/html" })).text();
+    ok(
+      /<span class="mark m\d" aria-hidden="true">SC<\/span> <a href="\/services\/solo">Solo Cloud<\/a>/
+        .test(html),
+    );
     ok(!page.includes("1 services"));
     const home = visibleText(await (await r.get("/", { accept: "text/html" })).text());
     ok(!/\b1 services\b/.test(home), home.slice(0, 400));

@@ -183,3 +183,23 @@ Deno.test("an unknown slug: an HTML 404 with close matches for a browser, JSON w
     await r.close();
   }
 });
+
+Deno.test("a chart of incidents per week over 90 days, each bar said in words", async () => {
+  const { r, html } = await acmePage();
+  try {
+    const history = section(html, "history");
+    const bars = [
+      ...history.matchAll(/<li[^>]*title="week of (\d{4}-\d{2}-\d{2}): (\d+) incidents?"/g),
+    ];
+    equal(bars.length, 13, "13 weeks");
+    const counted = bars.reduce((n, m) => n + Number(m[2]), 0);
+    // The three resolved incidents of the window and the open one; maintenance is not counted.
+    equal(counted, 4);
+    match(visibleText(history), /Incidents per week, last 13 weeks: 4 incidents/);
+    // The tallest bar is full height; an empty week has none.
+    ok(/class="bar h10"/.test(history));
+    ok(/class="bar h0"/.test(history));
+  } finally {
+    await r.close();
+  }
+});
