@@ -117,11 +117,8 @@ const GroupPatch = z.object({
   name: z.string().optional(),
   monitors: z.array(z.string()).optional(),
 }).strict().openapi("GroupPatch");
-const BoardCreate = z.object({
-  slug: z.string().openapi({ example: "acme-stack" }),
-  title: z.string(),
-  public: z.boolean().optional(),
-  items: z.array(ItemBody).optional(),
+/** What a board's status page shows, in a create or a PATCH (absent: unchanged). */
+const PAGE_FIELDS = {
   description: z.string().nullable().optional().openapi({
     description: "Shown under the title on its status page (at most 1,000 characters)",
   }),
@@ -142,32 +139,20 @@ const BoardCreate = z.object({
     description: "Its logo as a data: URL of a PNG, JPEG or WebP image, at most 100 KB " +
       "(data:image/png;base64,…); the bytes must be of the type named. null removes it.",
   }),
+};
+const BoardCreate = z.object({
+  slug: z.string().openapi({ example: "acme-stack" }),
+  title: z.string(),
+  public: z.boolean().optional(),
+  items: z.array(ItemBody).optional(),
+  ...PAGE_FIELDS,
 }).strict().openapi("BoardCreate");
 const BoardPatch = z.object({
   slug: z.string().optional(),
   title: z.string().optional(),
   public: z.boolean().optional(),
   items: z.array(ItemBody).optional(),
-  description: z.string().nullable().optional().openapi({
-    description: "Shown under the title on its status page (at most 1,000 characters)",
-  }),
-  accentColor: z.string().nullable().optional().openapi({
-    description: "The status page's accent colour, #rrggbb",
-    example: "#0b5cad",
-  }),
-  links: z.array(z.object({ label: z.string(), url: z.string() }).strict()).optional().openapi({
-    description: "At most 5 links for the status page: {label, url} (http or https)",
-  }),
-  host: z.string().nullable().optional().openapi({
-    description: "A host of its own (status.example.com) whose DNS points at this statusd: " +
-      "requests for it get this board at / with its feeds, and nothing else of statusd. A " +
-      "private board's host answers 404.",
-    example: "status.example.com",
-  }),
-  logo: z.string().nullable().optional().openapi({
-    description: "Its logo as a data: URL of a PNG, JPEG or WebP image, at most 100 KB " +
-      "(data:image/png;base64,…); the bytes must be of the type named. null removes it.",
-  }),
+  ...PAGE_FIELDS,
 }).strict().openapi("BoardPatch");
 
 const IdParam = z.object({

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import {
   CALENDAR_KEEP_FINISHED_DAYS,
   maintenanceCalendar,
@@ -16,6 +17,7 @@ import { maintenanceWindow, toIso } from "../../domain/mod.ts";
 import { defineRoute } from "../api/define.ts";
 import { scopeQuery } from "../api/maintenances.ts";
 import { ErrorSchema } from "../errors.ts";
+import type { Env } from "../env.ts";
 import type { Register } from "../register.ts";
 import { incidentPageUrl } from "./incidents.ts";
 import { xmlSafe } from "./_text.ts";
@@ -88,6 +90,15 @@ export async function renderCalendar(
   return text.endsWith("\r\n") ? text : `${text}\r\n`;
 }
 
+/** The answers every calendar shares: the calendar, or 304. */
+const CALENDAR_OK = {
+  200: {
+    content: { "text/calendar": { schema: z.string() } },
+    description: "The calendar",
+  },
+  304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+} as const;
+
 const CalendarQuery = z.object({
   ...scopeQuery("maintenance"),
   board: z.string().min(1).max(100).optional().openapi({
@@ -114,11 +125,7 @@ const calendarRoute = defineRoute({
     "public board. No credential needed.",
   request: { query: CalendarQuery },
   responses: {
-    200: {
-      content: { "text/calendar": { schema: z.string() } },
-      description: "The calendar",
-    },
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...CALENDAR_OK,
     400: {
       content: { "application/json": { schema: ErrorSchema } },
       description: "`invalid_request`: a parameter is malformed",
@@ -148,11 +155,7 @@ const boardCalendarRoute = defineRoute({
     }),
   },
   responses: {
-    200: {
-      content: { "text/calendar": { schema: z.string() } },
-      description: "The calendar",
-    },
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...CALENDAR_OK,
     400: {
       content: { "application/json": { schema: ErrorSchema } },
       description: "`invalid_request`: the slug is malformed",
@@ -177,6 +180,15 @@ function calendarName(scope: MaintenanceScope): string {
 export const registerCalendar: Register = (api, deps) => {
   const cache = deps.responseCache;
   const publicUrl = deps.app.settings.publicUrl;
+  const send = (c: Context<Env>, scope: MaintenanceScope) =>
+    cache.send(c, async () => ({
+      body: await renderCalendar(
+        publicUrl,
+        await maintenanceCalendar(c.get("app"), scope),
+        calendarName(scope),
+      ),
+      contentType: CALENDAR_TYPE,
+    }), { "Cache-Control": "public, max-age=300" });
   api.openapi(calendarRoute, (c) => {
     const { service, provider, board } = c.req.valid("query");
     const scope: MaintenanceScope = {
@@ -184,24 +196,10 @@ export const registerCalendar: Register = (api, deps) => {
       ...(provider !== undefined ? { provider } : {}),
       ...(board !== undefined ? { board } : {}),
     };
-    return cache.send(c, async () => ({
-      body: await renderCalendar(
-        publicUrl,
-        await maintenanceCalendar(c.get("app"), scope),
-        calendarName(scope),
-      ),
-      contentType: CALENDAR_TYPE,
-    }), { "Cache-Control": "public, max-age=300" }) as never;
+    return send(c, scope) as never;
   });
   api.openapi(boardCalendarRoute, (c) => {
     const scope: MaintenanceScope = { board: c.req.valid("param").slug };
-    return cache.send(c, async () => ({
-      body: await renderCalendar(
-        publicUrl,
-        await maintenanceCalendar(c.get("app"), scope),
-        calendarName(scope),
-      ),
-      contentType: CALENDAR_TYPE,
-    }), { "Cache-Control": "public, max-age=300" }) as never;
+    return send(c, scope) as never;
   });
 };

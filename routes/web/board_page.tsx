@@ -184,6 +184,16 @@ function Mark(props: { b: BoardView; base: string }) {
   );
 }
 
+/** The board's mark and title, the page's heading. */
+function Brand(props: { b: BoardView; base: string }) {
+  return (
+    <div class="sp-brand">
+      <Mark b={props.b} base={props.base} />
+      <h1>{props.b.title}</h1>
+    </div>
+  );
+}
+
 /** The frame of a board's pages: the team's own header, no statusd navigation. */
 function StatusFrame(
   props: {
@@ -236,10 +246,7 @@ function BoardPage(
   return (
     <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
       <header class="sp-head">
-        <div class="sp-brand">
-          <Mark b={b} base={base} />
-          <h1>{b.title}</h1>
-        </div>
+        <Brand b={b} base={base} />
         {b.description && <p class="lead">{b.description}</p>}
         {b.links.length > 0 && (
           <nav aria-label="Links">
@@ -390,10 +397,7 @@ function SubscribedPage(
   return (
     <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
       <header class="sp-head">
-        <div class="sp-brand">
-          <Mark b={b} base={base} />
-          <h1>{b.title}</h1>
-        </div>
+        <Brand b={b} base={base} />
       </header>
       <main id="main" tabindex={-1}>
         {props.error

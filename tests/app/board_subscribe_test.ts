@@ -8,14 +8,10 @@ import { equal, match } from "node:assert/strict";
 import { createBoard, createMonitor, evaluateAlerts, unsubscribeByLink } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
 import type { Snapshot, StatusLevel } from "../../domain/mod.ts";
-import { silentLogger } from "../../log.ts";
-import { createHttpSender } from "../../outbound/send_http.ts";
-import { createMailSender } from "../../outbound/send_mail.ts";
-import { createDeliveryWorker } from "../../outbound/worker.ts";
 import { createServer } from "../../routes/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
+import { mailDelivery } from "../support/mail_delivery.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
-import { startSmtp } from "../support/smtp.ts";
 import { formBrowser } from "../support/web.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
@@ -41,25 +37,8 @@ Deno.test("a board's readers subscribe by email: double opt-in, updates, one-cli
   });
   await evaluateAlerts(ctx);
   const app = createServer({ app: ctx });
-  const smtp = await startSmtp();
-  const mail = createMailSender({
-    smtpUrl: smtp.url,
-    from: "statusd@example.com",
-    timeoutMs: 5_000,
-  });
-  const http = createHttpSender({ timeoutMs: 1_000, allowPrivate: { all: false, ranges: [] } });
-  const worker = createDeliveryWorker({
-    store: ctx.store,
-    http,
-    mail,
-    clock: ctx.clock,
-    log: silentLogger,
-    instanceId: "t",
-  });
-  const deliver = async () => {
-    await worker.runOnce();
-    await worker.stop();
-  };
+  const delivery = await mailDelivery(ctx);
+  const { smtp, deliver } = delivery;
   const flip = async (level: StatusLevel) => {
     now += 60_000;
     await recordReading(ctx.store, "github", page(level), now);
@@ -115,9 +94,7 @@ Deno.test("a board's readers subscribe by email: double opt-in, updates, one-cli
     await createBoard(ctx, admin, { slug: "hidden", title: "Hidden", public: false });
     equal((await subscribe("reader@example.com", "hidden")).status, 404);
   } finally {
-    http.close();
-    mail.close();
-    await smtp.close();
+    await delivery.close();
   }
 });
 

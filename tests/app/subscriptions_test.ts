@@ -18,14 +18,10 @@ import {
 } from "../../app/mod.ts";
 import type { Caller } from "../../app/mod.ts";
 import { NotFound, PreconditionFailed, type Snapshot, type StatusLevel } from "../../domain/mod.ts";
-import { silentLogger } from "../../log.ts";
-import { createHttpSender } from "../../outbound/send_http.ts";
-import { createMailSender } from "../../outbound/send_mail.ts";
-import { createDeliveryWorker } from "../../outbound/worker.ts";
 import { createServer } from "../../routes/mod.ts";
 import { account, key, testContext } from "../support/accounts.ts";
+import { mailDelivery } from "../support/mail_delivery.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
-import { startSmtp } from "../support/smtp.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const page = (level: StatusLevel): Snapshot => ({
@@ -43,25 +39,8 @@ Deno.test("double opt-in: a confirmation first, changes after confirming, nothin
   const admin: Caller = { kind: "admin", account: who.account };
   const monitor = await createMonitor(ctx, admin, { service: "github" });
   await evaluateAlerts(ctx);
-  const smtp = await startSmtp();
-  const mail = createMailSender({
-    smtpUrl: smtp.url,
-    from: "statusd@example.com",
-    timeoutMs: 5_000,
-  });
-  const http = createHttpSender({ timeoutMs: 1_000, allowPrivate: { all: false, ranges: [] } });
-  const worker = createDeliveryWorker({
-    store: ctx.store,
-    http,
-    mail,
-    clock: ctx.clock,
-    log: silentLogger,
-    instanceId: "t",
-  });
-  const deliver = async () => {
-    await worker.runOnce();
-    await worker.stop();
-  };
+  const delivery = await mailDelivery(ctx);
+  const { smtp, deliver } = delivery;
   const flip = async (level: StatusLevel) => {
     now += 60_000;
     await recordReading(ctx.store, "github", page(level), now);
@@ -106,9 +85,7 @@ Deno.test("double opt-in: a confirmation first, changes after confirming, nothin
     await flip("MAJOR_OUTAGE");
     equal(smtp.messages.length, 2, "nothing after unsubscribing");
   } finally {
-    http.close();
-    mail.close();
-    await smtp.close();
+    await delivery.close();
   }
 });
 

@@ -9,33 +9,13 @@ import type { PollerStats } from "../../domain/mod.ts";
 import { blindAdvice, sightOf } from "../../domain/mod.ts";
 import { createSightLog } from "../../ingest/mod.ts";
 import { createLogger } from "../../log.ts";
+import { pollerStats } from "../support/store.ts";
 
 const MIN = 60_000;
 const T = Date.UTC(2026, 10, 28, 12);
 
 function stats(over: Partial<PollerStats> = {}): PollerStats {
-  return {
-    running: true,
-    rounds: 0,
-    polls: 0,
-    ok: 0,
-    notModified: 0,
-    pulses: 0,
-    pulseChanges: 0,
-    bytesReceived: 0,
-    offThreadParses: 0,
-    failures: 0,
-    failuresByReason: {},
-    changes: 0,
-    missedDeadlines: 0,
-    inFlight: 0,
-    queued: 0,
-    dueBacklog: 0,
-    lastRoundAt: null,
-    lastAnswerAt: null,
-    silentSince: null,
-    ...over,
-  };
+  return { ...pollerStats(), ...over };
 }
 
 Deno.test("an interval is blind when most of at least five polls failed", () => {
