@@ -40,10 +40,12 @@ import { encodeBase64 } from "@oslojs/encoding";
 import {
   AppError,
   type BoardItem,
+  coversWindow,
   imageTypeOf,
   InvalidRequest,
   NotFound,
   type Service,
+  uptimeSpanWords,
 } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { errorBody } from "../error_body.ts";
@@ -332,7 +334,10 @@ function MonitorsSection(props: { session: WebSession; data: PageData; failure?:
                   <td data-label="Watching" class="labelled">{watching(m)}</td>
                   <td data-label="Status" class="labelled">{levelWords(m.currentStatus)}</td>
                   <td data-label="Uptime 30 d" class="labelled">
-                    {m.uptime30d === null ? "—" : `${m.uptime30d.toFixed(2)} %`}
+                    {m.uptime30d === null ? "—" : `${m.uptime30d.toFixed(3)} %`}
+                    {m.uptime30d !== null && !coversWindow(m.uptimeObservedMs, 30) && (
+                      <span class="muted">{` ${uptimeSpanWords(m.uptimeObservedMs, 30)}`}</span>
+                    )}
                   </td>
                   <td class="row-actions">
                     <a href={`${MONITORS_PATH}/${m.id}`} aria-label={`Edit ${monitorName(m)}`}>

@@ -50,7 +50,10 @@ Deno.test("MCP list_services and the /services page use the same ranking", async
     deepStrictEqual(result.services.map((s) => s.slug), ["github", "gitlab", "gitbook"]);
 
     const page = await (await r.get("/services?q=aws")).text();
-    const first = /<tbody>\s*<tr>\s*<td[^>]*>\s*<a href="\/services\/([^"]+)"/.exec(page);
+    // The first row's link (after the vendor's mark).
+    const first =
+      /<tbody>\s*<tr>\s*<td[^>]*>\s*(?:<span class="mark[^>]*>[^<]*<\/span>\s*)?<a href="\/services\/([^"]+)"/
+        .exec(page);
     equal(first?.[1], "amazon-web-services");
   } finally {
     await r.close();
