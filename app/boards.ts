@@ -28,6 +28,7 @@ import {
 import { randomToken } from "./_tokens.ts";
 import { accountDocVerbs } from "./_account_docs.ts";
 import type { AppContext } from "./context.ts";
+import { everyRecord } from "./_every.ts";
 import { type MonitorView, parse, READ_MONITORS, viewOf, WRITE_MONITORS } from "./monitors.ts";
 import { type Caller, callerAccount } from "./policy.ts";
 
@@ -136,11 +137,10 @@ const BoardPatchInput = z.object({
 /** Every monitor of the account, by id (views). */
 async function monitorsOf(ctx: AppContext, accountId: string): Promise<Map<string, MonitorView>> {
   const out = new Map<string, MonitorView>();
-  for (let page = 0;; page++) {
-    const { items } = await ctx.store.monitors.list(accountId, { page, limit: 500 });
-    for (const m of items) out.set(m.id, await viewOf(ctx, m));
-    if (items.length < 500) return out;
+  for await (const m of everyRecord(ctx.store.monitors.list, accountId)) {
+    out.set(m.id, await viewOf(ctx, m));
   }
+  return out;
 }
 
 /** Ids the account does not have, as 400 issues under `field`. */
@@ -407,6 +407,18 @@ export async function updateBoard(
  * everyone but its account's callers holding `monitors:read` (never a 403: no leak).
  */
 export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): Promise<BoardView> {
+  return await boardView(ctx, await boardRecordBySlug(ctx, who, slug));
+}
+
+/**
+ * {@link boardBySlug}'s stored record, without reading its entries: for what needs only the
+ * board's own fields (its theme, its logo).
+ */
+export async function boardRecordBySlug(
+  ctx: AppContext,
+  who: Caller,
+  slug: string,
+): Promise<BoardRecord> {
   const wanted = slug.toLowerCase();
   const own = who.kind !== "anonymous" && who.kind !== "admin" && !wanted.includes("~")
     ? await ctx.store.boards.bySlug(storedSlug(who.account.id, wanted, false))
@@ -416,7 +428,7 @@ export async function boardBySlug(ctx: AppContext, who: Caller, slug: string): P
     who.account.id === b.accountId;
   if (b === null || (!b.public && !mine)) throw new NotFound("board", slug);
   if (!b.public) callerAccount(who, READ_MONITORS);
-  return await boardView(ctx, b);
+  return b;
 }
 
 /** How long a server trusts its map of board hosts before reading it again. */

@@ -50,6 +50,7 @@ export {
   boardBySlug,
   type BoardEntry,
   boardHosts,
+  boardRecordBySlug,
   boardServiceSlugs,
   type BoardView,
   createBoard,

@@ -37,6 +37,7 @@ import { closestWord } from "../domain/suggest.ts";
 import { randomToken } from "./_tokens.ts";
 import { suggestSlugs } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
+import { everyRecord } from "./_every.ts";
 import { type Access, type Caller, callerAccount } from "./policy.ts";
 
 /** Reading monitors. */
@@ -220,12 +221,8 @@ export async function listMonitors(
     return pageOf(await Promise.all(items.map((m) => viewOf(ctx, m))), total, page);
   }
   // A status filter is over what monitors read now: read them all, then page.
-  const all: MonitorView[] = [];
-  for (let p = 0;; p++) {
-    const { items } = await ctx.store.monitors.list(account.id, { page: p, limit: 500 });
-    all.push(...await Promise.all(items.map((m) => viewOf(ctx, m))));
-    if (items.length < 500) break;
-  }
+  const records = await Array.fromAsync(everyRecord(ctx.store.monitors.list, account.id));
+  const all = await Promise.all(records.map((m) => viewOf(ctx, m)));
   const matching = all.filter((m) => m.currentStatus === filter.status);
   const start = page.page * page.limit;
   return pageOf(matching.slice(start, start + page.limit), matching.length, page);
@@ -311,14 +308,12 @@ export async function createMonitor(
 /** The account's monitor of the same service and the same components as `m` (any order). */
 async function sameMonitor(ctx: AppContext, m: NewMonitor): Promise<MonitorRecord | null> {
   const wanted = [...m.components].sort().join("\u0000");
-  for (let page = 0;; page++) {
-    const { items } = await ctx.store.monitors.list(m.accountId, { page, limit: 500 });
-    const twin = items.find((x) =>
-      x.serviceSlug === m.serviceSlug && [...x.components].sort().join("\u0000") === wanted
-    );
-    if (twin) return twin;
-    if (items.length < 500) return null;
+  for await (const x of everyRecord(ctx.store.monitors.list, m.accountId)) {
+    if (x.serviceSlug === m.serviceSlug && [...x.components].sort().join("\u0000") === wanted) {
+      return x;
+    }
   }
+  return null;
 }
 
 /** Changes a monitor (`ifVersion`: the version the caller saw, or null). */

@@ -8,17 +8,18 @@
  */
 import { z } from "zod";
 import {
-  ANONYMOUS,
+  type BoardRecord,
   Forbidden,
   InvalidRequest,
   mailAddress,
+  NotFound,
   RateLimited,
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
 import { accountDocVerbs } from "./_account_docs.ts";
 import { noticeMessage, queueNotice } from "./_notice.ts";
-import { boardBySlug } from "./boards.ts";
+import { everyRecord } from "./_every.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
 import { suppressionWords, takeConfirmation } from "./mail_consent.ts";
@@ -117,29 +118,28 @@ export async function createSubscription(
 }
 
 /**
- * A reader of a public board asks for its news by email (the form on `/b/{slug}`): a pending
- * subscription of the board's account, confirmed by the mail's link (double opt-in). An address
- * that already follows the board, or waits to confirm, changes nothing and gets the same answer.
- * A private or unknown board is a 404.
+ * A reader of a public board (as `boardBySlug` gave it to an anonymous caller) asks for its news
+ * by email (the form on `/b/{slug}`): a pending subscription of the board's account, confirmed by
+ * the mail's link (double opt-in). An address that already follows the board, or waits to
+ * confirm, changes nothing and gets the same answer. A private board is a 404.
  */
 export async function subscribeToPublicBoard(
   ctx: AppContext,
-  slug: string,
+  board: Pick<BoardRecord, "id" | "accountId" | "slug" | "public">,
   email: string,
 ): Promise<void> {
+  if (!board.public) throw new NotFound("board", board.slug);
   const address = parse(z.object({ email: z.email().max(254) }), { email: email.trim() }).email;
-  const board = await boardBySlug(ctx, ANONYMOUS, slug);
-  const target = { kind: "board" as const, id: board.id };
-  for (let page = 0;; page++) {
-    const { items } = await ctx.store.subscriptions.list(board.accountId, { page, limit: 500 });
-    const same = items.some((s) =>
+  for await (const s of everyRecord(ctx.store.subscriptions.list, board.accountId)) {
+    if (
       s.target.kind === "board" && s.target.id === board.id && s.channel.kind === "email" &&
       mailAddress(s.channel.email) === mailAddress(address) && s.state !== "unsubscribed"
-    );
-    if (same) return;
-    if (items.length < 500) break;
+    ) return;
   }
-  await open(ctx, board.accountId, target, { kind: "email", email: address });
+  await open(ctx, board.accountId, { kind: "board", id: board.id }, {
+    kind: "email",
+    email: address,
+  });
 }
 
 /** Opens a subscription of `accountId` to `t` on `channel` (an address is asked first). */

@@ -14,6 +14,7 @@ import {
   MAX_FILE_BYTES,
 } from "../lib/mod.ts";
 import type { AppContext } from "./context.ts";
+import { everyRecord } from "./_every.ts";
 import { type Caller, callerAccount } from "./policy.ts";
 import {
   monitorLimit,
@@ -239,11 +240,10 @@ function servicesOfHost(index: Map<string, string[]>, host: string): readonly st
 
 async function monitoredServices(ctx: AppContext, accountId: string) {
   const out = new Map<string, string>();
-  for (let page = 0;; page++) {
-    const { items } = await ctx.store.monitors.list(accountId, { page, limit: 500 });
-    for (const m of items) if (!out.has(m.serviceSlug)) out.set(m.serviceSlug, m.id);
-    if (items.length < 500) return out;
+  for await (const m of everyRecord(ctx.store.monitors.list, accountId)) {
+    if (!out.has(m.serviceSlug)) out.set(m.serviceSlug, m.id);
   }
+  return out;
 }
 
 async function regionComponents(ctx: AppContext, slug: string, regions: readonly string[]) {

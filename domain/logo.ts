@@ -28,6 +28,11 @@ export function imageTypeOf(bytes: Uint8Array): LogoType | null {
   return null;
 }
 
+/** A logo's bytes (throws on base64 that cannot be read). */
+export function logoBytes(logo: Logo): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(logo.base64), (c) => c.charCodeAt(0));
+}
+
 /**
  * A `data:<type>;base64,<bytes>` URL as a logo, or why it cannot be one (a sentence naming the
  * limit or the types).
@@ -45,7 +50,7 @@ export function logoFromDataUrl(url: string): Logo | { readonly problem: string 
   }
   let bytes: Uint8Array;
   try {
-    bytes = Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
+    bytes = logoBytes({ type, base64: body });
   } catch {
     return { problem: "its base64 cannot be read" };
   }

@@ -269,6 +269,7 @@ export {
   type Logo,
   LOGO_MAX_BYTES,
   LOGO_TYPES,
+  logoBytes,
   logoFromDataUrl,
   type LogoType,
 } from "./logo.ts";

@@ -441,9 +441,10 @@ function diffIncidents(
   // A stored incident whose title or link is listed under another id is the same incident
   // under a new id (some generators put a time in their ids; a vendor that moved platform
   // numbers them anew), not a removal.
-  const renamed = new Set(
-    read.flatMap((i) => [`t:${i.title}`, ...(i.url === null ? [] : [`u:${i.url}`])]),
-  );
+  // Built only where removals are judged (a history document), not for every reading.
+  const renamed = judgeRemovals
+    ? new Set(read.flatMap((i) => [`t:${i.title}`, ...(i.url === null ? [] : [`u:${i.url}`])]))
+    : null;
   const writes: IncidentWrite[] = [];
   const changes: IncidentChange[] = [];
   const grown: string[] = [];
@@ -490,7 +491,7 @@ function diffIncidents(
   for (const row of stored) {
     if (seen.has(row.externalId)) continue;
     const closing: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
-    const removed = judgeRemovals && row.removedAt === null && row.startedAt > cutoff! &&
+    const removed = renamed !== null && row.removedAt === null && row.startedAt > cutoff! &&
       !renamed.has(`t:${row.title}`) && !(row.url !== null && renamed.has(`u:${row.url}`));
     if (removed) {
       const close = isOpen(row.status) ? closing : null;

@@ -80,6 +80,9 @@ export interface ShieldsEndpoint {
   readonly cacheSeconds: number;
 }
 
+/** What a badge says for a slug nothing has. */
+const NOT_FOUND_LOOK = { message: "not found", color: "lightgrey" } as const;
+
 /** The endpoint JSON of a level (or of "not found" when `look` is null). */
 export function shieldsEndpoint(
   label: string,
@@ -88,8 +91,7 @@ export function shieldsEndpoint(
   return look ? { schemaVersion: 1, label, ...look, cacheSeconds: SHIELDS_CACHE_SECONDS } : {
     schemaVersion: 1,
     label,
-    message: "not found",
-    color: "lightgrey",
+    ...NOT_FOUND_LOOK,
     isError: true,
     cacheSeconds: SHIELDS_CACHE_SECONDS,
   };
@@ -109,15 +111,16 @@ const ShieldsSchema = z.object({
 /** The `label` override of a JSON badge. */
 const LabelQuery = BadgeQuery.pick({ label: true });
 
-function labelOf(query: Record<string, string>): string | undefined {
-  const parsed = LabelQuery.safeParse(query);
+/** A badge's query read by `schema`, or a 400 naming each bad parameter. */
+function queryOf<T>(schema: z.ZodType<T>, query: Record<string, string>): T {
+  const parsed = schema.safeParse(query);
   if (!parsed.success) {
     throw new InvalidRequest(parsed.error.issues.map((i) => ({
       parameter: i.path.map(String).join(".") || "query",
       message: i.message,
     })));
   }
-  return parsed.data.label;
+  return parsed.data;
 }
 
 /** The public board `slug` (null when there is none: private, unknown or malformed). */
@@ -216,7 +219,6 @@ export const registerBadges: Register = (api, deps) => {
       description: `A "not found" endpoint badge (\`isError\`): ${what}`,
     },
   });
-  const Label = LabelQuery;
   api.openAPIRegistry.registerPath({
     method: "get",
     path: "/badge/{slug}.json",
@@ -231,7 +233,7 @@ export const registerBadges: Register = (api, deps) => {
       params: z.object({
         slug: z.string().openapi({ description: "Service identifier", example: "github" }),
       }),
-      query: Label,
+      query: LabelQuery,
     },
     responses: jsonResponses("no service has this slug"),
     "x-required-scopes": [],
@@ -250,7 +252,7 @@ export const registerBadges: Register = (api, deps) => {
       params: z.object({
         slug: z.string().openapi({ description: "Board slug", example: "acme-stack" }),
       }),
-      query: Label,
+      query: LabelQuery,
     },
     responses: jsonResponses("no public board has this slug"),
     "x-required-scopes": [],
@@ -262,7 +264,7 @@ export const registerBadges: Register = (api, deps) => {
     ...(status ? { status } : {}),
   });
   api.get("/b/:slug/badge.json", (c) => {
-    const label = labelOf(c.req.query());
+    const { label } = queryOf(LabelQuery, c.req.query());
     const slug = c.req.param("slug");
     return cache.send(c, async () => {
       const board = await publicBoard(c.get("app"), slug);
@@ -272,7 +274,7 @@ export const registerBadges: Register = (api, deps) => {
     }, headers);
   });
   api.get("/badge/:file{[^/]+\\.json}", (c) => {
-    const label = labelOf(c.req.query());
+    const { label } = queryOf(LabelQuery, c.req.query());
     const slug = c.req.param("file").slice(0, -".json".length);
     return cache.send(c, async () => {
       const service = SLUG.test(slug) ? await serviceStatusOf(c.get("app"), slug) : null;
@@ -282,14 +284,7 @@ export const registerBadges: Register = (api, deps) => {
     }, headers);
   });
   api.get("/badge/board/:file{[^/]+\\.svg}", (c) => {
-    const query = BadgeQuery.safeParse(c.req.query());
-    if (!query.success) {
-      throw new InvalidRequest(query.error.issues.map((i) => ({
-        parameter: i.path.map(String).join(".") || "query",
-        message: i.message,
-      })));
-    }
-    const { label, style } = query.data;
+    const { label, style } = queryOf(BadgeQuery, c.req.query());
     const slug = c.req.param("file").slice(0, -".svg".length);
     return cache.send(c, async () => {
       const board = await publicBoard(c.get("app"), slug);
@@ -300,21 +295,14 @@ export const registerBadges: Register = (api, deps) => {
         };
       }
       return {
-        body: await svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
+        body: await svgOf(label ?? "status", NOT_FOUND_LOOK, style),
         contentType: SVG,
         status: 404,
       };
     }, headers);
   });
   api.get("/badge/:file{[^/]+\\.svg}", (c) => {
-    const query = BadgeQuery.safeParse(c.req.query());
-    if (!query.success) {
-      throw new InvalidRequest(query.error.issues.map((i) => ({
-        parameter: i.path.map(String).join(".") || "query",
-        message: i.message,
-      })));
-    }
-    const { label, style } = query.data;
+    const { label, style } = queryOf(BadgeQuery, c.req.query());
     const slug = c.req.param("file").slice(0, -".svg".length);
     return cache.send(c, async () => {
       const service = SLUG.test(slug) ? await serviceStatusOf(c.get("app"), slug) : null;
@@ -324,7 +312,7 @@ export const registerBadges: Register = (api, deps) => {
           contentType: SVG,
         }
         : {
-          body: await svgOf(label ?? "status", { message: "not found", color: "lightgrey" }, style),
+          body: await svgOf(label ?? "status", NOT_FOUND_LOOK, style),
           contentType: SVG,
           status: 404,
         };

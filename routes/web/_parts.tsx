@@ -18,7 +18,7 @@ import {
   type StatusLevel,
   toIso,
 } from "../../domain/mod.ts";
-import { coversWindow, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
+import { coversWindow, DAY_MS, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
 import { type FeedLink, StatusBadge } from "./layout.tsx";
 
 /** An instant as people read it (`2026-11-20 12:00:00 UTC`), or "never". */
@@ -51,6 +51,22 @@ export function Mark(props: { name: string }) {
   let h = 0;
   for (const ch of props.name) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
   return <span class={`mark m${h % MARK_COLOURS}`} aria-hidden="true">{monogram(props.name)}</span>;
+}
+
+/**
+ * A 30-day uptime as tables show it (three decimals, "—" when nothing was observed), with what it
+ * covers when statusd observed less than the 30 days.
+ */
+export function UptimeFigure(props: { percent: number | null; observedMs: number }) {
+  if (props.percent === null) return <>—</>;
+  return (
+    <>
+      {`${props.percent.toFixed(3)} %`}
+      {!coversWindow(props.observedMs, 30) && (
+        <span class="muted">{` ${uptimeSpanWords(props.observedMs, 30)}`}</span>
+      )}
+    </>
+  );
 }
 
 /** A level in words; UNKNOWN is "no data". */
@@ -173,10 +189,7 @@ export function ServiceTable(props: { services: readonly Service[]; caption: str
               <StatusBadge status={s.currentStatus} />
             </td>
             <td data-label="30-day uptime" class="labelled">
-              {s.uptimePercent === null ? "—" : `${s.uptimePercent.toFixed(3)} %`}
-              {s.uptimePercent !== null && !coversWindow(s.uptimeObservedMs, 30) && (
-                <span class="muted">{` ${uptimeSpanWords(s.uptimeObservedMs, 30)}`}</span>
-              )}
+              <UptimeFigure percent={s.uptimePercent} observedMs={s.uptimeObservedMs} />
             </td>
             <td data-label="Category" class="labelled">{s.category}</td>
             <td data-label="Provider" class="labelled">
@@ -408,7 +421,7 @@ export function incidentsPerWeek(
   incidents: readonly Incident[],
   now: EpochMs,
 ): { weekStart: EpochMs; count: number }[] {
-  const WEEK = 7 * 86_400_000;
+  const WEEK = 7 * DAY_MS;
   const start = now - CHART_WEEKS * WEEK;
   const weeks = Array.from({ length: CHART_WEEKS }, (_, i) => ({
     weekStart: start + i * WEEK,

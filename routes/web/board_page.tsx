@@ -14,6 +14,7 @@ import type { Context } from "hono";
 import {
   boardBySlug,
   type BoardEntry,
+  boardRecordBySlug,
   type BoardView,
   MONITOR_UPTIME_DAYS,
   type MonitorView,
@@ -21,10 +22,12 @@ import {
 } from "../../app/mod.ts";
 import {
   ANONYMOUS,
+  coversWindow,
   type EpochMs,
   formatMinutes,
   InvalidRequest,
   isMaintenance,
+  logoBytes,
   NotFound,
   overlappingDays,
   RateLimited,
@@ -40,7 +43,10 @@ import { ASSET_PATHS } from "./assets.ts";
 import { FAVICON_PATHS } from "./favicon.ts";
 import { StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
-import { DayBar, IncidentList, Legend, levelWords, monogram, when } from "./_parts.tsx";
+import { countOf, DayBar, IncidentList, Legend, levelWords, monogram, when } from "./_parts.tsx";
+
+/** The accent of a board that chose none (the site's own `--accent`). */
+export const DEFAULT_ACCENT = "#0a58d0";
 
 /** Where a board's pages live: `/b/{slug}` on statusd's own host, `""` on the board's own. */
 export function boardBase(slug: string): string {
@@ -71,22 +77,17 @@ export function bannerWords(b: BoardView): { headline: string; affected: string[
   const headline = down === 0
     ? "All systems operational"
     : unknown === down
-    ? `No current data for ${plural(down, "service")}`
+    ? `No current data for ${countOf(down, "service")}`
     : b.currentStatus === "UNDER_MAINTENANCE"
-    ? `Maintenance under way on ${plural(down, "service")}`
+    ? `Maintenance under way on ${countOf(down, "service")}`
     : `${capital(levelWords(b.currentStatus))} on ${
-      plural(down, "service")
+      countOf(down, "service")
     } of ${b.entries.length}`;
   return { headline, affected };
 }
 
 function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** "1 service", "3 services". */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function memberName(m: MonitorView): string {
@@ -96,10 +97,10 @@ function memberName(m: MonitorView): string {
 /** "99.982 % uptime over 30 days", or over what was observed; "no uptime yet". */
 function uptimeWords(m: Pick<MonitorView, "uptime30d" | "uptimeObservedMs">): string {
   if (m.uptime30d === null) return "no uptime yet (nothing observed)";
-  const span = uptimeSpanWords(m.uptimeObservedMs, MONITOR_UPTIME_DAYS);
-  return `${m.uptime30d.toFixed(3)} % uptime ${
-    span.endsWith("-day") ? `over ${MONITOR_UPTIME_DAYS} days` : span
-  }`;
+  const span = coversWindow(m.uptimeObservedMs, MONITOR_UPTIME_DAYS)
+    ? `over ${MONITOR_UPTIME_DAYS} days`
+    : uptimeSpanWords(m.uptimeObservedMs, MONITOR_UPTIME_DAYS);
+  return `${m.uptime30d.toFixed(3)} % uptime ${span}`;
 }
 
 /** How fresh a reading is: "read 2 min ago", or that it has not been read. */
@@ -107,11 +108,6 @@ function freshness(m: MonitorView, now: EpochMs): string {
   const at = m.reading?.lastSuccessAt ?? null;
   if (at === null) return "not read yet";
   return `read ${formatMinutes(Math.max(0, Math.round((now - at) / 60_000)))} ago`;
-}
-
-/** The members of an entry: the monitor itself, or the group's monitors. */
-function membersOf(e: BoardEntry): readonly MonitorView[] {
-  return e.kind === "group" ? e.monitors : [];
 }
 
 function EntryFacts(props: { m: MonitorView; now: EpochMs }) {
@@ -122,7 +118,7 @@ function EntryFacts(props: { m: MonitorView; now: EpochMs }) {
   );
 }
 
-function Entry(props: { key?: string; e: BoardEntry; monitor?: MonitorView; now: number }) {
+function Entry(props: { key?: string; e: BoardEntry; now: number }) {
   const { e, now } = props;
   const id = `entry-${e.id}`;
   const incidents = e.openIncidents.filter((i) => !isMaintenance(i));
@@ -132,15 +128,15 @@ function Entry(props: { key?: string; e: BoardEntry; monitor?: MonitorView; now:
       <h2 id={id}>
         {e.name} <StatusBadge status={e.currentStatus} />
       </h2>
-      {props.monitor && <EntryFacts m={props.monitor} now={now} />}
+      {e.monitor && <EntryFacts m={e.monitor} now={now} />}
       <DayBar
         entries={e.history}
         incidents={overlappingDays(e.openIncidents, e.history.map((d) => d.day), now)}
         label={`${e.name}: worst level per day, last ${e.history.length} days`}
       />
-      {membersOf(e).length > 0 && (
+      {e.monitors.length > 0 && (
         <ul class="group-members">
-          {membersOf(e).map((m) => (
+          {e.monitors.map((m) => (
             <li>
               <strong>{memberName(m)}</strong>
               {m.components.length > 0 && ` (${m.components.join(", ")})`}: {levelWords(
@@ -167,7 +163,7 @@ function Entry(props: { key?: string; e: BoardEntry; monitor?: MonitorView; now:
 }
 
 /** The board's mark: its logo when it has one, else a monogram of its title. */
-function Mark(props: { b: BoardView; base: string }) {
+function BoardMark(props: { b: BoardView; base: string }) {
   const { b } = props;
   if (b.logo === null) {
     return <span class="monogram" aria-hidden="true">{monogram(b.title)}</span>;
@@ -188,7 +184,7 @@ function Mark(props: { b: BoardView; base: string }) {
 function Brand(props: { b: BoardView; base: string }) {
   return (
     <div class="sp-brand">
-      <Mark b={props.b} base={props.base} />
+      <BoardMark b={props.b} base={props.base} />
       <h1>{props.b.title}</h1>
     </div>
   );
@@ -196,14 +192,7 @@ function Brand(props: { b: BoardView; base: string }) {
 
 /** The frame of a board's pages: the team's own header, no statusd navigation. */
 function StatusFrame(
-  props: {
-    b: BoardView;
-    base: string;
-    publicUrl: string;
-    title: string;
-    embed?: boolean;
-    children?: Child;
-  },
+  props: { b: BoardView; base: string; embed?: boolean; children?: Child },
 ) {
   const { b, base } = props;
   const feeds = [
@@ -217,7 +206,7 @@ function StatusFrame(
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>{props.title}</title>
+          <title>{`${b.title} status`}</title>
           {b.description && <meta name="description" content={b.description} />}
           {props.embed && <meta name="robots" content="noindex" />}
           <link rel="stylesheet" href={ASSET_PATHS.css} />
@@ -244,7 +233,7 @@ function BoardPage(
   const { b, now, base } = props;
   const banner = bannerWords(b);
   return (
-    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
+    <StatusFrame b={b} base={base}>
       <header class="sp-head">
         <Brand b={b} base={base} />
         {b.description && <p class="lead">{b.description}</p>}
@@ -277,14 +266,7 @@ function BoardPage(
           </p>
         </section>
         <Legend />
-        {b.entries.map((e) => (
-          <Entry
-            key={e.id}
-            e={e}
-            monitor={e.monitor ?? undefined}
-            now={now}
-          />
-        ))}
+        {b.entries.map((e) => <Entry key={e.id} e={e} now={now} />)}
         <section class="subscribe" aria-labelledby="follow">
           <h2 id="follow">Follow this page</h2>
           {props.mail && (
@@ -328,7 +310,7 @@ function EmbedPage(props: { b: BoardView; base: string; publicUrl: string; now: 
   const { b, base } = props;
   const banner = bannerWords(b);
   return (
-    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`} embed>
+    <StatusFrame b={b} base={base} embed>
       <main id="main" class="embed-main">
         <h1 class={`banner b-${b.currentStatus}`}>
           <StatusBadge status={b.currentStatus} />{" "}
@@ -391,11 +373,11 @@ export function boardEmbed(c: Context<Env>): Promise<Response> {
 
 /** What the subscribe form answers: the same whether the address was new or not. */
 function SubscribedPage(
-  props: { b: BoardView; base: string; publicUrl: string; email?: string; error?: string },
+  props: { b: BoardView; base: string; email?: string; error?: string },
 ) {
   const { b, base } = props;
   return (
-    <StatusFrame b={b} base={base} publicUrl={props.publicUrl} title={`${b.title} status`}>
+    <StatusFrame b={b} base={base}>
       <header class="sp-head">
         <Brand b={b} base={base} />
       </header>
@@ -430,7 +412,6 @@ export async function boardSubscribe(c: Context<Env>): Promise<Response> {
       <SubscribedPage
         b={b}
         base={base}
-        publicUrl={app.settings.publicUrl}
         email={email.trim()}
         error={error}
       />,
@@ -438,7 +419,7 @@ export async function boardSubscribe(c: Context<Env>): Promise<Response> {
       { "Cache-Control": "no-store" },
     );
   try {
-    await subscribeToPublicBoard(app, slug, email);
+    await subscribeToPublicBoard(app, b, email);
     return page(200);
   } catch (err) {
     if (err instanceof InvalidRequest) {
@@ -453,10 +434,9 @@ export async function boardSubscribe(c: Context<Env>): Promise<Response> {
 
 /** `/b/{slug}/logo`: the board's logo (a 404 without one), as uploaded. */
 export async function boardLogo(c: Context<Env>): Promise<Response> {
-  const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
-  if (b.logo === null) throw new NotFound("logo of board", b.slug);
-  const bytes = Uint8Array.from(atob(b.logo.base64), (ch) => ch.charCodeAt(0));
-  return c.body(bytes, 200, {
+  const b = await boardRecordBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
+  if (!b.logo) throw new NotFound("logo of board", b.slug);
+  return c.body(logoBytes(b.logo), 200, {
     "Content-Type": b.logo.type,
     "Cache-Control": "public, max-age=300",
     "Content-Security-Policy": "default-src 'none'; sandbox",
@@ -465,8 +445,8 @@ export async function boardLogo(c: Context<Env>): Promise<Response> {
 
 /** `/b/{slug}/theme.css`: the accent colour of a board's pages (the only per-board style). */
 export async function boardTheme(c: Context<Env>): Promise<Response> {
-  const b = await boardBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
-  const color = b.accentColor ?? "#0a58d0";
+  const b = await boardRecordBySlug(c.get("app"), ANONYMOUS, c.req.param("slug")!);
+  const color = b.accentColor ?? DEFAULT_ACCENT;
   return c.body(`:root{--brand:${color}}\n`, 200, {
     "Content-Type": "text/css; charset=utf-8",
     "Cache-Control": "public, max-age=300",

@@ -4,11 +4,11 @@
  * action asks from first.
  * @module
  */
-import type { Context } from "hono";
-import type { WebSession } from "../../app/mod.ts";
+import type { Context, Hono } from "hono";
+import type { AppContext, WebSession } from "../../app/mod.ts";
 import { AppError, InvalidRequest, NotFound, PlanRequired } from "../../domain/mod.ts";
 import { Layout, type NavKey } from "./layout.tsx";
-import { CSRF_FIELD, signedInOf, type WebEnv } from "./session.ts";
+import { CSRF_FIELD, signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** The hidden field carrying the session's CSRF token. */
 export function Csrf(props: { session: WebSession }) {
@@ -91,4 +91,42 @@ export function ConfirmPage(
       </form>
     </Layout>
   );
+}
+
+/** What a removal's page says: its heading, its question and its red button. */
+export interface Removal {
+  readonly title: string;
+  readonly question: string;
+  readonly button: string;
+}
+
+/**
+ * Mounts `GET <prefix>/:id/delete`: the page a removal asks from first, whose form posts to the
+ * same path. `ask` reads the document (another account's is the 404 it throws) and says what
+ * goes; `nav` and `back` place the page among the settings.
+ */
+export function askBeforeRemoving(
+  web: Hono<WebEnv>,
+  prefix: string,
+  place: { readonly nav: NavKey; readonly back: string },
+  ask: (app: AppContext, session: WebSession, id: string) => Promise<Removal>,
+): void {
+  web.get(`${prefix}/:id/delete`, webSession, async (c) => {
+    const session = signedIn(c);
+    if (!session) return toSignIn(c);
+    const id = c.req.param("id")!;
+    const removal = await ask(c.get("app"), session, id);
+    return c.html(
+      <ConfirmPage
+        publicUrl={c.get("app").settings.publicUrl}
+        session={session}
+        nav={place.nav}
+        title={removal.title}
+        question={removal.question}
+        action={`${prefix}/${encodeURIComponent(id)}/delete`}
+        button={removal.button}
+        back={place.back}
+      />,
+    );
+  });
 }

@@ -62,7 +62,7 @@ import {
   webSession,
 } from "./session.ts";
 import {
-  ConfirmPage,
+  askBeforeRemoving,
   Csrf,
   ErrorNote,
   type Failure as FormFailure,
@@ -837,29 +837,25 @@ export function alertsPages(): Hono<WebEnv> {
   );
   // Removing asks first, on a page of its own (no script needed).
   for (
-    const [noun, get, question] of [
-      ["routes", getRoute, "Nothing more is sent to it."],
-      ["rules", getRule, "It queues nothing more; what it already queued still goes."],
-      ["escalations", getEscalation, "Rules that name it no longer escalate through it."],
+    const [noun, what, get, question] of [
+      ["routes", "route", getRoute, "Nothing more is sent to it."],
+      ["rules", "rule", getRule, "It queues nothing more; what it already queued still goes."],
+      [
+        "escalations",
+        "escalation",
+        getEscalation,
+        "Rules that name it no longer escalate through it.",
+      ],
     ] as const
   ) {
-    web.get(`${ALERTS_PATH}/${noun}/:id/delete`, webSession, async (c) => {
-      const session = c.get("session");
-      if (!session) return toSignIn(c);
-      const doc = await get(c.get("app"), session.principal, c.req.param("id"));
-      const what = noun === "routes" ? "route" : noun === "rules" ? "rule" : "escalation";
-      return c.html(
-        <ConfirmPage
-          publicUrl={c.get("app").settings.publicUrl}
-          session={session}
-          nav="alerts"
-          title={`Remove ${what} ${doc.name}?`}
-          question={`Remove the ${what} ${doc.name}? ${question}`}
-          action={`${ALERTS_PATH}/${noun}/${doc.id}/delete`}
-          button={`Remove ${what}`}
-          back={ALERTS_PATH}
-        />,
-      );
+    const place = { nav: "alerts", back: ALERTS_PATH } as const;
+    askBeforeRemoving(web, `${ALERTS_PATH}/${noun}`, place, async (app, session, id) => {
+      const { name } = await get(app, session.principal, id);
+      return {
+        title: `Remove ${what} ${name}?`,
+        question: `Remove the ${what} ${name}? ${question}`,
+        button: `Remove ${what}`,
+      };
     });
   }
   web.post(

@@ -40,18 +40,17 @@ import { encodeBase64 } from "@oslojs/encoding";
 import {
   AppError,
   type BoardItem,
-  coversWindow,
   imageTypeOf,
   InvalidRequest,
   NotFound,
   type Service,
-  uptimeSpanWords,
 } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { errorBody } from "../error_body.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
-import { levelWords } from "./_parts.tsx";
+import { levelWords, UptimeFigure } from "./_parts.tsx";
+import { DEFAULT_ACCENT } from "./board_page.tsx";
 import {
   field,
   readForm,
@@ -61,7 +60,7 @@ import {
   webSession,
 } from "./session.ts";
 import {
-  ConfirmPage,
+  askBeforeRemoving,
   Csrf,
   ErrorNote,
   type Failure as FormFailure,
@@ -334,10 +333,7 @@ function MonitorsSection(props: { session: WebSession; data: PageData; failure?:
                   <td data-label="Watching" class="labelled">{watching(m)}</td>
                   <td data-label="Status" class="labelled">{levelWords(m.currentStatus)}</td>
                   <td data-label="Uptime 30 d" class="labelled">
-                    {m.uptime30d === null ? "—" : `${m.uptime30d.toFixed(3)} %`}
-                    {m.uptime30d !== null && !coversWindow(m.uptimeObservedMs, 30) && (
-                      <span class="muted">{` ${uptimeSpanWords(m.uptimeObservedMs, 30)}`}</span>
-                    )}
+                    <UptimeFigure percent={m.uptime30d} observedMs={m.uptimeObservedMs} />
                   </td>
                   <td class="row-actions">
                     <a href={`${MONITORS_PATH}/${m.id}`} aria-label={`Edit ${monitorName(m)}`}>
@@ -485,7 +481,8 @@ function BoardForm(
           <textarea name="description" rows={2} maxlength={1000}>{b.description ?? ""}</textarea>
         </label>
         <label>
-          Accent colour <input type="color" name="accentColor" value={b.accentColor ?? "#0a58d0"} />
+          Accent colour{" "}
+          <input type="color" name="accentColor" value={b.accentColor ?? DEFAULT_ACCENT} />
         </label>
         <label>
           Logo (PNG, JPEG or WebP, at most 100 KB; empty keeps{" "}
@@ -860,57 +857,31 @@ export function monitorsPages(): Hono<WebEnv> {
   });
 
   // Destructive actions ask first, on a page of their own (no script needed).
-  web.get(`${MONITORS_PATH}/:id/delete`, webSession, async (c) => {
-    const session = signedIn(c);
-    if (!session) return toSignIn(c);
-    const m = await getMonitor(c.get("app"), session.principal, c.req.param("id"));
-    return c.html(
-      <ConfirmPage
-        publicUrl={publicUrl(c)}
-        session={session}
-        nav="monitors"
-        title={`Remove ${monitorName(m)}?`}
-        question={`Stop watching ${monitorName(m)}? Its alert rules and boards lose it.`}
-        action={`${MONITORS_PATH}/${m.id}/delete`}
-        button="Remove monitor"
-        back={MONITORS_PATH}
-      />,
-    );
+  const here = { nav: "monitors", back: MONITORS_PATH } as const;
+  askBeforeRemoving(web, MONITORS_PATH, here, async (app, session, id) => {
+    const name = monitorName(await getMonitor(app, session.principal, id));
+    return {
+      title: `Remove ${name}?`,
+      question: `Stop watching ${name}? Its alert rules and boards lose it.`,
+      button: "Remove monitor",
+    };
   });
-  web.get(`${GROUPS_PATH}/:id/delete`, webSession, async (c) => {
-    const session = signedIn(c);
-    if (!session) return toSignIn(c);
-    const g = await getGroup(c.get("app"), session.principal, c.req.param("id"));
-    return c.html(
-      <ConfirmPage
-        publicUrl={publicUrl(c)}
-        session={session}
-        nav="monitors"
-        title={`Delete group ${g.name}?`}
-        question={`Delete the group ${g.name}? Its monitors stay.`}
-        action={`${GROUPS_PATH}/${g.id}/delete`}
-        button="Delete group"
-        back={MONITORS_PATH}
-      />,
-    );
+  askBeforeRemoving(web, GROUPS_PATH, here, async (app, session, id) => {
+    const g = await getGroup(app, session.principal, id);
+    return {
+      title: `Delete group ${g.name}?`,
+      question: `Delete the group ${g.name}? Its monitors stay.`,
+      button: "Delete group",
+    };
   });
-  web.get(`${BOARDS_PATH}/:id/delete`, webSession, async (c) => {
-    const session = signedIn(c);
-    if (!session) return toSignIn(c);
-    const b = await getBoard(c.get("app"), session.principal, c.req.param("id"));
-    return c.html(
-      <ConfirmPage
-        publicUrl={publicUrl(c)}
-        session={session}
-        nav="monitors"
-        title={`Delete board ${b.title}?`}
-        question={`Delete the board ${b.title}? Its page /b/${b.slug}, feeds, badge and email ` +
-          "subscribers' updates stop; its monitors and groups stay."}
-        action={`${BOARDS_PATH}/${b.id}/delete`}
-        button="Delete board"
-        back={MONITORS_PATH}
-      />,
-    );
+  askBeforeRemoving(web, BOARDS_PATH, here, async (app, session, id) => {
+    const b = await getBoard(app, session.principal, id);
+    return {
+      title: `Delete board ${b.title}?`,
+      question: `Delete the board ${b.title}? Its page /b/${b.slug}, feeds, badge and email ` +
+        "subscribers' updates stop; its monitors and groups stay.",
+      button: "Delete board",
+    };
   });
 
   web.post(
@@ -1024,7 +995,7 @@ export function monitorsPages(): Hono<WebEnv> {
           items: order.map((t) => itemOf(t)!),
           description: description === "" ? null : description,
           // The colour picker always sends a colour: the default one is "no colour chosen".
-          ...(color === "" ? {} : { accentColor: color === "#0a58d0" ? null : color }),
+          ...(color === "" ? {} : { accentColor: color === DEFAULT_ACCENT ? null : color }),
           ...logo,
         }, null);
         return done("board-saved");
