@@ -120,8 +120,11 @@ Deno.test("the MCP gate is a verb: a key or token holding mcp:invoke, on the Pro
   deepStrictEqual(USE_MCP.scopes, ["mcp:invoke"]);
 });
 
-Deno.test("x-required-scopes in OpenAPI is each verb's own declaration", () => {
-  const app = createServer({ app: testContext() });
+Deno.test("x-required-scopes in OpenAPI is each verb's own declaration", async () => {
+  // Closed at the end: the server's response cache opens the store to follow its changes (on
+  // PostgreSQL a connection the process would otherwise leave open until its database is dropped).
+  await using ctx = testContext();
+  const app = createServer({ app: ctx });
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const scopes = (path: string) =>
     (doc.paths![path]!.get as unknown as Record<string, unknown>)["x-required-scopes"];

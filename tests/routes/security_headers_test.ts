@@ -68,7 +68,8 @@ Deno.test("every HTML page forbids framing, sends a strict CSP and links its ass
 });
 
 Deno.test("JSON answers say nosniff too; HSTS only behind an https public URL", async () => {
-  const plain = createServer({ app: testContext() });
+  await using ctx = testContext();
+  const plain = createServer({ app: ctx });
   for (const path of ["/api/services", "/openapi.json", "/api/nope", "/healthz"]) {
     const res = await plain.request(path);
     await res.body?.cancel();
@@ -76,7 +77,8 @@ Deno.test("JSON answers say nosniff too; HSTS only behind an https public URL", 
     equal(res.headers.get("referrer-policy"), "same-origin", path);
     equal(res.headers.get("strict-transport-security"), null, path);
   }
-  const https = createServer({ app: testContext({ publicUrl: "https://status.example.com" }) });
+  await using secure = testContext({ publicUrl: "https://status.example.com" });
+  const https = createServer({ app: secure });
   const res = await https.request("/api/services");
   equal(res.headers.get("strict-transport-security"), "max-age=31536000");
 });

@@ -32,11 +32,15 @@ async function setup(opts: Parameters<typeof testContext>[0] = {}) {
   };
   const gh = (await send("POST", "/api/user/monitors", { service: "github" })).body;
   const st = (await send("POST", "/api/user/monitors", { service: "stripe" })).body;
-  return { ctx, app, who, send, gh, st, auth };
+  // \`await using\` closes the store when the test ends (on PostgreSQL, its pool).
+  return Object.assign({ ctx, app, who, send, gh, st, auth }, {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
+  });
 }
 
 Deno.test("groups: CRUD, the worst of its monitors, If-Match, unknown monitor ids", async () => {
-  const { ctx, send, gh, st, auth } = await setup();
+  await using rig = await setup();
+  const { ctx, send, gh, st, auth } = rig;
   const made = await send("POST", "/api/user/groups", {
     name: "payments path",
     monitors: [gh.id, st.id],
@@ -70,7 +74,8 @@ Deno.test("groups: CRUD, the worst of its monitors, If-Match, unknown monitor id
 });
 
 Deno.test("boards: public ones are open, private ones are 404 to others; slugs unique; FREE keeps one", async () => {
-  const { ctx, app, who, send, gh, st } = await setup();
+  await using rig = await setup();
+  const { ctx, app, who, send, gh, st } = rig;
   const group = (await send("POST", "/api/user/groups", { name: "pay", monitors: [st.id] })).body;
   const made = await send("POST", "/api/user/boards", {
     slug: "Acme-Stack",
@@ -131,7 +136,8 @@ Deno.test("boards: public ones are open, private ones are 404 to others; slugs u
 });
 
 Deno.test("the board page /b/{slug}: a public board for people; a private one is the HTML 404", async () => {
-  const { ctx, app, send, gh, st } = await setup();
+  await using rig = await setup();
+  const { ctx, app, send, gh, st } = rig;
   const group = (await send("POST", "/api/user/groups", { name: "Payments", monitors: [st.id] }))
     .body;
   const made = (await send("POST", "/api/user/boards", {
@@ -167,7 +173,8 @@ Deno.test("the board page /b/{slug}: a public board for people; a private one is
 });
 
 Deno.test("a public board's badge, feeds and calendar cover the services on it", async () => {
-  const { ctx, app, send, gh } = await setup();
+  await using rig = await setup();
+  const { ctx, app, send, gh } = rig;
   const made = (await send("POST", "/api/user/boards", {
     slug: "our-stack",
     title: "Our stack",
@@ -244,7 +251,8 @@ Deno.test("a public board's badge, feeds and calendar cover the services on it",
 });
 
 Deno.test("a board's status page carries its description, links and accent colour; PATCH merges them", async () => {
-  const { app, send, gh } = await setup();
+  await using rig = await setup();
+  const { app, send, gh } = rig;
   const made = await send("POST", "/api/user/boards", {
     slug: "acme-status",
     title: "Acme status",
@@ -297,7 +305,8 @@ Deno.test("a board's status page carries its description, links and accent colou
 });
 
 Deno.test("the embed page may be framed by any site; the board page and every other page may not", async () => {
-  const { app, send, gh } = await setup();
+  await using rig = await setup();
+  const { app, send, gh } = rig;
   await send("POST", "/api/user/boards", {
     slug: "acme-status",
     title: "Acme status",
@@ -320,7 +329,8 @@ Deno.test("the embed page may be framed by any site; the board page and every ot
 });
 
 Deno.test("a board on its own host: the page at /, its feeds and files, and nothing else of statusd", async () => {
-  const { app, send, gh } = await setup({ publicUrl: "https://status.example.test" });
+  await using rig = await setup({ publicUrl: "https://status.example.test" });
+  const { app, send, gh } = rig;
   const made = (await send("POST", "/api/user/boards", {
     slug: "acme-status",
     title: "Acme status",
@@ -384,7 +394,8 @@ Deno.test("a board on its own host: the page at /, its feeds and files, and noth
 });
 
 Deno.test("a board's logo: a PNG, JPEG or WebP up to 100 KB, checked by its bytes, served with its page", async () => {
-  const { app, send, gh } = await setup();
+  await using rig = await setup();
+  const { app, send, gh } = rig;
   const made = (await send("POST", "/api/user/boards", {
     slug: "acme-status",
     title: "Acme status",

@@ -49,11 +49,15 @@ async function setup() {
     groups: (await listGroups(ctx, caller, all)).content,
     boards: (await listBoards(ctx, caller, all)).content,
   });
-  return { ctx, app, b, who, state };
+  // \`await using\` closes the store when the test ends (on PostgreSQL, its pool).
+  return Object.assign({ ctx, app, b, who, state }, {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
+  });
 }
 
 Deno.test("settings › monitors: search, add, choose components, and read what the page shows", async () => {
-  const { b, state } = await setup();
+  await using rig = await setup();
+  const { b, state } = rig;
   const found = await (await b.get(`${PAGE}?q=aws`)).text();
   match(found, /aria-label="Add AWS"/);
   const added = await b.submit(`${PAGE}?q=aws`, PAGE, { service: "aws" });
@@ -90,7 +94,8 @@ Deno.test("settings › monitors: search, add, choose components, and read what 
 });
 
 Deno.test("settings › monitors: groups are created, filled, reordered and deleted", async () => {
-  const { b, state } = await setup();
+  await using rig = await setup();
+  const { b, state } = rig;
   await b.submit(PAGE, PAGE, { service: "aws" });
   await b.submit(PAGE, PAGE, { service: "github" });
   const [m1, m2] = (await state()).monitors;
@@ -125,7 +130,8 @@ Deno.test("settings › monitors: groups are created, filled, reordered and dele
 });
 
 Deno.test("settings › monitors: a board is created, laid out, published and read signed out", async () => {
-  const { app, b, state, ctx, who } = await setup();
+  await using rig = await setup();
+  const { app, b, state, ctx, who } = rig;
   await b.submit(PAGE, PAGE, { service: "aws" });
   await b.submit(PAGE, "/settings/groups", { name: "Code" });
   const { monitors, groups } = await state();
@@ -166,7 +172,8 @@ Deno.test("settings › monitors: a board is created, laid out, published and re
 });
 
 Deno.test("settings › monitors: signed out goes to sign-in; no CSRF token is 403; another account's monitor is 404", async () => {
-  const { app, b, ctx, state } = await setup();
+  await using rig = await setup();
+  const { app, b, ctx, state } = rig;
   const anonymous = formBrowser(app);
   const res = await anonymous.get(PAGE);
   equal(res.status, 303);
@@ -192,7 +199,8 @@ Deno.test("settings › monitors: signed out goes to sign-in; no CSRF token is 4
 });
 
 Deno.test("settings › monitors: removing a monitor, a group or a board asks first; cancelling keeps it", async () => {
-  const { b, state } = await setup();
+  await using rig = await setup();
+  const { b, state } = rig;
   await b.submit(PAGE, PAGE, { service: "aws" });
   await b.submit(PAGE, "/settings/groups", { name: "Core" });
   await b.submit(PAGE, "/settings/boards", { slug: "acme-stack", title: "Acme stack" });
@@ -231,7 +239,8 @@ Deno.test("settings › monitors: removing a monitor, a group or a board asks fi
 });
 
 Deno.test("settings › monitors: a board's description, colour and logo are set from its form", async () => {
-  const { b, state } = await setup();
+  await using rig = await setup();
+  const { b, state } = rig;
   await b.submit(PAGE, "/settings/boards", { slug: "acme-stack", title: "Acme stack" });
   const board = (await state()).boards[0]!;
   const html = await (await b.get(PAGE)).text();
