@@ -233,8 +233,16 @@ export type {
   EnqueueOptions,
   EscalationStore,
   NewDelivery,
+  NewReport,
+  ProbeDue,
+  ProbeRecord,
+  ProbeScope,
+  ReportRecord,
+  StoredWarning,
   SubscriptionStore,
+  WarningStore,
 } from "./store/mod.ts";
+export { EPISODES_KEPT_PER_VENDOR } from "./store/mod.ts";
 export {
   type AlertMessage,
   type AlertTimeToResolve,

@@ -24,6 +24,7 @@ import type { MonitorStore } from "./monitors.ts";
 import type { IdempotencyStore } from "./idempotency.ts";
 import type { AccountDocStore, BoardStore, GroupStore } from "./boards.ts";
 import type { DeliveryStore } from "./deliveries.ts";
+import type { WarningStore } from "./warnings.ts";
 import type {
   EscalationPatch,
   EscalationRecord,
@@ -122,6 +123,8 @@ export interface Store {
   readonly deliveries: DeliveryStore;
   /** Mail consents and suppressions, and the server's own secrets. */
   readonly mail: MailStore;
+  /** statusd's own eyes: probes, early warnings, episodes and members' reports. */
+  readonly warnings: WarningStore;
   /** Closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -161,6 +164,16 @@ export type {
 export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./incidents.ts";
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
 export type { MailConsentState, MailStore, MailSuppression } from "./mail.ts";
+export type {
+  NewReport,
+  ProbeDue,
+  ProbeRecord,
+  ProbeScope,
+  ReportRecord,
+  StoredWarning,
+  WarningStore,
+} from "./warnings.ts";
+export { EPISODES_KEPT_PER_VENDOR } from "./warnings.ts";
 export type {
   AccountDocStore,
   BoardItem,

@@ -19,6 +19,7 @@ import { oauthStore } from "./oauth.ts";
 import type { Engine } from "./query.ts";
 import { healthRows, routeStore } from "./route_health.ts";
 import { sessionStore } from "./sessions.ts";
+import { warningStore } from "./warnings.ts";
 
 /** The nouns both engines share. */
 export type SharedNouns = Pick<
@@ -39,6 +40,7 @@ export type SharedNouns = Pick<
   | "escalations"
   | "subscriptions"
   | "idempotency"
+  | "warnings"
 >;
 
 /** The shared nouns over `engine`; changes are told through `feed`. */
@@ -60,5 +62,6 @@ export function sharedNouns(engine: Engine, feed: ChangeFanOut): SharedNouns {
     escalations: docStore(engine, "escalation"),
     subscriptions: subscriptionStore(engine),
     idempotency: idempotencyStore(engine),
+    warnings: warningStore(engine),
   };
 }

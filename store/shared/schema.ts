@@ -300,3 +300,51 @@ export function incidentRemoval(t: SchemaTypes): string {
 CREATE INDEX incidents_updated ON incidents (updated_at DESC, id DESC);
 `;
 }
+
+/**
+ * statusd's own eyes (probes and members' reports): each vendor's probe schedule (its next
+ * round is the lease another instance respects), what its targets have answered, its early
+ * warning memory and phase; the finished episodes a grade is read from; the reports.
+ */
+export function earlyWarning(t: SchemaTypes): string {
+  return `CREATE TABLE vendor_warnings (
+  vendor_id ${t.big} PRIMARY KEY REFERENCES vendors (id),
+  next_probe_at ${t.big} NOT NULL DEFAULT 0,
+  -- JSON object: target URL -> epoch ms it last answered (a target never answered is no evidence).
+  targets TEXT NOT NULL DEFAULT '{}',
+  -- JSON: the domain's WarningState.
+  state TEXT NOT NULL DEFAULT '{}',
+  -- 'suspected' | 'acknowledged' while an episode is open, else NULL.
+  phase TEXT,
+  updated_at ${t.big} NOT NULL DEFAULT 0
+);
+CREATE INDEX vendor_warnings_phase ON vendor_warnings (phase);
+
+CREATE TABLE warning_episodes (
+  id ${t.serialKey},
+  vendor_id ${t.big} NOT NULL REFERENCES vendors (id),
+  first_evidence_at ${t.big} NOT NULL,
+  suspected_at ${t.big} NOT NULL,
+  acknowledged_at ${t.big},
+  cleared_at ${t.big},
+  delay_ms ${t.big} NOT NULL,
+  evidence TEXT NOT NULL,
+  -- JSON: failed, total, hosts, reporters, component.
+  detail TEXT NOT NULL
+);
+CREATE INDEX warning_episodes_vendor ON warning_episodes (vendor_id, first_evidence_at);
+
+CREATE TABLE member_reports (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  -- Who in the account reported (a person's email, or a key's name).
+  reporter TEXT NOT NULL,
+  vendor_id ${t.big} NOT NULL REFERENCES vendors (id),
+  component TEXT,
+  note TEXT NOT NULL DEFAULT '',
+  created_at ${t.big} NOT NULL
+);
+CREATE INDEX member_reports_vendor ON member_reports (vendor_id, created_at);
+CREATE INDEX member_reports_account ON member_reports (account_id, created_at);
+`;
+}

@@ -32,6 +32,7 @@ import { pollCases } from "./polls.ts";
 import { readingCases } from "./readings.ts";
 import { retentionCases } from "./retention.ts";
 import { sessionCases } from "./sessions.ts";
+import { warningCases } from "./warnings.ts";
 import type { Case } from "./_support.ts";
 
 /** Every case, by noun. */
@@ -57,6 +58,7 @@ export const CASES: readonly Case[] = [
   ...idempotencyCases,
   ...deliveryCases,
   ...mailCases,
+  ...warningCases,
 ];
 
 /** Options of {@link storeConformance}. */

@@ -1,0 +1,112 @@
+/**
+ * `store.warnings`: statusd's own eyes on a vendor. The probe schedule (a claimed round is the
+ * lease: no other instance probes that vendor again before its next round), what each probe
+ * target last answered, the early-warning memory, the finished episodes a grade is read from,
+ * and members' "not working for us" reports.
+ * @module
+ */
+import type { FinishedEpisode, RecentReports, WarningState } from "../early_warning.ts";
+import type { GradedEpisode } from "../ack_grade.ts";
+import type { EpochMs } from "../time.ts";
+
+/** Which vendors are probed: those any account monitors, every vendor, or none. */
+export type ProbeScope = "monitored" | "all" | "off";
+
+/** A vendor whose probe round is due, claimed for this round. */
+export interface ProbeDue {
+  readonly vendorId: number;
+  readonly slug: string;
+  readonly domains: readonly string[];
+  readonly statusPageUrl: string;
+  /** Target URL → when it last answered (epoch ms). */
+  readonly answered: Readonly<Record<string, EpochMs>>;
+  readonly state: WarningState;
+}
+
+/** What one probe round of one vendor leaves behind. */
+export interface ProbeRecord {
+  readonly answered: Readonly<Record<string, EpochMs>>;
+  readonly state: WarningState;
+  /** Episodes whose delay became final (kept for the grade). */
+  readonly finished: readonly FinishedEpisode[];
+}
+
+/** A vendor's early warning as surfaces read it. */
+export interface StoredWarning {
+  readonly slug: string;
+  readonly state: WarningState;
+  readonly updatedAt: EpochMs;
+}
+
+/** A new report of a member. */
+export interface NewReport {
+  readonly id: string;
+  readonly accountId: string;
+  /** Who reported: a person's email or a key's name. */
+  readonly reporter: string;
+  readonly slug: string;
+  readonly component: string | null;
+  readonly note: string;
+  readonly at: EpochMs;
+}
+
+/** A stored report. */
+export interface ReportRecord {
+  readonly id: string;
+  readonly reporter: string;
+  readonly slug: string;
+  readonly component: string | null;
+  readonly note: string;
+  readonly at: EpochMs;
+}
+
+/** The warnings noun of the store. */
+export interface WarningStore {
+  /**
+   * Claims up to `limit` vendors in the catalog whose probe round is due at `now` (in `scope`:
+   * monitored by an unpaused monitor of any account, or all), most overdue first, and moves
+   * each one's next round to `now + intervalMs` in the same act: an instance sharing the
+   * database that claims at the same time gets other vendors, never the same one.
+   */
+  claimDue(
+    now: EpochMs,
+    limit: number,
+    scope: Exclude<ProbeScope, "off">,
+    intervalMs: number,
+  ): Promise<readonly ProbeDue[]>;
+  /**
+   * Members' reports of the vendor made at or after `since` (distinct reporters, first and
+   * last time, the latest's component); null when none.
+   */
+  recentReports(vendorId: number, since: EpochMs): Promise<RecentReports | null>;
+  /**
+   * When statusd first saw the vendor admit trouble at or after `from` — a service-wide change
+   * to a level other than operational, or an incident (maintenance too) that started by
+   * `until` and was live at or after `from`, dated by its first update — or, when the vendor's
+   * level is already other than operational, when that began (before `from`: the vendor was
+   * first). Null when it has not.
+   */
+  acknowledgedAt(vendorId: number, from: EpochMs, until: EpochMs): Promise<EpochMs | null>;
+  /**
+   * Stores one round: the targets' answers, the new state and its phase, and the finished
+   * episodes (each vendor keeps the last {@link EPISODES_KEPT_PER_VENDOR}; older than the
+   * grade's window go).
+   */
+  record(vendorId: number, record: ProbeRecord, now: EpochMs): Promise<void>;
+  /** Every vendor's warning with an open episode (suspected or acknowledged), by slug. */
+  open(): Promise<readonly StoredWarning[]>;
+  /** One vendor's warning memory, null when never probed or reported. */
+  of(slug: string): Promise<StoredWarning | null>;
+  /** The finished episodes of the vendor whose first evidence is at or after `since`. */
+  episodes(slug: string, since: EpochMs): Promise<readonly GradedEpisode[]>;
+  /**
+   * Stores a report; false when there is no such vendor. The vendor's reports older than
+   * `before` are deleted in the same act.
+   */
+  addReport(report: NewReport, before: EpochMs): Promise<boolean>;
+  /** The account's reports, newest first, at most `limit`. */
+  reportsOf(accountId: string, limit: number): Promise<readonly ReportRecord[]>;
+}
+
+/** Finished episodes kept per vendor (far more than 90 days of a flapping vendor need). */
+export const EPISODES_KEPT_PER_VENDOR = 500;
