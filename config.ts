@@ -126,6 +126,10 @@ const schema = z.object({
   STATUSD_POLL_CONCURRENCY: int(1, 1024).default(32),
   STATUSD_POLL: z.enum(["on", "off"], { error: 'expected "on" or "off"' }).default("on"),
   STATUSD_POLL_TIMEOUT_MS: int(100, 120000).default(10000),
+  STATUSD_PROBES: z.enum(["monitored", "all", "off"], {
+    error: 'expected "monitored", "all" or "off"',
+  }).default("monitored"),
+  STATUSD_PROBE_SECONDS: int(1, 3600).default(60),
   STATUSD_ALLOW_PRIVATE_VENDORS: z.string().transform((value, ctx): AddressAllowance => {
     const parsed = parseAllowance(value);
     if (parsed.ok) return parsed.allowance;
@@ -195,6 +199,14 @@ export interface PollConfig {
   readonly proxy: ProxySettings;
 }
 
+/** Probe settings. */
+export interface ProbesConfig {
+  /** `STATUSD_PROBES`: vendors any account monitors (default), every vendor, or none. */
+  readonly scope: "monitored" | "all" | "off";
+  /** `STATUSD_PROBE_SECONDS`: time between two probe rounds of a vendor (default 60). */
+  readonly intervalSeconds: number;
+}
+
 /** Alerting settings (a slice passed to the outbound worker and the route checks). */
 export interface AlertingConfig {
   /**
@@ -225,6 +237,8 @@ export interface Config {
   /** Path of a catalog file replacing the built-in one, or null. */
   readonly catalogPath: string | null;
   readonly poll: PollConfig;
+  /** statusd's own probes of vendors' endpoints (ingest/prober.ts). */
+  readonly probes: ProbesConfig;
   readonly alerting: AlertingConfig;
   /**
    * Addresses/CIDRs of reverse proxies whose `X-Forwarded-For` / `Forwarded` header names the
@@ -281,6 +295,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.STATUSD_POLL_TIMEOUT_MS,
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_VENDORS,
       proxy,
+    }),
+    probes: Object.freeze({
+      scope: e.STATUSD_PROBES,
+      intervalSeconds: e.STATUSD_PROBE_SECONDS,
     }),
     alerting: Object.freeze({
       allowPrivate: e.STATUSD_ALLOW_PRIVATE_DESTINATIONS,

@@ -15,6 +15,7 @@ import { InvalidRequest } from "./domain/mod.ts";
 import { systemClock } from "./clock.ts";
 import {
   createPoller,
+  createProber,
   createSightLog,
   isParseWorker,
   loadCatalog,
@@ -81,6 +82,19 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   }
   const stopping = new AbortController();
   const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
+  const catalogProbes = new Map(vendors.flatMap((v) => v.probes ? [[v.slug, v.probes]] : []));
+  const prober = createProber({
+    scope: config.probes.scope,
+    intervalMs: config.probes.intervalSeconds * 1000,
+    timeoutMs: config.poll.timeoutMs,
+    allowPrivate: config.poll.allowPrivate,
+    proxy: config.poll.proxy,
+  }, {
+    store: store.warnings,
+    clock: systemClock,
+    log,
+    catalogProbes: (s) => catalogProbes.get(s),
+  });
   // Alert delivery: one worker per instance; the outbox's leases share the work.
   const http = createHttpSender({
     timeoutMs: 10_000,
@@ -128,6 +142,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const app = createServer({
     app: ctx,
     pollerStats: () => poller.stats(),
+    proberStats: () => prober.stats(),
     responseCache: createResponseCache(store.changes),
     shutdown: stopping.signal,
     trustedProxies: config.trustedProxies,
@@ -144,6 +159,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     poller.start();
     sight.start();
   }
+  prober.start();
   deliveries.start();
   const evaluator = startAlertEvaluator(ctx);
   // Deletes what is older than the reported windows: now, then every 15 minutes.
@@ -158,6 +174,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     sight.stop();
     const graceful = Promise.all([
       poller.stop(),
+      prober.stop(),
       retention.stop(),
       evaluator.stop(),
       server.shutdown(),

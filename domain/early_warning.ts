@@ -277,9 +277,9 @@ export function warningWords(episode: WarningEpisode, toTime: (at: EpochMs) => s
     } since ${toTime(episode.firstEvidenceAt)} (${episode.failed} of ${episode.total} failed)`
     : "";
   const reports = episode.reporters > 0
-    ? `${episode.reporters} ${episode.reporters === 1 ? "member" : "members"} reported it not working${
-      episode.component ? ` (${episode.component})` : ""
-    }`
+    ? `${episode.reporters} ${
+      episode.reporters === 1 ? "member" : "members"
+    } reported it not working${episode.component ? ` (${episode.component})` : ""}`
     : "";
   const seen = [probes, reports].filter((s) => s !== "").join("; ");
   const vendor = episode.acknowledgedAt === null
@@ -290,4 +290,24 @@ export function warningWords(episode: WarningEpisode, toTime: (at: EpochMs) => s
         : `${Math.round((episode.acknowledgedAt - episode.firstEvidenceAt) / MINUTE_MS)} min later`
     }`;
   return `${seen === "" ? "statusd suspects trouble" : seen}; ${vendor}.`;
+}
+
+/** What the prober has seen, for `/healthz`. */
+export interface ProberStats {
+  readonly scope: "monitored" | "all" | "off";
+  readonly rounds: number;
+  readonly probes: number;
+  readonly failedProbes: number;
+  readonly lastRoundAt: EpochMs | null;
+  /** Vendors with an open early warning after the last round this instance ran. */
+  readonly suspected: number;
+  /**
+   * statusd's own network seems at fault (many unrelated vendors failing together): since
+   * when, and how many of the vendors probed lately failed; null when not.
+   */
+  readonly localOutage: {
+    readonly since: EpochMs;
+    readonly failing: number;
+    readonly probed: number;
+  } | null;
 }

@@ -425,6 +425,7 @@ export {
   phaseOf,
   PROBE_INTERVAL_MS,
   type ProbeRound,
+  type ProberStats,
   QUIET,
   type RecentReports,
   REOPEN_MS,

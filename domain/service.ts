@@ -61,6 +61,8 @@ export interface Vendor {
   /** Slug of the owning company (e.g. `google` owns `google-cloud`). */
   readonly provider: string;
   readonly domains: readonly string[];
+  /** Public endpoints statusd probes itself; derived from `domains` when absent. */
+  readonly probes?: readonly string[];
 }
 
 /** A component (region or subsystem) as an adapter reads it. */

@@ -75,6 +75,14 @@ export const CatalogEntrySchema = z.object({
     ),
     { error: () => "Expected an array of host names" },
   ).default([]),
+  /**
+   * The vendor's public endpoints statusd probes itself (early warning); derived from
+   * `domains` when absent.
+   */
+  probes: z.array(
+    z.url({ protocol: /^https?$/, error: "Expected an absolute http(s) URL" }).max(2048),
+    { error: () => "Expected an array of http(s) URLs" },
+  ).max(5, "At most 5 probe URLs").optional(),
 }, { error: () => "Expected an object with name, slug and statusPageUrl" });
 
 /** A catalog file: a JSON array of entries. */
@@ -142,6 +150,7 @@ export function parseCatalog(json: unknown, source: string): Vendor[] {
       category: e.category satisfies Category,
       provider: e.provider ?? e.slug,
       domains: e.domains,
+      ...(e.probes ? { probes: e.probes } : {}),
     });
   });
   if (issues.length) throw new CatalogError(source, issues);

@@ -5,7 +5,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppContext } from "../app/mod.ts";
-import type { PollerStats } from "../domain/mod.ts";
+import type { PollerStats, ProberStats } from "../domain/mod.ts";
 import type { ResponseCache } from "./api/cache.ts";
 import type { Env } from "./env.ts";
 
@@ -14,6 +14,8 @@ export interface ServerDeps {
   readonly app: AppContext;
   /** The poller's counters for `/healthz` (absent: the poller is not running here). */
   readonly pollerStats?: () => PollerStats;
+  /** The prober's counters for `/healthz` (absent: no probes here). */
+  readonly proberStats?: () => ProberStats;
   /**
    * The cache of public responses (built in main.ts with `createResponseCache`); a server
    * built without one gets its own.

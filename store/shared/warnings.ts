@@ -10,6 +10,7 @@ import {
   type GradedEpisode,
   phaseOf,
   QUIET,
+  REPORT_WINDOW_MS,
   type WarningState,
   type WarningStore,
 } from "../../domain/mod.ts";
@@ -73,8 +74,12 @@ export function warningStore(engine: Engine): WarningStore {
   return {
     claimDue(now, limit, scope, intervalMs) {
       return engine.write((function* () {
+        // Monitored: by an unpaused monitor, or reported lately by a member; and a vendor whose
+        // episode is open, until it ends.
         const watched = scope === "monitored"
-          ? `AND EXISTS (SELECT 1 FROM monitors m WHERE m.service_slug = v.slug AND m.paused = 0)`
+          ? `AND (w.phase IS NOT NULL OR EXISTS (SELECT 1 FROM monitors m WHERE m.service_slug = v.slug AND m.paused = 0)
+               OR EXISTS (SELECT 1 FROM member_reports r
+                 WHERE r.vendor_id = v.id AND r.created_at >= ?))`
           : "";
         const rows = yield* all(
           `SELECT v.id, v.slug, v.domains, v.status_page_url, w.targets, w.state,
@@ -83,6 +88,7 @@ export function warningStore(engine: Engine): WarningStore {
            WHERE v.in_catalog = 1 AND COALESCE(w.next_probe_at, 0) <= ? ${watched}
            ORDER BY due, v.id LIMIT ?`,
           now,
+          ...(scope === "monitored" ? [now - REPORT_WINDOW_MS] : []),
           limit,
         );
         const claimed = [];

@@ -46,7 +46,8 @@ const suspected: WarningState = {
 
 export const warningCases: readonly Case[] = [
   {
-    name: "warnings: a round is claimed once per interval; monitored scope sees watched vendors only",
+    name:
+      "warnings: a round is claimed once per interval; monitored scope sees watched vendors only",
     async run(store) {
       await withVendors(store, [vendor("a", { domains: ["a.test"] }), vendor("b"), vendor("c")]);
       await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
@@ -85,6 +86,26 @@ export const warningCases: readonly Case[] = [
         (await store.warnings.claimDue(T + 3 * MIN, 2, "all", MIN)).length,
         2,
         "at most `limit`",
+      );
+      // A vendor a member reported lately is watched too.
+      await store.warnings.addReport({
+        id: "r1",
+        accountId: "a1",
+        reporter: "one@x.test",
+        slug: "c",
+        component: null,
+        note: "",
+        at: T + 3 * MIN,
+      }, 0);
+      deepStrictEqual(
+        (await store.warnings.claimDue(T + 5 * MIN, 10, "monitored", MIN)).map((d) => d.slug)
+          .sort(),
+        ["a", "c"],
+      );
+      deepStrictEqual(
+        (await store.warnings.claimDue(T + 40 * MIN, 10, "monitored", MIN)).map((d) => d.slug),
+        ["a"],
+        "a report older than the window is not",
       );
     },
   },
@@ -176,7 +197,8 @@ export const warningCases: readonly Case[] = [
     },
   },
   {
-    name: "warnings: the vendor admits trouble by its level or an incident, dated by its first update",
+    name:
+      "warnings: the vendor admits trouble by its level or an incident, dated by its first update",
     async run(store) {
       const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c")]);
       // a: calm, then an incident first written 20 min after T (started, it says, at T).
