@@ -5,12 +5,7 @@
  * and members' "not working for us" reports.
  * @module
  */
-import type {
-  FinishedEpisode,
-  RecentReports,
-  REPORT_WINDOW_MS,
-  WarningState,
-} from "../early_warning.ts";
+import type { FinishedEpisode, RecentReports, WarningState } from "../early_warning.ts";
 import type { GradedEpisode } from "../ack_grade.ts";
 import type { EpochMs } from "../time.ts";
 
@@ -70,7 +65,7 @@ export interface WarningStore {
   /**
    * Claims up to `limit` vendors in the catalog whose probe round is due at `now` (in `scope`:
    * monitored by an unpaused monitor of any account or reported by a member in the last
-   * {@link REPORT_WINDOW_MS}, or all), most overdue first, and moves
+   * `REPORT_WINDOW_MS` (30 min), or all), most overdue first, and moves
    * each one's next round to `now + intervalMs` in the same act: an instance sharing the
    * database that claims at the same time gets other vendors, never the same one.
    */

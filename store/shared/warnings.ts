@@ -137,7 +137,9 @@ export function warningStore(engine: Engine): WarningStore {
           reporters: Number(r.reporters),
           firstAt: Number(r.first_at),
           lastAt: Number(r.last_at),
-          component: latest?.component == null ? null : String(latest.component),
+          component: latest?.component === null || latest?.component === undefined
+            ? null
+            : String(latest.component),
         };
       })());
     },
@@ -161,7 +163,7 @@ export function warningStore(engine: Engine): WarningStore {
           vendorId,
           from,
         );
-        if (t?.at != null) times.push(Number(t.at));
+        if (t?.at !== null && t?.at !== undefined) times.push(Number(t.at));
         // An incident live at or after `from` that started by `until`, dated by when the vendor
         // first wrote about it (its start when it has no update).
         const i = yield* first(
@@ -176,7 +178,7 @@ export function warningStore(engine: Engine): WarningStore {
           from,
           from,
         );
-        if (i?.at != null) times.push(Number(i.at));
+        if (i?.at !== null && i?.at !== undefined) times.push(Number(i.at));
         return times.length === 0 ? null : Math.min(...times);
       })());
     },
