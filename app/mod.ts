@@ -215,6 +215,20 @@ export {
   serviceTimeToResolve,
 } from "./track_record.ts";
 export {
+  type EarlyWarning,
+  earlyWarningOf,
+  listReports,
+  NewReportSchema,
+  openWarnings,
+  type OwnEyes,
+  ownEyesOf,
+  REPORT_NOTE_MAX,
+  REPORT_TROUBLE,
+  REPORT_WINDOW_MINUTES,
+  reportTrouble,
+  type ReportView,
+} from "./own_eyes.ts";
+export {
   type CreatedRoute,
   createRoute,
   deleteRoute,

@@ -22,6 +22,7 @@ import { registerMonitorsApi } from "./api/monitors.ts";
 import { registerSuggestionsApi } from "./api/suggestions.ts";
 import { registerAlertsApi } from "./api/alerts.ts";
 import { registerSubscriptionsApi } from "./api/subscriptions.ts";
+import { registerReportsApi } from "./api/reports.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -75,6 +76,7 @@ const ROUTERS: Register[] = [
   registerBoardsApi,
   registerAlertsApi,
   registerSubscriptionsApi,
+  registerReportsApi,
   registerAuthPages,
   registerKeysPages,
   registerSettingsIndex,

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import type { ProviderOverview, ServiceHistory, ServiceUptime } from "../../app/mod.ts";
+import type { OwnEyes, ProviderOverview, ServiceHistory, ServiceUptime } from "../../app/mod.ts";
 import {
   ALL_STATUS_LEVELS,
   CATEGORIES,
@@ -269,12 +269,65 @@ export const TimeToResolveSchema = z.object({
 });
 
 /** One service in full. */
+/** statusd's own early warning of a service (never the vendor's status). */
+export const EarlyWarningSchema = z.object({
+  phase: z.enum(["suspected", "acknowledged"]).openapi({
+    description: "`suspected`: statusd's probes or members' reports see trouble the vendor has " +
+      "not admitted; `acknowledged`: the vendor has since (its status or an incident)",
+  }),
+  since: z.string().openapi({ format: "date-time", description: "statusd's first evidence" }),
+  suspectedAt: z.string().openapi({ format: "date-time" }),
+  acknowledgedAt: z.string().nullable().openapi({ format: "date-time" }),
+  delayMinutes: z.number().int().nullable().openapi({
+    description: "Minutes from statusd's first evidence to the vendor's acknowledgement (0: " +
+      "the vendor was first); null while it has not acknowledged",
+  }),
+  evidence: z.enum(["probes", "reports", "probes_and_reports"]),
+  probes: z.object({
+    failed: z.number().int(),
+    total: z.number().int(),
+    hosts: z.array(z.string()),
+  }).openapi({ description: "The latest failing probe round" }),
+  reporters: z.number().int().openapi({ description: "Members who reported it lately" }),
+  component: z.string().nullable(),
+  summary: z.string().openapi({
+    example: "statusd's own checks have seen errors from api.example.com since 10:02 UTC " +
+      "(8 of 10 failed); the vendor has not acknowledged.",
+  }),
+  ownObservation: z.literal(true).openapi({
+    description: "Always true: statusd's own observation, not the vendor's",
+  }),
+}).openapi("EarlyWarning");
+
+/** How quickly the vendor admits trouble statusd saw itself (its acknowledgement grade). */
+export const TrackRecordSchema = z.object({
+  windowDays: z.number().int(),
+  episodes: z.number().int().openapi({ description: "Episodes statusd saw itself, finished" }),
+  unacknowledged: z.number().int().openapi({
+    description: "Of them, never acknowledged by the vendor (each counts 240 min)",
+  }),
+  vendorFirst: z.number().int().openapi({
+    description: "Of them, acknowledged by the vendor before statusd saw anything",
+  }),
+  averageDelayMinutes: z.number().nullable(),
+  grade: z.enum(["A", "B", "C", "D", "F"]).nullable().openapi({
+    description: "A under 15 min average delay, B 15–30 min, C 30 min–2 h, D 2–4 h, F over " +
+      "4 h; null below 3 episodes",
+  }),
+  gradeNote: z.string().nullable(),
+}).openapi("TrackRecord");
+
 export const ServiceDetailSchema = ServiceSchema.extend({
   components: z.array(ComponentSchema),
   incidents: z.array(IncidentSchema).openapi({
     description: "Open incidents and maintenances, newest first",
   }),
   timeToResolve: TimeToResolveSchema,
+  earlyWarning: EarlyWarningSchema.nullable().openapi({
+    description: "statusd's own observation (its probes of the vendor's endpoints and " +
+      "members' reports), kept apart from the vendor's status; null when it sees nothing",
+  }),
+  trackRecord: TrackRecordSchema,
 }).openapi("ServiceDetail", {
   description: "One service with its components, open incidents and typical time to resolve",
 });
@@ -480,6 +533,7 @@ export function incidentJson(i: Incident, now: EpochMs): z.infer<typeof Incident
 /** One service in full as JSON. */
 export function serviceDetailJson(
   s: ServiceDetail,
+  eyes: OwnEyes,
   now: EpochMs,
 ): z.infer<typeof ServiceDetailSchema> {
   return {
@@ -487,6 +541,10 @@ export function serviceDetailJson(
     components: s.components.map(componentJson),
     incidents: s.incidents.map((i) => incidentJson(i, now)),
     timeToResolve: timeToResolveJson(s.timeToResolve),
+    earlyWarning: eyes.earlyWarning === null
+      ? null
+      : { ...eyes.earlyWarning, probes: { ...eyes.earlyWarning.probes } },
+    trackRecord: { ...eyes.trackRecord },
   };
 }
 

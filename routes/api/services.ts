@@ -9,6 +9,7 @@ import {
   HISTORY_MAX_DAYS,
   listServices,
   OPEN,
+  ownEyesOf,
   READ_SERVICE_HISTORY,
   serviceHistory,
   serviceUptime,
@@ -124,7 +125,11 @@ const getServiceRoute = defineRoute({
     "out), its components with their own status, and its open incidents and maintenances with " +
     "their full timelines (oldest entry first), and `timeToResolve`: the vendor's typical time " +
     "to resolve (p50 and p90 minutes of its incidents resolved in the last 90 days, overall " +
-    "and per impact; maintenance left out). An unknown slug answers 404 with " +
+    "and per impact; maintenance left out); `earlyWarning`: statusd's own observation, apart " +
+    "from the vendor's status — its probes of the vendor's endpoints failing, or members' " +
+    "reports (`suspected`, then `acknowledged` once the vendor admits it, with the delay); " +
+    "`trackRecord`: how quickly the vendor admits trouble statusd saw itself over 90 days, " +
+    "graded A–F. An unknown slug answers 404 with " +
     "`suggestions`. No credential needed.",
   request: { params: SlugParam },
   responses: {
@@ -203,7 +208,11 @@ export const registerServices: Register = (api, deps) => {
     const { slug } = c.req.valid("param");
     return cache.json(
       c,
-      async () => serviceDetailJson(await getService(c.get("app"), slug), c.get("app").clock.now()),
+      async () => {
+        const app = c.get("app");
+        const [s, eyes] = await Promise.all([getService(app, slug), ownEyesOf(app, slug)]);
+        return serviceDetailJson(s, eyes, app.clock.now());
+      },
     );
   });
   api.openapi(historyRoute, (c) => {

@@ -1,6 +1,6 @@
 /** `get_service_status`: one vendor's current status, components at a glance, open incidents. */
 import { z } from "zod";
-import { getService } from "../../../app/mod.ts";
+import { getService, ownEyesOf } from "../../../app/mod.ts";
 import { holdsScope, toIso } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import {
@@ -29,7 +29,12 @@ export const getServiceStatusTool = defineTool({
     "tell, not that the vendor is down. timeToResolve gives the vendor's typical time to " +
     "resolve: p50 and p90 minutes of its incidents resolved in the last 90 days, overall and " +
     "per impact (e.g. byImpact.MAJOR p50Minutes 38, p90Minutes 130: major incidents usually " +
-    "resolve in 38 min, 9 in 10 within 2 h 10 min). Unknown slugs get close matches.",
+    "resolve in 38 min, 9 in 10 within 2 h 10 min). earlyWarning is statusd's own " +
+    "observation, never the vendor's: its probes of the vendor's endpoints failing or members' " +
+    "reports (phase suspected; acknowledged once the vendor admits it, with delayMinutes); null " +
+    "when it sees nothing. trackRecord grades how quickly the vendor admits trouble statusd saw " +
+    "itself over 90 days (A under 15 min average … F over 4 h; null grade below 3 episodes). " +
+    "Unknown slugs get close matches.",
   scopes: ["status:read"],
   input: z.object({ slug: Slug }),
   output: ServiceSummary.extend({
@@ -45,9 +50,27 @@ export const getServiceStatusTool = defineTool({
       "null when the caller lacks incidents:read",
     ),
     timeToResolve: TimeToResolveShape,
+    earlyWarning: z.object({
+      phase: z.enum(["suspected", "acknowledged"]),
+      since: z.string(),
+      acknowledgedAt: z.string().nullable(),
+      delayMinutes: z.number().nullable(),
+      evidence: z.string(),
+      summary: z.string(),
+      ownObservation: z.literal(true),
+    }).nullable(),
+    trackRecord: z.object({
+      windowDays: z.number().int(),
+      episodes: z.number().int(),
+      unacknowledged: z.number().int(),
+      averageDelayMinutes: z.number().nullable(),
+      grade: z.string().nullable(),
+      gradeNote: z.string().nullable(),
+    }),
   }),
   async run(ctx, caller, { slug }) {
-    const s = await getService(ctx, slug);
+    const [s, eyes] = await Promise.all([getService(ctx, slug), ownEyesOf(ctx, slug)]);
+    const w = eyes.earlyWarning;
     return {
       ...serviceSummary(s),
       lastCheckedAt: toIso(s.lastCheckedAt),
@@ -62,6 +85,23 @@ export const getServiceStatusTool = defineTool({
         ? s.incidents.map((i) => incidentSummary(i, ctx.clock.now()))
         : null,
       timeToResolve: timeToResolveShape(s.timeToResolve),
+      earlyWarning: w === null ? null : {
+        phase: w.phase,
+        since: w.since,
+        acknowledgedAt: w.acknowledgedAt,
+        delayMinutes: w.delayMinutes,
+        evidence: w.evidence,
+        summary: w.summary,
+        ownObservation: true as const,
+      },
+      trackRecord: {
+        windowDays: eyes.trackRecord.windowDays,
+        episodes: eyes.trackRecord.episodes,
+        unacknowledged: eyes.trackRecord.unacknowledged,
+        averageDelayMinutes: eyes.trackRecord.averageDelayMinutes,
+        grade: eyes.trackRecord.grade,
+        gradeNote: eyes.trackRecord.gradeNote,
+      },
     };
   },
 });
