@@ -16,6 +16,7 @@ import {
   uptimeOf,
 } from "./reports.ts";
 import { type ComponentHistory, componentHistoryOf, PAST_INCIDENTS_MAX } from "./track_record.ts";
+import { type OwnEyes, ownEyesOf } from "./own_eyes.ts";
 
 /** The service page's data. */
 export interface ServicePageData {
@@ -26,6 +27,8 @@ export interface ServicePageData {
   readonly past: Incident[];
   /** What the vendor rewrote of its incidents in the page's 90 days (revisions, incidents). */
   readonly rewrites: { readonly revisions: number; readonly incidents: number };
+  /** statusd's own early warning of the vendor and its acknowledgement record. */
+  readonly eyes: OwnEyes;
 }
 
 /** One service's page data, over the last 90 days; NotFound for an unknown slug. */
@@ -33,15 +36,18 @@ export async function servicePageData(ctx: AppContext, slug: string): Promise<Se
   const now = ctx.clock.now();
   const window = catalogWindow(ctx);
   const days = HISTORY_MAX_DAYS;
-  const found = await ctx.store.history.servicePage(slug, {
-    window,
-    resolvedAfter: resolutionWindowStart(now),
-    uptime: { start: now - 90 * DAY_MS, end: now },
-    history: { start: now - days * DAY_MS, end: now },
-    pastSince: now - days * DAY_MS,
-    pastLimit: PAST_INCIDENTS_MAX,
-  });
-  if (found === null) throw await serviceNotFound(ctx, slug);
+  const [found, eyes] = await Promise.all([
+    ctx.store.history.servicePage(slug, {
+      window,
+      resolvedAfter: resolutionWindowStart(now),
+      uptime: { start: now - 90 * DAY_MS, end: now },
+      history: { start: now - days * DAY_MS, end: now },
+      pastSince: now - days * DAY_MS,
+      pastLimit: PAST_INCIDENTS_MAX,
+    }),
+    ownEyesOf(ctx, slug).catch(() => null),
+  ]);
+  if (found === null || eyes === null) throw await serviceNotFound(ctx, slug);
   return {
     s: serviceDetailOf(ctx, found.detail, window, now),
     uptime: uptimeOf(found.uptime, now),
@@ -49,5 +55,6 @@ export async function servicePageData(ctx: AppContext, slug: string): Promise<Se
     components: componentHistoryOf(found.history, now, days),
     past: [...found.past],
     rewrites: found.rewrites,
+    eyes,
   };
 }

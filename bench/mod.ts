@@ -45,6 +45,10 @@ const BENCHES: [string, () => Promise<void>][] = [
     const { alertsScaleOptions, runAlertsScaleBench } = await import("./alerts_scale_bench.ts");
     await runAlertsScaleBench(alertsScaleOptions());
   }],
+  ["probes", async () => {
+    const { probesBenchOptions, runProbesBench } = await import("./probes_bench.ts");
+    await runProbesBench(probesBenchOptions());
+  }],
   ["alerts-retries", async () => {
     const { alertsBenchOptions, runAlertsBench } = await import("./alerts_bench.ts");
     await runAlertsBench(alertsBenchOptions());

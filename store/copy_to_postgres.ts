@@ -50,6 +50,9 @@ const TABLES: readonly {
   { name: "mail_suppressions", key: ["rowid"] },
   { name: "server_secrets", key: ["rowid"] },
   { name: "route_health", key: ["rowid"] },
+  { name: "vendor_warnings", key: ["rowid"] },
+  { name: "warning_episodes", key: ["rowid"], serial: true },
+  { name: "member_reports", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */

@@ -116,13 +116,59 @@ export const TimeToResolveSchema = z.object({
 /** Typical time to resolve of one service. */
 export type TimeToResolve = z.infer<typeof TimeToResolveSchema>;
 
+/** statusd's own early warning of a service (`earlyWarning`). */
+export const EarlyWarningSchema = z.object({
+  phase: z.enum(["suspected", "acknowledged"]),
+  since: z.string(),
+  suspectedAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  delayMinutes: z.number().nullable(),
+  evidence: z.string(),
+  probes: z.object({
+    failed: z.number(),
+    total: z.number(),
+    hosts: z.array(z.string()),
+  }),
+  reporters: z.number(),
+  component: z.string().nullable(),
+  summary: z.string(),
+  ownObservation: z.literal(true),
+});
+
+/** How quickly the vendor admits trouble statusd saw itself (`trackRecord`). */
+export const TrackRecordSchema = z.object({
+  windowDays: z.number(),
+  episodes: z.number(),
+  unacknowledged: z.number(),
+  vendorFirst: z.number(),
+  averageDelayMinutes: z.number().nullable(),
+  grade: z.string().nullable(),
+  gradeNote: z.string().nullable(),
+});
+
 /** One service with its components and open incidents (`/api/services/{slug}`). */
 export const ServiceDetailSchema = ServiceSchema.extend({
   components: z.array(ComponentSchema),
   incidents: z.array(IncidentSchema),
   /** Absent from servers older than this client. */
   timeToResolve: TimeToResolveSchema.optional(),
+  /** Absent from servers older than this client. */
+  earlyWarning: EarlyWarningSchema.nullable().optional(),
+  /** Absent from servers older than this client. */
+  trackRecord: TrackRecordSchema.optional(),
 });
+
+/** A member's report (`POST /api/user/reports`). */
+export const ReportSchema = z.object({
+  id: z.string(),
+  service: z.string(),
+  component: z.string().nullable(),
+  note: z.string(),
+  reporter: z.string(),
+  createdAt: z.string(),
+});
+/** A stored report. */
+export type Report = z.infer<typeof ReportSchema>;
 /** One service in full. */
 export type ServiceDetail = z.infer<typeof ServiceDetailSchema>;
 
@@ -256,6 +302,13 @@ export interface StatusClient {
   getBoard(slug: string): Promise<Board>;
   /** `GET /api/user/monitors` (needs an API key holding `monitors:read`). */
   listMonitors(limit: number, page: number): Promise<Page<Monitor>>;
+  /**
+   * `POST /api/user/reports` (needs an API key holding `monitors:write`); an unknown slug
+   * throws {@link UnknownVendor}.
+   */
+  report(
+    report: { service: string; component?: string; note?: string },
+  ): Promise<Report>;
   /** `GET /api/services?q=…`: close matches for a slug that does not exist. */
   searchServices(q: string, limit: number): Promise<Page<Service>>;
   /** `GET /api/services/{slug}`; an unknown slug throws {@link UnknownVendor}. */
@@ -288,10 +341,21 @@ export function createClient(options: ClientOptions): StatusClient {
     ? ` through the proxy ${options.proxy.url} (${options.proxy.variable}; NO_PROXY names hosts reached directly)`
     : "";
 
-  async function send(url: URL): Promise<Response> {
+  async function send(url: URL, body?: unknown): Promise<Response> {
+    const init = body === undefined ? {} : {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { ...headers, "content-type": "application/json" },
+    };
+    // A POST is sent once: sent twice, a report would count twice.
+    const attempts = body === undefined ? 2 : 1;
     for (let attempt = 0;; attempt++) {
       try {
-        return await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
+        return await doFetch(url, {
+          headers,
+          ...init,
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
       } catch (err) {
         if (err instanceof DOMException && err.name === "TimeoutError") {
           throw new ApiFailure(
@@ -299,7 +363,7 @@ export function createClient(options: ClientOptions): StatusClient {
               `${options.timeoutMs / 1000} s`,
           );
         }
-        if (attempt >= 1) {
+        if (attempt + 1 >= attempts) {
           throw new ApiFailure(
             `Cannot reach the statusd API at ${options.baseUrl}${via}: ${networkReason(err)}`,
           );
@@ -308,12 +372,17 @@ export function createClient(options: ClientOptions): StatusClient {
     }
   }
 
-  async function get<T>(path: string, schema: z.ZodType<T>, query: object = {}): Promise<T> {
+  async function get<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    query: object = {},
+    payload?: unknown,
+  ): Promise<T> {
     const url = new URL(path, base);
     for (const [k, v] of Object.entries(query)) {
       if (v !== undefined) url.searchParams.set(k, String(v));
     }
-    const res = await send(url);
+    const res = await send(url, payload);
     let body: unknown;
     try {
       body = await res.json();
@@ -370,6 +439,8 @@ export function createClient(options: ClientOptions): StatusClient {
   const monitorPage = pageSchema(MonitorSchema);
   const client: StatusClient = {
     listMonitors: (limit, page) => get("api/user/monitors", monitorPage, { limit, page }),
+    report: (report) =>
+      ofService(report.service, () => get("api/user/reports", ReportSchema, {}, report)),
     async getBoard(slug) {
       try {
         return await get(`api/boards/${encodeURIComponent(slug)}`, BoardSchema);

@@ -18,6 +18,7 @@ import { checkCommand } from "./commands/check.ts";
 import { gateCommand } from "./commands/gate.ts";
 import { incidentsCommand } from "./commands/incidents.ts";
 import { monitorsCommand } from "./commands/monitors.ts";
+import { reportCommand } from "./commands/report.ts";
 import { statusCommand } from "./commands/status.ts";
 import { uptimeCommand } from "./commands/uptime.ts";
 import { CliError, EXIT, type ExitCode, UsageError } from "./exit.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   checkCommand,
   gateCommand,
   monitorsCommand,
+  reportCommand,
 ];
 
 /** `status --help`. */

@@ -16,8 +16,10 @@ import {
   type BoardEntry,
   boardRecordBySlug,
   type BoardView,
+  type EarlyWarning,
   MONITOR_UPTIME_DAYS,
   type MonitorView,
+  openWarnings,
   subscribeToPublicBoard,
 } from "../../app/mod.ts";
 import {
@@ -227,8 +229,44 @@ function StatusFrame(
   );
 }
 
+/**
+ * statusd's own early warnings of the board's services (its probes or members' reports), shown
+ * apart from the vendors' statuses; nothing when there is none.
+ */
+function EarlyWarnings(props: { b: BoardView; warnings: ReadonlyMap<string, EarlyWarning> }) {
+  const slugs = [...new Set(props.b.entries.flatMap((e) => e.services))];
+  const shown = slugs.flatMap((slug) => {
+    const w = props.warnings.get(slug);
+    return w ? [{ slug, w }] : [];
+  });
+  if (shown.length === 0) return null;
+  return (
+    <section class="notice warn early-warning" aria-labelledby="early-warning">
+      <h2 id="early-warning">Early warning (statusd's own observation)</h2>
+      <p class="muted">
+        Not the vendors' statuses: what statusd's own checks of their endpoints, or members'
+        reports, see.
+      </p>
+      <ul>
+        {shown.map(({ slug, w }) => (
+          <li key={slug}>
+            <strong>{slug}</strong>: {w.summary}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function BoardPage(
-  props: { b: BoardView; now: number; base: string; publicUrl: string; mail: boolean },
+  props: {
+    b: BoardView;
+    now: number;
+    base: string;
+    publicUrl: string;
+    mail: boolean;
+    warnings: ReadonlyMap<string, EarlyWarning>;
+  },
 ) {
   const { b, now, base } = props;
   const banner = bannerWords(b);
@@ -265,6 +303,7 @@ function BoardPage(
             own status page.
           </p>
         </section>
+        <EarlyWarnings b={b} warnings={props.warnings} />
         <Legend />
         {b.entries.map((e) => <Entry key={e.id} e={e} now={now} />)}
         <section class="subscribe" aria-labelledby="follow">
@@ -337,7 +376,10 @@ async function renderBoard(c: Context<Env>, slug: string, base: string, embed: b
   const app = c.get("app");
   const headers: Record<string, string> = embed ? { "Content-Security-Policy": EMBED_CSP } : {};
   return await publicPage(c, async () => {
-    const b = await boardBySlug(app, ANONYMOUS, slug);
+    const [b, warnings] = await Promise.all([
+      boardBySlug(app, ANONYMOUS, slug),
+      embed ? Promise.resolve(new Map<string, EarlyWarning>()) : openWarnings(app),
+    ]);
     const now = app.clock.now();
     const publicUrl = app.settings.publicUrl;
     return {
@@ -348,6 +390,7 @@ async function renderBoard(c: Context<Env>, slug: string, base: string, embed: b
           base={base}
           publicUrl={publicUrl}
           mail={app.settings.mailEnabled === true}
+          warnings={warnings}
         />
       ),
     };

@@ -22,7 +22,8 @@ import { ASSET_PATHS } from "./assets.ts";
 import { homePage } from "./home.tsx";
 import { Layout, type SignedIn } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
-import { servicePage } from "./service_page.tsx";
+import { reportFromPage, servicePage } from "./service_page.tsx";
+import { webSession } from "./session.ts";
 import { countOf, levelWords, ServiceTable, STATE_WORDS } from "./_parts.tsx";
 
 /** Services per page of the catalog. */
@@ -194,4 +195,5 @@ export const registerCatalogPages: Register = (api) => {
   api.get("/", homePage);
   api.get("/services", catalogPage);
   api.get("/services/:slug", servicePage);
+  api.post("/services/:slug/report", webSession, reportFromPage);
 };

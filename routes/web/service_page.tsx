@@ -8,6 +8,8 @@
 import type { Context } from "hono";
 import {
   type ComponentHistory,
+  type OwnEyes,
+  reportTrouble,
   type ServiceHistory,
   servicePageData,
   type ServiceUptime,
@@ -23,6 +25,8 @@ import {
   type TimeToResolve,
 } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
+import { toSignIn } from "./forms.tsx";
+import { field, readForm, type WebEnv } from "./session.ts";
 import { Layout, type SignedIn, StatusBadge } from "./layout.tsx";
 import { publicPage } from "./page_cache.ts";
 import {
@@ -188,9 +192,85 @@ interface PageData {
   readonly components: ComponentHistory[];
   readonly past: Incident[];
   readonly rewrites: { readonly revisions: number; readonly incidents: number };
+  readonly eyes: OwnEyes;
 }
 
-function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn | null }) {
+/** statusd's own early warning, kept apart from the vendor's status: what it saw and since when. */
+function EarlyWarningNote(props: { eyes: OwnEyes }) {
+  const w = props.eyes.earlyWarning;
+  if (w === null) return null;
+  return (
+    <p class={`notice warn early-warning ${w.phase}`} role="status" id="early-warning">
+      <strong>
+        {w.phase === "suspected" ? "Early warning (statusd's own observation)" : "Confirmed"}:
+      </strong>{" "}
+      {w.summary}
+    </p>
+  );
+}
+
+/** The vendor's honesty record: how quickly it admits trouble statusd saw itself. */
+function HonestyRecord(
+  props: { eyes: OwnEyes; slug: string; signedIn: SignedIn | null; reported: boolean },
+) {
+  const t = props.eyes.trackRecord;
+  return (
+    <Section id="own-eyes" title="statusd's own eyes">
+      <p class="muted">
+        statusd checks the vendor's public endpoints itself about once a minute while anyone here
+        monitors it, and counts members' reports. What it sees never changes the vendor's status
+        above: it is shown apart, as statusd's own observation.
+      </p>
+      <div class="figures">
+        <div class="figure">
+          <span class="label">Acknowledgement grade, {t.windowDays} days</span>
+          <span class={`value grade${t.grade ? ` grade-${t.grade}` : ""}`}>
+            {t.grade ?? "—"}
+          </span>
+          <span class="muted">
+            {t.grade === null
+              ? t.gradeNote
+              : `average delay ${t.averageDelayMinutes} min over ${t.episodes} episodes; ` +
+                `${t.unacknowledged} never acknowledged, ${t.vendorFirst} told by the vendor first`}
+          </span>
+        </div>
+      </div>
+      <p class="muted">
+        The delay runs from statusd's first evidence to the vendor's acknowledgement (its status or
+        an incident); an episode it never acknowledges counts 4 hours. A: under 15 min, B: 15–30
+        min, C: 30 min–2 h, D: 2–4 h, F: over 4 h.
+      </p>
+      {props.reported && (
+        <p class="notice" role="status">
+          Thanks: your report is counted. Two members' reports within 30 minutes, or one while
+          statusd's probes see errors, raise an early warning.
+        </p>
+      )}
+      {props.signedIn
+        ? (
+          <form method="post" action={`${serviceHref(props.slug)}/report`} class="report">
+            <input type="hidden" name="_csrf" value={props.signedIn.csrf} />
+            <label>
+              What do you see? (optional)
+              <input type="text" name="note" maxlength={1000} autocomplete="off" />
+            </label>
+            <button type="submit">Not working for us</button>
+          </form>
+        )
+        : (
+          <p>
+            <a href={`/sign-in?next=${encodeURIComponent(serviceHref(props.slug))}`}>Sign in</a>
+            {" "}
+            to report that it is not working for you.
+          </p>
+        )}
+    </Section>
+  );
+}
+
+function ServicePage(
+  props: PageData & { publicUrl: string; signedIn: SignedIn | null; reported: boolean },
+) {
   const { s, uptime, history, past } = props;
   const now = uptime.asOf;
   // What happened on each day: open and resolved incidents (not maintenance still to come).
@@ -216,6 +296,7 @@ function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn |
       <h1>
         {s.name} <StatusBadge status={s.currentStatus} />
       </h1>
+      <EarlyWarningNote eyes={props.eyes} />
       <p class="muted">
         Source: <a href={s.statusPageUrl} rel="nofollow">{s.statusPageUrl}</a>{" "}
         ({s.platform}) · last attempt {when(s.reading.lastAttemptAt)} · last good reading{" "}
@@ -292,6 +373,12 @@ function ServicePage(props: PageData & { publicUrl: string; signedIn: SignedIn |
           </>
         )}
       </Section>
+      <HonestyRecord
+        eyes={props.eyes}
+        slug={s.slug}
+        signedIn={props.signedIn}
+        reported={props.reported}
+      />
       <Section id="components" title={`Components (${props.components.length})`}>
         <Components components={props.components} incidents={happened} now={now} />
       </Section>
@@ -332,7 +419,25 @@ export async function servicePage(c: Context<Env>): Promise<Response> {
     // One snapshot of the store for the whole page.
     const data: PageData = await servicePageData(app, slug);
     return {
-      html: <ServicePage {...data} publicUrl={app.settings.publicUrl} signedIn={signedIn} />,
+      html: (
+        <ServicePage
+          {...data}
+          publicUrl={app.settings.publicUrl}
+          signedIn={signedIn}
+          reported={signedIn !== null && c.req.query("reported") === "1"}
+        />
+      ),
     };
   });
+}
+
+/** `POST /services/{slug}/report`: a signed-in member reports it not working for the team. */
+export async function reportFromPage(c: Context<WebEnv>): Promise<Response> {
+  const session = c.get("session");
+  if (!session) return toSignIn(c);
+  const form = await readForm(c);
+  const slug = c.req.param("slug")!;
+  const note = field(form, "note").trim();
+  await reportTrouble(c.get("app"), session.principal, { service: slug, note });
+  return c.redirect(`${serviceHref(slug)}?reported=1#own-eyes`, 303);
 }

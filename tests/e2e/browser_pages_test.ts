@@ -173,6 +173,28 @@ Deno.test({
       accentColor: "#8250df",
       links: [{ label: "Our site", url: "https://example.com/" }],
     });
+    // statusd's own eyes see trouble at acme: its service and board pages show the warning.
+    const now = r.clock.now();
+    await r.store.warnings.record((await r.store.catalog.service("acme"))!.id, {
+      answered: {},
+      state: {
+        lastRound: { at: now, failing: true },
+        failingSince: now - 60_000,
+        episode: {
+          firstEvidenceAt: now - 120_000,
+          suspectedAt: now,
+          acknowledgedAt: null,
+          clearedAt: null,
+          evidence: "probes_and_reports",
+          failed: 2,
+          total: 2,
+          hosts: ["api.acme.example"],
+          reporters: 1,
+          component: "API",
+        },
+      },
+      finished: [],
+    }, now);
     const broken = apiRig();
     await broken.store.close(); // its every read fails: the 500 page
     const serve = (app: typeof r.app) =>

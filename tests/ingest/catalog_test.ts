@@ -387,3 +387,18 @@ Deno.test("the importer adds the vendors only statuscraft names, never twice, ne
   const theta = out.find((v) => v.slug === "theta")!;
   deepEqual([theta.platform, theta.category], ["unknown", "cdn-dns"]);
 });
+
+Deno.test("probes: up to five http(s) URLs statusd probes itself; anything else names the field", () => {
+  const entry = { name: "Acme", slug: "acme", statusPageUrl: "https://status.acme.test" };
+  const [v] = parseCatalog([{ ...entry, probes: ["https://api.acme.test/health"] }], "t");
+  deepEqual(v!.probes, ["https://api.acme.test/health"]);
+  equal(parseCatalog([entry], "t")[0]!.probes, undefined);
+  throws(
+    () => parseCatalog([{ ...entry, probes: ["ftp://acme.test/"] }], "t"),
+    (e: CatalogError) => /probes\.0: Expected an absolute http\(s\) URL/.test(e.message),
+  );
+  throws(
+    () => parseCatalog([{ ...entry, probes: Array(6).fill("https://acme.test/") }], "t"),
+    (e: CatalogError) => /probes: At most 5 probe URLs/.test(e.message),
+  );
+});

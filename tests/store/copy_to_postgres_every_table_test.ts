@@ -244,6 +244,37 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
   await store.mail.requestConsent(accountId, "oncall@example.com", "consent-hash", T0 - HOUR_MS);
   await store.mail.suppress("gone@example.com", { reason: "bounced", at: T0 - HOUR_MS });
   await store.mail.secret("acknowledge", () => "server-secret");
+  // statusd's own eyes: a warning's memory, two finished episodes, two reports.
+  const acme = (await store.catalog.service("acme"))!.id;
+  const episode = (at: number) => ({
+    firstEvidenceAt: at,
+    suspectedAt: at + 60_000,
+    acknowledgedAt: at + 600_000,
+    clearedAt: at + 900_000,
+    evidence: "probes" as const,
+    failed: 2,
+    total: 2,
+    hosts: ["api.acme.test"],
+    reporters: 0,
+    component: null,
+    delayMs: 600_000,
+  });
+  await store.warnings.record(acme, {
+    answered: { "https://acme.test/": T0 - HOUR_MS },
+    state: { lastRound: { at: T0 - HOUR_MS, failing: false }, failingSince: null, episode: null },
+    finished: [episode(T0 - 2 * DAY_MS), episode(T0 - DAY_MS)],
+  }, T0 - HOUR_MS);
+  for (const id of ["rep_1", "rep_2"]) {
+    await store.warnings.addReport({
+      id,
+      accountId,
+      reporter: EMAIL,
+      slug: "acme",
+      component: null,
+      note: id,
+      at: T0 - HOUR_MS,
+    }, 0);
+  }
 }
 
 /** Everything a user could see of the seeded installation, read through the app and the port. */
@@ -282,6 +313,9 @@ async function observe(ctx: AppContext, ids: { account: string; session: string;
     consents: [...await store.mail.consents(ids.account, ["oncall@example.com"])],
     suppressions: [...await store.mail.suppressions(["gone@example.com"])],
     secret: await store.mail.secret("acknowledge", () => "made anew"),
+    warning: await store.warnings.of("acme"),
+    episodes: await store.warnings.episodes("acme", 0),
+    reports: await store.warnings.reportsOf(ids.account, 10),
   };
 }
 

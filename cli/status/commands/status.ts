@@ -44,8 +44,15 @@ JSON (--json):
        "scheduledStartAt", "scheduledEndAt", "revisions", "removedAt", "overrun"}],
      "timeToResolve": {"windowDays", "all": {"incidents", "p50Minutes", "p90Minutes"},
        "byImpact": {"CRITICAL"|"MAJOR"|"MINOR"|"NONE": {"incidents", "p50Minutes",
-       "p90Minutes"}}}}]}
+       "p90Minutes"}}},
+     "earlyWarning": statusd's own observation or null: {"phase" (suspected, acknowledged),
+       "since", "acknowledgedAt", "delayMinutes", "evidence", "summary", …},
+     "trackRecord": {"episodes", "averageDelayMinutes", "grade" (A–F or null), …}}]}
   Times are ISO 8601 UTC; statuses are the API's enum names.
+
+Under the table, "Early warning" names each vendor whose endpoints statusd's own probes see
+failing (or that members reported), with whether the vendor has acknowledged it. It never
+changes the vendor's status or the exit code.
 
 Under the table, "usually resolves" gives each vendor's typical time to resolve: the median
 and p90 of how long its incidents resolved in the last 90 days lasted, per impact, e.g.
@@ -105,6 +112,16 @@ function resolutionLines(services: readonly ServiceDetail[]): string[] {
     : [];
 }
 
+/** One line per vendor statusd itself suspects (never its status: the vendor's own). */
+function warningLines(services: readonly ServiceDetail[], colour: boolean): string[] {
+  const lines = services.flatMap((s) =>
+    s.earlyWarning ? [`  ${paint(s.slug, "bold", colour)}  ${s.earlyWarning.summary}`] : []
+  );
+  return lines.length
+    ? ["", "Early warning (statusd's own observation, not the vendor's status):", ...lines]
+    : [];
+}
+
 /** Table and details for `services`. */
 export function renderStatus(
   services: readonly ServiceDetail[],
@@ -132,8 +149,12 @@ export function renderStatus(
     }),
     colour,
   );
-  return [table, ...services.flatMap((s) => details(s, colour)), ...resolutionLines(services)]
-    .join("\n");
+  return [
+    table,
+    ...warningLines(services, colour),
+    ...services.flatMap((s) => details(s, colour)),
+    ...resolutionLines(services),
+  ].join("\n");
 }
 
 /** The `status` command. */

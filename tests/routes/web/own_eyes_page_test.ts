@@ -1,0 +1,163 @@
+/**
+ * The service page's "statusd's own eyes": an early warning shown apart from the vendor's status,
+ * the vendor's acknowledgement grade, and a member's "Not working for us" report from the page.
+ * @module
+ */
+import { equal, match, ok } from "node:assert/strict";
+import { MINUTE_MS } from "../../../domain/mod.ts";
+import { account, PASSWORD } from "../../support/accounts.ts";
+import { addVendor, apiRig, T0 } from "../../support/api.ts";
+import { section, visibleText } from "../../support/html.ts";
+import { formBrowser } from "../../support/web.ts";
+
+const HTML = { accept: "text/html" };
+
+Deno.test("a suspected vendor's page says what statusd saw, apart from the vendor's status", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", status: "OPERATIONAL" });
+    const quiet = await (await r.get("/services/acme", HTML)).text();
+    equal(/id="early-warning"/.test(quiet), false);
+    const eyes = visibleText(section(quiet, "own-eyes"));
+    match(eyes, /not enough data: 0 of the 3 episodes a grade needs in 90 days/);
+    match(eyes, /Sign in to report that it is not working for you/);
+
+    const id = (await r.store.catalog.service("acme"))!.id;
+    await r.store.warnings.record(id, {
+      answered: {},
+      state: {
+        lastRound: { at: T0, failing: true },
+        failingSince: T0 - MINUTE_MS,
+        episode: {
+          firstEvidenceAt: T0 - 2 * MINUTE_MS,
+          suspectedAt: T0,
+          acknowledgedAt: null,
+          clearedAt: null,
+          evidence: "probes",
+          failed: 2,
+          total: 2,
+          hosts: ["api.acme.test"],
+          reporters: 0,
+          component: null,
+        },
+      },
+      finished: [],
+    }, T0);
+    r.cache.clear();
+    const html = await (await r.get("/services/acme", HTML)).text();
+    const note = /<p class="notice warn early-warning suspected"[^>]*>([\s\S]*?)<\/p>/.exec(html);
+    ok(note, "the early warning is shown");
+    equal(
+      visibleText(note[1]!).trim(),
+      "Early warning (statusd's own observation): statusd's own checks have seen errors from " +
+        "api.acme.test since 11:58 UTC (2 of 2 failed); the vendor has not acknowledged.",
+    );
+    match(html, /<h1>acme <span class="badge s-OPERATIONAL">operational<\/span><\/h1>/);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a signed-in member reports from the page; the report is counted", async () => {
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", status: "OPERATIONAL" });
+    const owner = await account(r.ctx, "owner@example.test");
+    const b = formBrowser(r.app);
+    const signed = await b.submit(
+      "https://status.example.test/sign-in",
+      "https://status.example.test/sign-in",
+      {
+        email: "owner@example.test",
+        password: PASSWORD,
+      },
+    );
+    equal(signed.status, 303);
+    const sent = await b.submit(
+      "https://status.example.test/services/acme",
+      "https://status.example.test/services/acme/report",
+      { note: "checkout returns 502" },
+    );
+    equal(sent.status, 303);
+    equal(sent.headers.get("location"), "/services/acme?reported=1#own-eyes");
+    const thanks = await (await b.get("https://status.example.test/services/acme?reported=1"))
+      .text();
+    match(visibleText(section(thanks, "own-eyes")), /Thanks: your report is counted/);
+    const id = (await r.store.catalog.service("acme"))!.id;
+    const recent = await r.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS);
+    equal(recent?.reporters, 1);
+    const [stored] = await r.store.warnings.reportsOf(
+      owner.account.id,
+      10,
+    );
+    equal(stored!.note, "checkout returns 502");
+    equal(stored!.reporter, "owner@example.test");
+    // Without the form's token nothing is stored.
+    const forged = await b.get("https://status.example.test/services/acme/report", {
+      method: "POST",
+      body: new URLSearchParams({ note: "forged" }),
+    });
+    equal(forged.status, 403);
+    equal(
+      (await r.store.warnings.reportsOf(
+        owner.account.id,
+        10,
+      )).length,
+      1,
+    );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a board page lists statusd's early warnings of its services, apart from their statuses", async () => {
+  const { createBoard, createMonitor } = await import("../../../app/mod.ts");
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", status: "OPERATIONAL" });
+    await addVendor(r.store, { slug: "calm", status: "OPERATIONAL" });
+    const owner = await account(r.ctx, "owner@example.test");
+    const admin = { kind: "admin", account: owner.account } as const;
+    const a = await createMonitor(r.ctx, admin, { service: "acme" });
+    const c = await createMonitor(r.ctx, admin, { service: "calm" });
+    await createBoard(r.ctx, admin, {
+      slug: "stack",
+      title: "Our stack",
+      public: true,
+      items: [{ kind: "monitor", id: a.id }, { kind: "monitor", id: c.id }],
+    });
+    const before = await (await r.get("/b/stack", HTML)).text();
+    equal(/Early warning/.test(before), false);
+    const id = (await r.store.catalog.service("acme"))!.id;
+    await r.store.warnings.record(id, {
+      answered: {},
+      state: {
+        lastRound: null,
+        failingSince: null,
+        episode: {
+          firstEvidenceAt: T0 - 5 * MINUTE_MS,
+          suspectedAt: T0,
+          acknowledgedAt: null,
+          clearedAt: null,
+          evidence: "reports",
+          failed: 0,
+          total: 0,
+          hosts: [],
+          reporters: 2,
+          component: "API",
+        },
+      },
+      finished: [],
+    }, T0);
+    r.cache.clear();
+    const html = await (await r.get("/b/stack", HTML)).text();
+    const text = visibleText(html);
+    match(
+      text,
+      /Early warning \(statusd's own observation\) .* acme: 2 members reported it not working \(API\); the vendor has not acknowledged\./,
+    );
+    equal(/calm:/.test(text), false);
+  } finally {
+    await r.close();
+  }
+});
