@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests, streams their output, then prints "N passed, N failed[, N skipped]" last and
 # exits non-zero when anything failed.
-#   bash .ci/test.sh            every test on SQLite (the end-to-end files in a pass of their
-#                               own) and, side by side, the suites built on the test store (app,
-#                               API, MCP, feeds, CLI, ingest, outbound) again on PostgreSQL; two
-#                               test files at a time in each of the three passes
+#   bash .ci/test.sh            every test on SQLite and, side by side, the suites built on the
+#                               test store (app, API, MCP, feeds, CLI, ingest, outbound) again on
+#                               PostgreSQL; two test files at a time in each
 #   bash .ci/test.sh ARGS…      one `deno test ARGS…` run
 log=$(mktemp)
 pg_dir=""
@@ -105,22 +104,7 @@ else
   else
     echo "PostgreSQL is not installed (Debian's postgresql): the PostgreSQL pass is skipped"
   fi
-  # The end-to-end files (tests/e2e: servers, browsers and processes started and waited on)
-  # run as a pass of their own beside the rest, so their long waits never hold the slots the
-  # CPU-bound files need (one pass over tests/ took 8 min 32 s of a 2-core CI machine with the
-  # slowest e2e files waiting 60–70 s each).
-  e2e_log=$(mktemp)
-  (DENO_JOBS=${DENO_JOBS:-2} run_tests "$e2e_log" quiet -A --parallel tests/e2e) &
-  e2e_pid=$!
-  mapfile -t rest < <(find tests -mindepth 1 -maxdepth 1 ! -name e2e ! -name support \
-    ! -name fixtures | sort)
-  DENO_JOBS=${DENO_JOBS:-2} pass -A --parallel "${rest[@]}"
-  e2e_rc=0
-  wait "$e2e_pid" || e2e_rc=$?
-  echo "--- the end-to-end suites (tests/e2e) ---"
-  cat "$e2e_log"
-  tally "$e2e_log" "$e2e_rc"
-  rm -f "$e2e_log"
+  DENO_JOBS=${DENO_JOBS:-2} pass -A --parallel tests/
   if [[ -n $pg_pid ]]; then
     pg_rc=0
     wait "$pg_pid" || pg_rc=$?
