@@ -165,8 +165,8 @@ export async function runProbesBench(o: ProbesBenchOptions): Promise<void> {
     );
     console.log(
       `  failure → suspected (rounds a minute apart, failures at random moments): p50 ${
-        percentile(delays, 0.5).toFixed(0)
-      } s, p95 ${percentile(delays, 0.95).toFixed(0)} s, max ${
+        percentile(delays, 50).toFixed(0)
+      } s, p95 ${percentile(delays, 95).toFixed(0)} s, max ${
         Math.max(...delays).toFixed(0)
       } s over ${delays.length} vendors (goal p95 ≤ 150 s)${
         missed ? `; ${missed} never suspected` : ""
