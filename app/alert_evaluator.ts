@@ -56,15 +56,16 @@ import { unsubscribeLink } from "./subscriptions.ts";
 /** The evaluator's cursor over the change log. */
 export const EVALUATOR_CURSOR = "evaluator";
 /** Changes read per evaluation round. */
-const BATCH = 500;
+export const BATCH = 500;
 /** How often a service still failing is looked at again (rules and monitors added meanwhile). */
 const FAILING_REFRESH_MS = 60_000;
 
-const hash = (...parts: (string | number)[]) =>
+/** A short stable id from `parts` (delivery and notification ids). */
+export const hash = (...parts: (string | number)[]) =>
   encodeHexLowerCase(sha256(new TextEncoder().encode(parts.join("\u0000")))).slice(0, 24);
 
 /** Settings › Alerts, where the account reads every delivery. */
-function alertsPage(ctx: AppContext): string {
+export function alertsPage(ctx: AppContext): string {
   return `${ctx.settings.publicUrl}/settings/alerts`;
 }
 
@@ -90,7 +91,7 @@ function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promis
  * What one round reads once: each changed service's detail, and the groups and boards rules
  * name. Nothing outlives the round, so an edit is seen by the next one.
  */
-class Round {
+export class Round {
   readonly now: EpochMs;
   readonly #services = new Map<string, Promise<ServiceDetail | null>>();
   readonly #groups = new Map<string, Promise<GroupRecord | null>>();
@@ -163,7 +164,7 @@ interface ReadingOfService {
 }
 
 /** A rule or subscription and one monitor of a changed service it watches. */
-interface Watch<S> {
+export interface Watch<S> {
   readonly source: S;
   readonly monitor: MonitorRecord;
 }
@@ -174,7 +175,7 @@ interface Watch<S> {
  * are among them: they send nothing new, but end the alerts they opened. Subscriptions are read
  * only `withSubscriptions` (they are told nothing of readings).
  */
-async function watchersOf(
+export async function watchersOf(
   round: Round,
   slugs: readonly string[],
   withSubscriptions = true,
@@ -349,7 +350,7 @@ async function messageFor(
  * What caused a rule's deliveries: the key their ids derive from (a change's id, or a failing
  * run's start), the change if one did, and when.
  */
-interface Cause {
+export interface Cause {
   readonly key: string | number;
   readonly changeId: number | null;
   readonly createdAt: EpochMs;
@@ -361,7 +362,7 @@ function changeCause(change: Change): Cause {
 }
 
 /** Deliveries of `message` to each of the rule's routes. */
-function toRoutes(
+export function toRoutes(
   rule: RuleRecord,
   message: AlertMessage,
   cause: Cause,
@@ -426,7 +427,7 @@ async function firing(
 }
 
 /** The outbox writes of one round: deliveries to insert and notifications to stop. */
-class Outbox {
+export class Outbox {
   readonly items: NewDelivery[] = [];
   readonly cancel: string[] = [];
 
@@ -632,7 +633,7 @@ export async function evaluateAlerts(ctx: AppContext): Promise<number> {
 }
 
 /** {@link evaluateAlerts}, telling a round another instance won ("lost") from an empty one. */
-async function evaluateRound(ctx: AppContext): Promise<number | "lost"> {
+export async function evaluateRound(ctx: AppContext): Promise<number | "lost"> {
   const d = ctx.store.deliveries;
   let from = await d.cursor(EVALUATOR_CURSOR);
   if (from === null) {
@@ -850,54 +851,4 @@ async function endReadingAlert(
       ? deliveries
       : deliveries.slice(0, 1).map((x) => ({ ...x, closing: true as const }))),
   );
-}
-
-/**
- * Runs {@link evaluateAlerts} after every committed change batch and every `everyMs`. An
- * instance that loses a round to another (instances sharing PostgreSQL all hear each change)
- * leaves the next `everyMs` of change-triggered rounds to the winner and keeps only its timed
- * ones, so the work is done once, not once per instance, and a stopped winner is replaced
- * within `everyMs`.
- */
-export function startAlertEvaluator(ctx: AppContext, everyMs = 2_000): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  let yieldUntil = 0;
-  const run = (timed: boolean) => {
-    if (stopped || (!timed && ctx.clock.now() < yieldUntil)) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        for (;;) {
-          const round = stopped ? 0 : await evaluateRound(ctx);
-          if (round === "lost") yieldUntil = ctx.clock.now() + everyMs;
-          if (round !== BATCH) break;
-        }
-        if (!stopped) await evaluateReadings(ctx);
-      } catch (err) {
-        ctx.log.error("alert evaluation failed", { err: String(err) });
-      }
-    })().finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        run(false);
-      }
-    });
-  };
-  const unsubscribe = ctx.store.changes.subscribe(() => run(false));
-  const timer = setInterval(() => run(true), everyMs);
-  run(true);
-  return {
-    async stop() {
-      stopped = true;
-      unsubscribe();
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -43,6 +43,7 @@ const NewRuleInput = z.object({
   maintenance: z.boolean().default(false),
   forMinutes: z.number().int().min(0).max(1440).default(0),
   failingMinutes: z.number().int().min(1).max(1440).nullable().default(null),
+  earlyWarning: z.boolean().default(false),
   recovery: z.boolean().default(true),
   routes: z.array(Id).max(20).default([]),
   escalation: Id.nullable().default(null),
@@ -89,6 +90,7 @@ function checkWhole(
   r: Pick<RuleRecord, "routes" | "level" | "incidents" | "maintenance"> & {
     readonly escalation?: string | null;
     readonly failingMinutes?: number | null;
+    readonly earlyWarning?: boolean;
   },
 ): void {
   if (r.routes.length === 0 && (r.escalation ?? null) === null) {
@@ -97,11 +99,14 @@ function checkWhole(
       message: "a rule sends somewhere: give routes, an escalation policy, or both",
     }]);
   }
-  if (r.level === null && !r.incidents && !r.maintenance && (r.failingMinutes ?? null) === null) {
+  if (
+    r.level === null && !r.incidents && !r.maintenance && (r.failingMinutes ?? null) === null &&
+    !r.earlyWarning
+  ) {
     throw new InvalidRequest([{
       parameter: "level",
-      message:
-        "a rule watches a level, incidents, maintenance or failing readings: give at least one",
+      message: "a rule watches a level, incidents, maintenance, failing readings or early " +
+        "warnings: give at least one",
     }]);
   }
 }

@@ -248,12 +248,9 @@ export {
   WRITE_ALERTS,
 } from "./alert_routes.ts";
 export { createRule, deleteRule, getRule, listRules, updateRule } from "./alert_rules.ts";
-export {
-  evaluateAlerts,
-  evaluateReadings,
-  EVALUATOR_CURSOR,
-  startAlertEvaluator,
-} from "./alert_evaluator.ts";
+export { evaluateAlerts, evaluateReadings, EVALUATOR_CURSOR } from "./alert_evaluator.ts";
+export { evaluateWarnings } from "./alert_warnings.ts";
+export { startAlertEvaluator } from "./alert_loop.ts";
 export {
   acknowledgeByLink,
   acknowledgeEvent,

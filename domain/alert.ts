@@ -34,6 +34,11 @@ export type AlertTrigger =
   | "maintenance_completed"
   /** statusd has failed to read a watched vendor for the rule's minutes. */
   | "reading_failing"
+  /**
+   * statusd's own probes of a watched vendor's endpoints, or members' reports, see trouble the
+   * vendor has not admitted (its early warning): statusd's observation, not the vendor's.
+   */
+  | "early_warning"
   /** What an earlier alert of the same notification reported is over. */
   | "recovered"
   /** "Send test" on a route. */
@@ -189,6 +194,11 @@ export interface RuleRecord {
   readonly forMinutes: number;
   /** Also fires when statusd has failed to read a watched vendor for this many minutes. */
   readonly failingMinutes?: number | null;
+  /**
+   * Also fires when statusd's own early warning suspects a watched vendor (its probes or
+   * members' reports; opt-in, absent in rules made before it existed).
+   */
+  readonly earlyWarning?: boolean;
   /** Sends a recovery when the level is back under the threshold. */
   readonly recovery: boolean;
   /** Where it sends (route ids of the account). */
@@ -214,6 +224,7 @@ export type RulePatch = Partial<
     | "maintenance"
     | "forMinutes"
     | "failingMinutes"
+    | "earlyWarning"
     | "recovery"
     | "routes"
     | "enabled"

@@ -379,6 +379,11 @@ const RuleSchema = z.object({
   failingMinutes: z.number().int().nullable().openapi({
     description: "Also fires when statusd has failed to read a watched vendor this many minutes",
   }),
+  earlyWarning: z.boolean().openapi({
+    description: "Also fires when statusd's own early warning suspects a watched vendor (its " +
+      "probes of the vendor's endpoints fail, or members report it) before the vendor admits " +
+      "it; the alert says it is statusd's own observation. Off unless asked",
+  }),
   recovery: z.boolean().openapi({ description: "Tells when it is back under the level" }),
   routes: z.array(z.string()),
   escalation: z.string().nullable().openapi({
@@ -398,6 +403,7 @@ const RuleBody = z.object({
   maintenance: z.boolean().optional(),
   forMinutes: z.number().int().optional(),
   failingMinutes: z.number().int().nullable().optional(),
+  earlyWarning: z.boolean().optional(),
   recovery: z.boolean().optional(),
   routes: z.array(z.string()).optional(),
   escalation: z.string().nullable().optional(),
@@ -416,6 +422,7 @@ function ruleJson(r: RuleRecord): z.infer<typeof RuleSchema> {
     maintenance: r.maintenance,
     forMinutes: r.forMinutes,
     failingMinutes: r.failingMinutes ?? null,
+    earlyWarning: r.earlyWarning ?? false,
     recovery: r.recovery,
     routes: [...r.routes],
     escalation: r.escalation ?? null,

@@ -352,6 +352,10 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
               <input type="number" name="failingMinutes" min={1} max={1440} />
             </label>
             <label class="check">
+              <input type="checkbox" name="earlyWarning" value="yes" />{" "}
+              Also when statusd's own checks suspect trouble before the vendor admits it
+            </label>
+            <label class="check">
               <input type="checkbox" name="recovery" value="yes" checked /> Tell me when it recovers
             </label>
             <label class="check">
@@ -881,6 +885,7 @@ export function alertsPages(): Hono<WebEnv> {
           ? null
           : Number(field(form, "failingMinutes")),
         escalation: field(form, "escalation") === "" ? null : field(form, "escalation"),
+        earlyWarning: field(form, "earlyWarning") === "yes",
         recovery: field(form, "recovery") === "yes",
         incidents: field(form, "incidents") === "yes",
         maintenance: field(form, "maintenance") === "yes",

@@ -171,7 +171,7 @@ export const ENVIRONMENT_READERS: Readonly<Record<string, string>> = {
 /** The only files that may start timers, and what for. */
 export const TIMER_USERS: Readonly<Record<string, string>> = {
   "main.ts": "the shutdown deadline",
-  "app/alert_evaluator.ts": "the evaluator's safety-net round",
+  "app/alert_loop.ts": "the evaluator's safety-net round",
   "app/dependency_reader.ts": "the deadline of a dependency-file read",
   "app/keys.ts": "flushing key-use writes after the current request",
   "app/retention.ts": "yielding to requests between retention batches",

@@ -1,0 +1,165 @@
+/**
+ * Alert rules on statusd's own early warning (opt-in): one alert per episode, saying it is
+ * statusd's observation and not the vendor's status; the recovery when the warning clears; rules
+ * that did not ask hear nothing; a restarted evaluator still ends what went before it stopped.
+ * @module
+ */
+import { deepStrictEqual, equal, match, notEqual } from "node:assert/strict";
+import {
+  type Caller,
+  createMonitor,
+  createRoute,
+  createRule,
+  evaluateAlerts,
+  evaluateWarnings,
+} from "../../app/mod.ts";
+import { InvalidRequest, QUIET, type WarningState } from "../../domain/mod.ts";
+import { account, testContext } from "../support/accounts.ts";
+import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+
+const T0 = Date.UTC(2026, 10, 28, 12);
+
+function suspected(first: number, acknowledgedAt: number | null = null): WarningState {
+  return {
+    lastRound: { at: first + 60_000, failing: true },
+    failingSince: first,
+    episode: {
+      firstEvidenceAt: first,
+      suspectedAt: first + 60_000,
+      acknowledgedAt,
+      clearedAt: null,
+      evidence: "probes",
+      failed: 2,
+      total: 2,
+      hosts: ["api.github.com"],
+      reporters: 0,
+      component: null,
+    },
+  };
+}
+
+async function setup() {
+  let now = T0;
+  const ctx = testContext({ clock: { now: () => now } });
+  await syncVendors(ctx.store, [vendorOf({ slug: "github", name: "GitHub" })], T0 - 86_400_000);
+  await recordReading(ctx.store, "github", {
+    indicator: "OPERATIONAL",
+    components: [],
+    incidents: [],
+  }, T0 - 3_600_000);
+  const who = await account(ctx, "owner@example.com");
+  const admin: Caller = { kind: "admin", account: who.account };
+  const route = (await createRoute(ctx, admin, {
+    name: "hooks",
+    settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
+  })).route;
+  const gh = await createMonitor(ctx, admin, { service: "github" });
+  equal(await evaluateAlerts(ctx), 0);
+  const id = (await ctx.store.catalog.service("github"))!.id;
+  return {
+    ctx,
+    admin,
+    route,
+    gh,
+    warn: (state: WarningState) =>
+      ctx.store.warnings.record(id, { answered: {}, state, finished: [] }, now),
+    all: async () =>
+      (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 100 })).items,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+Deno.test("an opted-in rule hears of an early warning once per episode, then of its recovery", async () => {
+  const s = await setup();
+  await using _ = s.ctx;
+  await createRule(s.ctx, s.admin, {
+    name: "Own eyes",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    earlyWarning: true,
+    routes: [s.route.id],
+  });
+  await createRule(s.ctx, s.admin, {
+    name: "Levels only",
+    target: { kind: "all" },
+    routes: [s.route.id],
+  });
+  equal(await evaluateWarnings(s.ctx), 0);
+  await s.warn(suspected(T0 - 60_000));
+  equal(await evaluateWarnings(s.ctx), 1, "one route of the one rule that asked");
+  const [alert] = await s.all();
+  equal(alert!.message.trigger, "early_warning");
+  equal(alert!.message.summary, "statusd suspects trouble at GitHub (its own observation)");
+  match(
+    alert!.message.advice,
+    /^statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(2 of 2 failed\); the vendor has not acknowledged\. This is statusd's own observation, not GitHub's status, which still reads operational\./,
+  );
+  equal(alert!.message.sentBecause, "rule Own eyes");
+
+  s.advance(60_000);
+  equal(await evaluateWarnings(s.ctx), 0, "the same episode: nothing more");
+  await s.warn(suspected(T0 - 60_000, T0 + 30_000));
+  equal(await evaluateWarnings(s.ctx), 0, "acknowledged by the vendor: its own alerts follow");
+
+  s.advance(60_000);
+  await s.warn(QUIET);
+  equal(await evaluateWarnings(s.ctx), 1, "cleared: the recovery");
+  const [recovery] = await s.all();
+  equal(recovery!.message.trigger, "recovered");
+  equal(recovery!.notificationId, alert!.notificationId);
+  equal(recovery!.message.summary, "statusd's own checks of GitHub recovered");
+
+  // A new episode is a new notification.
+  s.advance(3_600_000);
+  await s.warn(suspected(T0 + 3_600_000));
+  equal(await evaluateWarnings(s.ctx), 1);
+  const [again] = await s.all();
+  notEqual(again!.notificationId, alert!.notificationId);
+});
+
+Deno.test("a rule may watch early warnings alone; one watching nothing is refused", async () => {
+  const s = await setup();
+  await using _ = s.ctx;
+  const rule = await createRule(s.ctx, s.admin, {
+    name: "Only own eyes",
+    target: { kind: "all" },
+    level: null,
+    earlyWarning: true,
+    routes: [s.route.id],
+  });
+  equal(rule.earlyWarning, true);
+  try {
+    await createRule(s.ctx, s.admin, {
+      name: "Nothing",
+      target: { kind: "all" },
+      level: null,
+      routes: [s.route.id],
+    });
+    throw new Error("a rule watching nothing was made");
+  } catch (err) {
+    equal(err instanceof InvalidRequest, true);
+    deepStrictEqual((err as InvalidRequest).issues.map((i) => i.parameter), ["level"]);
+    match((err as InvalidRequest).message, /early warnings/);
+  }
+});
+
+Deno.test("a restarted evaluator still ends an early-warning alert that went before it stopped", async () => {
+  const s = await setup();
+  await using _ = s.ctx;
+  await createRule(s.ctx, s.admin, {
+    name: "Own eyes",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    earlyWarning: true,
+    routes: [s.route.id],
+  });
+  await s.warn(suspected(T0 - 60_000));
+  equal(await evaluateWarnings(s.ctx), 1);
+  equal(await evaluateWarnings({ ...s.ctx }), 0, "restarted while it lasts: nothing twice");
+  // Another process (a fresh memory) starts after the warning cleared.
+  await s.warn(QUIET);
+  const restarted = { ...s.ctx };
+  equal(await evaluateWarnings(restarted), 1, "the recovery of what went before");
+  equal((await s.all())[0]!.message.trigger, "recovered");
+  equal(await evaluateWarnings(restarted), 0);
+});
