@@ -216,6 +216,9 @@ export async function watchersOf(
 
 /** True when `change` concerns what `m` watches. */
 function concerns(change: Change, m: MonitorRecord): boolean {
+  // statusd's own early warnings are the warnings pass's (app/alert_warnings.ts), not a change
+  // of the vendor's: rules opt in to them, subscriptions never hear of them.
+  if (change.kind === "early_warning") return false;
   if (change.slug !== m.serviceSlug || m.paused) return false;
   if (change.kind === "incident") {
     // A monitor narrowed to components hears of an incident only when the vendor names one of

@@ -61,7 +61,7 @@ export function earlyWarningOf(episode: WarningEpisode): EarlyWarning {
     probes: { failed: episode.failed, total: episode.total, hosts: [...episode.hosts] },
     reporters: episode.reporters,
     component: episode.component,
-    summary: warningWords(episode, (t) => `${toIso(t).slice(11, 16)} UTC`),
+    summary: warningWords(episode),
     ownObservation: true,
   };
 }

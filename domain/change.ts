@@ -34,8 +34,23 @@ export interface IncidentChange {
   readonly opened?: true;
 }
 
+/**
+ * statusd's own early warning of a vendor moved: suspected (its probes or members' reports see
+ * trouble), acknowledged (the vendor admitted it), or cleared. statusd's observation, never the
+ * vendor's status.
+ */
+export interface EarlyWarningChange {
+  readonly kind: "early_warning";
+  readonly slug: string;
+  readonly phase: "suspected" | "acknowledged" | "cleared";
+  /** statusd's first evidence (ISO 8601). */
+  readonly since: string;
+  /** In words, as surfaces show it. */
+  readonly summary: string;
+}
+
 /** A change as stored in the feed: a monotonically increasing id (SSE `id`) and its time. */
-export type Change = (StatusChange | IncidentChange) & {
+export type Change = (StatusChange | IncidentChange | EarlyWarningChange) & {
   readonly id: number;
   readonly at: EpochMs;
 };

@@ -6,7 +6,7 @@
  * never touched: the warning is a separate field.
  * @module
  */
-import { type EpochMs, HOUR_MS, MINUTE_MS } from "./time.ts";
+import { type EpochMs, HOUR_MS, MINUTE_MS, toIso } from "./time.ts";
 
 /** How often a vendor's probe targets are checked. */
 export const PROBE_INTERVAL_MS = MINUTE_MS;
@@ -269,8 +269,16 @@ export function isLocalOutage(probed: number, failing: number): boolean {
 /** The fewest vendors failing together that statusd takes for its own network's fault. */
 export const LOCAL_OUTAGE_MIN_VENDORS = 3;
 
+/** A time of day as the warning's words give it: "10:02 UTC". */
+export function utcTimeOfDay(at: EpochMs): string {
+  return `${toIso(at).slice(11, 16)} UTC`;
+}
+
 /** The words a surface shows for an open episode, e.g. "statusd's own checks have seen …". */
-export function warningWords(episode: WarningEpisode, toTime: (at: EpochMs) => string): string {
+export function warningWords(
+  episode: WarningEpisode,
+  toTime: (at: EpochMs) => string = utcTimeOfDay,
+): string {
   const probes = episode.total > 0
     ? `statusd's own checks have seen errors from ${
       episode.hosts.join(", ") || "its endpoints"

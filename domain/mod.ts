@@ -96,7 +96,12 @@ export {
   ROLES,
 } from "./account.ts";
 export { ANONYMOUS, holdsScope, type Principal } from "./principal.ts";
-export { type Change, type IncidentChange, type StatusChange } from "./change.ts";
+export {
+  type Change,
+  type EarlyWarningChange,
+  type IncidentChange,
+  type StatusChange,
+} from "./change.ts";
 export {
   coversWindow,
   dailyWorst,
@@ -433,6 +438,7 @@ export {
   REPORTERS_ALONE,
   stepWarning,
   UNACKNOWLEDGED_DELAY_MS,
+  utcTimeOfDay,
   type WarningEpisode,
   type WarningEvent,
   type WarningFacts,

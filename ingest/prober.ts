@@ -13,6 +13,7 @@ import { Cron } from "croner";
 import {
   ACKNOWLEDGE_LOOKBACK_MS,
   type Clock,
+  type EarlyWarningChange,
   type EpochMs,
   isFailingRound,
   isLocalOutage,
@@ -21,6 +22,7 @@ import {
   type ProbeScope,
   REPORT_WINDOW_MS,
   stepWarning,
+  toIso,
   type WarningEpisode,
   type WarningEvent,
   type WarningFacts,
@@ -160,26 +162,33 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
       );
       if (ack !== null) step = stepWarning(v.state, { ...facts, acknowledgedAt: ack }, now);
     }
+    const e = step.state.episode;
+    const changes = step.events.flatMap((event): EarlyWarningChange[] => {
+      const about = event === "cleared" ? (step.finished.at(-1) ?? e) : e;
+      return about === null ? [] : [{
+        kind: "early_warning",
+        slug: v.slug,
+        phase: event,
+        since: toIso(about.firstEvidenceAt),
+        summary: warningWords(about),
+      }];
+    });
     const changed = step.events.length > 0 || step.finished.length > 0 ||
       JSON.stringify(step.state) !== JSON.stringify(v.state) ||
       JSON.stringify(r.answered) !== JSON.stringify(v.answered);
     if (changed) {
       await deps.store.record(
         v.vendorId,
-        { answered: r.answered, state: step.state, finished: step.finished },
+        { answered: r.answered, state: step.state, finished: step.finished, changes },
         now,
       );
     }
-    const e = step.state.episode;
     if (e !== null && e.clearedAt === null) open.add(v.vendorId);
     else open.delete(v.vendorId);
     for (const event of step.events) {
-      const about = event === "cleared" ? (step.finished.at(-1) ?? e ?? null) : e;
+      const about = event === "cleared" ? (step.finished.at(-1) ?? e) : e;
       if (about === null) continue;
-      deps.log.info(`early warning ${event}`, {
-        service: v.slug,
-        words: warningWords(about, (t) => new Date(t).toISOString()),
-      });
+      deps.log.info(`early warning ${event}`, { service: v.slug, words: warningWords(about) });
       deps.onEvent?.(v.slug, event, about);
     }
   }

@@ -8,6 +8,7 @@
 import type { FinishedEpisode, RecentReports, WarningState } from "../early_warning.ts";
 import type { GradedEpisode } from "../ack_grade.ts";
 import type { EpochMs } from "../time.ts";
+import type { EarlyWarningChange } from "../change.ts";
 
 /** Which vendors are probed: those any account monitors, every vendor, or none. */
 export type ProbeScope = "monitored" | "all" | "off";
@@ -29,6 +30,11 @@ export interface ProbeRecord {
   readonly state: WarningState;
   /** Episodes whose delay became final (kept for the grade). */
   readonly finished: readonly FinishedEpisode[];
+  /**
+   * What moved, for the change feed (SSE, the response cache, other instances): stored in the
+   * same act and told to subscribers after it commits.
+   */
+  readonly changes?: readonly EarlyWarningChange[];
 }
 
 /** A vendor's early warning as surfaces read it. */

@@ -1,6 +1,6 @@
 /**
- * `GET /api/events`: a Server-Sent Events stream of committed status changes and incident
- * updates, resumable with `Last-Event-ID`.
+ * `GET /api/events`: a Server-Sent Events stream of committed status changes, incident updates
+ * and statusd's own early warnings, resumable with `Last-Event-ID`.
  *
  * Nothing is ever dropped silently. Replays read the durable `changes` table in chunks of
  * {@link REPLAY_CHUNK}. Live changes wait in a buffer of at most {@link LIVE_BUFFER_MAX} per
@@ -51,7 +51,10 @@ const eventsRoute = defineRoute({
     "A `text/event-stream` (Server-Sent Events) of every change the poller stores, as it " +
     "commits it. Two event types carry changes: `status` (data: `{id, at, kind, slug, " +
     "component, from, to}`; `component` is null for the service as a whole) and `incident` " +
-    "(data: `{id, at, kind, slug, incidentId, title, status, impact, latestUpdate}`). Each has " +
+    "(data: `{id, at, kind, slug, incidentId, title, status, impact, latestUpdate}`); a third, " +
+    "`early_warning` (data: `{id, at, kind, slug, phase, since, summary}`, `phase` one of " +
+    "`suspected`, `acknowledged`, `cleared`), is statusd's own observation of a vendor (its " +
+    "probes of the vendor's endpoints, members' reports), never the vendor's status. Each has " +
     "an `id`, increasing; reconnect with the `Last-Event-ID` header (browsers' EventSource does " +
     "this itself) to receive what you missed, oldest first, read from the stored log. Without " +
     "it the stream starts with new changes only.\n\n" +

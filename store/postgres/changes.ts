@@ -10,6 +10,8 @@ import type { Sql } from "./db.ts";
 
 /** The advisory lock key of the change log's writers. */
 const CHANGE_LOG_LOCK = 7_355_002;
+/** The statement taking it (for writers written once for both engines). */
+export const CHANGE_LOG_LOCK_SQL = `SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`;
 
 /** Inserts changes into the feed table (inside the writer's transaction); returns them with ids. */
 export async function recordChanges(

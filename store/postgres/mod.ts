@@ -9,7 +9,7 @@ import { createChangeFanOut } from "../shared/change_feed.ts";
 import { mailStore } from "./mail.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
-import { changeCursor, CHANGES_CHANNEL } from "./changes.ts";
+import { CHANGE_LOG_LOCK_SQL, changeCursor, CHANGES_CHANNEL } from "./changes.ts";
 import { connect, type Sql } from "./db.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
@@ -68,7 +68,11 @@ export async function postgresStoreOver(
   const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
   return {
     engine: "postgres",
-    ...sharedNouns(postgresEngine(sql), feed),
+    ...sharedNouns(postgresEngine(sql), feed, {
+      lockSql: CHANGE_LOG_LOCK_SQL,
+      notifySql: `SELECT pg_notify('${CHANGES_CHANNEL}', '')`,
+      published: () => pump(),
+    }),
     polls: pollStore(sql, owner, pump),
     retention: retentionStore(sql),
     attempts: attemptStore(sql),

@@ -14,6 +14,20 @@ export interface ChangeFanOut {
   subscribe(listener: ChangeListener): () => void;
 }
 
+/**
+ * How a shared algorithm appends to the change log: the statements each engine needs around the
+ * insert (PostgreSQL: writers take turns until they commit, and NOTIFY the other instances), and
+ * how this process's subscribers are told once the transaction committed.
+ */
+export interface ChangeLog {
+  /** Run before the insert, in the writer's transaction; null when none is needed. */
+  readonly lockSql: string | null;
+  /** Run after the insert, in the writer's transaction; null when none is needed. */
+  readonly notifySql: string | null;
+  /** Tells this process's subscribers of `changes`, committed (with their ids). */
+  published(changes: readonly Change[]): Promise<void>;
+}
+
 /** A new fan-out with no subscribers. */
 export function createChangeFanOut(
   onListenerError: (err: unknown) => void = () => {},

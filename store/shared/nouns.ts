@@ -8,7 +8,7 @@ import type { Store } from "../../domain/mod.ts";
 import { accountStore } from "./accounts.ts";
 import { boardStore, docStore, groupStore, ruleStore, subscriptionStore } from "./account_docs.ts";
 import { catalogStore } from "./catalog.ts";
-import type { ChangeFanOut } from "./change_feed.ts";
+import type { ChangeFanOut, ChangeLog } from "./change_feed.ts";
 import { changeStore } from "./changes.ts";
 import { healthStore } from "./health.ts";
 import { historyStore } from "./history.ts";
@@ -43,8 +43,11 @@ export type SharedNouns = Pick<
   | "warnings"
 >;
 
-/** The shared nouns over `engine`; changes are told through `feed`. */
-export function sharedNouns(engine: Engine, feed: ChangeFanOut): SharedNouns {
+/**
+ * The shared nouns over `engine`; changes are told through `feed`, and the nouns that append to
+ * the change log do it through `log`.
+ */
+export function sharedNouns(engine: Engine, feed: ChangeFanOut, log: ChangeLog): SharedNouns {
   return {
     catalog: catalogStore(engine),
     incidents: incidentStore(engine),
@@ -62,6 +65,6 @@ export function sharedNouns(engine: Engine, feed: ChangeFanOut): SharedNouns {
     escalations: docStore(engine, "escalation"),
     subscriptions: subscriptionStore(engine),
     idempotency: idempotencyStore(engine),
-    warnings: warningStore(engine),
+    warnings: warningStore(engine, log),
   };
 }

@@ -4,7 +4,10 @@
  * @module
  */
 import {
+  type Change,
+  type EarlyWarningChange,
   EPISODES_KEPT_PER_VENDOR,
+  type EpochMs,
   type FinishedEpisode,
   GRADE_WINDOW_DAYS,
   type GradedEpisode,
@@ -15,6 +18,7 @@ import {
   type WarningStore,
 } from "../../domain/mod.ts";
 import { DAY_MS } from "../../domain/mod.ts";
+import type { ChangeLog } from "./change_feed.ts";
 import { all, type Engine, first, type Query, type Row, run } from "./query.ts";
 import { openSql } from "./sql.ts";
 
@@ -46,6 +50,29 @@ function stringsOf(text: unknown): string[] {
   }
 }
 
+/** Appends `changes` to the change log in the writer's transaction; returns them with ids. */
+function* appendChanges(
+  log: ChangeLog,
+  at: EpochMs,
+  changes: readonly EarlyWarningChange[],
+): Query<Change[]> {
+  if (changes.length === 0) return [];
+  if (log.lockSql !== null) yield* all(log.lockSql);
+  const out: Change[] = [];
+  for (const c of changes) {
+    const [row] = yield* all(
+      "INSERT INTO changes (at, kind, vendor_slug, data) VALUES (?, ?, ?, ?) RETURNING id",
+      at,
+      c.kind,
+      c.slug,
+      JSON.stringify(c),
+    );
+    out.push({ ...c, id: Number(row!.id), at });
+  }
+  if (log.notifySql !== null) yield* all(log.notifySql);
+  return out;
+}
+
 const num = (v: unknown): number | null => v === null || v === undefined ? null : Number(v);
 
 function* insertEpisode(vendorId: number, e: FinishedEpisode): Query<void> {
@@ -69,8 +96,8 @@ function* insertEpisode(vendorId: number, e: FinishedEpisode): Query<void> {
   );
 }
 
-/** The warnings noun over `engine`. */
-export function warningStore(engine: Engine): WarningStore {
+/** The warnings noun over `engine`, appending its changes through `log`. */
+export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
   return {
     claimDue(now, limit, scope, intervalMs) {
       return engine.write((function* () {
@@ -184,7 +211,7 @@ export function warningStore(engine: Engine): WarningStore {
     },
 
     async record(vendorId, record, now) {
-      await engine.write((function* () {
+      const committed = await engine.write((function* (): Query<Change[]> {
         yield* run(
           `INSERT INTO vendor_warnings (vendor_id, targets, state, phase, updated_at)
            VALUES (?, ?, ?, ?, ?)
@@ -196,7 +223,8 @@ export function warningStore(engine: Engine): WarningStore {
           phaseOf(record.state),
           now,
         );
-        if (record.finished.length === 0) return;
+        const changes = yield* appendChanges(log, now, record.changes ?? []);
+        if (record.finished.length === 0) return changes;
         for (const e of record.finished) yield* insertEpisode(vendorId, e);
         yield* run(
           "DELETE FROM warning_episodes WHERE vendor_id = ? AND first_evidence_at < ?",
@@ -211,7 +239,9 @@ export function warningStore(engine: Engine): WarningStore {
           vendorId,
           EPISODES_KEPT_PER_VENDOR,
         );
+        return changes;
       })());
+      if (committed.length > 0) await log.published(committed);
     },
 
     open() {

@@ -50,7 +50,11 @@ export function sqliteStoreOver(db: Db, options: SqliteStoreOptions = {}): Store
   let open = true;
   return {
     engine: "sqlite",
-    ...sharedNouns(sqliteEngine(db), feed),
+    ...sharedNouns(sqliteEngine(db), feed, {
+      lockSql: null,
+      notifySql: null,
+      published: (changes) => Promise.resolve(feed.publish(changes)),
+    }),
     polls: pollStore(db, feed, batch),
     retention: retentionStore(db),
     attempts: attemptStore(),

@@ -312,3 +312,62 @@ Deno.test("a Last-Event-ID older than the oldest change kept gets a reset saying
     await r.close();
   }
 });
+
+Deno.test("statusd's own early warning reaches the event stream as early_warning events, live and on resume", async () => {
+  const { createProber } = await import("../../../ingest/mod.ts");
+  const { ALLOW_SIMULATOR } = await import("../../support/simulator.ts");
+  const { silentLogger } = await import("../../../log.ts");
+  const r = apiRig();
+  let failing = false;
+  const endpoint = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("x", { status: failing ? 503 : 200 }),
+  );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, r.app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const prober = createProber({
+    scope: "all",
+    intervalMs: MINUTE_MS,
+    timeoutMs: 2_000,
+    allowPrivate: ALLOW_SIMULATOR,
+  }, {
+    store: r.store.warnings,
+    clock: r.clock,
+    log: silentLogger,
+    hostSpacingMs: 0,
+    catalogProbes: () => [`http://127.0.0.1:${endpoint.addr.port}/api`],
+  });
+  const round = async () => {
+    r.clock.advance(MINUTE_MS);
+    await prober.runOnce();
+  };
+  try {
+    await addVendor(r.store, { slug: "acme", status: "OPERATIONAL" });
+    await round();
+    const live = await fetch(`${base}/api/events`);
+    const reading = readEvents(live, (events) => events.some((e) => e.event === "early_warning"));
+    failing = true;
+    await round();
+    await round();
+    const { events } = await reading;
+    const warned = events.find((e) => e.event === "early_warning")!;
+    equal(warned.data.slug, "acme");
+    equal(warned.data.phase, "suspected");
+    equal(warned.data.kind, "early_warning");
+    ok(String(warned.data.summary).startsWith("statusd's own checks have seen errors"));
+    equal(warned.id, String(warned.data.id));
+    // The service's cached answer is dropped by the change: it shows the warning at once.
+    equal((await (await r.get("/api/services/acme")).json()).earlyWarning.phase, "suspected");
+
+    failing = false;
+    await round();
+    const resumed = await fetch(`${base}/api/events`, { headers: { "Last-Event-ID": warned.id } });
+    const { events: after } = await readEvents(resumed, (got) => got.length >= 1);
+    deepStrictEqual(after.map((e) => [e.event, e.data.phase]), [["early_warning", "cleared"]]);
+  } finally {
+    await prober.stop();
+    await server.shutdown();
+    await endpoint.shutdown();
+    await r.close();
+  }
+});

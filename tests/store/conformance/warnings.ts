@@ -231,4 +231,37 @@ export const warningCases: readonly Case[] = [
       equal(await store.warnings.acknowledgedAt(ids.c!, T, T + 10 * MIN), T - DAY);
     },
   },
+  {
+    name:
+      "warnings: a round's changes go to the change log in the same act, and subscribers hear them",
+    async run(store) {
+      const ids = await withVendors(store, [vendor("a")]);
+      const heard: string[] = [];
+      const stop = store.changes.subscribe((cs) => {
+        for (const c of cs) if (c.kind === "early_warning") heard.push(`${c.slug} ${c.phase}`);
+      });
+      try {
+        const change = {
+          kind: "early_warning" as const,
+          slug: "a",
+          phase: "suspected" as const,
+          since: new Date(T - MIN).toISOString(),
+          summary: "statusd's own checks have seen errors",
+        };
+        await store.warnings.record(ids.a!, {
+          answered: {},
+          state: suspected,
+          finished: [],
+          changes: [change],
+        }, T);
+        const logged = await store.changes.after(0, 100);
+        equal(logged.length, 1);
+        deepStrictEqual({ ...logged[0]!, id: 0 }, { ...change, id: 0, at: T });
+        equal(await store.changes.latestId(), logged[0]!.id);
+        deepStrictEqual(heard, ["a suspected"]);
+      } finally {
+        stop();
+      }
+    },
+  },
 ];
