@@ -8,6 +8,8 @@ import {
   DAY_MS,
   downtime,
   type EpochMs,
+  GRADE_MIN_EPISODES,
+  GRADE_WINDOW_DAYS,
   type Incident,
   type IncidentFilter,
   NotFound,
@@ -40,10 +42,20 @@ import { listMaintenances } from "./maintenances.ts";
 import { recentRecoveries, type Recovery } from "./track_record.ts";
 
 /** Filters of the service catalog; they combine with AND. */
-export interface ServiceFilter extends StoreServiceFilter {
+export interface ServiceFilter extends Omit<StoreServiceFilter, "slowestToAdmit"> {
   /** Search text: matches are ranked (domain/search.ts) instead of ordered by name. */
   readonly q?: string;
+  /**
+   * `name` (the default), or `slowest_to_admit`: only vendors with an acknowledgement grade
+   * (enough early-warning episodes in 90 days), the longest average delay first.
+   */
+  readonly sort?: ServiceSort;
 }
+
+/** The orders of the service catalog. */
+export const SERVICE_SORTS = ["name", "slowest_to_admit"] as const;
+/** One of {@link SERVICE_SORTS}. */
+export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
 /** Window of the catalog's `uptimePercent`, in days. */
 export const CATALOG_UPTIME_DAYS = 30;
@@ -97,8 +109,20 @@ export async function listServices(
   filter: Omit<ServiceFilter, "staleBefore">,
   page: PageRequest,
 ): Promise<Page<Service>> {
-  const { q, ...rest } = filter;
-  const query = { ...rest, staleBefore: staleBefore(ctx.clock.now(), policyOf(ctx)) };
+  const { q, sort, ...rest } = filter;
+  const now = ctx.clock.now();
+  const query: StoreServiceFilter = {
+    ...rest,
+    staleBefore: staleBefore(now, policyOf(ctx)),
+    ...(sort === "slowest_to_admit"
+      ? {
+        slowestToAdmit: {
+          since: now - GRADE_WINDOW_DAYS * DAY_MS,
+          minEpisodes: GRADE_MIN_EPISODES,
+        },
+      }
+      : {}),
+  };
   const window = catalogWindow(ctx);
   if (q !== undefined && q.trim() !== "") {
     const ranked = rankSearch(q, await ctx.store.catalog.candidates(query));

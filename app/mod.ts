@@ -173,8 +173,10 @@ export {
   type PollHealth,
   type ProviderOverview,
   providersOverview,
+  SERVICE_SORTS,
   type ServiceFilter,
   serviceLastChanges,
+  type ServiceSort,
   serviceStatusOf,
   suggestSlugs,
 } from "./catalog.ts";

@@ -34,6 +34,12 @@ export interface ServiceFilter {
   readonly reading?: ReadingState;
   /** A last success before this instant is stale (domain/reading.ts `staleBefore`). */
   readonly staleBefore?: EpochMs;
+  /**
+   * Only vendors with at least `minEpisodes` finished early-warning episodes since `since` (those
+   * with an acknowledgement grade), slowest to admit trouble first: by their average delay,
+   * longest first, then by name.
+   */
+  readonly slowestToAdmit?: { readonly since: EpochMs; readonly minEpisodes: number };
 }
 
 /** One catalog service as stored, with its row id (the poller's and retention's handle). */

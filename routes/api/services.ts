@@ -11,6 +11,7 @@ import {
   OPEN,
   ownEyesOf,
   READ_SERVICE_HISTORY,
+  SERVICE_SORTS,
   serviceHistory,
   serviceUptime,
 } from "../../app/mod.ts";
@@ -86,6 +87,14 @@ const ServiceQuery = z.object({
       "lists every vendor statusd cannot read right now, `unsupported` those it never can",
     example: "failing",
   }),
+  sort: z.enum(SERVICE_SORTS).default("name").openapi({
+    param: { name: "sort", in: "query" },
+    description: "`name` (the default), or `slowest_to_admit`: only vendors with an " +
+      "acknowledgement grade (3 or more episodes of trouble statusd saw itself in 90 days), " +
+      "the longest average delay before the vendor admitted it first (see `trackRecord` on " +
+      "getService). With `q`, matches are ranked instead",
+    example: "slowest_to_admit",
+  }),
   ...PageQuery,
 });
 
@@ -97,7 +106,8 @@ const listServicesRoute = defineRoute({
   summary: "List services with their current status",
   description:
     "The service catalog, one page at a time, ordered by name (case-insensitive) then slug, " +
-    "or best match first when `q` is given. " +
+    "or best match first when `q` is given, or slowest to admit trouble first with " +
+    "`sort=slowest_to_admit`. " +
     "Each item carries `currentStatus` and `uptimePercent`, the " + CATALOG_UPTIME_DAYS +
     "-day uptime in percent (see getServiceUptime for how it is computed), and `reading`: " +
     "whether statusd can read the vendor (`fresh`, `stale`, `failing`, `unsupported`, " +

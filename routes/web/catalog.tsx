@@ -36,6 +36,7 @@ interface Filters {
   readonly category?: string;
   readonly provider?: string;
   readonly reading?: (typeof READING_STATES)[number];
+  readonly sort?: "slowest_to_admit";
 }
 
 function filtersOf(c: Context<Env>): { filters: Filters; page: number } {
@@ -44,12 +45,14 @@ function filtersOf(c: Context<Env>): { filters: Filters; page: number } {
   const category = c.req.query("category") ?? "";
   const provider = c.req.query("provider")?.trim().toLowerCase().slice(0, 100) || undefined;
   const reading = c.req.query("reading");
+  const sort = c.req.query("sort");
   const filters: Filters = {
     ...(q ? { q } : {}),
     ...(status && isStatusLevel(status) ? { status } : {}),
     ...((CATEGORIES as readonly string[]).includes(category) ? { category } : {}),
     ...(provider ? { provider } : {}),
     ...(isReadingState(reading) ? { reading } : {}),
+    ...(sort === "slowest_to_admit" ? { sort } : {}),
   };
   const page = Math.max(0, Math.min(100_000, Number.parseInt(c.req.query("page") ?? "0") || 0));
   return { filters, page };
@@ -109,6 +112,15 @@ function FilterForm(props: { filters: Filters }) {
           ))}
         </select>
       </label>
+      <label>
+        Order
+        <select name="sort">
+          <option value="">By name</option>
+          <option value="slowest_to_admit" selected={f.sort === "slowest_to_admit"}>
+            Slowest to admit trouble
+          </option>
+        </select>
+      </label>
       <div class="actions">
         <button type="submit">Filter</button>
         <a href="/services">Clear</a>
@@ -159,8 +171,11 @@ function CatalogPage(
       <FilterForm filters={filters} />
       <p id="result-count" role="status">
         {countOf(result.totalElements, "service")}
-        {searching ? ", best match first" : ""} · page {result.page + 1} of{" "}
-        {Math.max(1, result.totalPages)}
+        {searching
+          ? ", best match first"
+          : filters.sort === "slowest_to_admit"
+          ? " with an acknowledgement grade, slowest to admit trouble first"
+          : ""} · page {result.page + 1} of {Math.max(1, result.totalPages)}
       </p>
       <div id="results">
         {result.content.length

@@ -30,6 +30,7 @@ import {
   byName,
   componentsOf,
   lastModifiedBySlug,
+  listingOrder,
   SERVICE_COLUMNS,
   serviceBySlug,
   serviceTransitions,
@@ -200,11 +201,13 @@ export function catalogStore(engine: Engine): CatalogStore {
     page(filter, page, window) {
       return engine.read((function* () {
         const w = serviceWhere(filter);
+        const order = listingOrder(d, filter);
         const [{ n }] = yield* all(`SELECT COUNT(*) AS n FROM vendors WHERE ${w.sql}`, ...w.params);
         const rows = toServiceRows(
           yield* services(
-            `WHERE ${w.sql} ORDER BY ${byName(d)} LIMIT ? OFFSET ?`,
+            `WHERE ${w.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
             ...w.params,
+            ...order.params,
             page.limit,
             offsetOf(page),
           ),

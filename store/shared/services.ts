@@ -61,7 +61,27 @@ export function serviceWhere(filter: ServiceFilter): { sql: string; params: Para
     clauses.push(`(${READING_STATE_SQL}) = ?`);
     params.push(filter.staleBefore, filter.reading);
   }
+  if (filter.slowestToAdmit !== undefined) {
+    clauses.push(
+      `(SELECT COUNT(*) FROM warning_episodes e WHERE e.vendor_id = vendors.id
+         AND e.first_evidence_at >= ?) >= ?`,
+    );
+    params.push(filter.slowestToAdmit.since, filter.slowestToAdmit.minEpisodes);
+  }
   return { sql: clauses.join(" AND "), params };
+}
+
+/**
+ * `ORDER BY` of a catalog listing under `filter` and its parameters: slowest to admit trouble
+ * first (average acknowledgement delay, longest first) when it asks, then by name.
+ */
+export function listingOrder(d: Dialect, filter: ServiceFilter): { sql: string; params: Param[] } {
+  if (filter.slowestToAdmit === undefined) return { sql: byName(d), params: [] };
+  return {
+    sql: `(SELECT AVG(e.delay_ms) FROM warning_episodes e WHERE e.vendor_id = vendors.id
+            AND e.first_evidence_at >= ?) DESC, ${byName(d)}`,
+    params: [filter.slowestToAdmit.since],
+  };
 }
 
 /** The catalog service with `slug`, or null. */

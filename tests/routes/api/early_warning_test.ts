@@ -162,3 +162,38 @@ Deno.test("get_service_status tells an agent the early warning and the grade", a
     await rig.close();
   }
 });
+
+Deno.test("the catalog sorts vendors slowest to admit trouble first, graded ones only", async () => {
+  const rig = apiRig();
+  try {
+    for (const slug of ["alpha", "bravo", "charlie", "delta"]) {
+      await addVendor(rig.store, { slug, status: "OPERATIONAL" });
+    }
+    const episodes = async (slug: string, minutes: number[]) => {
+      const id = (await rig.store.catalog.service(slug))!.id;
+      await rig.store.warnings.record(id, {
+        answered: {},
+        state: { lastRound: null, failingSince: null, episode: null },
+        finished: minutes.map((m, i) => finished(i + 1, m)),
+      }, T0);
+    };
+    await episodes("alpha", [10, 10, 10]); // average 10 min: A
+    await episodes("bravo", [240, 120, 60]); // 140 min: D
+    await episodes("charlie", [500, 500]); // two episodes: no grade yet
+    const slow = await (await rig.get("/api/services?sort=slowest_to_admit")).json();
+    deepStrictEqual(slow.content.map((s: { slug: string }) => s.slug), ["bravo", "alpha"]);
+    equal(slow.totalElements, 2);
+    const byName = await (await rig.get("/api/services")).json();
+    deepStrictEqual(
+      byName.content.map((s: { slug: string }) => s.slug),
+      ["alpha", "bravo", "charlie", "delta"],
+    );
+    equal((await rig.get("/api/services?sort=fastest")).status, 400);
+    const page = await (await rig.get("/services?sort=slowest_to_admit", { accept: "text/html" }))
+      .text();
+    match(page, /2 services with an acknowledgement grade, slowest to admit trouble first/);
+    match(page, /<option value="slowest_to_admit" selected>/);
+  } finally {
+    await rig.close();
+  }
+});
