@@ -206,8 +206,8 @@ async function catalogPage(c: Context<Env>): Promise<Response> {
 }
 
 /** Mounts the catalog pages: `/`, `/services` and `/services/{slug}`. */
-export const registerCatalogPages: Register = (api) => {
-  api.get("/", homePage);
+export const registerCatalogPages: Register = (api, deps) => {
+  api.get("/", (c) => homePage(c, deps.proberStats));
   api.get("/services", catalogPage);
   api.get("/services/:slug", servicePage);
   api.post("/services/:slug/report", webSession, reportFromPage);

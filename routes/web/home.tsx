@@ -5,13 +5,14 @@
  * @module
  */
 import type { Context } from "hono";
-import { homeOverview, type Recovery } from "../../app/mod.ts";
+import { type EarlyWarning, homeOverview, openWarnings, type Recovery } from "../../app/mod.ts";
 import {
   DAY_MS,
   formatMinutes,
   type Incident,
   isMaintenance,
   maintenanceWindow,
+  type ProberStats,
   type ReadingState,
   type Service,
   type StatusLevel,
@@ -47,6 +48,44 @@ interface HomeData {
   readonly maintenance: Incident[];
   readonly names: Map<string, string>;
   readonly now: number;
+  /** statusd's own early warnings open now, by slug. */
+  readonly warnings: ReadonlyMap<string, EarlyWarning>;
+  /** statusd's own probes fail for many vendors at once: its network seems at fault. */
+  readonly localOutage: ProberStats["localOutage"];
+}
+
+/**
+ * What statusd's own eyes see: a note when its own network seems at fault (no vendor is warned
+ * meanwhile), and each vendor it suspects, apart from the vendors' own statuses.
+ */
+function OwnEyes(props: { data: HomeData }) {
+  const { warnings, localOutage, names } = props.data;
+  if (localOutage === null && warnings.size === 0) return null;
+  return (
+    <Section id="early-warnings" title={`statusd's own eyes (${warnings.size})`}>
+      {localOutage !== null && (
+        <p class="notice warn" role="status">
+          statusd's own probes of {localOutage.failing} of {localOutage.probed}{" "}
+          vendors fail together since{" "}
+          {when(localOutage.since)}: its own network seems at fault, so no vendor is warned until
+          they answer again.
+        </p>
+      )}
+      {warnings.size > 0 && (
+        <ul class="plain">
+          {[...warnings].map(([slug, w]) => (
+            <li>
+              <a href={serviceHref(slug)}>{names.get(slug) ?? slug}</a>: {w.summary}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="muted">
+        What statusd's own checks of the vendors' endpoints, and members' reports, see — never the
+        vendors' statuses.
+      </p>
+    </Section>
+  );
 }
 
 /** The page's first words: what is wrong now, in a sentence, and how much statusd can see. */
@@ -193,6 +232,7 @@ function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn
     >
       <h1>Status of {data.total} cloud and SaaS vendors</h1>
       <SummaryBanner data={data} />
+      <OwnEyes data={data} />
       <Disrupted data={data} />
       <Recovered recovered={data.recovered} />
       <Section id="open-incidents" title={`Open incidents (${data.incidents.length})`}>
@@ -213,8 +253,12 @@ function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn
   );
 }
 
-async function homeData(c: Context<Env>): Promise<HomeData> {
+async function homeData(
+  c: Context<Env>,
+  proberStats?: () => ProberStats,
+): Promise<HomeData> {
   const app = c.get("app");
+  const warnings = await openWarnings(app);
   // The counts, the disrupted services and the open incidents in one consistent read.
   const o = await homeOverview(app, {
     perLevel: HOME_LIST,
@@ -227,6 +271,10 @@ async function homeData(c: Context<Env>): Promise<HomeData> {
   for (const i of [...incidents, ...o.maintenances]) {
     names.set(i.serviceSlug, o.names.get(i.serviceSlug) ?? i.serviceSlug);
   }
+  for (const slug of warnings.keys()) {
+    const name = o.names.get(slug) ?? (await app.store.catalog.service(slug))?.name;
+    names.set(slug, name ?? slug);
+  }
   return {
     total: o.total,
     byStatus: o.byStatus,
@@ -238,16 +286,27 @@ async function homeData(c: Context<Env>): Promise<HomeData> {
     maintenance: [...o.maintenances],
     names,
     now: app.clock.now(),
+    warnings,
+    localOutage: proberStats?.().localOutage ?? null,
   };
 }
 
 /** The home page (shared-cached for anonymous callers). */
-export async function homePage(c: Context<Env>): Promise<Response> {
+export async function homePage(
+  c: Context<Env>,
+  proberStats?: () => ProberStats,
+): Promise<Response> {
   const publicUrl = c.get("app").settings.publicUrl;
   return await publicPage(
     c,
     async (signedIn) => ({
-      html: <HomePage data={await homeData(c)} publicUrl={publicUrl} signedIn={signedIn} />,
+      html: (
+        <HomePage
+          data={await homeData(c, proberStats)}
+          publicUrl={publicUrl}
+          signedIn={signedIn}
+        />
+      ),
     }),
     { Link: homeLinkHeader(publicUrl) },
   );

@@ -27,7 +27,7 @@ Deno.test("every filter is a labelled control of a plain GET form", async () => 
     const form = html.slice(html.indexOf('<form id="service-filters"'), html.indexOf("</form>"));
     ok(form.includes('method="get" action="/services"'));
     const controls = [...form.matchAll(/<(input|select)\b[^>]*name="([^"]+)"/g)].map((m) => m[2]);
-    deepStrictEqual(controls, ["q", "status", "category", "provider", "reading"]);
+    deepStrictEqual(controls, ["q", "status", "category", "provider", "reading", "sort"]);
     for (
       const [label, name] of [
         ["Search", "q"],
@@ -35,6 +35,7 @@ Deno.test("every filter is a labelled control of a plain GET form", async () => 
         ["Category", "category"],
         ["Provider", "provider"],
         ["Reading", "reading"],
+        ["Order", "sort"],
       ]
     ) {
       ok(

@@ -161,3 +161,66 @@ Deno.test("a board page lists statusd's early warnings of its services, apart fr
     await r.close();
   }
 });
+
+Deno.test("the home page lists what statusd's own eyes see, and says when its own network is at fault", async () => {
+  const { createServer } = await import("../../../routes/mod.ts");
+  const r = apiRig();
+  try {
+    await addVendor(r.store, { slug: "acme", status: "OPERATIONAL" });
+    const quiet = await (await r.get("/", HTML)).text();
+    equal(/id="early-warnings"/.test(quiet), false, "nothing to say: no section");
+    const id = (await r.store.catalog.service("acme"))!.id;
+    await r.store.warnings.record(id, {
+      answered: {},
+      state: {
+        lastRound: null,
+        failingSince: null,
+        episode: {
+          firstEvidenceAt: T0 - 3 * MINUTE_MS,
+          suspectedAt: T0,
+          acknowledgedAt: null,
+          clearedAt: null,
+          evidence: "probes",
+          failed: 3,
+          total: 3,
+          hosts: ["acme.test"],
+          reporters: 0,
+          component: null,
+        },
+      },
+      finished: [],
+    }, T0);
+    r.cache.clear();
+    const home = visibleText(section(await (await r.get("/", HTML)).text(), "early-warnings"));
+    match(home, /statusd's own eyes \(1\)/);
+    match(
+      home,
+      /acme: statusd's own checks have seen errors from acme\.test since 11:57 UTC \(3 of 3 failed\); the vendor has not acknowledged\./,
+    );
+
+    const app = createServer({
+      app: r.ctx,
+      proberStats: () => ({
+        scope: "monitored",
+        rounds: 9,
+        probes: 40,
+        failedProbes: 30,
+        lastRoundAt: T0,
+        suspected: 0,
+        localOutage: { since: T0 - 2 * MINUTE_MS, failing: 9, probed: 10 },
+      }),
+    });
+    const page = await (await app.request("https://status.example.test/", { headers: HTML }))
+      .text();
+    match(
+      visibleText(section(page, "early-warnings")),
+      /statusd's own probes of 9 of 10 vendors fail together since .*: its own network seems at fault, so no vendor is warned until they answer again\./,
+    );
+    const health = await (await app.request("https://status.example.test/healthz")).json();
+    equal(health.status, "degraded");
+    match(health.reasons.join(" "), /its own network seems at fault/);
+    equal(health.probes.localOutage.failing, 9);
+  } finally {
+    await r.close();
+  }
+});
