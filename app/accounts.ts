@@ -61,7 +61,11 @@ function emailTaken(): InvalidRequest {
 
 /** Creates an account with its first member as OWNER. Email must be new. */
 export function createAccount(ctx: AppContext, input: NewAccount): Promise<Membership> {
-  return createAccountHashedBy(ctx, input, (password) => hashPassword(password));
+  return createAccountHashedBy(
+    ctx,
+    input,
+    (password) => hashPassword(password, "other", ctx.settings.passwordCost),
+  );
 }
 
 /**
@@ -117,7 +121,7 @@ export async function signUp(
   const address = check("email", EmailSchema, email.trim());
   check("password", PasswordSchema, password);
   if (await ctx.store.accounts.membershipByEmail(address)) {
-    await hashPassword(password);
+    await hashPassword(password, "other", ctx.settings.passwordCost);
     return null;
   }
   try {
@@ -141,7 +145,7 @@ export async function addMember(
   const password = check("password", PasswordSchema, input.password);
   const role = check("role", z.enum(ROLES), input.role);
   if (await ctx.store.accounts.membershipByEmail(email)) throw emailTaken();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, "other", ctx.settings.passwordCost);
   const member: Member = { id: crypto.randomUUID(), accountId: account.id, email, role };
   if (
     !await ctx.store.accounts.addMember({ ...member, passwordHash, createdAt: ctx.clock.now() })
@@ -163,13 +167,14 @@ export const SIGN_IN_ACCOUNT_LIMIT: AttemptRule = {
 };
 
 async function checkPassword(
+  ctx: AppContext,
   found: MembershipRecord | null,
   gateKey: string,
   password: string,
 ): Promise<Membership | null> {
   const ok = found
     ? await verifyPassword(password, found.member.passwordHash, "member", gateKey)
-    : await verifyDecoy(password);
+    : await verifyDecoy(password, ctx.settings.passwordCost);
   if (!found || !ok) return null;
   const { passwordHash: _, ...member } = found.member;
   return { account: found.account, member };
@@ -221,7 +226,7 @@ export async function signIn(
   if (waitMs > 0) throw new RateLimited(Math.ceil(waitMs / 1000));
   let who: Membership | null;
   try {
-    who = await checkPassword(found, key, password);
+    who = await checkPassword(ctx, found, key, password);
   } catch (err) {
     // busy or broken: not a wrong guess
     await failures.refund(SIGN_IN_SCOPE, key, rule, ctx.clock.now());

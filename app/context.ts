@@ -8,6 +8,7 @@ import type { Clock, PackageSignals, Plan, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { createDependencyReader, type DependencyReader } from "./dependency_reader.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
+import type { PasswordCost } from "./password.ts";
 
 /** Settings verbs need (a slice of the config). */
 export interface AppSettings {
@@ -25,6 +26,13 @@ export interface AppSettings {
   readonly mailEnabled?: boolean;
   /** The catalog's package and provider signals (monitor suggestions); none: domains only. */
   readonly signals?: PackageSignals;
+  /**
+   * The scrypt cost of new password hashes and of the decoy checked for unknown emails.
+   * Production never sets it (`PASSWORD_COST`, N=2^17); test contexts lower it, so the suite
+   * does not spend half a second of CPU per sign-up (tests/app/accounts_test.ts keeps the
+   * production cost honest).
+   */
+  readonly passwordCost?: PasswordCost;
 }
 
 /** The context passed as the first argument to every verb. */

@@ -87,7 +87,15 @@ export {
   type SuggestionReport,
   suggestMonitors,
 } from "./suggestions.ts";
-export { HashGate, HASHING, hashPassword, passwordHashing, storedHash } from "./password.ts";
+export {
+  HashGate,
+  HASHING,
+  hashPassword,
+  PASSWORD_COST,
+  type PasswordCost,
+  passwordHashing,
+  storedHash,
+} from "./password.ts";
 export {
   authenticateKey,
   type CreatedKey,

@@ -87,7 +87,15 @@ export class HashGate {
 /** The process-wide gate every password hash goes through. */
 export const passwordHashing: HashGate = new HashGate(HASHING);
 
-const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** scrypt's cost parameters. */
+export interface PasswordCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/** The cost of every hash statusd makes: N=2^17, r=8, p=1 (OWASP's minimum for scrypt). */
+export const PASSWORD_COST: PasswordCost = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_BYTES = 32;
 
 function derive(
@@ -113,10 +121,17 @@ function derive(
   );
 }
 
-/** Hashes a password: `scrypt$N$r$p$<salt base64>$<hash base64>`. Takes about half a second. */
-export async function hashPassword(password: string, lane: HashLane = "other"): Promise<string> {
+/**
+ * Hashes a password: `scrypt$N$r$p$<salt base64>$<hash base64>`. Takes about half a second at
+ * {@link PASSWORD_COST}, which production always uses (`cost` is lowered by test contexts only).
+ */
+export async function hashPassword(
+  password: string,
+  lane: HashLane = "other",
+  cost: PasswordCost = PASSWORD_COST,
+): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  return storedHash(COST, salt, await derive(password, salt, COST, lane));
+  return storedHash(cost, salt, await derive(password, salt, cost, lane));
 }
 
 /** A derived key as a stored hash: the parameters travel with it, so they can be raised later. */
@@ -147,15 +162,28 @@ export async function verifyPassword(
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A hash of a random password, verified against when an email is unknown (same timing). */
-let decoy: Promise<string> | null = null;
+/**
+ * A hash of a random password per cost, verified against when an email is unknown (the same
+ * timing as a real check).
+ */
+const decoys = new Map<string, Promise<string>>();
 
-/** Spends the same time as a real check, for sign-in attempts with an unknown email. */
-export async function verifyDecoy(password: string): Promise<false> {
-  decoy ??= hashPassword(crypto.randomUUID()).catch((err) => {
-    decoy = null; // e.g. Busy: try again next time rather than keep a failed decoy
-    throw err;
-  });
+/**
+ * Spends the same time as a real check at `cost`, for sign-in attempts with an unknown email.
+ */
+export async function verifyDecoy(
+  password: string,
+  cost: PasswordCost = PASSWORD_COST,
+): Promise<false> {
+  const key = `${cost.N}$${cost.r}$${cost.p}`;
+  let decoy = decoys.get(key);
+  if (!decoy) {
+    decoy = hashPassword(crypto.randomUUID(), "other", cost).catch((err) => {
+      decoys.delete(key); // e.g. Busy: try again next time rather than keep a failed decoy
+      throw err;
+    });
+    decoys.set(key, decoy);
+  }
   await verifyPassword(password, await decoy, "other");
   return false;
 }

@@ -24,6 +24,28 @@ Deno.test("passwords are stored as salted scrypt with a high cost, never in clea
   equal(await verifyPassword("hunter2hunter2", "garbage"), false);
 });
 
+Deno.test("accounts made through the verbs hash at production's cost unless a test lowers it", async () => {
+  const { createAccount } = await import("../../app/mod.ts");
+  await using production = testContext({ productionHashing: true });
+  const made = await createAccount(production, {
+    email: "real@example.com",
+    password: "a long enough password",
+    plan: "PRO",
+  });
+  const stored = await production.store.accounts.membershipByEmail("real@example.com");
+  match(stored!.member.passwordHash, /^scrypt\$131072\$8\$1\$/);
+  equal(made.member.email, "real@example.com");
+  await using lowered = testContext();
+  await createAccount(lowered, {
+    email: "test@example.com",
+    password: "a long enough password",
+    plan: "PRO",
+  });
+  const cheap = await lowered.store.accounts.membershipByEmail("test@example.com");
+  match(cheap!.member.passwordHash, /^scrypt\$1024\$8\$1\$/);
+  equal((await signIn(lowered, "test@example.com", "a long enough password")).member.role, "OWNER");
+});
+
 Deno.test("sign-in accepts the right password and refuses a wrong one or an unknown email alike", async () => {
   await using ctx = testContext();
   await account(ctx, "Owner@Example.com");

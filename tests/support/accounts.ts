@@ -25,6 +25,13 @@ import { memoryStore } from "./store.ts";
 /** 2026-03-01T12:00:00Z. */
 export const T0 = Date.UTC(2026, 2, 1, 12);
 
+/**
+ * The scrypt cost test contexts hash new passwords and the decoy at (N = 2^10): a stored hash
+ * carries its own parameters, so every verb works the same; production's cost (N = 2^17, half a
+ * second of CPU a hash) is checked by tests/app/accounts_test.ts.
+ */
+export const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 } as const;
+
 /** A password long enough for the rules. */
 export const PASSWORD = "correct horse battery";
 
@@ -37,6 +44,10 @@ export function testContext(
     mailEnabled?: boolean;
     signupPlan?: Plan;
     checkDestination?: (url: string) => Promise<string | null>;
+    /** Hash at production's cost, as `main.ts` does (tests/app/accounts_test.ts). */
+    productionHashing?: boolean;
+    /** Hash at this cost instead of {@link TEST_PASSWORD_COST}. */
+    passwordCost?: { N: number; r: number; p: number };
   } = {},
 ): AppContext & { lines: string[] } & AsyncDisposable {
   const lines: string[] = [];
@@ -52,6 +63,7 @@ export function testContext(
       ...(opts.signals ? { signals: opts.signals } : {}),
       ...(opts.mailEnabled ? { mailEnabled: true } : {}),
       ...(opts.signupPlan ? { signupPlan: opts.signupPlan } : {}),
+      ...(opts.productionHashing ? {} : { passwordCost: opts.passwordCost ?? TEST_PASSWORD_COST }),
     },
     ...(opts.checkDestination ? { checkDestination: opts.checkDestination } : {}),
   });
@@ -67,7 +79,7 @@ export function testContext(
  * for unknown emails, still hash at production's cost.
  */
 export const TEST_PASSWORD_HASH: string = (() => {
-  const cost = { N: 1024, r: 8, p: 1 };
+  const cost = TEST_PASSWORD_COST;
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const key = scryptSync(PASSWORD.normalize("NFKC"), salt, 32, cost);
   return storedHash(cost, salt, new Uint8Array(key));

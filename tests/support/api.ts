@@ -23,6 +23,7 @@ import * as seed from "./seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "./simulator.ts";
 import { memoryStore, pollerStats } from "./store.ts";
 import { testPollerDeps } from "./poller.ts";
+import { TEST_PASSWORD_COST } from "./accounts.ts";
 
 /** The public URL every rig uses. */
 export const PUBLIC_URL = "https://status.example.test";
@@ -69,6 +70,7 @@ export function apiRig(
       pollStableSeconds: 300,
       pollMovingSeconds: 60,
       signals: builtInSignals(),
+      passwordCost: TEST_PASSWORD_COST,
     },
   });
   const cache = createResponseCache(store.changes);

@@ -16,7 +16,7 @@ import { silentLogger } from "../../../log.ts";
 import { createServer } from "../../../routes/mod.ts";
 import { addComponent, addIncident, addTransitions, addVendor, T0 } from "../../support/api.ts";
 import { memoryStore, pollerStats } from "../../support/store.ts";
-import { account } from "../../support/accounts.ts";
+import { account, TEST_PASSWORD_COST } from "../../support/accounts.ts";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
@@ -130,7 +130,12 @@ export async function mcpRig(): Promise<McpRig> {
     store: memoryStore(),
     clock,
     log: silentLogger,
-    settings: { publicUrl: url, pollStableSeconds: 300, pollMovingSeconds: 60 },
+    settings: {
+      publicUrl: url,
+      pollStableSeconds: 300,
+      pollMovingSeconds: 60,
+      passwordCost: TEST_PASSWORD_COST,
+    },
   });
   const app = createServer({ app: ctx, pollerStats: () => pollerStats(true) });
   handler = (req) => app.fetch(req);
