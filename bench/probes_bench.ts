@@ -112,7 +112,7 @@ export async function runProbesBench(o: ProbesBenchOptions): Promise<void> {
     for (let r = 0; r < o.rounds; r++) {
       const before = cpuMs();
       let next = 0;
-      await Promise.all(Array.from({ length: 16 }, async () => {
+      await Promise.all(Array.from({ length: 32 }, async () => {
         while (next < urls.length) {
           const res = await fetch(urls[next++]!);
           await res.body?.cancel();

@@ -2,7 +2,8 @@
  * statusd's own eyes: once a minute, each vendor in scope (monitored ones by default) has its
  * public endpoints probed, with the poller's politeness (at most a few requests at once, 250 ms
  * between two starts against one host, `Retry-After` honoured) and address rules (the private
- * address guard on every hop, connections pinned to the address checked). Rounds are claimed
+ * address guard on every hop, connections pinned to the address checked), each probe waited on
+ * at most 5 s. Rounds are claimed
  * from the store, so instances sharing a database never probe a vendor twice in one interval.
  * Each round's verdicts, the members' reports and the vendor's own reading go through the pure
  * `stepWarning`; when many unrelated vendors fail together the fault is statusd's own network,
@@ -83,7 +84,12 @@ export interface Prober {
 /** Vendors claimed per round at most. */
 const CLAIM_LIMIT = 500;
 /** Requests at once, overall. */
-const CONCURRENCY = 16;
+const CONCURRENCY = 32;
+/**
+ * Longest wait for one probe (ms), whatever the poll timeout: a round of many unanswered probes
+ * (statusd's own network down) must end within the minute's next rounds, not wait out 10 s each.
+ */
+const PROBE_TIMEOUT_MAX_MS = 5_000;
 /** Largest body read of a probe's answer: only whether it answered matters. */
 const PROBE_MAX_BYTES = 64 * 1024;
 /** How far back vendors' verdicts count when judging a local outage. */
@@ -117,7 +123,7 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
     const host = new URL(url).host;
     const outcome = await limiter.run(host, () =>
       politeFetch(url, {
-        timeoutMs: config.timeoutMs,
+        timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MAX_MS),
         maxBytes: PROBE_MAX_BYTES,
         maxRedirects: 3,
         allowPrivate: config.allowPrivate,
