@@ -1,6 +1,6 @@
 /** `list_services`: the catalog with current status, filterable. */
 import { z } from "zod";
-import { listServices } from "../../../app/mod.ts";
+import { listServices, SERVICE_SORTS } from "../../../app/mod.ts";
 import { CATEGORIES, PAGE_LIMIT_MAX } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import { ReadingStateEnum, ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
@@ -14,8 +14,10 @@ export const listServicesTool = defineTool({
     "30-day uptime. Filter by category, status (e.g. MAJOR_OUTAGE to see who is down) or a " +
     "search text `q` (best match first: exact and prefix matches of name and slug, initials " +
     "such as `aws`, then word starts, then any substring), or reading state (`reading: " +
-    "failing` lists every vendor statusd cannot read right now). Use it to find a vendor's " +
-    "slug for the other tools.",
+    "failing` lists every vendor statusd cannot read right now). `sort: slowest_to_admit` " +
+    "lists the vendors with an acknowledgement grade, slowest to admit trouble statusd saw " +
+    "itself first (get_service_status gives each one's trackRecord). Use it to find a " +
+    "vendor's slug for the other tools.",
   scopes: ["status:read"],
   input: z.object({
     category: z.enum(CATEGORIES).optional().describe("Only this category"),
@@ -24,6 +26,9 @@ export const listServicesTool = defineTool({
       "Search text; results are ranked best match first",
     ),
     reading: ReadingStateEnum.optional().describe("Only vendors whose reading is in this state"),
+    sort: z.enum(SERVICE_SORTS).default("name").describe(
+      "name, or slowest_to_admit: graded vendors only, the longest average delay first",
+    ),
     limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(50).describe("Page size"),
     page: z.number().int().min(0).default(0).describe("0-based page"),
   }),
@@ -36,7 +41,13 @@ export const listServicesTool = defineTool({
   async run(ctx, _caller, args) {
     const result = await listServices(
       ctx,
-      { category: args.category, status: args.status, q: args.q, reading: args.reading },
+      {
+        category: args.category,
+        status: args.status,
+        q: args.q,
+        reading: args.reading,
+        sort: args.sort,
+      },
       { page: args.page, limit: args.limit },
     );
     return {

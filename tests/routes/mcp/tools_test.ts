@@ -141,6 +141,28 @@ Deno.test("list_services filters by status, category and q", async () => {
     assert.deepStrictEqual((q.data.services as Structured[]).map((s) => s.name), ["Cloudflare"]);
     const bad = await call(client, "list_services", { status: "ON_FIRE" });
     assert.equal(bad.isError, true);
+    // Slowest to admit trouble: only vendors with a grade (3 episodes in 90 days).
+    const stripe = (await rig.ctx.store.catalog.service("stripe"))!.id;
+    const now = rig.ctx.clock.now();
+    await rig.ctx.store.warnings.record(stripe, {
+      answered: {},
+      state: { lastRound: null, failingSince: null, episode: null },
+      finished: [1, 2, 3].map((d) => ({
+        firstEvidenceAt: now - d * 86_400_000,
+        suspectedAt: now - d * 86_400_000 + 60_000,
+        acknowledgedAt: now - d * 86_400_000 + 1_800_000,
+        clearedAt: now - d * 86_400_000 + 3_600_000,
+        evidence: "probes" as const,
+        failed: 2,
+        total: 2,
+        hosts: ["api.stripe.com"],
+        reporters: 0,
+        component: null,
+        delayMs: 1_800_000,
+      })),
+    }, now);
+    const slow = await call(client, "list_services", { sort: "slowest_to_admit" });
+    assert.deepStrictEqual((slow.data.services as Structured[]).map((s) => s.slug), ["stripe"]);
   } finally {
     await client.close();
     await rig.close();
