@@ -45,7 +45,7 @@ Deno.test("MCP list_services and the /services page use the same ranking", async
         scopes: ["status:read", "mcp:invoke"],
         account: { id: "a", name: "a", plan: "PRO", slaTarget: 99.9, createdAt: T0 },
       },
-      { q: "git", limit: 3, page: 0 },
+      { q: "git", limit: 3, page: 0, sort: "name" },
     ) as { services: { slug: string }[] };
     deepStrictEqual(result.services.map((s) => s.slug), ["github", "gitlab", "gitbook"]);
 
