@@ -65,6 +65,7 @@ Deno.test("status report stores a report; status <slug> shows statusd's own earl
     r.cache.clear();
     const shown = await status(["github", "--api", api], {});
     equal(shown.code, 0, "the vendor's own status decides the exit code");
+    match(shown.stdout, /github\s+\S+\s+OPERATIONAL — statusd's own checks: suspected/);
     match(
       shown.stdout,
       /Early warning \(statusd's own observation, not the vendor's status\):\n {2}github {2}statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(3 of 4 failed\); the vendor has not acknowledged\./,

@@ -50,9 +50,10 @@ JSON (--json):
      "trackRecord": {"episodes", "averageDelayMinutes", "grade" (A–F or null), …}}]}
   Times are ISO 8601 UTC; statuses are the API's enum names.
 
-Under the table, "Early warning" names each vendor whose endpoints statusd's own probes see
-failing (or that members reported), with whether the vendor has acknowledged it. It never
-changes the vendor's status or the exit code.
+When statusd's own probes see a vendor's endpoints failing (or members reported it), its STATUS
+reads e.g. "OPERATIONAL — statusd's own checks: suspected", and "Early warning" under the table
+says what was seen and whether the vendor has acknowledged it. It never changes the vendor's
+status or the exit code.
 
 Under the table, "usually resolves" gives each vendor's typical time to resolve: the median
 and p90 of how long its incidents resolved in the last 90 days lasted, per impact, e.g.
@@ -131,7 +132,8 @@ export function renderStatus(
   const table = renderTable(
     ["SERVICE", "NAME", "STATUS", "UPTIME 30D", "INCIDENTS", "CHECKED (UTC)"],
     services.map((s) => {
-      const note = readingNote(s.reading, now);
+      const note = readingNote(s.reading, now) ??
+        (s.earlyWarning ? `statusd's own checks: ${s.earlyWarning.phase}` : null);
       const level = levelCell(s.currentStatus);
       return [
         s.slug,
