@@ -155,11 +155,12 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
   }, app.fetch);
   const sight = createSightLog(() => poller.stats(), log);
+  // `STATUSD_POLL=off` serves what is stored and fetches nothing: no probes either.
   if (config.poll.enabled) {
     poller.start();
     sight.start();
+    prober.start();
   }
-  prober.start();
   deliveries.start();
   const evaluator = startAlertEvaluator(ctx);
   // Deletes what is older than the reported windows: now, then every 15 minutes.
