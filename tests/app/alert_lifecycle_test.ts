@@ -84,11 +84,16 @@ async function rig(before: IncidentSnapshot[] = []) {
     await recordReading(ctx.store, "acme", snapshot, now);
     await evaluateAlerts(ctx);
   };
-  return { read, events, at: () => now };
+  return {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
+    read,
+    events,
+    at: () => now,
+  };
 }
 
 Deno.test("status and incident alerts keep separate keys: each triggered once and resolved once", async () => {
-  const r = await rig();
+  await using r = await rig();
   await r.read(page("PARTIAL_OUTAGE", [incident("i1", r.at() + MIN)]));
   await r.read(page("OPERATIONAL", [incident("i1", r.at(), r.at() + MIN)]));
   const events = await r.events();
@@ -111,7 +116,7 @@ Deno.test("status and incident alerts keep separate keys: each triggered once an
 });
 
 Deno.test("an incident the rule never told of sends no resolve when it ends", async () => {
-  const r = await rig([incident("old", T0 - 7_200_000)]);
+  await using r = await rig([incident("old", T0 - 7_200_000)]);
   await r.read(page("OPERATIONAL", [incident("old", T0 - 7_200_000, T0)]));
   deepStrictEqual(await r.events(), []);
 });

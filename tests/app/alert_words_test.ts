@@ -83,6 +83,7 @@ async function setup(history: number) {
     (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 100 })).items
       .map((d) => d.message).sort((a, b) => a.at - b.at);
   return {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
     ctx,
     past,
     messages,
@@ -94,7 +95,7 @@ async function setup(history: number) {
 }
 
 Deno.test("60 components down: 50 listed, 60 stated; the level reads as English", async () => {
-  const s = await setup(0);
+  await using s = await setup(0);
   s.advance(MIN);
   await recordReading(s.ctx.store, "acme", page("MAJOR_OUTAGE", 60), s.at());
   await evaluateAlerts(s.ctx);
@@ -111,7 +112,7 @@ Deno.test("60 components down: 50 listed, 60 stated; the level reads as English"
 
 Deno.test("a time to resolve is quoted from five incidents or more, with how many", async () => {
   for (const [history, quoted] of [[4, false], [5, true]] as const) {
-    const s = await setup(history);
+    await using s = await setup(history);
     s.advance(MIN);
     await recordReading(
       s.ctx.store,
@@ -152,7 +153,7 @@ Deno.test("a time to resolve is quoted from five incidents or more, with how man
 });
 
 Deno.test("an incident alert links the vendor's incident page, status page, service page and settings", async () => {
-  const s = await setup(0);
+  await using s = await setup(0);
   s.advance(MIN);
   await recordReading(
     s.ctx.store,
@@ -180,7 +181,7 @@ Deno.test("an incident alert links the vendor's incident page, status page, serv
 });
 
 Deno.test("a maintenance still under way past its announced end says by how much it overran", async () => {
-  const s = await setup(0);
+  await using s = await setup(0);
   const admin = s.admin;
   const route = (await createRoute(s.ctx, admin, {
     name: "maintenance hooks",

@@ -38,7 +38,14 @@ async function setup() {
   const app = createServer({ app: ctx });
   const who = await account(ctx, "owner@example.com");
   const rw = await key(ctx, who, "rw", ["monitors:read", "monitors:write"]);
-  return { ctx, app, who, rw, auth: { "X-API-Key": rw } };
+  return {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
+    ctx,
+    app,
+    who,
+    rw,
+    auth: { "X-API-Key": rw },
+  };
 }
 
 function post(
@@ -76,7 +83,8 @@ async function suggest(
 const bySlug = (s: Suggestion[]) => Object.fromEntries(s.map((x) => [x.service, x]));
 
 Deno.test("suggestions: cal.com's real package.json names the services its SDKs talk to", async () => {
-  const { app, auth } = await setup();
+  await using rig_ = await setup();
+  const { app, auth } = rig_;
   const r = await suggest(app, auth, {
     files: [{ name: "package.json", content: fixture("calcom-web-package.json") }],
   });
@@ -106,7 +114,8 @@ Deno.test("suggestions: cal.com's real package.json names the services its SDKs 
 });
 
 Deno.test("suggestions: a real Terraform lock file and a .tf region pick AWS and its region's components", async () => {
-  const { app, auth } = await setup();
+  await using rig_ = await setup();
+  const { app, auth } = rig_;
   const r = await suggest(app, auth, {
     files: [
       { name: ".terraform.lock.hcl", content: fixture("paddi-us-west-2.terraform.lock.hcl") },
@@ -132,7 +141,8 @@ Deno.test("suggestions: a real Terraform lock file and a .tf region pick AWS and
 });
 
 Deno.test("suggestions: requirements.txt, go.mod and domains, and what the account monitors already", async () => {
-  const { app, auth } = await setup();
+  await using rig_ = await setup();
+  const { app, auth } = rig_;
   const made = await post(app, "/api/user/monitors", auth, { service: "slack" });
   equal(made.status, 201);
   const slackMonitor = (await made.json()).id;
@@ -170,7 +180,8 @@ Deno.test("suggestions: requirements.txt, go.mod and domains, and what the accou
 });
 
 Deno.test("suggestions: files statusd cannot read are 400s naming them; nothing at all is a 400", async () => {
-  const { app, auth } = await setup();
+  await using rig_ = await setup();
+  const { app, auth } = rig_;
   const bad = await post(app, "/api/user/monitors/suggestions", auth, {
     files: [
       { name: "Gemfile.lock", content: "GEM\n  specs:\n    stripe (10.0.0)\n" },
@@ -202,7 +213,8 @@ Deno.test("suggestions: files statusd cannot read are 400s naming them; nothing 
 });
 
 Deno.test("suggestions: accept creates every chosen monitor in one call, or none", async () => {
-  const { ctx, app, who, auth } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who, auth } = rig_;
   const idem = { ...auth, "Idempotency-Key": "b3a1c0de-2f4e-4c8a-9d7b-5e6f7a8b9c0d" };
   const chosen = {
     monitors: [
@@ -258,7 +270,8 @@ Deno.test("suggestions: accept creates every chosen monitor in one call, or none
 });
 
 Deno.test("suggestions: reading needs monitors:read, accepting monitors:write", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const readOnly = await key(ctx, who, "ro", ["monitors:read"]);
   const none = await key(ctx, who, "none", ["status:read"]);
   const asked = await post(app, "/api/user/monitors/suggestions", { "X-API-Key": none }, {

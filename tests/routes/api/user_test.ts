@@ -38,14 +38,20 @@ async function setup() {
   const ctx = testContext();
   const app = createServer({ app: ctx });
   const who = await account(ctx, "owner@example.com");
-  return { ctx, app, who };
+  return {
+    [Symbol.asyncDispose]: () => ctx.store.close(),
+    ctx,
+    app,
+    who,
+  };
 }
 
 const get = (app: ReturnType<typeof createServer>, path: string, headers: HeadersInit = {}) =>
   app.request(path, { headers });
 
 Deno.test("both header forms are accepted: X-API-Key and Authorization: Bearer", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const secret = await key(ctx, who, "ci", ["account:read"]);
   const forms: HeadersInit[] = [{ "X-API-Key": secret }, { Authorization: `Bearer ${secret}` }];
   for (const headers of forms) {
@@ -56,7 +62,8 @@ Deno.test("both header forms are accepted: X-API-Key and Authorization: Bearer",
 });
 
 Deno.test("unknown, malformed, missing and revoked keys get 401 with WWW-Authenticate", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const secret = await key(ctx, who, "ci", ["account:read"]);
   const revoked = await key(ctx, who, "old", ["account:read"]);
   await app.request("/api/user/api-keys", { headers: { "X-API-Key": secret } });
@@ -82,7 +89,8 @@ Deno.test("unknown, malformed, missing and revoked keys get 401 with WWW-Authent
 });
 
 Deno.test("a key without the scope gets exactly the insufficient_scope body", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const secret = await key(ctx, who, "sla only", ["sla:read"]);
   const res = await get(app, "/api/user/api-keys", { "X-API-Key": secret });
   equal(res.status, 403);
@@ -159,7 +167,8 @@ async function seedVendor(ctx: ReturnType<typeof testContext>) {
 }
 
 Deno.test("the SLA report: uptime against the account target, MTTR, fetch percentiles, breaches", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   await seedVendor(ctx);
   const secret = await key(ctx, who, "sla", ["sla:read"]);
   const res = await get(app, "/api/user/services/acme/sla?days=30", { "X-API-Key": secret });
@@ -203,7 +212,8 @@ Deno.test("the SLA report: uptime against the account target, MTTR, fetch percen
 });
 
 Deno.test("the SLA report checks days, the slug and the plan", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   await seedVendor(ctx);
   const secret = await key(ctx, who, "sla", ["sla:read"]);
   const h = { "X-API-Key": secret };
@@ -228,7 +238,8 @@ Deno.test("the SLA report checks days, the slug and the plan", async () => {
 });
 
 Deno.test("each of the nine scopes opens exactly the operations that declare it", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   await seedVendor(ctx);
   const admin = { kind: "admin", account: who.account } as const;
   const monitor = await createMonitor(ctx, admin, { service: "acme" });
@@ -299,7 +310,8 @@ Deno.test("each of the nine scopes opens exactly the operations that declare it"
 });
 
 Deno.test("a legacy key (no stored scope list) passes every scope check", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   await seedVendor(ctx);
   const legacy = await storeRawKey(ctx, who.account.id, "from 2023", null);
   for (
@@ -315,7 +327,8 @@ Deno.test("a legacy key (no stored scope list) passes every scope check", async 
 });
 
 Deno.test("listings show metadata and last use, never the secret or its hash", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const secret = await key(ctx, who, "ci", ["account:read"]);
   await get(app, "/api/user/api-keys", { "X-API-Key": secret });
   await ctx.keyUses.flush();
@@ -341,7 +354,8 @@ Deno.test("listings show metadata and last use, never the secret or its hash", a
 });
 
 Deno.test("the scope list is readable by any key and names all nine with what they grant", async () => {
-  const { ctx, app, who } = await setup();
+  await using rig_ = await setup();
+  const { ctx, app, who } = rig_;
   const secret = await key(ctx, who, "narrow", ["mcp:invoke"]);
   const body = await (await get(app, "/api/user/api-keys/scopes", { "X-API-Key": secret })).json();
   equal(body.totalElements, 9);
@@ -350,7 +364,8 @@ Deno.test("the scope list is readable by any key and names all nine with what th
 });
 
 Deno.test("the account operations are described in OpenAPI with x-required-scopes", async () => {
-  const { app } = await setup();
+  await using rig_ = await setup();
+  const { app } = rig_;
   const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
   const sla = doc.paths!["/api/user/services/{slug}/sla"]!.get!;
   equal(sla.operationId, "getServiceSlaReport");
