@@ -65,7 +65,7 @@ export const hash = (...parts: (string | number)[]) =>
   encodeHexLowerCase(sha256(new TextEncoder().encode(parts.join("\u0000")))).slice(0, 24);
 
 /** Settings › Alerts, where the account reads every delivery. */
-export function alertsPage(ctx: AppContext): string {
+function alertsPage(ctx: AppContext): string {
   return `${ctx.settings.publicUrl}/settings/alerts`;
 }
 
@@ -744,7 +744,12 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
     // A service re-synced and not yet read is not "read again": wait for a real reading.
     if (service?.reading.state === "never_read") continue;
     for (const { source: rule, monitor } of watchers.get(slug) ?? []) {
-      if (rule.failingMinutes) await endReadingAlert(round, rule, monitor, service, out);
+      if (rule.failingMinutes) {
+        await endOwnAlert(round, rule, monitor, `reading:${monitor.id}`, (name) => ({
+          summary: `statusd reads ${name} again`,
+          advice: "Nothing to do: readings succeed again.",
+        }), out);
+      }
     }
     memory.failing.delete(slug);
   }
@@ -759,6 +764,14 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
     }
     memory.failing.set(slug, { since, checkedAt: now });
   }
+  return await enqueueTimed(ctx, out, now);
+}
+
+/**
+ * Writes what a timed pass (readings, early warnings) queued and cancelled, outside the change
+ * cursor, and wakes the delivery worker; resolves with how many deliveries were inserted.
+ */
+export async function enqueueTimed(ctx: AppContext, out: Outbox, now: EpochMs): Promise<number> {
   if (out.items.length === 0 && out.cancel.length === 0) return 0;
   const r = await ctx.store.deliveries.enqueue(out.linked(ctx), {
     ...(out.cancel.length
@@ -770,8 +783,11 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
   return r.inserted;
 }
 
-/** What a reading alert says besides its trigger. */
-function readingBase(
+/**
+ * What an alert about statusd's own observation of a vendor (a failing reading, an early
+ * warning) says besides its trigger.
+ */
+export function ownAlertBase(
   round: Round,
   rule: RuleRecord,
   m: MonitorRecord,
@@ -810,7 +826,7 @@ function startReadingAlert(
   const error = service.reading.error!;
   const name = service.name;
   const message: AlertMessage = {
-    ...readingBase(round, rule, m, service),
+    ...ownAlertBase(round, rule, m, service),
     notificationId: readingNotification(rule, subject, since),
     trigger: "reading_failing",
     summary: `statusd cannot read ${name}`.slice(0, 300),
@@ -824,28 +840,32 @@ function startReadingAlert(
   out.items.push(...toRoutes(rule, message, cause, subject, due, false));
 }
 
-/** Ends the rule's open reading alert about `m`: cancelled if not yet due, else recovered. */
-async function endReadingAlert(
+/**
+ * Ends the rule's open alert about `m` on `subject` (a failing reading, an early warning):
+ * cancelled if not yet due, else followed by its recovery, saying `words` of the vendor's name.
+ */
+export async function endOwnAlert(
   round: Round,
   rule: RuleRecord,
   m: MonitorRecord,
-  service: ServiceDetail | null,
+  subject: string,
+  words: (name: string) => { readonly summary: string; readonly advice: string },
   out: Outbox,
 ): Promise<void> {
-  const subject = `reading:${m.id}`;
   const last = await round.ctx.store.deliveries.latestFor(rule.id, subject);
   if (last === null || last.recovery || last.state === "cancelled") return;
   out.cancel.push(last.notificationId);
-  // Not due yet: a failure shorter than failingMinutes, nothing went.
+  // Not due yet (a failure shorter than failingMinutes): nothing went.
   if (last.notBefore > round.now && last.state === "pending") return;
-  const name = service?.name ?? m.serviceSlug;
+  const service = await round.service(m.serviceSlug);
+  const { summary, advice } = words(service?.name ?? m.serviceSlug);
   const message: AlertMessage = {
-    ...readingBase(round, rule, m, service),
+    ...ownAlertBase(round, rule, m, service),
     level: monitorLevelNow(service, m.components),
     notificationId: last.notificationId,
     trigger: "recovered",
-    summary: `statusd reads ${name} again`.slice(0, 300),
-    advice: "Nothing to do: readings succeed again.",
+    summary: summary.slice(0, 300),
+    advice,
   };
   const cause = { key: last.notificationId, changeId: null, createdAt: round.now };
   const deliveries = toRoutes(rule, message, cause, subject, round.now, true);

@@ -7,15 +7,17 @@
  * began or ended.
  * @module
  */
+import { type AlertMessage, type EpochMs, type MonitorRecord, toIso } from "../domain/mod.ts";
 import {
-  type AlertMessage,
-  type EpochMs,
-  monitorLevelNow,
-  type MonitorRecord,
-  type RuleRecord,
-  toIso,
-} from "../domain/mod.ts";
-import { alertsPage, hash, Outbox, Round, toRoutes, watchersOf } from "./alert_evaluator.ts";
+  endOwnAlert,
+  enqueueTimed,
+  hash,
+  Outbox,
+  ownAlertBase,
+  Round,
+  toRoutes,
+  watchersOf,
+} from "./alert_evaluator.ts";
 import type { AppContext } from "./context.ts";
 import { earlyWarningOf } from "./own_eyes.ts";
 
@@ -70,7 +72,13 @@ export async function evaluateWarnings(ctx: AppContext): Promise<number> {
   const out = new Outbox();
   for (const slug of ending) {
     for (const { source: rule, monitor } of watchers.get(slug) ?? []) {
-      if (rule.earlyWarning) await endWarningAlert(round, rule, monitor, out);
+      if (rule.earlyWarning) {
+        await endOwnAlert(round, rule, monitor, subjectOf(monitor), (name) => ({
+          summary: `statusd's own checks of ${name} recovered`,
+          advice: `Nothing to do: statusd's own checks of ${name} see no trouble since ` +
+            `${toIso(round.now)}.`,
+        }), out);
+      }
     }
     memory.open.delete(slug);
   }
@@ -80,7 +88,7 @@ export async function evaluateWarnings(ctx: AppContext): Promise<number> {
       if (!rule.earlyWarning || !rule.enabled) continue;
       const name = service?.name ?? slug;
       const message: AlertMessage = {
-        ...base(round, rule, monitor, name, service?.statusPageUrl ?? null),
+        ...ownAlertBase(round, rule, monitor, service),
         notificationId: `ntf_${hash(rule.id, subjectOf(monitor), w.first)}`,
         trigger: "early_warning",
         summary: `statusd suspects trouble at ${name} (its own observation)`.slice(0, 300),
@@ -95,73 +103,5 @@ export async function evaluateWarnings(ctx: AppContext): Promise<number> {
     }
     memory.open.set(slug, w.first);
   }
-  if (out.items.length === 0 && out.cancel.length === 0) return 0;
-  const r = await ctx.store.deliveries.enqueue(out.linked(ctx), {
-    ...(out.cancel.length
-      ? {
-        cancel: { notificationIds: out.cancel, state: "cancelled" as const, dueAfter: round.now },
-      }
-      : {}),
-  });
-  if (r === "stale_cursor") return 0;
-  if (r.inserted > 0) ctx.wakeDeliveries?.();
-  return r.inserted;
-}
-
-/** What an early-warning alert says besides its trigger. */
-function base(
-  round: Round,
-  rule: RuleRecord,
-  m: MonitorRecord,
-  name: string,
-  statusPageUrl: string | null,
-): Omit<AlertMessage, "notificationId" | "trigger" | "summary" | "advice"> {
-  const publicUrl = round.ctx.settings.publicUrl;
-  return {
-    level: "UNKNOWN",
-    previousLevel: null,
-    service: {
-      slug: m.serviceSlug,
-      name,
-      vendorUrl: statusPageUrl ?? `${publicUrl}/services/${m.serviceSlug}`,
-      statusdUrl: `${publicUrl}/services/${m.serviceSlug}`,
-    },
-    components: [],
-    componentsTotal: 0,
-    incident: null,
-    timeToResolve: null,
-    links: { alerts: alertsPage(round.ctx) },
-    sentBecause: `rule ${rule.name}`,
-    at: round.now,
-  };
-}
-
-/** Ends the rule's open early-warning alert about `m` with its recovery (when the rule asks). */
-async function endWarningAlert(
-  round: Round,
-  rule: RuleRecord,
-  m: MonitorRecord,
-  out: Outbox,
-): Promise<void> {
-  const subject = subjectOf(m);
-  const last = await round.ctx.store.deliveries.latestFor(rule.id, subject);
-  if (last === null || last.recovery || last.state === "cancelled") return;
-  const service = await round.service(m.serviceSlug);
-  const name = service?.name ?? m.serviceSlug;
-  const message: AlertMessage = {
-    ...base(round, rule, m, name, service?.statusPageUrl ?? null),
-    level: monitorLevelNow(service, m.components),
-    notificationId: last.notificationId,
-    trigger: "recovered",
-    summary: `statusd's own checks of ${name} recovered`.slice(0, 300),
-    advice: `Nothing to do: statusd's own checks of ${name} see no trouble since ` +
-      `${toIso(round.now)}.`,
-  };
-  const cause = { key: last.notificationId, changeId: null, createdAt: round.now };
-  const deliveries = toRoutes(rule, message, cause, subject, round.now, true);
-  out.items.push(
-    ...(rule.recovery
-      ? deliveries
-      : deliveries.slice(0, 1).map((x) => ({ ...x, closing: true as const }))),
-  );
+  return await enqueueTimed(ctx, out, round.now);
 }
