@@ -228,13 +228,11 @@ export {
   type EarlyWarning,
   earlyWarningOf,
   listReports,
-  NewReportSchema,
   openWarnings,
   type OwnEyes,
   ownEyesOf,
   REPORT_NOTE_MAX,
   REPORT_TROUBLE,
-  REPORT_WINDOW_MINUTES,
   reportTrouble,
   type ReportView,
 } from "./own_eyes.ts";

@@ -13,7 +13,6 @@ import {
   type EpochMs,
   type Evidence,
   GRADE_WINDOW_DAYS,
-  REPORT_WINDOW_MS,
   type ReportRecord,
   toIso,
   type WarningEpisode,
@@ -72,17 +71,16 @@ export interface OwnEyes {
   readonly trackRecord: AckRecord;
 }
 
-/** One service's {@link OwnEyes}; NotFound for an unknown slug. */
+/**
+ * One service's {@link OwnEyes}. It does not look the service up: its callers read the service
+ * itself (and answer NotFound for an unknown slug); a slug statusd never saw reads as nothing.
+ */
 export async function ownEyesOf(ctx: AppContext, slug: string): Promise<OwnEyes> {
   const now = ctx.clock.now();
   const [warning, episodes] = await Promise.all([
     ctx.store.warnings.of(slug),
     ctx.store.warnings.episodes(slug, now - GRADE_WINDOW_DAYS * DAY_MS),
   ]);
-  if (warning === null && episodes.length === 0) {
-    // Nothing seen: make sure the service exists (NotFound with suggestions otherwise).
-    if ((await ctx.store.catalog.service(slug)) === null) throw await serviceNotFound(ctx, slug);
-  }
   const e = warning?.state.episode ?? null;
   return {
     earlyWarning: e !== null && e.clearedAt === null ? earlyWarningOf(e) : null,
@@ -107,7 +105,7 @@ export const REPORT_NOTE_MAX = 1000;
 const REPORTS_KEPT_MS = 90 * DAY_MS;
 
 /** A report as a caller sends it. */
-export const NewReportSchema = z.object({
+const NewReportSchema = z.object({
   service: z.string().trim().min(1).max(100).describe("The service's slug, e.g. github"),
   component: z.string().trim().min(1).max(255).nullish().describe(
     "The component that is not working for you, if you know it",
@@ -194,6 +192,3 @@ export async function listReports(ctx: AppContext, who: Caller): Promise<ReportV
   const account = callerAccount(who, READ_MONITORS);
   return (await ctx.store.warnings.reportsOf(account.id, 100)).map(viewOf);
 }
-
-/** How long a report counts toward a suspicion, in minutes (for the words surfaces show). */
-export const REPORT_WINDOW_MINUTES = REPORT_WINDOW_MS / 60_000;

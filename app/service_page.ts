@@ -45,9 +45,9 @@ export async function servicePageData(ctx: AppContext, slug: string): Promise<Se
       pastSince: now - days * DAY_MS,
       pastLimit: PAST_INCIDENTS_MAX,
     }),
-    ownEyesOf(ctx, slug).catch(() => null),
+    ownEyesOf(ctx, slug),
   ]);
-  if (found === null || eyes === null) throw await serviceNotFound(ctx, slug);
+  if (found === null) throw await serviceNotFound(ctx, slug);
   return {
     s: serviceDetailOf(ctx, found.detail, window, now),
     uptime: uptimeOf(found.uptime, now),

@@ -8,8 +8,6 @@
  */
 import { type EpochMs, HOUR_MS, MINUTE_MS, toIso } from "./time.ts";
 
-/** How often a vendor's probe targets are checked. */
-export const PROBE_INTERVAL_MS = MINUTE_MS;
 /** Two probe rounds at most this far apart are consecutive. */
 export const CONSECUTIVE_MS = 150_000;
 /** Reports older than this no longer count. */

@@ -428,7 +428,6 @@ export {
   isLocalOutage,
   LOCAL_OUTAGE_MIN_VENDORS,
   phaseOf,
-  PROBE_INTERVAL_MS,
   type ProbeRound,
   type ProberStats,
   QUIET,
