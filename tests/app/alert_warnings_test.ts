@@ -16,27 +16,13 @@ import {
 import { InvalidRequest, QUIET, type WarningState } from "../../domain/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+import { episodeAt, openState } from "../support/warnings.ts";
 
 const T0 = Date.UTC(2026, 10, 28, 12);
 
-function suspected(first: number, acknowledgedAt: number | null = null): WarningState {
-  return {
-    lastRound: { at: first + 60_000, failing: true },
-    failingSince: first,
-    episode: {
-      firstEvidenceAt: first,
-      suspectedAt: first + 60_000,
-      acknowledgedAt,
-      clearedAt: null,
-      evidence: "probes",
-      failed: 2,
-      total: 2,
-      hosts: ["api.github.com"],
-      reporters: 0,
-      component: null,
-    },
-  };
-}
+/** Suspected from `first`: 2 of 2 probes of api.github.com failing; acknowledged if given. */
+const suspected = (first: number, acknowledgedAt: number | null = null) =>
+  openState(episodeAt(first, { acknowledgedAt, hosts: ["api.github.com"] }));
 
 async function setup() {
   let now = T0;

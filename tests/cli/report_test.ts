@@ -9,6 +9,7 @@ import { MINUTE_MS } from "../../domain/mod.ts";
 import { addVendor, apiRig, T0 } from "../support/api.ts";
 import { account, key } from "../support/accounts.ts";
 import { runStatus } from "../support/status_cli.ts";
+import { episodeAt, openState } from "../support/warnings.ts";
 
 const status = (args: string[], env: Record<string, string>) =>
   runStatus(args, { NO_COLOR: "1", ...env });
@@ -44,22 +45,14 @@ Deno.test("status report stores a report; status <slug> shows statusd's own earl
 
     await r.store.warnings.record(id, {
       answered: {},
-      state: {
-        lastRound: { at: T0, failing: true },
-        failingSince: T0 - MINUTE_MS,
-        episode: {
-          firstEvidenceAt: T0 - MINUTE_MS,
+      state: openState(
+        episodeAt(T0 - MINUTE_MS, {
           suspectedAt: T0,
-          acknowledgedAt: null,
-          clearedAt: null,
-          evidence: "probes",
           failed: 3,
           total: 4,
           hosts: ["api.github.com"],
-          reporters: 0,
-          component: null,
-        },
-      },
+        }),
+      ),
       finished: [],
     }, T0);
     r.cache.clear();

@@ -15,6 +15,7 @@ import { account, key, PASSWORD } from "../support/accounts.ts";
 import { consent, pkcePair } from "../routes/mcp/_rig.ts";
 import { apiRig } from "../support/api.ts";
 import { fillPagesStore } from "../support/pages.ts";
+import { episodeAt, openState } from "../support/warnings.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = new URL("./screenshots/", import.meta.url);
@@ -177,22 +178,15 @@ Deno.test({
     const now = r.clock.now();
     await r.store.warnings.record((await r.store.catalog.service("acme"))!.id, {
       answered: {},
-      state: {
-        lastRound: { at: now, failing: true },
-        failingSince: now - 60_000,
-        episode: {
-          firstEvidenceAt: now - 120_000,
+      state: openState(
+        episodeAt(now - 120_000, {
           suspectedAt: now,
-          acknowledgedAt: null,
-          clearedAt: null,
           evidence: "probes_and_reports",
-          failed: 2,
-          total: 2,
           hosts: ["api.acme.example"],
           reporters: 1,
           component: "API",
-        },
-      },
+        }),
+      ),
       finished: [],
     }, now);
     const broken = apiRig();

@@ -33,6 +33,7 @@ import { account as testAccount, PASSWORD } from "../support/accounts.ts";
 import { freshDatabase, postgresAvailable } from "../support/postgres.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 import { component, incident, snapshot } from "./conformance/_support.ts";
+import { finishedAt } from "../support/warnings.ts";
 
 const T0 = Date.UTC(2026, 10, 20, 12);
 const EMAIL = "ops@example.com";
@@ -246,23 +247,10 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
   await store.mail.secret("acknowledge", () => "server-secret");
   // statusd's own eyes: a warning's memory, two finished episodes, two reports.
   const acme = (await store.catalog.service("acme"))!.id;
-  const episode = (at: number) => ({
-    firstEvidenceAt: at,
-    suspectedAt: at + 60_000,
-    acknowledgedAt: at + 600_000,
-    clearedAt: at + 900_000,
-    evidence: "probes" as const,
-    failed: 2,
-    total: 2,
-    hosts: ["api.acme.test"],
-    reporters: 0,
-    component: null,
-    delayMs: 600_000,
-  });
   await store.warnings.record(acme, {
     answered: { "https://acme.test/": T0 - HOUR_MS },
     state: { lastRound: { at: T0 - HOUR_MS, failing: false }, failingSince: null, episode: null },
-    finished: [episode(T0 - 2 * DAY_MS), episode(T0 - DAY_MS)],
+    finished: [finishedAt(T0 - 2 * DAY_MS, 10), finishedAt(T0 - DAY_MS, 10)],
   }, T0 - HOUR_MS);
   for (const id of ["rep_1", "rep_2"]) {
     await store.warnings.addReport({

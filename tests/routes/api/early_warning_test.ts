@@ -5,44 +5,19 @@
  * @module
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
-import { DAY_MS, type FinishedEpisode, MINUTE_MS, type WarningState } from "../../../domain/mod.ts";
+import { DAY_MS, MINUTE_MS, QUIET } from "../../../domain/mod.ts";
 import { account, key } from "../../support/accounts.ts";
 import { addVendor, apiRig, T0 } from "../../support/api.ts";
 import { Client, mcpRig, StreamableHTTPClientTransport } from "../mcp/_rig.ts";
+import { episodeAt, finishedAt, openState } from "../../support/warnings.ts";
 
-const suspected = (at: number): WarningState => ({
-  lastRound: { at, failing: true },
-  failingSince: at - MINUTE_MS,
-  episode: {
-    firstEvidenceAt: at - MINUTE_MS,
-    suspectedAt: at,
-    acknowledgedAt: null,
-    clearedAt: null,
-    evidence: "probes",
-    failed: 8,
-    total: 10,
-    hosts: ["api.acme.test"],
-    reporters: 0,
-    component: null,
-  },
-});
+/** Suspected at `at`: 8 of 10 probes of api.acme.test failing since a minute before. */
+const suspected = (at: number) =>
+  openState(episodeAt(at - MINUTE_MS, { suspectedAt: at, failed: 8, total: 10 }));
 
-function finished(daysAgo: number, minutes: number, acknowledged = true): FinishedEpisode {
-  const at = T0 - daysAgo * DAY_MS;
-  return {
-    firstEvidenceAt: at,
-    suspectedAt: at + MINUTE_MS,
-    acknowledgedAt: acknowledged ? at + minutes * MINUTE_MS : null,
-    clearedAt: at + 300 * MINUTE_MS,
-    evidence: "probes",
-    failed: 2,
-    total: 2,
-    hosts: ["api.acme.test"],
-    reporters: 0,
-    component: null,
-    delayMs: minutes * MINUTE_MS,
-  };
-}
+/** A finished episode `daysAgo` days before T0 with its delay. */
+const finished = (daysAgo: number, minutes: number, acknowledged = true) =>
+  finishedAt(T0 - daysAgo * DAY_MS, minutes, acknowledged);
 
 Deno.test("a suspected vendor: earlyWarning says what statusd saw; the vendor's status is its own", async () => {
   const rig = apiRig();
@@ -173,7 +148,7 @@ Deno.test("the catalog sorts vendors slowest to admit trouble first, graded ones
       const id = (await rig.store.catalog.service(slug))!.id;
       await rig.store.warnings.record(id, {
         answered: {},
-        state: { lastRound: null, failingSince: null, episode: null },
+        state: QUIET,
         finished: minutes.map((m, i) => finished(i + 1, m)),
       }, T0);
     };

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { createBoard, createRoute } from "../../../app/mod.ts";
 import { Client, type McpRig, mcpRig, StreamableHTTPClientTransport } from "./_rig.ts";
+import { QUIET } from "../../../domain/mod.ts";
+import { finishedAt } from "../../support/warnings.ts";
 
 async function connect(rig: McpRig, key: string, header: "x-api-key" | "bearer" = "x-api-key") {
   const client = new Client({ name: "tools-test", version: "1.0.0" });
@@ -146,20 +148,10 @@ Deno.test("list_services filters by status, category and q", async () => {
     const now = rig.ctx.clock.now();
     await rig.ctx.store.warnings.record(stripe, {
       answered: {},
-      state: { lastRound: null, failingSince: null, episode: null },
-      finished: [1, 2, 3].map((d) => ({
-        firstEvidenceAt: now - d * 86_400_000,
-        suspectedAt: now - d * 86_400_000 + 60_000,
-        acknowledgedAt: now - d * 86_400_000 + 1_800_000,
-        clearedAt: now - d * 86_400_000 + 3_600_000,
-        evidence: "probes" as const,
-        failed: 2,
-        total: 2,
-        hosts: ["api.stripe.com"],
-        reporters: 0,
-        component: null,
-        delayMs: 1_800_000,
-      })),
+      state: QUIET,
+      finished: [1, 2, 3].map((d) =>
+        finishedAt(now - d * 86_400_000, 30, true, { hosts: ["api.stripe.com"] })
+      ),
     }, now);
     const slow = await call(client, "list_services", { sort: "slowest_to_admit" });
     assert.deepStrictEqual((slow.data.services as Structured[]).map((s) => s.slug), ["stripe"]);

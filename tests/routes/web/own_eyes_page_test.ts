@@ -9,6 +9,7 @@ import { account, PASSWORD } from "../../support/accounts.ts";
 import { addVendor, apiRig, T0 } from "../../support/api.ts";
 import { section, visibleText } from "../../support/html.ts";
 import { formBrowser } from "../../support/web.ts";
+import { episodeAt, openState } from "../../support/warnings.ts";
 
 const HTML = { accept: "text/html" };
 
@@ -25,22 +26,7 @@ Deno.test("a suspected vendor's page says what statusd saw, apart from the vendo
     const id = (await r.store.catalog.service("acme"))!.id;
     await r.store.warnings.record(id, {
       answered: {},
-      state: {
-        lastRound: { at: T0, failing: true },
-        failingSince: T0 - MINUTE_MS,
-        episode: {
-          firstEvidenceAt: T0 - 2 * MINUTE_MS,
-          suspectedAt: T0,
-          acknowledgedAt: null,
-          clearedAt: null,
-          evidence: "probes",
-          failed: 2,
-          total: 2,
-          hosts: ["api.acme.test"],
-          reporters: 0,
-          component: null,
-        },
-      },
+      state: openState(episodeAt(T0 - 2 * MINUTE_MS, { suspectedAt: T0 })),
       finished: [],
     }, T0);
     r.cache.clear();
@@ -131,22 +117,17 @@ Deno.test("a board page lists statusd's early warnings of its services, apart fr
     const id = (await r.store.catalog.service("acme"))!.id;
     await r.store.warnings.record(id, {
       answered: {},
-      state: {
-        lastRound: null,
-        failingSince: null,
-        episode: {
-          firstEvidenceAt: T0 - 5 * MINUTE_MS,
+      state: openState(
+        episodeAt(T0 - 5 * MINUTE_MS, {
           suspectedAt: T0,
-          acknowledgedAt: null,
-          clearedAt: null,
           evidence: "reports",
           failed: 0,
           total: 0,
           hosts: [],
           reporters: 2,
           component: "API",
-        },
-      },
+        }),
+      ),
       finished: [],
     }, T0);
     r.cache.clear();
@@ -172,22 +153,14 @@ Deno.test("the home page lists what statusd's own eyes see, and says when its ow
     const id = (await r.store.catalog.service("acme"))!.id;
     await r.store.warnings.record(id, {
       answered: {},
-      state: {
-        lastRound: null,
-        failingSince: null,
-        episode: {
-          firstEvidenceAt: T0 - 3 * MINUTE_MS,
+      state: openState(
+        episodeAt(T0 - 3 * MINUTE_MS, {
           suspectedAt: T0,
-          acknowledgedAt: null,
-          clearedAt: null,
-          evidence: "probes",
           failed: 3,
           total: 3,
           hosts: ["acme.test"],
-          reporters: 0,
-          component: null,
-        },
-      },
+        }),
+      ),
       finished: [],
     }, T0);
     r.cache.clear();

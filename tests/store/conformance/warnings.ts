@@ -5,44 +5,14 @@
  * @module
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { type FinishedEpisode, QUIET, type WarningState } from "../../../domain/mod.ts";
+import { QUIET } from "../../../domain/mod.ts";
+import { episodeAt, finishedAt, openState } from "../../support/warnings.ts";
 import { accountOf, memberOf } from "./accounts.ts";
 import type { Case } from "./_support.ts";
 import { DAY, incident, MIN, read, snapshot, T, vendor, withVendors } from "./_support.ts";
 
-function episode(at: number, extra: Partial<FinishedEpisode> = {}): FinishedEpisode {
-  return {
-    firstEvidenceAt: at,
-    suspectedAt: at + MIN,
-    acknowledgedAt: at + 20 * MIN,
-    clearedAt: at + 30 * MIN,
-    evidence: "probes",
-    failed: 2,
-    total: 2,
-    hosts: ["api.a.test"],
-    reporters: 0,
-    component: null,
-    delayMs: 20 * MIN,
-    ...extra,
-  };
-}
-
-const suspected: WarningState = {
-  lastRound: { at: T, failing: true },
-  failingSince: T - MIN,
-  episode: {
-    firstEvidenceAt: T - MIN,
-    suspectedAt: T,
-    acknowledgedAt: null,
-    clearedAt: null,
-    evidence: "probes",
-    failed: 2,
-    total: 2,
-    hosts: ["api.a.test"],
-    reporters: 0,
-    component: null,
-  },
-};
+/** Suspected at T: 2 of 2 probes failing since a minute before. */
+const suspected = openState(episodeAt(T - MIN, { suspectedAt: T, hosts: ["api.a.test"] }));
 
 export const warningCases: readonly Case[] = [
   {
@@ -131,9 +101,9 @@ export const warningCases: readonly Case[] = [
           answered: {},
           state: QUIET,
           finished: [
-            episode(T - 100 * DAY),
-            episode(T - 2 * DAY, { acknowledgedAt: null, delayMs: 240 * MIN }),
-            episode(T - DAY),
+            finishedAt(T - 100 * DAY, 20),
+            finishedAt(T - 2 * DAY, 240, false),
+            finishedAt(T - DAY, 20),
           ],
         },
         T,
