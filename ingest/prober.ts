@@ -33,7 +33,7 @@ import {
 import type { AddressAllowance, ProxySettings } from "../lib/mod.ts";
 import type { Logger } from "../log.ts";
 import { createDnsCache, type Resolve } from "./dns_cache.ts";
-import { politeFetch } from "./http.ts";
+import { type FetchOptions, politeFetch } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { createPinnedPool, systemResolve } from "./pinned_client.ts";
 import { probeTargetsOf, roundOf, verdictOf } from "./probe_targets.ts";
@@ -119,20 +119,22 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
   let localOutage: ProberStats["localOutage"] = null;
   const open = new Set<number>();
 
+  /** Every probe's fetch options: the same for all, made once. */
+  const fetchOptions: FetchOptions = {
+    timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MAX_MS),
+    maxBytes: PROBE_MAX_BYTES,
+    maxRedirects: 3,
+    allowPrivate: config.allowPrivate,
+    signal: abort.signal,
+    pool,
+    resolve: dns.resolve,
+    forgetHost: dns.forget,
+    now: () => deps.clock.now(),
+  };
+
   async function probe(url: string) {
     const host = new URL(url).host;
-    const outcome = await limiter.run(host, () =>
-      politeFetch(url, {
-        timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MAX_MS),
-        maxBytes: PROBE_MAX_BYTES,
-        maxRedirects: 3,
-        allowPrivate: config.allowPrivate,
-        signal: abort.signal,
-        pool,
-        resolve: dns.resolve,
-        forgetHost: dns.forget,
-        now: () => deps.clock.now(),
-      }));
+    const outcome = await limiter.run(host, () => politeFetch(url, fetchOptions));
     if (outcome.kind === "failed" && outcome.retryAfterMs !== undefined) {
       limiter.pause(host, outcome.retryAfterMs);
     }
