@@ -50,6 +50,7 @@ const RULE_FIELDS = {
   maintenance: fc.boolean(),
   forMinutes: fc.integer({ min: 0, max: 1440 }),
   failingMinutes: fc.option(fc.integer({ min: 1, max: 1440 }), { nil: null }),
+  earlyWarning: fc.boolean(),
   recovery: fc.boolean(),
   enabled: fc.boolean(),
   usesRoute: fc.boolean(),
@@ -82,10 +83,11 @@ Deno.test("every PATCH of an alert rule leaves what it does not name as it was",
   const fields = RULE_FIELDS as RuleFields;
   await fc.assert(
     fc.asyncProperty(
-      // A rule watches something: a level, incidents, maintenance or failing readings.
+      // A rule watches something: a level, incidents, maintenance, failing readings or early
+      // warnings.
       fc.record(fields).filter((c) =>
         c.level !== null || c.incidents === true || c.maintenance === true ||
-        c.failingMinutes !== null
+        c.failingMinutes !== null || c.earlyWarning === true
       ),
       fc.record(fields, { requiredKeys: [] }),
       async (created, patch) => {
