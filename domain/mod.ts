@@ -247,7 +247,7 @@ export type {
   SubscriptionStore,
   WarningStore,
 } from "./store/mod.ts";
-export { EPISODES_KEPT_PER_VENDOR } from "./store/mod.ts";
+export { EPISODES_KEPT_PER_VENDOR, REPORTS_KEPT_PER_ACCOUNT } from "./store/mod.ts";
 export {
   type AlertMessage,
   type AlertTimeToResolve,

@@ -173,7 +173,7 @@ export type {
   StoredWarning,
   WarningStore,
 } from "./warnings.ts";
-export { EPISODES_KEPT_PER_VENDOR } from "./warnings.ts";
+export { EPISODES_KEPT_PER_VENDOR, REPORTS_KEPT_PER_ACCOUNT } from "./warnings.ts";
 export type {
   AccountDocStore,
   BoardItem,

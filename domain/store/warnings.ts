@@ -108,12 +108,16 @@ export interface WarningStore {
   episodes(slug: string, since: EpochMs): Promise<readonly GradedEpisode[]>;
   /**
    * Stores a report; false when there is no such vendor. The vendor's reports older than
-   * `before` are deleted in the same act.
+   * `before`, and the account's beyond its newest {@link REPORTS_KEPT_PER_ACCOUNT}, are deleted
+   * in the same act.
    */
   addReport(report: NewReport, before: EpochMs): Promise<boolean>;
   /** The account's reports, newest first, at most `limit`. */
   reportsOf(accountId: string, limit: number): Promise<readonly ReportRecord[]>;
 }
+
+/** Reports an account keeps at most (the newest): one account cannot grow the table without end. */
+export const REPORTS_KEPT_PER_ACCOUNT = 500;
 
 /** Finished episodes kept per vendor (far more than 90 days of a flapping vendor need). */
 export const EPISODES_KEPT_PER_VENDOR = 500;

@@ -14,6 +14,7 @@ import {
   phaseOf,
   QUIET,
   REPORT_WINDOW_MS,
+  REPORTS_KEPT_PER_ACCOUNT,
   type WarningState,
   type WarningStore,
 } from "../../domain/mod.ts";
@@ -301,6 +302,14 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
           "DELETE FROM member_reports WHERE vendor_id = ? AND created_at < ?",
           Number(v.id),
           before,
+        );
+        yield* run(
+          `DELETE FROM member_reports WHERE account_id = ? AND id NOT IN (
+             SELECT id FROM member_reports WHERE account_id = ?
+             ORDER BY created_at DESC, id DESC LIMIT ?)`,
+          report.accountId,
+          report.accountId,
+          REPORTS_KEPT_PER_ACCOUNT,
         );
         return true;
       })());

@@ -5,7 +5,7 @@
  * @module
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { QUIET } from "../../../domain/mod.ts";
+import { QUIET, REPORTS_KEPT_PER_ACCOUNT } from "../../../domain/mod.ts";
 import { episodeAt, finishedAt, openState } from "../../support/warnings.ts";
 import { accountOf, memberOf } from "./accounts.ts";
 import type { Case } from "./_support.ts";
@@ -164,6 +164,14 @@ export const warningCases: readonly Case[] = [
       // Older reports of the vendor go when a new one comes.
       await store.warnings.addReport(report("r5", "a2", "two@x.test", T), T - 10 * MIN);
       deepStrictEqual((await store.warnings.reportsOf("a1", 10)).map((r) => r.id), ["r2", "r1"]);
+      // An account keeps its newest reports only.
+      for (let i = 0; i < REPORTS_KEPT_PER_ACCOUNT; i++) {
+        await store.warnings.addReport(report(`m${i}`, "a2", "two@x.test", T + 1 + i), 0);
+      }
+      const kept = await store.warnings.reportsOf("a2", REPORTS_KEPT_PER_ACCOUNT + 10);
+      equal(kept.length, REPORTS_KEPT_PER_ACCOUNT);
+      equal(kept.at(-1)!.id, "m0", "the oldest kept is the first of the new ones");
+      equal((await store.warnings.reportsOf("a1", 10)).length, 2, "another account keeps its own");
     },
   },
   {
