@@ -47,7 +47,8 @@ const createReport = defineRoute({
   path: "/api/user/reports",
   operationId: "reportTrouble",
   summary: "Report that a service is not working for you",
-  description: "Kept 90 days. statusd's early warning counts reports: two members (distinct " +
+  description:
+    "Kept 90 days (an account keeps its newest 500). statusd's early warning counts reports: two members (distinct " +
     "people, keys or apps of any account) within 30 minutes, or one while statusd's own probes " +
     "of the vendor see errors, make the vendor `suspected` (`earlyWarning` on the service), " +
     "never changing the vendor's own status. Any member may report; a key needs " +
@@ -70,7 +71,7 @@ const listRoute = defineRoute({
   operationId: "listReports",
   summary: "Your account's reports, newest first",
   description: "The last 100 reports made by the account's members, keys and apps, newest " +
-    "first, with who reported (kept 90 days).",
+    "first, with who reported (kept 90 days, the newest 500).",
   tags,
   responses: {
     200: {
