@@ -18,10 +18,11 @@ export interface ReportOptions {
 
 const HELP = `Usage: status report <slug> [--component <name>] [--note <text>] [options]
 
-Tells statusd that a vendor is not working for you (kept 90 days, an account's newest 500; the account's reports are
-listed by GET /api/user/reports). statusd's early warning counts reports: two members within
-30 minutes, or one while statusd's own probes of the vendor see errors, make the vendor
-"suspected" (earlyWarning in \`status <slug> --json\`), never changing the vendor's own status.
+Tells statusd that a vendor is not working for you (kept 90 days, an account's newest 500;
+the account's reports are listed by GET /api/user/reports). statusd's early warning counts
+reports: two members within 30 minutes, or one while statusd's own probes of the vendor see
+errors, make the vendor "suspected" (earlyWarning in \`status <slug> --json\`), never changing
+the vendor's own status.
 Needs STATUS_API_KEY holding monitors:write.
 
 Examples:
