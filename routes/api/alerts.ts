@@ -19,7 +19,6 @@ import {
   getEscalation,
   getRoute,
   getRule,
-  idempotentCreate,
   listDeliveries,
   listEscalations,
   listRoutes,
@@ -43,16 +42,7 @@ import {
 } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
-import {
-  createdResponse,
-  etagHeader,
-  IdempotencyHeader,
-  idempotencyResponses,
-  IfMatch,
-  NO_STORE,
-  stale,
-  versionOf,
-} from "./monitors.ts";
+import { idParam, NO_STORE, registerAccountDocApi } from "./account_doc_routes.ts";
 import { pageJson, PageQuery, pageSchema } from "./schemas.ts";
 
 const RouteSchema = z.object({
@@ -135,9 +125,7 @@ const EventSchema = z.object({
   updatedAt: z.string(),
 }).openapi("AlertEvent");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-});
+const IdParam = idParam();
 const tags = ["Alerting"];
 const ROUTES = "/api/user/alert-routes";
 const EVENTS = "/api/user/alert-events";
@@ -176,102 +164,6 @@ function eventJson(e: DeliveryView): z.infer<typeof EventSchema> {
     updatedAt: toIso(e.updatedAt)!,
   };
 }
-
-const listRoute = defineRoute({
-  method: "get",
-  path: ROUTES,
-  operationId: "listAlertRoutes",
-  summary: "The account's alert routes",
-  description: "The calling account's alert routes, oldest first, each with its destination " +
-    "(secrets masked), whether statusd paused it and how many deliveries failed in a row.",
-  tags,
-  request: { query: z.object(PageQuery) },
-  responses: {
-    200: {
-      description: "One page of routes",
-      content: {
-        "application/json": { schema: pageSchema(RouteSchema, "AlertRoutePage", "routes") },
-      },
-    },
-  },
-}, READ_ALERTS);
-
-const createDef = defineRoute({
-  method: "post",
-  path: ROUTES,
-  operationId: "createAlertRoute",
-  summary: "Add a destination for alerts",
-  description: "Settings are checked for their kind; a URL resolving to a private or loopback " +
-    "address is a 400 unless the self-hoster allows it (STATUSD_ALLOW_PRIVATE_DESTINATIONS); " +
-    "email needs STATUSD_SMTP_URL. A webhook route's signing secret is generated and shown in " +
-    "this answer only.",
-  tags,
-  request: {
-    headers: IdempotencyHeader,
-    body: { content: { "application/json": { schema: CreateBody } }, required: true },
-  },
-  responses: {
-    201: {
-      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-      headers: z.object({ Location: z.string(), ETag: z.string() }),
-      content: { "application/json": { schema: CreatedRouteSchema } },
-    },
-    ...idempotencyResponses,
-  },
-}, WRITE_ALERTS);
-
-const getDef = defineRoute({
-  method: "get",
-  path: `${ROUTES}/{id}`,
-  operationId: "getAlertRoute",
-  summary: "One alert route",
-  description: "One of the calling account's alert routes, secrets masked; its ETag is its " +
-    "version for If-Match. Another account's route is a 404.",
-  tags,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "The route",
-      headers: etagHeader,
-      content: { "application/json": { schema: RouteSchema } },
-    },
-  },
-}, READ_ALERTS);
-
-const patchDef = defineRoute({
-  method: "patch",
-  path: `${ROUTES}/{id}`,
-  operationId: "updateAlertRoute",
-  summary: "Rename, change the destination, or resume a paused route",
-  description: "`settings` replaces the destination (a webhook keeps its secret); " +
-    '`{"paused": false}` resumes a route statusd paused, and its waiting deliveries go.',
-  tags,
-  request: {
-    params: IdParam,
-    headers: IfMatch,
-    body: { content: { "application/json": { schema: PatchBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The changed route",
-      headers: etagHeader,
-      content: { "application/json": { schema: RouteSchema } },
-    },
-    412: stale,
-  },
-}, WRITE_ALERTS);
-
-const deleteDef = defineRoute({
-  method: "delete",
-  path: `${ROUTES}/{id}`,
-  operationId: "deleteAlertRoute",
-  summary: "Remove an alert route",
-  description: "Deletes the route (204); deliveries still waiting for it fail, saying the " +
-    "route was deleted. With If-Match, a stale version is a 412.",
-  tags,
-  request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" }, 412: stale },
-}, WRITE_ALERTS);
 
 const testDef = defineRoute({
   method: "post",
@@ -433,100 +325,6 @@ function ruleJson(r: RuleRecord): z.infer<typeof RuleSchema> {
   };
 }
 
-const listRulesDef = defineRoute({
-  method: "get",
-  path: RULES,
-  operationId: "listAlertRules",
-  summary: "The account's alert rules",
-  description: "The calling account's alert rules, oldest first: what each watches, when it " +
-    "fires, for how long a level must last, and where it sends.",
-  tags,
-  request: { query: z.object(PageQuery) },
-  responses: {
-    200: {
-      description: "One page of rules",
-      content: { "application/json": { schema: pageSchema(RuleSchema, "AlertRulePage", "rules") } },
-    },
-  },
-}, READ_ALERTS);
-
-const createRuleDef = defineRoute({
-  method: "post",
-  path: RULES,
-  operationId: "createAlertRule",
-  summary: "Alert when a monitor, group, board or any monitor breaks",
-  description: '`target` is a monitor, group or board of the account, or `{"kind":"all"}`; ' +
-    "`level` (default PARTIAL_OUTAGE) fires at that level or worse after `forMinutes`; " +
-    "`incidents` and `maintenance` add incident and maintenance notices; `routes` are the " +
-    "account's alert routes. Unknown ids are a 400 naming the field.",
-  tags,
-  request: {
-    headers: IdempotencyHeader,
-    body: { content: { "application/json": { schema: RuleBody } }, required: true },
-  },
-  responses: {
-    201: {
-      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-      headers: z.object({ Location: z.string(), ETag: z.string() }),
-      content: { "application/json": { schema: RuleSchema } },
-    },
-    ...idempotencyResponses,
-  },
-}, WRITE_ALERTS);
-
-const getRuleDef = defineRoute({
-  method: "get",
-  path: `${RULES}/{id}`,
-  operationId: "getAlertRule",
-  summary: "One alert rule",
-  description: "One of the calling account's alert rules; its ETag is its version for " +
-    "If-Match. Another account's rule is a 404.",
-  tags,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "The rule",
-      headers: etagHeader,
-      content: { "application/json": { schema: RuleSchema } },
-    },
-  },
-}, READ_ALERTS);
-
-const patchRuleDef = defineRoute({
-  method: "patch",
-  path: `${RULES}/{id}`,
-  operationId: "updateAlertRule",
-  summary: "Change an alert rule (fields given only)",
-  description: "Changes the fields given; `enabled: false` silences it. With If-Match, a rule " +
-    "changed since that ETag is refused with 412 and stays as it was.",
-  tags,
-  request: {
-    params: IdParam,
-    headers: IfMatch,
-    body: { content: { "application/json": { schema: RulePatchBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The changed rule",
-      headers: etagHeader,
-      content: { "application/json": { schema: RuleSchema } },
-    },
-    412: stale,
-  },
-}, WRITE_ALERTS);
-
-const deleteRuleDef = defineRoute({
-  method: "delete",
-  path: `${RULES}/{id}`,
-  operationId: "deleteAlertRule",
-  summary: "Remove an alert rule",
-  description: "Deletes the rule (204); what it already queued still goes. With If-Match, a " +
-    "stale version is a 412.",
-  tags,
-  request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" }, 412: stale },
-}, WRITE_ALERTS);
-
 const ESCALATIONS = "/api/user/escalation-policies";
 
 const EscalationSchema = z.object({
@@ -561,104 +359,6 @@ function escalationJson(e: EscalationRecord): z.infer<typeof EscalationSchema> {
   };
 }
 
-const listEscDef = defineRoute({
-  method: "get",
-  path: ESCALATIONS,
-  operationId: "listEscalationPolicies",
-  summary: "The account's escalation policies",
-  description: "The calling account's escalation policies, oldest first: ordered steps (routes " +
-    "and minutes to wait before each) and how many times they repeat.",
-  tags,
-  request: { query: z.object(PageQuery) },
-  responses: {
-    200: {
-      description: "One page of policies",
-      content: {
-        "application/json": {
-          schema: pageSchema(EscalationSchema, "EscalationPolicyPage", "policies"),
-        },
-      },
-    },
-  },
-}, READ_ALERTS);
-
-const createEscDef = defineRoute({
-  method: "post",
-  path: ESCALATIONS,
-  operationId: "createEscalationPolicy",
-  summary: "Escalate an alert step by step until someone acknowledges it",
-  description: "`steps`: each `{routes, afterMinutes}` is told `afterMinutes` after the step " +
-    "before; `repeat` (0–5) runs them again. A rule naming the policy queues every step when " +
-    "it fires; acknowledging (the link in the message or acknowledgeAlertEvent) or the " +
-    "recovery stops the steps still waiting. Unknown routes are a 400 naming the field.",
-  tags,
-  request: {
-    headers: IdempotencyHeader,
-    body: { content: { "application/json": { schema: EscalationBody } }, required: true },
-  },
-  responses: {
-    201: {
-      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-      headers: z.object({ Location: z.string(), ETag: z.string() }),
-      content: { "application/json": { schema: EscalationSchema } },
-    },
-    ...idempotencyResponses,
-  },
-}, WRITE_ALERTS);
-
-const getEscDef = defineRoute({
-  method: "get",
-  path: `${ESCALATIONS}/{id}`,
-  operationId: "getEscalationPolicy",
-  summary: "One escalation policy",
-  description: "One of the calling account's escalation policies; its ETag is its version for " +
-    "If-Match. Another account's policy is a 404.",
-  tags,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "The policy",
-      headers: etagHeader,
-      content: { "application/json": { schema: EscalationSchema } },
-    },
-  },
-}, READ_ALERTS);
-
-const patchEscDef = defineRoute({
-  method: "patch",
-  path: `${ESCALATIONS}/{id}`,
-  operationId: "updateEscalationPolicy",
-  summary: "Change an escalation policy (fields given only)",
-  description: "Changes the fields given; alerts already queued keep the steps they were " +
-    "given. With If-Match, a policy changed since that ETag is refused with 412.",
-  tags,
-  request: {
-    params: IdParam,
-    headers: IfMatch,
-    body: { content: { "application/json": { schema: EscalationPatchBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The changed policy",
-      headers: etagHeader,
-      content: { "application/json": { schema: EscalationSchema } },
-    },
-    412: stale,
-  },
-}, WRITE_ALERTS);
-
-const deleteEscDef = defineRoute({
-  method: "delete",
-  path: `${ESCALATIONS}/{id}`,
-  operationId: "deleteEscalationPolicy",
-  summary: "Remove an escalation policy",
-  description: "Deletes the policy (204); rules naming it send to their own routes only. With " +
-    "If-Match, a stale version is a 412.",
-  tags,
-  request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" }, 412: stale },
-}, WRITE_ALERTS);
-
 const ackDef = defineRoute({
   method: "post",
   path: `${EVENTS}/{id}/acknowledge`,
@@ -682,52 +382,63 @@ const ackDef = defineRoute({
 
 /** Mounts the alerting API. */
 export const registerAlertsApi: Register = (api) => {
-  api.openapi(listEscDef, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listEscalations(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, escalationJson), 200, NO_STORE);
-  });
-  api.openapi(createEscDef, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createEscalationPolicy",
-      body,
-      async () => {
-        const made = await createEscalation(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify(escalationJson(made)),
-          location: `${ESCALATIONS}/${made.id}`,
-        };
+  registerAccountDocApi(api, {
+    path: ESCALATIONS,
+    tags,
+    idParam: IdParam,
+    schema: EscalationSchema,
+    pageSchema: pageSchema(EscalationSchema, "EscalationPolicyPage", "policies"),
+    createBody: EscalationBody,
+    patchBody: EscalationPatchBody,
+    read: READ_ALERTS,
+    write: WRITE_ALERTS,
+    list: {
+      operationId: "listEscalationPolicies",
+      summary: "The account's escalation policies",
+      description: "The calling account's escalation policies, oldest first: ordered steps " +
+        "(routes and minutes to wait before each) and how many times they repeat.",
+      answer: "One page of policies",
+    },
+    create: {
+      operationId: "createEscalationPolicy",
+      summary: "Escalate an alert step by step until someone acknowledges it",
+      description: "`steps`: each `{routes, afterMinutes}` is told `afterMinutes` after the " +
+        "step before; `repeat` (0–5) runs them again. A rule naming the policy queues every " +
+        "step when it fires; acknowledging (the link in the message or acknowledgeAlertEvent) " +
+        "or the recovery stops the steps still waiting. Unknown routes are a 400 naming the " +
+        "field.",
+    },
+    get: {
+      operationId: "getEscalationPolicy",
+      summary: "One escalation policy",
+      description: "One of the calling account's escalation policies; its ETag is its version " +
+        "for If-Match. Another account's policy is a 404.",
+      answer: "The policy",
+    },
+    update: {
+      operationId: "updateEscalationPolicy",
+      summary: "Change an escalation policy (fields given only)",
+      description: "Changes the fields given; alerts already queued keep the steps they were " +
+        "given. With If-Match, a policy changed since that ETag is refused with 412.",
+      answer: "The changed policy",
+    },
+    remove: {
+      operationId: "deleteEscalationPolicy",
+      summary: "Remove an escalation policy",
+      description: "Deletes the policy (204); rules naming it send to their own routes only. " +
+        "With If-Match, a stale version is a 412.",
+    },
+    verbs: {
+      list: (c, page) => listEscalations(c.app, c.who, page),
+      create: async (c, body) => {
+        const made = await createEscalation(c.app, c.who, body);
+        return { id: made.id, json: escalationJson(made) };
       },
-    );
-    return createdResponse(answer) as never;
-  });
-  api.openapi(getEscDef, async (c) => {
-    const e = await getEscalation(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(escalationJson(e), 200, { ...NO_STORE, ETag: `"v${e.version}"` });
-  });
-  api.openapi(patchEscDef, async (c) => {
-    const e = await updateEscalation(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(escalationJson(e), 200, { ...NO_STORE, ETag: `"v${e.version}"` });
-  });
-  api.openapi(deleteEscDef, async (c) => {
-    await deleteEscalation(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
+      get: (c, id) => getEscalation(c.app, c.who, id),
+      update: (c, id, patch, version) => updateEscalation(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteEscalation(c.app, c.who, id, version),
+    },
+    json: escalationJson,
   });
   api.openapi(ackDef, async (c) => {
     const stopped = await acknowledgeEvent(
@@ -737,109 +448,121 @@ export const registerAlertsApi: Register = (api) => {
     );
     return c.json({ stopped }, 200, NO_STORE);
   });
-  api.openapi(listRulesDef, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listRules(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, ruleJson), 200, NO_STORE);
-  });
-  api.openapi(createRuleDef, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createAlertRule",
-      body,
-      async () => {
-        const made = await createRule(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify(ruleJson(made)),
-          location: `${RULES}/${made.id}`,
-        };
+  registerAccountDocApi(api, {
+    path: RULES,
+    tags,
+    idParam: IdParam,
+    schema: RuleSchema,
+    pageSchema: pageSchema(RuleSchema, "AlertRulePage", "rules"),
+    createBody: RuleBody,
+    patchBody: RulePatchBody,
+    read: READ_ALERTS,
+    write: WRITE_ALERTS,
+    list: {
+      operationId: "listAlertRules",
+      summary: "The account's alert rules",
+      description: "The calling account's alert rules, oldest first: what each watches, when " +
+        "it fires, for how long a level must last, and where it sends.",
+      answer: "One page of rules",
+    },
+    create: {
+      operationId: "createAlertRule",
+      summary: "Alert when a monitor, group, board or any monitor breaks",
+      description: '`target` is a monitor, group or board of the account, or `{"kind":"all"}`; ' +
+        "`level` (default PARTIAL_OUTAGE) fires at that level or worse after `forMinutes`; " +
+        "`incidents` and `maintenance` add incident and maintenance notices; `routes` are the " +
+        "account's alert routes. Unknown ids are a 400 naming the field.",
+    },
+    get: {
+      operationId: "getAlertRule",
+      summary: "One alert rule",
+      description: "One of the calling account's alert rules; its ETag is its version for " +
+        "If-Match. Another account's rule is a 404.",
+      answer: "The rule",
+    },
+    update: {
+      operationId: "updateAlertRule",
+      summary: "Change an alert rule (fields given only)",
+      description: "Changes the fields given; `enabled: false` silences it. With If-Match, a " +
+        "rule changed since that ETag is refused with 412 and stays as it was.",
+      answer: "The changed rule",
+    },
+    remove: {
+      operationId: "deleteAlertRule",
+      summary: "Remove an alert rule",
+      description: "Deletes the rule (204); what it already queued still goes. With If-Match, " +
+        "a stale version is a 412.",
+    },
+    verbs: {
+      list: (c, page) => listRules(c.app, c.who, page),
+      create: async (c, body) => {
+        const made = await createRule(c.app, c.who, body);
+        return { id: made.id, json: ruleJson(made) };
       },
-    );
-    return createdResponse(answer) as never;
+      get: (c, id) => getRule(c.app, c.who, id),
+      update: (c, id, patch, version) => updateRule(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteRule(c.app, c.who, id, version),
+    },
+    json: ruleJson,
   });
-  api.openapi(getRuleDef, async (c) => {
-    const r = await getRule(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(ruleJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
-  });
-  api.openapi(patchRuleDef, async (c) => {
-    const r = await updateRule(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(ruleJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
-  });
-  api.openapi(deleteRuleDef, async (c) => {
-    await deleteRule(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
-  });
-  api.openapi(listRoute, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listRoutes(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, routeJson), 200, NO_STORE);
-  });
-  api.openapi(createDef, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createAlertRoute",
-      body,
-      async () => {
-        const made = await createRoute(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify({ ...routeJson(made.route), secret: made.secret }),
-          location: `${ROUTES}/${made.route.id}`,
-        };
+  registerAccountDocApi(api, {
+    path: ROUTES,
+    tags,
+    idParam: IdParam,
+    schema: RouteSchema,
+    pageSchema: pageSchema(RouteSchema, "AlertRoutePage", "routes"),
+    createBody: CreateBody,
+    patchBody: PatchBody,
+    read: READ_ALERTS,
+    write: WRITE_ALERTS,
+    list: {
+      operationId: "listAlertRoutes",
+      summary: "The account's alert routes",
+      description: "The calling account's alert routes, oldest first, each with its " +
+        "destination (secrets masked), whether statusd paused it and how many deliveries " +
+        "failed in a row.",
+      answer: "One page of routes",
+    },
+    create: {
+      operationId: "createAlertRoute",
+      summary: "Add a destination for alerts",
+      description: "Settings are checked for their kind; a URL resolving to a private or " +
+        "loopback address is a 400 unless the self-hoster allows it " +
+        "(STATUSD_ALLOW_PRIVATE_DESTINATIONS); email needs STATUSD_SMTP_URL. A webhook " +
+        "route's signing secret is generated and shown in this answer only.",
+      schema: CreatedRouteSchema,
+    },
+    get: {
+      operationId: "getAlertRoute",
+      summary: "One alert route",
+      description: "One of the calling account's alert routes, secrets masked; its ETag is " +
+        "its version for If-Match. Another account's route is a 404.",
+      answer: "The route",
+    },
+    update: {
+      operationId: "updateAlertRoute",
+      summary: "Rename, change the destination, or resume a paused route",
+      description: "`settings` replaces the destination (a webhook keeps its secret); " +
+        '`{"paused": false}` resumes a route statusd paused, and its waiting deliveries go.',
+      answer: "The changed route",
+    },
+    remove: {
+      operationId: "deleteAlertRoute",
+      summary: "Remove an alert route",
+      description: "Deletes the route (204); deliveries still waiting for it fail, saying the " +
+        "route was deleted. With If-Match, a stale version is a 412.",
+    },
+    verbs: {
+      list: (c, page) => listRoutes(c.app, c.who, page),
+      create: async (c, body) => {
+        const made = await createRoute(c.app, c.who, body);
+        return { id: made.route.id, json: { ...routeJson(made.route), secret: made.secret } };
       },
-    );
-    const version = (JSON.parse(answer.body) as { version: number }).version;
-    return new Response(answer.body, {
-      status: answer.status,
-      headers: {
-        "Content-Type": "application/json",
-        ...NO_STORE,
-        ...(answer.location ? { Location: answer.location } : {}),
-        ETag: `"v${version}"`,
-        ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}),
-      },
-    }) as never;
-  });
-  api.openapi(getDef, async (c) => {
-    const r = await getRoute(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(routeJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
-  });
-  api.openapi(patchDef, async (c) => {
-    const r = await updateRoute(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(routeJson(r), 200, { ...NO_STORE, ETag: `"v${r.version}"` });
-  });
-  api.openapi(deleteDef, async (c) => {
-    await deleteRoute(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
+      get: (c, id) => getRoute(c.app, c.who, id),
+      update: (c, id, patch, version) => updateRoute(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteRoute(c.app, c.who, id, version),
+    },
+    json: routeJson,
   });
   api.openapi(testDef, async (c) => {
     const e = await sendTest(c.get("app"), c.get("principal"), c.req.valid("param").id);

@@ -16,7 +16,6 @@ import {
   getBoard,
   getGroup,
   type GroupView,
-  idempotentCreate,
   listBoards,
   listGroups,
   OPEN,
@@ -27,27 +26,10 @@ import {
 } from "../../app/mod.ts";
 import { type EpochMs, toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
+import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
 import { defineRoute } from "./define.ts";
-import {
-  createdResponse,
-  etagHeader,
-  IdempotencyHeader,
-  idempotencyResponses,
-  IfMatch,
-  monitorJson,
-  MonitorSchema,
-  NO_STORE,
-  stale,
-  versionOf,
-} from "./monitors.ts";
-import {
-  incidentJson,
-  IncidentSchema,
-  pageJson,
-  PageQuery,
-  pageSchema,
-  StatusLevelSchema,
-} from "./schemas.ts";
+import { monitorJson, MonitorSchema } from "./monitors.ts";
+import { incidentJson, IncidentSchema, pageSchema, StatusLevelSchema } from "./schemas.ts";
 
 const GroupSchema = z.object({
   id: z.string().openapi({ example: "grp_q8w2e4r6t8y0" }),
@@ -155,9 +137,6 @@ const BoardPatch = z.object({
   ...PAGE_FIELDS,
 }).strict().openapi("BoardPatch");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-});
 const SlugParam = z.object({
   slug: z.string().min(1).max(100).openapi({
     param: { name: "slug", in: "path" },
@@ -210,118 +189,48 @@ function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
   };
 }
 
-const etag = (r: { version: number }) => `"v${r.version}"`;
-
-/** The five routes of one account resource. */
-function crud<S extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(o: {
-  noun: string;
-  plural: string;
-  op: string;
-  schema: S;
-  create: C;
-  patch: P;
-  what: string;
-}) {
-  const path = `/api/user/${o.plural}`;
-  const tags = ["Monitors"];
-  const json = (schema: z.ZodType) => ({ "application/json": { schema } });
+/** The words of a group's or a board's routes, from its name and what a reading shows. */
+function words(noun: string, plural: string, op: string, what: string) {
   return {
-    list: defineRoute({
-      method: "get",
-      path,
-      operationId: `list${o.op}s`,
-      summary: `The account's ${o.plural}`,
-      description: `The calling account's ${o.plural}, oldest first, each with ${o.what}.`,
-      tags,
-      request: { query: z.object(PageQuery) },
-      responses: {
-        200: {
-          description: `One page of ${o.plural}`,
-          content: json(pageSchema(o.schema, `${o.op}Page`, o.plural)),
-        },
-      },
-    }, READ_MONITORS),
-    create: defineRoute({
-      method: "post",
-      path,
-      operationId: `create${o.op}`,
-      summary: `Create a ${o.noun}`,
-      description: `Creates a ${o.noun} of the calling account (201 with Location and ETag). ` +
+    path: `/api/user/${plural}`,
+    tags: ["Monitors"],
+    idParam: idParam(),
+    read: READ_MONITORS,
+    write: WRITE_MONITORS,
+    list: {
+      operationId: `list${op}s`,
+      summary: `The account's ${plural}`,
+      description: `The calling account's ${plural}, oldest first, each with ${what}.`,
+      answer: `One page of ${plural}`,
+    },
+    create: {
+      operationId: `create${op}`,
+      summary: `Create a ${noun}`,
+      description: `Creates a ${noun} of the calling account (201 with Location and ETag). ` +
         "Ids of monitors or groups the account does not have are a 400 naming the field.",
-      tags,
-      request: { headers: IdempotencyHeader, body: { content: json(o.create), required: true } },
-      responses: {
-        201: {
-          description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-          headers: z.object({ Location: z.string(), ETag: z.string() }),
-          content: json(o.schema),
-        },
-        ...idempotencyResponses,
-      },
-    }, WRITE_MONITORS),
-    get: defineRoute({
-      method: "get",
-      path: `${path}/{id}`,
-      operationId: `get${o.op}`,
-      summary: `One ${o.noun}`,
-      description: `One of the calling account's ${o.plural}, with ${o.what}. Its ETag is its ` +
+    },
+    get: {
+      operationId: `get${op}`,
+      summary: `One ${noun}`,
+      description: `One of the calling account's ${plural}, with ${what}. Its ETag is its ` +
         "configuration version; another account's is a 404.",
-      tags,
-      request: { params: IdParam },
-      responses: {
-        200: { description: `The ${o.noun}`, headers: etagHeader, content: json(o.schema) },
-      },
-    }, READ_MONITORS),
-    patch: defineRoute({
-      method: "patch",
-      path: `${path}/{id}`,
-      operationId: `update${o.op}`,
-      summary: `Change a ${o.noun} (fields given only)`,
-      description: `Changes the fields given. With If-Match, a ${o.noun} changed since that ` +
+      answer: `The ${noun}`,
+    },
+    update: {
+      operationId: `update${op}`,
+      summary: `Change a ${noun} (fields given only)`,
+      description: `Changes the fields given. With If-Match, a ${noun} changed since that ` +
         "ETag is refused with 412 `precondition_failed` and stays as it was.",
-      tags,
-      request: {
-        params: IdParam,
-        headers: IfMatch,
-        body: { content: json(o.patch), required: true },
-      },
-      responses: {
-        200: { description: `The changed ${o.noun}`, headers: etagHeader, content: json(o.schema) },
-        412: stale,
-      },
-    }, WRITE_MONITORS),
-    delete: defineRoute({
-      method: "delete",
-      path: `${path}/{id}`,
-      operationId: `delete${o.op}`,
-      summary: `Delete a ${o.noun}`,
-      description: `Deletes the ${o.noun} (204); the monitors in it stay. With If-Match, one ` +
+      answer: `The changed ${noun}`,
+    },
+    remove: {
+      operationId: `delete${op}`,
+      summary: `Delete a ${noun}`,
+      description: `Deletes the ${noun} (204); the monitors in it stay. With If-Match, one ` +
         "changed since that ETag is refused with 412.",
-      tags,
-      request: { params: IdParam, headers: IfMatch },
-      responses: { 204: { description: "Deleted" }, 412: stale },
-    }, WRITE_MONITORS),
+    },
   };
 }
-
-const groups = crud({
-  noun: "group",
-  plural: "groups",
-  op: "Group",
-  schema: GroupSchema,
-  create: GroupCreate,
-  patch: GroupPatch,
-  what: "its monitors and the worst of their levels",
-});
-const boards = crud({
-  noun: "board",
-  plural: "boards",
-  op: "Board",
-  schema: BoardSchema,
-  create: BoardCreate,
-  patch: BoardPatch,
-  what: "its entries' levels, 90-day daily history and open incidents",
-});
 
 const publicBoardRoute = defineRoute({
   method: "get",
@@ -340,99 +249,46 @@ const publicBoardRoute = defineRoute({
 
 /** Mounts the groups, boards and public board routes. */
 export const registerBoardsApi: Register = (api) => {
-  api.openapi(groups.list, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listGroups(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, (g) => groupJson(g, c.get("app").clock.now())), 200, NO_STORE);
-  });
-  api.openapi(groups.create, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createGroup",
-      body,
-      async () => {
-        const g = await createGroup(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify(groupJson(g, c.get("app").clock.now())),
-          location: `/api/user/groups/${g.id}`,
-        };
+  registerAccountDocApi(api, {
+    ...words("group", "groups", "Group", "its monitors and the worst of their levels"),
+    schema: GroupSchema,
+    pageSchema: pageSchema(GroupSchema, "GroupPage", "groups"),
+    createBody: GroupCreate,
+    patchBody: GroupPatch,
+    verbs: {
+      list: (c, page) => listGroups(c.app, c.who, page),
+      create: async (c, body) => {
+        const g = await createGroup(c.app, c.who, body);
+        return { id: g.id, json: groupJson(g, c.app.clock.now()) };
       },
-    );
-    return createdResponse(answer) as never;
+      get: (c, id) => getGroup(c.app, c.who, id),
+      update: (c, id, patch, version) => updateGroup(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteGroup(c.app, c.who, id, version),
+    },
+    json: (g, c) => groupJson(g, c.app.clock.now()),
   });
-  api.openapi(groups.get, async (c) => {
-    const g = await getGroup(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(groupJson(g, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(g) });
-  });
-  api.openapi(groups.patch, async (c) => {
-    const g = await updateGroup(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(groupJson(g, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(g) });
-  });
-  api.openapi(groups.delete, async (c) => {
-    await deleteGroup(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
-  });
-  api.openapi(boards.list, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listBoards(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, (b) => boardJson(b, c.get("app").clock.now())), 200, NO_STORE);
-  });
-  api.openapi(boards.create, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createBoard",
-      body,
-      async () => {
-        const b = await createBoard(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify(boardJson(b, c.get("app").clock.now())),
-          location: `/api/user/boards/${b.id}`,
-        };
+  registerAccountDocApi(api, {
+    ...words(
+      "board",
+      "boards",
+      "Board",
+      "its entries' levels, 90-day daily history and open incidents",
+    ),
+    schema: BoardSchema,
+    pageSchema: pageSchema(BoardSchema, "BoardPage", "boards"),
+    createBody: BoardCreate,
+    patchBody: BoardPatch,
+    verbs: {
+      list: (c, page) => listBoards(c.app, c.who, page),
+      create: async (c, body) => {
+        const b = await createBoard(c.app, c.who, body);
+        return { id: b.id, json: boardJson(b, c.app.clock.now()) };
       },
-    );
-    return createdResponse(answer) as never;
-  });
-  api.openapi(boards.get, async (c) => {
-    const b = await getBoard(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(boardJson(b, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(b) });
-  });
-  api.openapi(boards.patch, async (c) => {
-    const b = await updateBoard(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(boardJson(b, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(b) });
-  });
-  api.openapi(boards.delete, async (c) => {
-    await deleteBoard(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
+      get: (c, id) => getBoard(c.app, c.who, id),
+      update: (c, id, patch, version) => updateBoard(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteBoard(c.app, c.who, id, version),
+    },
+    json: (b, c) => boardJson(b, c.app.clock.now()),
   });
   api.openapi(publicBoardRoute, async (c) => {
     const b = await boardBySlug(c.get("app"), c.get("principal"), c.req.valid("param").slug);

@@ -10,23 +10,19 @@ import {
   createMonitor,
   deleteMonitor,
   getMonitor,
-  idempotentCreate,
-  type IdempotentResult,
   listMonitors,
   type MonitorView,
   READ_MONITORS,
   updateMonitor,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { type EpochMs, InvalidRequest, toIso } from "../../domain/mod.ts";
+import { type EpochMs, type StatusLevel, toIso } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../register.ts";
-import { defineRoute } from "./define.ts";
+import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
 import {
   incidentJson,
   IncidentSchema,
-  pageJson,
-  PageQuery,
   pageSchema,
   readingJson,
   ReadingSchema,
@@ -86,79 +82,6 @@ const PatchBody = z.object({
   paused: z.boolean().optional(),
 }).strict().openapi("MonitorPatch");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({
-    param: { name: "id", in: "path" },
-    example: "mon_k3v9q2xw8t4m",
-  }),
-});
-
-/** The `If-Match` request header of versioned writes. */
-export const IfMatch = z.object({
-  "if-match": z.string().max(200).optional().openapi({
-    description: "The ETag you read; a stale one is refused with 412",
-  }),
-});
-
-/** The `ETag` response header of versioned resources. */
-export const etagHeader = z.object({
-  ETag: z.string().openapi({ description: "Configuration version" }),
-});
-/** The 412 response of versioned writes. */
-export const stale = {
-  description: "`precondition_failed`: the monitor changed since the ETag in `If-Match`",
-  content: { "application/json": { schema: ErrorSchema } },
-};
-
-/** The optional `Idempotency-Key` request header of creates. */
-export const IdempotencyHeader = z.object({
-  "idempotency-key": z.string().max(300).optional().openapi({
-    description: "Any unique token (a UUID): a retried POST with the same key and body gets " +
-      "the first answer again (`Idempotent-Replayed: true`) and creates nothing more; the same " +
-      "key with another body is a 422. Kept 24 hours.",
-  }),
-});
-
-/** The responses a create with `Idempotency-Key` can add. */
-export const idempotencyResponses = {
-  409: {
-    description: "`conflict`: a request with this Idempotency-Key is still being processed",
-    content: { "application/json": { schema: ErrorSchema } },
-  },
-  422: {
-    description: "`idempotency_key_reused`: this Idempotency-Key came with a different request",
-    content: { "application/json": { schema: ErrorSchema } },
-  },
-};
-
-/** A create's answer (first or replayed) as the 201 response. */
-export function createdResponse(answer: IdempotentResult): Response {
-  const version = (JSON.parse(answer.body) as { version: number }).version;
-  return new Response(answer.body, {
-    status: answer.status,
-    headers: {
-      "Content-Type": "application/json",
-      ...NO_STORE,
-      ...(answer.location ? { Location: answer.location } : {}),
-      ETag: `"v${version}"`,
-      ...(answer.replayed ? { "Idempotent-Replayed": "true" } : {}),
-    },
-  });
-}
-
-/** `"v3"` → 3; `*` or absent → null (any); anything else is a 400. */
-export function versionOf(ifMatch: string | undefined): number | null {
-  if (ifMatch === undefined || ifMatch.trim() === "*") return null;
-  const m = /^\s*(?:W\/)?"v(\d{1,9})"\s*$/.exec(ifMatch);
-  if (!m) {
-    throw new InvalidRequest([{
-      parameter: "If-Match",
-      message: 'expected an ETag this API gave, like "v3"',
-    }]);
-  }
-  return Number(m[1]);
-}
-
 /** A monitor as JSON. */
 export function monitorJson(m: MonitorView, now: EpochMs): z.infer<typeof MonitorSchema> {
   return {
@@ -182,165 +105,76 @@ export function monitorJson(m: MonitorView, now: EpochMs): z.infer<typeof Monito
   };
 }
 
-const tags = ["Monitors"];
-
-const listRoute = defineRoute({
-  method: "get",
-  path: "/api/user/monitors",
-  operationId: "listMonitors",
-  summary: "The account's monitors, with what each reads now",
-  description: "The calling account's monitors, oldest first, each with the level, 30-day " +
-    "uptime and open incidents of what it watches. `status` keeps only monitors whose watched " +
-    "selection is at that level now (every broken thing in your stack: `status=MAJOR_OUTAGE`).",
-  tags,
-  request: {
-    query: z.object({ ...PageQuery, status: StatusLevelSchema.optional() }),
-  },
-  responses: {
-    200: {
-      description: "One page of monitors",
-      content: { "application/json": { schema: MonitorPageSchema } },
-    },
-  },
-}, READ_MONITORS);
-
-const createRouteDef = defineRoute({
-  method: "post",
-  path: "/api/user/monitors",
-  operationId: "createMonitor",
-  summary: "Watch a service (optionally some of its components)",
-  description: "An unknown service or component is a 400 naming the field, with close matches. " +
-    "A FREE account keeps up to 10 monitors (403 `plan_required` past that). A monitor of a " +
-    "service the account already monitors with the same components (in any order) is a 409 " +
-    "naming that monitor.",
-  tags,
-  request: {
-    headers: IdempotencyHeader,
-    body: { content: { "application/json": { schema: CreateBody } }, required: true },
-  },
-  responses: {
-    201: {
-      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-      headers: z.object({ Location: z.string(), ETag: z.string() }),
-      content: { "application/json": { schema: MonitorSchema } },
-    },
-    ...idempotencyResponses,
-    409: {
-      description: "`conflict`: the account already monitors this service with the same " +
-        "components, or a request with this Idempotency-Key is still being processed",
-      content: { "application/json": { schema: ErrorSchema } },
-    },
-  },
-}, WRITE_MONITORS);
-
-const getRoute = defineRoute({
-  method: "get",
-  path: "/api/user/monitors/{id}",
-  operationId: "getMonitor",
-  summary: "One monitor",
-  description: "One of the calling account's monitors with what it reads now. The `ETag` is " +
-    "its configuration version: send it back in `If-Match` to change or delete it safely. " +
-    "Another account's monitor is a 404.",
-  tags,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "The monitor",
-      headers: etagHeader,
-      content: { "application/json": { schema: MonitorSchema } },
-    },
-  },
-}, READ_MONITORS);
-
-const patchRoute = defineRoute({
-  method: "patch",
-  path: "/api/user/monitors/{id}",
-  operationId: "updateMonitor",
-  summary: "Change a monitor (fields given only)",
-  description: "Changes the fields given (components, label, SLA target, paused); the service " +
-    "cannot change. With `If-Match`, a monitor changed since that ETag is refused with 412 " +
-    "`precondition_failed` and stays as it was.",
-  tags,
-  request: {
-    params: IdParam,
-    headers: IfMatch,
-    body: { content: { "application/json": { schema: PatchBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The changed monitor",
-      headers: etagHeader,
-      content: { "application/json": { schema: MonitorSchema } },
-    },
-    412: stale,
-  },
-}, WRITE_MONITORS);
-
-const deleteRoute = defineRoute({
-  method: "delete",
-  path: "/api/user/monitors/{id}",
-  operationId: "deleteMonitor",
-  summary: "Stop watching",
-  description: "Deletes the monitor (204). With `If-Match`, a monitor changed since that ETag " +
-    "is refused with 412 `precondition_failed` and kept.",
-  tags,
-  request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" }, 412: stale },
-}, WRITE_MONITORS);
-
-const etag = (m: MonitorView) => `"v${m.version}"`;
-/** Account data is never stored by caches. */
-export const NO_STORE = { "Cache-Control": "no-store" };
-
 /** Mounts the monitors API. */
 export const registerMonitorsApi: Register = (api) => {
-  api.openapi(listRoute, async (c) => {
-    const { limit, page, status } = c.req.valid("query");
-    const found = await listMonitors(c.get("app"), c.get("principal"), { limit, page }, {
-      status,
-    });
-    return c.json(pageJson(found, (m) => monitorJson(m, c.get("app").clock.now())), 200, NO_STORE);
-  });
-  api.openapi(createRouteDef, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createMonitor",
-      body,
-      async () => {
-        const m = await createMonitor(c.get("app"), c.get("principal"), body);
-        return {
-          status: 201,
-          body: JSON.stringify(monitorJson(m, c.get("app").clock.now())),
-          location: `/api/user/monitors/${m.id}`,
-        };
+  registerAccountDocApi(api, {
+    path: "/api/user/monitors",
+    tags: ["Monitors"],
+    idParam: idParam("mon_k3v9q2xw8t4m"),
+    schema: MonitorSchema,
+    pageSchema: MonitorPageSchema,
+    createBody: CreateBody,
+    patchBody: PatchBody,
+    read: READ_MONITORS,
+    write: WRITE_MONITORS,
+    list: {
+      operationId: "listMonitors",
+      summary: "The account's monitors, with what each reads now",
+      description: "The calling account's monitors, oldest first, each with the level, 30-day " +
+        "uptime and open incidents of what it watches. `status` keeps only monitors whose " +
+        "watched selection is at that level now (every broken thing in your stack: " +
+        "`status=MAJOR_OUTAGE`).",
+      answer: "One page of monitors",
+      query: { status: StatusLevelSchema.optional() },
+    },
+    create: {
+      operationId: "createMonitor",
+      summary: "Watch a service (optionally some of its components)",
+      description: "An unknown service or component is a 400 naming the field, with close " +
+        "matches. A FREE account keeps up to 10 monitors (403 `plan_required` past that). A " +
+        "monitor of a service the account already monitors with the same components (in any " +
+        "order) is a 409 naming that monitor.",
+      responses: {
+        409: {
+          description: "`conflict`: the account already monitors this service with the same " +
+            "components, or a request with this Idempotency-Key is still being processed",
+          content: { "application/json": { schema: ErrorSchema } },
+        },
       },
-    );
-    return createdResponse(answer) as never;
-  });
-  api.openapi(getRoute, async (c) => {
-    const m = await getMonitor(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(monitorJson(m, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(m) });
-  });
-  api.openapi(patchRoute, async (c) => {
-    const m = await updateMonitor(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      c.req.valid("json"),
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.json(monitorJson(m, c.get("app").clock.now()), 200, { ...NO_STORE, ETag: etag(m) });
-  });
-  api.openapi(deleteRoute, async (c) => {
-    await deleteMonitor(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
+    },
+    get: {
+      operationId: "getMonitor",
+      summary: "One monitor",
+      description: "One of the calling account's monitors with what it reads now. The `ETag` " +
+        "is its configuration version: send it back in `If-Match` to change or delete it " +
+        "safely. Another account's monitor is a 404.",
+      answer: "The monitor",
+    },
+    update: {
+      operationId: "updateMonitor",
+      summary: "Change a monitor (fields given only)",
+      description: "Changes the fields given (components, label, SLA target, paused); the " +
+        "service cannot change. With `If-Match`, a monitor changed since that ETag is refused " +
+        "with 412 `precondition_failed` and stays as it was.",
+      answer: "The changed monitor",
+    },
+    remove: {
+      operationId: "deleteMonitor",
+      summary: "Stop watching",
+      description: "Deletes the monitor (204). With `If-Match`, a monitor changed since that " +
+        "ETag is refused with 412 `precondition_failed` and kept.",
+    },
+    verbs: {
+      list: (c, page, query) =>
+        listMonitors(c.app, c.who, page, { status: query.status as StatusLevel | undefined }),
+      create: async (c, body) => {
+        const m = await createMonitor(c.app, c.who, body);
+        return { id: m.id, json: monitorJson(m, c.app.clock.now()) };
+      },
+      get: (c, id) => getMonitor(c.app, c.who, id),
+      update: (c, id, patch, version) => updateMonitor(c.app, c.who, id, patch, version),
+      remove: (c, id, version) => deleteMonitor(c.app, c.who, id, version),
+    },
+    json: (m, c) => monitorJson(m, c.app.clock.now()),
   });
 };

@@ -14,7 +14,7 @@ import {
 } from "../../app/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
-import { NO_STORE } from "./monitors.ts";
+import { NO_STORE } from "./account_doc_routes.ts";
 
 const ReportBody = z.object({
   service: z.string().openapi({ description: "The service's slug", example: "github" }),

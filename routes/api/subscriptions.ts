@@ -9,7 +9,6 @@ import {
   createSubscription,
   deleteSubscription,
   getSubscription,
-  idempotentCreate,
   listSubscriptions,
   READ_MONITORS,
   type SubscriptionView,
@@ -17,17 +16,8 @@ import {
 } from "../../app/mod.ts";
 import { toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
-import { defineRoute } from "./define.ts";
-import {
-  createdResponse,
-  IdempotencyHeader,
-  idempotencyResponses,
-  IfMatch,
-  NO_STORE,
-  stale,
-  versionOf,
-} from "./monitors.ts";
-import { pageJson, PageQuery, pageSchema } from "./schemas.ts";
+import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
+import { pageSchema } from "./schemas.ts";
 
 const PATH = "/api/user/subscriptions";
 const tags = ["Monitors"];
@@ -54,10 +44,6 @@ const CreateBody = z.object({
   route: z.string().optional().openapi({ description: "Or one of the account's alert routes" }),
 }).strict().openapi("SubscriptionCreate");
 
-const IdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" } }),
-});
-
 function json(s: SubscriptionView): z.infer<typeof SubscriptionSchema> {
   return {
     id: s.id,
@@ -72,113 +58,55 @@ function json(s: SubscriptionView): z.infer<typeof SubscriptionSchema> {
   };
 }
 
-const listDef = defineRoute({
-  method: "get",
-  path: PATH,
-  operationId: "listSubscriptions",
-  summary: "The account's subscriptions",
-  description: "The calling account's subscriptions, oldest first: what each follows, where its " +
-    "messages go and whether the address has confirmed.",
-  tags,
-  request: { query: z.object(PageQuery) },
-  responses: {
-    200: {
-      description: "One page of subscriptions",
-      content: {
-        "application/json": {
-          schema: pageSchema(SubscriptionSchema, "SubscriptionPage", "subscriptions"),
-        },
-      },
-    },
-  },
-}, READ_MONITORS);
-
-const createDef = defineRoute({
-  method: "post",
-  path: PATH,
-  operationId: "createSubscription",
-  summary: "Follow a monitor, group or board",
-  description: "Every status change, incident update and maintenance notice of the target goes " +
-    "to `email` (a confirmation mail first; nothing else until its link is followed; needs " +
-    "STATUSD_SMTP_URL) or to `route` (one of the account's alert routes, at once). Every " +
-    "message carries a one-click unsubscribe link.",
-  tags,
-  request: {
-    headers: IdempotencyHeader,
-    body: { content: { "application/json": { schema: CreateBody } }, required: true },
-  },
-  responses: {
-    201: {
-      description: "Created (or, for a retry with the same Idempotency-Key, the first answer)",
-      headers: z.object({ Location: z.string(), ETag: z.string() }),
-      content: { "application/json": { schema: SubscriptionSchema } },
-    },
-    ...idempotencyResponses,
-  },
-}, WRITE_SUBSCRIPTIONS);
-
-const getDef = defineRoute({
-  method: "get",
-  path: `${PATH}/{id}`,
-  operationId: "getSubscription",
-  summary: "One subscription",
-  description: "One of the calling account's subscriptions with its state. Another account's " +
-    "subscription is a 404.",
-  tags,
-  request: { params: IdParam },
-  responses: {
-    200: {
-      description: "The subscription",
-      content: { "application/json": { schema: SubscriptionSchema } },
-    },
-  },
-}, READ_MONITORS);
-
-const deleteDef = defineRoute({
-  method: "delete",
-  path: `${PATH}/{id}`,
-  operationId: "deleteSubscription",
-  summary: "Stop following",
-  description: "Deletes the subscription (204); nothing more is sent on it. Another account's " +
-    "subscription is a 404. With If-Match, a stale version is a 412.",
-  tags,
-  request: { params: IdParam, headers: IfMatch },
-  responses: { 204: { description: "Deleted" }, 412: stale },
-}, WRITE_SUBSCRIPTIONS);
-
 /** Mounts the subscriptions API. */
 export const registerSubscriptionsApi: Register = (api) => {
-  api.openapi(listDef, async (c) => {
-    const { limit, page } = c.req.valid("query");
-    const found = await listSubscriptions(c.get("app"), c.get("principal"), { limit, page });
-    return c.json(pageJson(found, json), 200, NO_STORE);
-  });
-  api.openapi(createDef, async (c) => {
-    const body = c.req.valid("json");
-    const answer = await idempotentCreate(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("header")["idempotency-key"],
-      "createSubscription",
-      body,
-      async () => {
-        const made = await createSubscription(c.get("app"), c.get("principal"), body);
-        return { status: 201, body: JSON.stringify(json(made)), location: `${PATH}/${made.id}` };
+  registerAccountDocApi(api, {
+    path: PATH,
+    tags,
+    idParam: idParam(),
+    schema: SubscriptionSchema,
+    pageSchema: pageSchema(SubscriptionSchema, "SubscriptionPage", "subscriptions"),
+    createBody: CreateBody,
+    read: READ_MONITORS,
+    write: WRITE_SUBSCRIPTIONS,
+    list: {
+      operationId: "listSubscriptions",
+      summary: "The account's subscriptions",
+      description: "The calling account's subscriptions, oldest first: what each follows, " +
+        "where its messages go and whether the address has confirmed.",
+      answer: "One page of subscriptions",
+    },
+    create: {
+      operationId: "createSubscription",
+      summary: "Follow a monitor, group or board",
+      description: "Every status change, incident update and maintenance notice of the target " +
+        "goes to `email` (a confirmation mail first; nothing else until its link is followed; " +
+        "needs STATUSD_SMTP_URL) or to `route` (one of the account's alert routes, at once). " +
+        "Every message carries a one-click unsubscribe link.",
+    },
+    get: {
+      operationId: "getSubscription",
+      summary: "One subscription",
+      description: "One of the calling account's subscriptions with its state. Another " +
+        "account's subscription is a 404.",
+      answer: "The subscription",
+      etag: false,
+    },
+    remove: {
+      operationId: "deleteSubscription",
+      summary: "Stop following",
+      description: "Deletes the subscription (204); nothing more is sent on it. Another " +
+        "account's subscription is a 404. With If-Match, a stale version is a 412.",
+    },
+    verbs: {
+      list: (c, page) => listSubscriptions(c.app, c.who, page),
+      create: async (c, body) => {
+        const made = await createSubscription(c.app, c.who, body);
+        return { id: made.id, json: json(made) };
       },
-    );
-    return createdResponse(answer) as never;
-  });
-  api.openapi(getDef, async (c) => {
-    const s = await getSubscription(c.get("app"), c.get("principal"), c.req.valid("param").id);
-    return c.json(json(s), 200, NO_STORE);
-  });
-  api.openapi(deleteDef, async (c) => {
-    await deleteSubscription(
-      c.get("app"),
-      c.get("principal"),
-      c.req.valid("param").id,
-      versionOf(c.req.valid("header")["if-match"]),
-    );
-    return c.body(null, 204);
+      get: (c, id) => getSubscription(c.app, c.who, id),
+      remove: (c, id, version) => deleteSubscription(c.app, c.who, id, version),
+    },
+    json,
   });
 };

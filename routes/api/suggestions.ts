@@ -16,13 +16,8 @@ import {
 import { READABLE_FILES } from "../../lib/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
-import {
-  IdempotencyHeader,
-  idempotencyResponses,
-  monitorJson,
-  MonitorSchema,
-  NO_STORE,
-} from "./monitors.ts";
+import { IdempotencyHeader, idempotencyResponses, NO_STORE } from "./account_doc_routes.ts";
+import { monitorJson, MonitorSchema } from "./monitors.ts";
 
 const SuggestBody = z.object({
   files: z.array(
