@@ -152,8 +152,13 @@ export function createServer(deps: ServerDeps): OpenAPIHono<Env> {
   for (const register of ROUTERS) register(api, { ...deps, responseCache });
   // A public board's own host is served that board (routes/board_host.ts).
   const ownHost = new URL(deps.app.settings.publicUrl).hostname.toLowerCase();
+  // Anonymous reads of cached public answers are replayed before routing (routes/api/cache.ts).
   const dispatch = api.fetch;
-  api.fetch = async (req, ...rest) =>
-    await dispatch(await boardHostRequest(req, ownHost, hosts.slugOf), ...rest);
+  api.fetch = async (req, ...rest) => {
+    const replayed = responseCache.replay(req);
+    if (replayed) return replayed;
+    const dispatched = await boardHostRequest(req, ownHost, hosts.slugOf);
+    return await responseCache.remember(req, dispatched, await dispatch(dispatched, ...rest));
+  };
   return api;
 }

@@ -4,6 +4,13 @@
  * after `RESPONSE_MAX_AGE_MS`, so a cached body is never behind a status change and at most a
  * few seconds behind a poll's `lastCheckedAt`. A body computed while a change arrived is served
  * but not kept. Built once in main.ts (`createResponseCache`) and passed to the routers.
+ *
+ * In front of the router, the same cache replays whole answers (status, every header, body) to
+ * anonymous GETs of a URL whose last answer came from it: `replay` before routing, `remember`
+ * after. Only a request with no credential, cookie, `Origin`, conditional header or board-host
+ * mark qualifies, only a 200 built on a cache entry that is still current is kept, never one
+ * that sets a cookie or says `no-store`/`private`; a replay ends with the entry it was built on
+ * (the next change, or its age).
  * @module
  */
 import { BOARD_HOST_HEADER } from "../board_host.ts";
@@ -53,6 +60,13 @@ export interface ResponseCache {
   ): Promise<Response>;
   /** Drops every entry. */
   clear(): void;
+  /** The answer last remembered for this request, when it may be replayed; else null. */
+  replay(req: Request): Response | null;
+  /**
+   * `res` (the router's answer to `req`, dispatched as `dispatched`), kept for replay when both
+   * qualify; the response to send (a copy when its body was read).
+   */
+  remember(req: Request, dispatched: Request, res: Response): Promise<Response>;
 }
 
 const encoder = new TextEncoder();
@@ -69,6 +83,38 @@ function keyOf(c: Context): string {
   // A board's page on its own host links its files differently (routes/board_host.ts).
   const host = c.req.header(BOARD_HOST_HEADER);
   return host === undefined ? path : `${host}${path}`;
+}
+
+/** Request headers that make an answer the caller's own (or conditional): never replayed. */
+const PERSONAL_HEADERS = new Set([
+  "authorization",
+  "x-api-key",
+  "cookie",
+  "origin",
+  "if-none-match",
+  "if-modified-since",
+  BOARD_HOST_HEADER,
+]);
+
+/** The replay key of an anonymous, unconditional GET (its URL and `Accept`), else null. */
+function replayKey(req: Request): string | null {
+  if (req.method !== "GET") return null;
+  let accept = "";
+  for (const [name, value] of req.headers) {
+    if (PERSONAL_HEADERS.has(name)) return null;
+    if (name === "accept") accept = value;
+  }
+  return `${req.url} ${accept}`;
+}
+
+/** A whole answer kept for replay, and the cache entry it was built on. */
+interface Replay {
+  readonly status: number;
+  readonly headers: [string, string][];
+  readonly body: Uint8Array<ArrayBuffer>;
+  /** When its cache entry was made, and in which generation. */
+  readonly at: number;
+  readonly generation: number;
 }
 
 /** A strong validator of the bytes: the first 128 bits of their SHA-256, as hex. */
@@ -88,11 +134,15 @@ export function createResponseCache(
   changes: { subscribe(listener: ChangeListener): () => void },
 ): ResponseCache {
   const entries = new Map<string, Entry & { type?: string; status?: number }>();
+  const replays = new Map<string, Replay>();
+  // The cache entry each request was answered from (its time and generation).
+  const served = new WeakMap<Request, { at: number; generation: number }>();
   // Bumped by every clear: a body computed across a change is not kept (it may predate it).
   let generation = 0;
   const clear = () => {
     generation++;
     entries.clear();
+    replays.clear();
   };
   changes.subscribe(clear);
   const lookup = (key: string, now: number) => {
@@ -114,10 +164,14 @@ export function createResponseCache(
       const key = keyOf(c);
       const now = Date.now();
       const hit = lookup(key, now);
-      if (hit) return respond<T>(hit.body);
+      if (hit) {
+        served.set(c.req.raw, { at: hit.at, generation });
+        return respond<T>(hit.body);
+      }
       const startedIn = generation;
       const body = encoder.encode(JSON.stringify(await compute()));
       keep(key, { body, at: now }, startedIn);
+      if (startedIn === generation) served.set(c.req.raw, { at: now, generation });
       return respond<T>(body);
     },
     async send(
@@ -128,8 +182,10 @@ export function createResponseCache(
       const key = keyOf(c);
       const now = Date.now();
       let entry = lookup(key, now);
+      let kept = entry !== undefined;
       if (!entry) {
         const startedIn = generation;
+        kept = startedIn === generation;
         const out = await compute();
         const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
         entry = keep(
@@ -137,7 +193,9 @@ export function createResponseCache(
           { body, at: now, type: out.contentType, status: out.status ?? 200 },
           startedIn,
         );
+        kept &&= startedIn === generation;
       }
+      if (kept) served.set(c.req.raw, { at: entry.at, generation });
       entry.etag ??= `"${fingerprint(entry.body)}"`;
       const common = { ...headers, ETag: entry.etag };
       if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
@@ -149,5 +207,32 @@ export function createResponseCache(
       });
     },
     clear,
+    replay(req: Request): Response | null {
+      if (replays.size === 0) return null;
+      const key = replayKey(req);
+      const hit = key === null ? undefined : replays.get(key);
+      if (!hit || hit.generation !== generation || Date.now() - hit.at >= RESPONSE_MAX_AGE_MS) {
+        return null;
+      }
+      return new Response(hit.body, { status: hit.status, headers: hit.headers });
+    },
+    async remember(req: Request, dispatched: Request, res: Response): Promise<Response> {
+      const from = served.get(dispatched);
+      if (from === undefined || from.generation !== generation || res.status !== 200) return res;
+      const key = replayKey(req);
+      const cacheControl = res.headers.get("cache-control") ?? "";
+      if (
+        key === null || res.headers.has("set-cookie") ||
+        /\b(?:no-store|private)\b/i.test(cacheControl)
+      ) return res;
+      const body = new Uint8Array(await res.arrayBuffer());
+      const headers = [...res.headers];
+      // Reading the body may have let a change in: the replay is kept only if none came.
+      if (from.generation === generation) {
+        if (replays.size >= MAX_ENTRIES) replays.clear();
+        replays.set(key, { status: res.status, headers, body, at: from.at, generation });
+      }
+      return new Response(body, { status: res.status, statusText: res.statusText, headers });
+    },
   };
 }

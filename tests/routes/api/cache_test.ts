@@ -46,3 +46,44 @@ Deno.test("a body computed across a committed change is not kept; one computed a
   equal(await get(), 2);
   equal(computed, 2, "kept once computed after the change");
 });
+
+Deno.test("an answer that sets a cookie or is private is never replayed; a plain one is until a change", async () => {
+  const feed = createChangeFanOut();
+  const cache = createResponseCache(feed);
+  const app = new Hono();
+  app.get("/plain", (c) => cache.json(c, () => Promise.resolve({ n: 1 })));
+  app.get("/cookie", async (c) => {
+    const res = await cache.json(c, () => Promise.resolve({ n: 2 }));
+    res.headers.append("set-cookie", "sid=1; HttpOnly");
+    return res;
+  });
+  app.get("/private", async (c) => {
+    const res = await cache.json(c, () => Promise.resolve({ n: 3 }));
+    res.headers.set("cache-control", "private, max-age=60");
+    return res;
+  });
+  const through = async (path: string, headers: Record<string, string> = {}) => {
+    const req = new Request(`http://x.test${path}`, { headers });
+    return await (await cache.remember(req, req, await app.fetch(req))).text();
+  };
+  const replayed = (path: string, headers: Record<string, string> = {}) =>
+    cache.replay(new Request(`http://x.test${path}`, { headers }));
+  for (const path of ["/plain", "/cookie", "/private"]) await through(path);
+  equal(await replayed("/plain")?.text(), '{"n":1}');
+  equal(replayed("/cookie"), null);
+  equal(replayed("/private"), null);
+  equal(replayed("/plain", { "x-api-key": "sd_live_x" }), null, "a credential is never replayed");
+  equal(replayed("/plain", { accept: "text/html" }), null, "another Accept is another answer");
+  await through("/plain", { cookie: "a=b" });
+  equal(replayed("/plain", { cookie: "a=b" }), null, "nor a request with cookies");
+  feed.publish([{
+    kind: "status",
+    slug: "a",
+    component: null,
+    from: "OPERATIONAL",
+    to: "MAJOR_OUTAGE",
+    id: 1,
+    at: 0,
+  }]);
+  equal(replayed("/plain"), null, "a change ends every replay");
+});
