@@ -26,6 +26,10 @@ const BENCHES: [string, () => Promise<void>][] = [
     await runHostileBench(hostileBenchOptions());
   }],
   ["cluster", async () => {
+    const { clusterScaleOptions, runClusterScaleBench } = await import("./cluster_scale_bench.ts");
+    await runClusterScaleBench(clusterScaleOptions());
+  }],
+  ["cluster-leases", async () => {
     const { clusterBenchOptions, runClusterBench } = await import("./cluster_bench.ts");
     await runClusterBench(clusterBenchOptions());
   }],

@@ -1,0 +1,455 @@
+/**
+ * Several statusd processes on one PostgreSQL, at the size the catalog is heading for (#33):
+ * `vendors` simulated vendors (Statuspage for 90 %, incident.io, Instatus, Better Stack and RSS
+ * sharing the rest: the platforms whose real adapters read the vendor's own page) polled by
+ * `instances` real `main.ts` processes at statusd's default intervals (calm vendors read in full
+ * every 300 s and pulsed every 60 s), against the simulator in its own process. After the first
+ * readings, for `seconds`: trouble is injected into calm vendors one after another and timed to
+ * the change event on `/api/events`; one process is killed with SIGKILL half-way; every process
+ * has an SSE client following `/api/events`. Then the same for one process with `singleVendors`
+ * vendors, so the cost per vendor can be compared.
+ *
+ * Prints, per run: missed deadlines, vendors fetched more often than one schedule allows
+ * (polled by two instances), calm → trouble p95, each process's CPU (share of one core) and
+ * peak RSS, PostgreSQL's CPU, the rows and WAL bytes it wrote and the change rows added per
+ * minute; the failover (vendors leased by the killed process, the longest any waited to be
+ * polled again); and for every SSE client that lived to the end, the changes of the window it
+ * missed (goal 0).
+ * @module
+ */
+import postgres from "postgres";
+import type { Vendor } from "../domain/mod.ts";
+import { freshDatabase } from "../tests/support/postgres.ts";
+import { simulatedCatalog } from "../tests/support/simulator.ts";
+import type { SimulatedPlatformName } from "../tests/support/platform_docs.ts";
+import { startStatusd, type StatusdProcess } from "../tests/support/statusd_process.ts";
+import { simStats, startSimulatorProcess } from "./poller_bench.ts";
+
+/** Options of {@link runClusterScaleBench}. */
+export interface ClusterScaleOptions {
+  readonly vendors: number;
+  readonly instances: number;
+  /** Measured seconds after the first readings. */
+  readonly seconds: number;
+  /** Vendors of the one-process run beside it. */
+  readonly singleVendors: number;
+}
+
+const PULSE_S = 60;
+const STABLE_S = 300;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Platforms read from the vendor's own page, and their shares of the catalog. */
+const MIX: [SimulatedPlatformName, number][] = [
+  ["statuspage", 0.9],
+  ["incidentio", 0.025],
+  ["instatus", 0.025],
+  ["betterstack", 0.025],
+  ["rss", 0.025],
+];
+
+/**
+ * One vendor per simulator group (`<prefix><n>`, so fetches are counted per vendor; each run its
+ * own prefix, so one run's trouble is not the next one's start), hosts in turn.
+ */
+function scaleCatalog(origins: readonly string[], n: number, prefix: string): Vendor[] {
+  const out: Vendor[] = [];
+  for (const [platform, share] of MIX) {
+    const count = platform === "statuspage" ? n - Math.round(n * 0.1) : Math.round(n * share);
+    for (let k = 0; k < count && out.length < n; k++) {
+      const i = out.length;
+      out.push(simulatedCatalog([origins[i % origins.length]!], 1, `${prefix}${i}`, platform)[0]!);
+    }
+  }
+  return out;
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds (user + system) and peak RSS (MiB) of a process. */
+async function processUse(pid: number): Promise<{ cpu: number; peakMiB: number }> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { cpu: (Number(f[11]) + Number(f[12])) / TICKS, peakMiB: hwm / 1024 };
+  } catch {
+    return { cpu: NaN, peakMiB: NaN };
+  }
+}
+
+/**
+ * CPU seconds of every PostgreSQL process: the live ones, plus what the postmaster's reaped
+ * children used (connections that ended).
+ */
+async function postgresCpu(): Promise<number> {
+  const procs: { pid: number; ppid: number; own: number; reaped: number }[] = [];
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = await Deno.readTextFile(`/proc/${e.name}/stat`);
+      if (!stat.includes("(postgres)")) continue;
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.push({
+        pid: Number(e.name),
+        ppid: Number(f[1]),
+        own: (Number(f[11]) + Number(f[12])) / TICKS,
+        reaped: (Number(f[13]) + Number(f[14])) / TICKS,
+      });
+    } catch { /* gone */ }
+  }
+  const pids = new Set(procs.map((p) => p.pid));
+  return procs.reduce((sum, p) => sum + p.own + (pids.has(p.ppid) ? 0 : p.reaped), 0);
+}
+
+/** What PostgreSQL has written to this database so far. */
+async function written(sql: postgres.Sql) {
+  const [db] = await sql`SELECT (tup_inserted + tup_updated + tup_deleted)::float8 AS rows
+    FROM pg_stat_database WHERE datname = current_database()`;
+  const [wal] = await sql`SELECT wal_bytes::float8 AS bytes FROM pg_stat_wal`;
+  const [ch] = await sql`SELECT COALESCE(MAX(id), 0)::float8 AS id FROM changes`;
+  return { rows: Number(db!.rows), walBytes: Number(wal!.bytes), lastChange: Number(ch!.id) };
+}
+
+/** An SSE client of `/api/events` from `after`: resumes on `resume` and on each stream's end. */
+function follow(
+  base: string,
+  after: number,
+  onEvent: (id: number, event: string, data: Record<string, unknown>) => void,
+) {
+  const stop = new AbortController();
+  const seen = new Set<number>();
+  let last = after;
+  const done = (async () => {
+    while (!stop.signal.aborted) {
+      try {
+        const res = await fetch(`${base}/api/events?lastEventId=${last}`, {
+          signal: stop.signal,
+        });
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut: number;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const field = (name: string) =>
+              block.split("\n").find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1)
+                .trim();
+            const id = Number(field("id"));
+            const event = field("event");
+            const data = field("data");
+            if (!event || !data || !Number.isFinite(id)) continue;
+            const parsed = JSON.parse(data) as Record<string, unknown>;
+            if (event === "resume" || event === "reset") {
+              last = Number(parsed.lastEventId);
+              continue;
+            }
+            seen.add(id);
+            last = Math.max(last, id);
+            onEvent(id, event, parsed);
+          }
+        }
+      } catch {
+        if (stop.signal.aborted) break;
+        await sleep(500); // its process is gone, or restarting: try again
+      }
+    }
+  })();
+  return {
+    seen,
+    async close() {
+      stop.abort();
+      await done;
+    },
+  };
+}
+
+/**
+ * From `killAt` on: each vendor's first poll after it, against its last before it (a poll
+ * stamps `last_checked_at`); read every 2 s, faster than any vendor is polled twice, until every
+ * vendor was polled again or 5 minutes passed.
+ */
+async function gapsAcross(sql: postgres.Sql, killAt: number) {
+  const before = new Map<number, number>(
+    (await sql`SELECT id, last_checked_at FROM vendors`).map((r) => [
+      Number(r.id),
+      Number(r.last_checked_at),
+    ]),
+  );
+  let longest = 0;
+  let seen = 0;
+  let since = killAt;
+  const end = killAt + 5 * 60_000;
+  while (before.size > 0 && Date.now() < end) {
+    const rows =
+      await sql`SELECT id, last_checked_at FROM vendors WHERE last_checked_at > ${since}`;
+    for (const r of rows) {
+      const id = Number(r.id);
+      const last = before.get(id);
+      if (last === undefined || last > killAt) continue;
+      const at = Number(r.last_checked_at);
+      longest = Math.max(longest, (at - last) / 1000);
+      seen++;
+      before.delete(id);
+      since = Math.max(since, at - 5_000); // overlap: a slow commit may carry an older stamp
+    }
+    await sleep(2000);
+  }
+  return { longest, seen };
+}
+
+interface RunReport {
+  readonly label: string;
+  readonly vendors: number;
+  readonly instances: number;
+  readonly cpuPerVendorMinute: number;
+  readonly pgCpuPerVendorMinute: number;
+  readonly rowsPerVendorMinute: number;
+  readonly walPerVendorMinute: number;
+}
+
+const p95 = (xs: number[]) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]! : NaN;
+const fmt = (n: number, d = 1) => n.toLocaleString("en-US", { maximumFractionDigits: d });
+
+/** One run: `count` vendors over `instances` processes sharing a fresh database. */
+async function run(
+  label: string,
+  sim: { origins: string[] },
+  count: number,
+  instances: number,
+  seconds: number,
+  killOne: boolean,
+): Promise<RunReport> {
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 2, onnotice: () => {} });
+  const dir = await Deno.makeTempDir({ prefix: "statusd-scale-" });
+  const vendors = scaleCatalog(sim.origins, count, label[0]!);
+  const catalogPath = `${dir}/catalog.json`;
+  await Deno.writeTextFile(catalogPath, JSON.stringify(vendors));
+  const env = (i: number) => ({
+    STATUSD_DATABASE_URL: db.url,
+    STATUSD_CATALOG: catalogPath,
+    STATUSD_ALLOW_PRIVATE_VENDORS: "127.0.0.1",
+    STATUSD_PROBES: "off",
+    STATUSD_LOG: "info", // the "listening" line is at info
+    STATUSD_INSTANCE_ID: `scale-${i}`,
+  });
+  const procs: StatusdProcess[] = [];
+  const clients: ReturnType<typeof follow>[] = [];
+  const origin = sim.origins[0]!;
+  try {
+    const started = Date.now();
+    procs.push(await startStatusd(env(0))); // the first one syncs the catalog
+    procs.push(
+      ...await Promise.all(
+        Array.from({ length: instances - 1 }, (_, i) => startStatusd(env(i + 1))),
+      ),
+    );
+    for (;;) {
+      const [{ n }] = await sql`SELECT COUNT(*)::int AS n FROM vendors
+        WHERE last_checked_at IS NOT NULL`;
+      if (n >= count) break;
+      if (Date.now() - started > 20 * 60_000) throw new Error(`only ${n} of ${count} read`);
+      await sleep(2000);
+    }
+    console.log(
+      `  ${label}: ${fmt(count, 0)} vendors, ${instances} process(es): every vendor read once ` +
+        `${fmt((Date.now() - started) / 1000)} s after the start`,
+    );
+
+    // The window.
+    const from = await written(sql);
+    const detected = new Map<string, number>();
+    for (const p of procs) {
+      clients.push(follow(p.base, from.lastChange, (_id, event, data) => {
+        if (event === "status" && data.component === null && data.to !== "OPERATIONAL") {
+          const slug = String(data.slug);
+          if (!detected.has(slug)) detected.set(slug, Date.now());
+        }
+      }));
+    }
+    const use0 = await Promise.all(procs.map((p) => processUse(p.pid)));
+    const pg0 = await postgresCpu();
+    const fetched0 = (await simStats(origin)).groups;
+    const health = async (p: StatusdProcess) =>
+      (await (await fetch(`${p.base}/healthz`)).json()).poller as {
+        polls: number;
+        missedDeadlines: number;
+      };
+    const health0 = await Promise.all(procs.map(health));
+    const t0 = Date.now();
+
+    // Trouble into calm vendors, evenly spread, the last 65 s before the end left to see it.
+    const flips = Math.max(10, Math.round((seconds - 75) / 5));
+    const victims = vendors.filter((_, i) => i % Math.floor(count / flips) === 7).slice(0, flips);
+    const injected = new Map<string, number>();
+    let killed: {
+      at: number;
+      pid: number;
+      held: number;
+      last: typeof health0[0];
+      use: { cpu: number; peakMiB: number };
+    } | null = null;
+    let failover: Promise<{ longest: number; seen: number }> | null = null;
+    const killAt = t0 + (seconds * 1000) / 2;
+    for (let k = 0; Date.now() - t0 < seconds * 1000; k++) {
+      const due = t0 + 10_000 + k * 5_000;
+      if (k < victims.length && due < t0 + (seconds - 65) * 1000) {
+        await sleep(Math.max(0, due - Date.now()));
+        const v = victims[k]!;
+        await (await fetch(`${origin}/_control/${v.slug}/outage`, { method: "POST" })).text();
+        injected.set(v.slug, Date.now());
+      } else {
+        await sleep(1000);
+      }
+      if (killOne && killed === null && Date.now() >= killAt) {
+        const victim = procs[procs.length - 1]!;
+        const last = await health(victim);
+        const use = await processUse(victim.pid);
+        const [{ held }] = await sql`SELECT COUNT(*)::int AS held FROM vendors
+          WHERE lease_owner = ${`scale-${procs.length - 1}`} AND lease_until > ${Date.now()}`;
+        const at = Date.now();
+        await victim.kill();
+        killed = { at, pid: victim.pid, held, last, use };
+        failover = gapsAcross(sql, at);
+      }
+    }
+    const t1 = Date.now();
+    const minutes = (t1 - t0) / 60_000;
+    const use1 = await Promise.all(
+      procs.map((p) => p.pid === killed?.pid ? killed.use : processUse(p.pid)),
+    );
+    const pg1 = await postgresCpu();
+    const to = await written(sql);
+    const fetched1 = (await simStats(origin)).groups;
+    const health1 = await Promise.all(
+      procs.map((p) => p.pid === killed?.pid ? killed.last : health(p)),
+    );
+    await sleep(5000); // the last changes reach every client
+    const end = (await written(sql)).lastChange;
+    const expected = (await sql`SELECT id FROM changes WHERE id > ${from.lastChange}
+      AND id <= ${end}`).map((r) => Number(r.id));
+
+    // Figures.
+    const missed = health1.reduce(
+      (s, h, i) => s + h.missedDeadlines - health0[i]!.missedDeadlines,
+      0,
+    );
+    const polls = health1.reduce((s, h, i) => s + h.polls - health0[i]!.polls, 0);
+    const flipped = new Set(injected.keys());
+    const allowed = Math.ceil((t1 - t0) / 1000 / PULSE_S) + Math.ceil((t1 - t0) / 1000 / STABLE_S) +
+      2;
+    const perVendor = vendors.filter((v) => !flipped.has(v.slug)).map((v) => {
+      const g = v.slug.split("-")[0]!;
+      return (fetched1[g]?.requests ?? 0) - (fetched0[g]?.requests ?? 0);
+    });
+    const latencies = [...injected].flatMap(([slug, at]) => {
+      const seen = detected.get(slug);
+      return seen === undefined ? [] : [(seen - at) / 1000];
+    });
+    console.log(
+      `    ${fmt(minutes)} min after the first readings: ${fmt(polls, 0)} polls (pulses ` +
+        `included), missed deadlines ${missed}; fetches per calm vendor: max ` +
+        `${Math.max(...perVendor)}, one schedule allows ${allowed}, vendors over: ` +
+        `${perVendor.filter((n) => n > allowed).length}`,
+    );
+    console.log(
+      `    calm → trouble: ${latencies.length} of ${injected.size} seen, p95 ` +
+        `${fmt(p95(latencies))} s, max ${fmt(Math.max(...latencies))} s (goal ≤ 65 s)`,
+    );
+    const cpuTotal = procs.reduce((s, _, i) => s + (use1[i]!.cpu - use0[i]!.cpu || 0), 0);
+    procs.forEach((p, i) => {
+      const ran = p.pid === killed?.pid ? (killed.at - t0) / 1000 : (t1 - t0) / 1000;
+      console.log(
+        `    process ${i}${p.pid === killed?.pid ? " (killed half-way)" : ""}: CPU ` +
+          `${fmt((100 * (use1[i]!.cpu - use0[i]!.cpu)) / ran)} % of a core, peak RSS ` +
+          `${fmt(Math.max(use0[i]!.peakMiB, use1[i]!.peakMiB || 0), 0)} MiB`,
+      );
+    });
+    const pgCpu = pg1 - pg0;
+    console.log(
+      `    PostgreSQL: CPU ${fmt((100 * pgCpu) / ((t1 - t0) / 1000))} % of a core; per minute ` +
+        `${fmt((to.rows - from.rows) / minutes, 0)} rows written, ` +
+        `${fmt((to.walBytes - from.walBytes) / minutes / 1048576, 2)} MiB of WAL, ` +
+        `${fmt((to.lastChange - from.lastChange) / minutes, 0)} change rows`,
+    );
+    if (killed && failover) {
+      const { longest, seen } = await failover;
+      console.log(
+        `    failover: process ${procs.length - 1} killed holding ${killed.held} vendors' ` +
+          `leases; ${fmt(seen, 0)} of ${fmt(count, 0)} vendors polled again by the others, the ` +
+          `longest gap between two polls of a vendor across the kill ${fmt(longest)} s (pulse ` +
+          `every ${PULSE_S} s, lease 20 s)`,
+      );
+    }
+    const survivors = clients.filter((_, i) => procs[i]!.pid !== killed?.pid);
+    const missing = survivors.map((c) => expected.filter((id) => !c.seen.has(id)).length);
+    console.log(
+      `    SSE: ${expected.length} changes committed in the window; missed by the ${survivors.length} ` +
+        `clients of the processes alive at the end: ${missing.join(", ")} (goal 0 each)`,
+    );
+    const vendorMinutes = count * minutes;
+    return {
+      label,
+      vendors: count,
+      instances,
+      cpuPerVendorMinute: (1000 * cpuTotal) / vendorMinutes,
+      pgCpuPerVendorMinute: (1000 * pgCpu) / vendorMinutes,
+      rowsPerVendorMinute: (to.rows - from.rows) / vendorMinutes,
+      walPerVendorMinute: (to.walBytes - from.walBytes) / vendorMinutes,
+    };
+  } finally {
+    for (const c of clients) await c.close();
+    await Promise.all(procs.map((p) => p.stop()));
+    await sql.end();
+    await db.drop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Runs the benchmark and prints its report. */
+export async function runClusterScaleBench(o: ClusterScaleOptions): Promise<void> {
+  const sim = await startSimulatorProcess(250);
+  console.log(
+    `cluster-scale: statusd processes on one PostgreSQL, default intervals (full read every ` +
+      `${STABLE_S} s, pulse every ${PULSE_S} s), ${o.seconds} s measured after the first ` +
+      "readings, simulator in its own process",
+  );
+  try {
+    const many = await run("many", sim, o.vendors, o.instances, o.seconds, o.instances > 1);
+    const one = await run("one", sim, o.singleVendors, 1, o.seconds, false);
+    const ratio = (a: number, b: number) => fmt(a / b, 2);
+    console.log(
+      `  per vendor-minute, ${fmt(o.vendors, 0)} on ${o.instances} against ` +
+        `${fmt(o.singleVendors, 0)} on one: statusd CPU ${fmt(many.cpuPerVendorMinute, 3)} ms vs ` +
+        `${fmt(one.cpuPerVendorMinute, 3)} ms (ratio ${
+          ratio(many.cpuPerVendorMinute, one.cpuPerVendorMinute)
+        }), PostgreSQL CPU ${fmt(many.pgCpuPerVendorMinute, 3)} ms vs ` +
+        `${fmt(one.pgCpuPerVendorMinute, 3)} ms (ratio ${
+          ratio(many.pgCpuPerVendorMinute, one.pgCpuPerVendorMinute)
+        }), rows ${fmt(many.rowsPerVendorMinute, 3)} vs ${fmt(one.rowsPerVendorMinute, 3)}, WAL ` +
+        `${fmt(many.walPerVendorMinute, 0)} B vs ${fmt(one.walPerVendorMinute, 0)} B`,
+    );
+  } finally {
+    sim.stop();
+  }
+}
+
+/** Options from the environment (BENCH_SCALE_VENDORS, _INSTANCES, _SECONDS, _SINGLE). */
+export function clusterScaleOptions(): ClusterScaleOptions {
+  const n = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
+  return {
+    vendors: n("BENCH_SCALE_VENDORS", 50_000),
+    instances: n("BENCH_SCALE_INSTANCES", 5),
+    seconds: n("BENCH_SCALE_SECONDS", 300),
+    singleVendors: n("BENCH_SCALE_SINGLE", 10_000),
+  };
+}
+
+if (import.meta.main) await runClusterScaleBench(clusterScaleOptions());
