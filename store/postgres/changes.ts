@@ -13,35 +13,40 @@ const CHANGE_LOG_LOCK = 7_355_002;
 /** The statement taking it (for writers written once for both engines). */
 export const CHANGE_LOG_LOCK_SQL = `SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`;
 
-/** Inserts changes into the feed table (inside the writer's transaction); returns them with ids. */
+/**
+ * Inserts changes into the feed table (inside the writer's transaction); returns them with ids.
+ *
+ * Writers that log changes take turns until they commit (the advisory lock), so ids become
+ * visible in id order and a reader resuming after id n (SSE Last-Event-ID, another instance)
+ * never skips one that commits later with a smaller id. The turn is the scarce thing when many
+ * vendors change at once (every first reading does), so it is taken by the same statement that
+ * inserts, which also asks for the NOTIFY sent at commit: a writer holds it for that one round
+ * trip and its COMMIT, after every other write of its transaction is done.
+ */
 export async function recordChanges(
   sql: Sql,
   at: EpochMs,
   changes: readonly (StatusChange | IncidentChange)[],
 ): Promise<Change[]> {
   if (changes.length === 0) return [];
-  // Writers that log changes take turns until they commit, so ids become visible in id order
-  // and a reader resuming after id n (SSE Last-Event-ID, another instance) never skips one
-  // that commits later with a smaller id.
-  await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`;
   const out: Change[] = [];
   for (let i = 0; i < changes.length; i += 1000) {
     const chunk = changes.slice(i, i + 1000);
-    const rows = await sql`INSERT INTO changes ${
-      sql(
-        chunk.map((c) => ({ at, kind: c.kind, vendor_slug: c.slug, data: JSON.stringify(c) })),
-        "at",
-        "kind",
-        "vendor_slug",
-        "data",
+    const rows = chunk.map((c) => ({ kind: c.kind, slug: c.slug, data: JSON.stringify(c) }));
+    // The Sort reads every joined row (so the lock is held) before the first id is drawn, and
+    // draws them in the chunk's order.
+    const inserted = await sql`WITH turn AS (
+        SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK}), pg_notify(${CHANGES_CHANNEL}, '')
       )
-    } RETURNING id`;
-    // The sequence numbers the VALUES rows in order: the smallest id is the first row's.
-    // Every instance listening is told once this commits (NOTIFY is sent at commit).
-    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+      INSERT INTO changes (at, kind, vendor_slug, data)
+      SELECT ${at}::bigint, r.kind, r.slug, r.data
+      FROM turn, ROWS FROM (json_to_recordset(${JSON.stringify(rows)}::text::json)
+        AS (kind text, slug text, data text)) WITH ORDINALITY AS r(kind, slug, data, n)
+      ORDER BY r.n
+      RETURNING id`;
+    const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
     ids.forEach((id, k) => out.push({ ...chunk[k]!, id, at }));
   }
-  await sql`SELECT pg_notify(${CHANGES_CHANNEL}, '')`;
   return out;
 }
 

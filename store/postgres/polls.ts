@@ -75,22 +75,30 @@ export function pollStore(
   return {
     /**
      * Claims the due vendors no other instance holds (rows another instance is claiming at
-     * this moment are skipped, not waited for) and returns them, most overdue first.
+     * this moment are skipped, not waited for) and returns them, most overdue first. A vendor
+     * this instance already holds for more than half a lease is returned without writing its
+     * row again: the poller asks every round for its whole read-ahead, and rewriting every
+     * buffered row each second was most of what PostgreSQL wrote at 50,000 vendors.
      */
     async claimDue(now, limit) {
       const rows = await sql`WITH picked AS (
-          SELECT id FROM vendors
+          SELECT id,
+            (lease_owner IS NOT DISTINCT FROM ${owner} AND lease_until > ${
+        now + LEASE_MS / 2
+      }) AS held
+          FROM vendors
           WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}
           ORDER BY next_poll_at, id LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
-        FROM picked WHERE v.id = picked.id
-        RETURNING v.id, v.slug, v.status_page_url, v.platform,
+          FOR UPDATE SKIP LOCKED),
+        leased AS (UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
+          FROM picked WHERE v.id = picked.id AND NOT picked.held RETURNING v.id)
+        SELECT v.id, v.slug, v.status_page_url, v.platform,
           v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
           v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
           v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
           EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-                  AND ${sql.unsafe(openSql("i"))}) AS open_incidents`;
+                  AND ${sql.unsafe(openSql("i"))}) AS open_incidents
+        FROM vendors v JOIN picked ON v.id = picked.id`;
       return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
     },
     /** How many catalog vendors are due at `now` that this instance may claim. */
