@@ -200,7 +200,7 @@ export async function runApiBench(o: ApiBenchOptions): Promise<void> {
         } req/s ` +
           `p99 ${median(ours.map((r) => r.p99Ms)).toFixed(2)} ms | bare Deno.serve ` +
           `${bareRps.toFixed(0)} req/s p99 ${median(theirs.map((r) => r.p99Ms)).toFixed(2)} ms | ` +
-          `ratio ${(rps / bareRps).toFixed(2)} (target ≥ 0.60)`,
+          `ratio ${(rps / bareRps).toFixed(2)} (target ≥ 0.80)`,
       );
     }
   } finally {
