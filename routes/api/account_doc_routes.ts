@@ -16,7 +16,7 @@ import {
   idempotentCreate,
   type IdempotentResult,
 } from "../../app/mod.ts";
-import { InvalidRequest, type Page, type PageRequest } from "../../domain/mod.ts";
+import { type EpochMs, InvalidRequest, type Page, type PageRequest } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 import { ErrorSchema } from "../errors.ts";
 import { defineRoute } from "./define.ts";
@@ -109,24 +109,20 @@ export interface OperationWords {
   readonly description: string;
 }
 
-/** Who calls, from where: what every verb of an account document is handed. */
-export interface DocCall {
-  readonly app: AppContext;
-  readonly who: Caller;
-}
-
-/** The verbs (in app/) behind the routes of one noun. */
-export interface DocVerbs<V, B, P> {
-  list(call: DocCall, page: PageRequest, query: Record<string, unknown>): Promise<Page<V>>;
-  /** Creates one and says its id and its JSON. */
-  create(call: DocCall, body: B): Promise<{ readonly id: string; readonly json: unknown }>;
-  get(call: DocCall, id: string): Promise<V>;
-  update?(call: DocCall, id: string, patch: P, version: number | null): Promise<V>;
-  remove(call: DocCall, id: string, version: number | null): Promise<void>;
+/**
+ * The verbs (in app/) behind the routes of one noun, as app/ declares them: the app context and
+ * the caller first. `create` answers what was made (`M`: the document, or more).
+ */
+export interface DocVerbs<V, B, P, M> {
+  list(ctx: AppContext, who: Caller, page: PageRequest, filter: never): Promise<Page<V>>;
+  create(ctx: AppContext, who: Caller, body: B): Promise<M>;
+  get(ctx: AppContext, who: Caller, id: string): Promise<V>;
+  update?(ctx: AppContext, who: Caller, id: string, patch: P, version: number | null): Promise<V>;
+  remove(ctx: AppContext, who: Caller, id: string, version: number | null): Promise<void>;
 }
 
 /** One noun's routes: its path, schemas, access, words and verbs. */
-export interface AccountDocApi<V extends { readonly version: number }, B, P> {
+export interface AccountDocApi<V extends { readonly version: number }, B, P, M = V> {
   /** The collection, e.g. `/api/user/monitors`; one document is `{path}/{id}`. */
   readonly path: string;
   readonly tags: string[];
@@ -153,15 +149,19 @@ export interface AccountDocApi<V extends { readonly version: number }, B, P> {
   readonly get: OperationWords & { readonly answer: string; readonly etag?: boolean };
   readonly update?: OperationWords & { readonly answer: string };
   readonly remove: OperationWords;
-  readonly verbs: DocVerbs<V, B, P>;
-  /** One document as JSON (the `now` of the app's clock at hand). */
-  json(v: V, call: DocCall): unknown;
+  readonly verbs: DocVerbs<V, B, P, M>;
+  /** One document as JSON (`now`: the app clock's). */
+  json(v: V, now: EpochMs): unknown;
+  /** What a create answers when it says more than a read (default: `M` is the document). */
+  created?(made: M, now: EpochMs): { readonly id: string; readonly json: unknown };
 }
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 
 /** Declares one noun's routes (for the OpenAPI document and the router). */
-function declare<V extends { readonly version: number }, B, P>(d: AccountDocApi<V, B, P>) {
+function declare<V extends { readonly version: number }, B, P, M>(
+  d: AccountDocApi<V, B, P, M>,
+) {
   const one = `${d.path}/{id}`;
   return {
     list: defineRoute({
@@ -248,16 +248,18 @@ function valid(c: Context<Env>, part: "query" | "json" | "header" | "param") {
   return (c.req as unknown as { valid(p: string): Record<string, unknown> }).valid(part);
 }
 
-const callOf = (c: Context<Env>): DocCall => ({ app: c.get("app"), who: c.get("principal") });
+const appOf = (c: Context<Env>) => c.get("app");
+const whoOf = (c: Context<Env>) => c.get("principal");
+const nowOf = (c: Context<Env>) => c.get("app").clock.now();
 const etagOf = (v: { readonly version: number }) => `"v${v.version}"`;
 
 /**
  * Adds one noun's routes to `api`, in the order list, create, read, change, delete (the order
  * their paths take in the OpenAPI document).
  */
-export function registerAccountDocApi<V extends { readonly version: number }, B, P>(
+export function registerAccountDocApi<V extends { readonly version: number }, B, P, M = V>(
   api: OpenAPIHono<Env>,
-  d: AccountDocApi<V, B, P>,
+  d: AccountDocApi<V, B, P, M>,
 ): void {
   const defs = declare(d);
   const ifMatch = (c: Context<Env>) => versionOf(valid(c, "header")["if-match"] as string);
@@ -266,24 +268,26 @@ export function registerAccountDocApi<V extends { readonly version: number }, B,
     defs.list,
     (async (c: Context<Env>) => {
       const { limit, page, ...query } = valid(c, "query") as PageRequest & Record<string, unknown>;
-      const found = await d.verbs.list(callOf(c), { limit, page }, query);
-      return c.json(pageJson(found, (v) => d.json(v, callOf(c))), 200, NO_STORE);
+      const found = await d.verbs.list(appOf(c), whoOf(c), { limit, page }, query as never);
+      return c.json(pageJson(found, (v) => d.json(v, nowOf(c))), 200, NO_STORE);
     }) as never,
   );
   api.openapi(
     defs.create,
     (async (c: Context<Env>) => {
       const body = valid(c, "json") as B;
-      const call = callOf(c);
       const answer = await idempotentCreate(
-        call.app,
-        call.who,
+        appOf(c),
+        whoOf(c),
         valid(c, "header")["idempotency-key"] as string | undefined,
         d.create.operationId,
         body,
         async () => {
-          const made = await d.verbs.create(call, body);
-          return { status: 201, body: JSON.stringify(made.json), location: `${d.path}/${made.id}` };
+          const made = await d.verbs.create(appOf(c), whoOf(c), body);
+          const { id, json } = d.created
+            ? d.created(made, nowOf(c))
+            : { id: (made as V & { id: string }).id, json: d.json(made as unknown as V, nowOf(c)) };
+          return { status: 201, body: JSON.stringify(json), location: `${d.path}/${id}` };
         },
       );
       return createdResponse(answer);
@@ -292,9 +296,9 @@ export function registerAccountDocApi<V extends { readonly version: number }, B,
   api.openapi(
     defs.get,
     (async (c: Context<Env>) => {
-      const v = await d.verbs.get(callOf(c), id(c));
+      const v = await d.verbs.get(appOf(c), whoOf(c), id(c));
       const headers = d.get.etag === false ? NO_STORE : { ...NO_STORE, ETag: etagOf(v) };
-      return c.json(d.json(v, callOf(c)) as object, 200, headers);
+      return c.json(d.json(v, nowOf(c)) as object, 200, headers);
     }) as never,
   );
   const update = d.verbs.update;
@@ -302,15 +306,15 @@ export function registerAccountDocApi<V extends { readonly version: number }, B,
     api.openapi(
       defs.update,
       (async (c: Context<Env>) => {
-        const v = await update(callOf(c), id(c), valid(c, "json") as P, ifMatch(c));
-        return c.json(d.json(v, callOf(c)) as object, 200, { ...NO_STORE, ETag: etagOf(v) });
+        const v = await update(appOf(c), whoOf(c), id(c), valid(c, "json") as P, ifMatch(c));
+        return c.json(d.json(v, nowOf(c)) as object, 200, { ...NO_STORE, ETag: etagOf(v) });
       }) as never,
     );
   }
   api.openapi(
     defs.remove,
     (async (c: Context<Env>) => {
-      await d.verbs.remove(callOf(c), id(c), ifMatch(c));
+      await d.verbs.remove(appOf(c), whoOf(c), id(c), ifMatch(c));
       return c.body(null, 204);
     }) as never,
   );

@@ -429,14 +429,11 @@ export const registerAlertsApi: Register = (api) => {
         "With If-Match, a stale version is a 412.",
     },
     verbs: {
-      list: (c, page) => listEscalations(c.app, c.who, page),
-      create: async (c, body) => {
-        const made = await createEscalation(c.app, c.who, body);
-        return { id: made.id, json: escalationJson(made) };
-      },
-      get: (c, id) => getEscalation(c.app, c.who, id),
-      update: (c, id, patch, version) => updateEscalation(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteEscalation(c.app, c.who, id, version),
+      list: listEscalations,
+      create: createEscalation,
+      get: getEscalation,
+      update: updateEscalation,
+      remove: deleteEscalation,
     },
     json: escalationJson,
   });
@@ -494,14 +491,11 @@ export const registerAlertsApi: Register = (api) => {
         "a stale version is a 412.",
     },
     verbs: {
-      list: (c, page) => listRules(c.app, c.who, page),
-      create: async (c, body) => {
-        const made = await createRule(c.app, c.who, body);
-        return { id: made.id, json: ruleJson(made) };
-      },
-      get: (c, id) => getRule(c.app, c.who, id),
-      update: (c, id, patch, version) => updateRule(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteRule(c.app, c.who, id, version),
+      list: listRules,
+      create: createRule,
+      get: getRule,
+      update: updateRule,
+      remove: deleteRule,
     },
     json: ruleJson,
   });
@@ -553,16 +547,17 @@ export const registerAlertsApi: Register = (api) => {
         "route was deleted. With If-Match, a stale version is a 412.",
     },
     verbs: {
-      list: (c, page) => listRoutes(c.app, c.who, page),
-      create: async (c, body) => {
-        const made = await createRoute(c.app, c.who, body);
-        return { id: made.route.id, json: { ...routeJson(made.route), secret: made.secret } };
-      },
-      get: (c, id) => getRoute(c.app, c.who, id),
-      update: (c, id, patch, version) => updateRoute(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteRoute(c.app, c.who, id, version),
+      list: listRoutes,
+      create: createRoute,
+      get: getRoute,
+      update: updateRoute,
+      remove: deleteRoute,
     },
     json: routeJson,
+    created: (made) => ({
+      id: made.route.id,
+      json: { ...routeJson(made.route), secret: made.secret },
+    }),
   });
   api.openapi(testDef, async (c) => {
     const e = await sendTest(c.get("app"), c.get("principal"), c.req.valid("param").id);

@@ -256,16 +256,13 @@ export const registerBoardsApi: Register = (api) => {
     createBody: GroupCreate,
     patchBody: GroupPatch,
     verbs: {
-      list: (c, page) => listGroups(c.app, c.who, page),
-      create: async (c, body) => {
-        const g = await createGroup(c.app, c.who, body);
-        return { id: g.id, json: groupJson(g, c.app.clock.now()) };
-      },
-      get: (c, id) => getGroup(c.app, c.who, id),
-      update: (c, id, patch, version) => updateGroup(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteGroup(c.app, c.who, id, version),
+      list: listGroups,
+      create: createGroup,
+      get: getGroup,
+      update: updateGroup,
+      remove: deleteGroup,
     },
-    json: (g, c) => groupJson(g, c.app.clock.now()),
+    json: groupJson,
   });
   registerAccountDocApi(api, {
     ...words(
@@ -279,16 +276,13 @@ export const registerBoardsApi: Register = (api) => {
     createBody: BoardCreate,
     patchBody: BoardPatch,
     verbs: {
-      list: (c, page) => listBoards(c.app, c.who, page),
-      create: async (c, body) => {
-        const b = await createBoard(c.app, c.who, body);
-        return { id: b.id, json: boardJson(b, c.app.clock.now()) };
-      },
-      get: (c, id) => getBoard(c.app, c.who, id),
-      update: (c, id, patch, version) => updateBoard(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteBoard(c.app, c.who, id, version),
+      list: listBoards,
+      create: createBoard,
+      get: getBoard,
+      update: updateBoard,
+      remove: deleteBoard,
     },
-    json: (b, c) => boardJson(b, c.app.clock.now()),
+    json: boardJson,
   });
   api.openapi(publicBoardRoute, async (c) => {
     const b = await boardBySlug(c.get("app"), c.get("principal"), c.req.valid("param").slug);

@@ -16,7 +16,7 @@ import {
   updateMonitor,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { type EpochMs, type StatusLevel, toIso } from "../../domain/mod.ts";
+import { type EpochMs, toIso } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../register.ts";
 import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
@@ -165,16 +165,12 @@ export const registerMonitorsApi: Register = (api) => {
         "ETag is refused with 412 `precondition_failed` and kept.",
     },
     verbs: {
-      list: (c, page, query) =>
-        listMonitors(c.app, c.who, page, { status: query.status as StatusLevel | undefined }),
-      create: async (c, body) => {
-        const m = await createMonitor(c.app, c.who, body);
-        return { id: m.id, json: monitorJson(m, c.app.clock.now()) };
-      },
-      get: (c, id) => getMonitor(c.app, c.who, id),
-      update: (c, id, patch, version) => updateMonitor(c.app, c.who, id, patch, version),
-      remove: (c, id, version) => deleteMonitor(c.app, c.who, id, version),
+      list: listMonitors,
+      create: createMonitor,
+      get: getMonitor,
+      update: updateMonitor,
+      remove: deleteMonitor,
     },
-    json: (m, c) => monitorJson(m, c.app.clock.now()),
+    json: monitorJson,
   });
 };

@@ -99,13 +99,10 @@ export const registerSubscriptionsApi: Register = (api) => {
         "account's subscription is a 404. With If-Match, a stale version is a 412.",
     },
     verbs: {
-      list: (c, page) => listSubscriptions(c.app, c.who, page),
-      create: async (c, body) => {
-        const made = await createSubscription(c.app, c.who, body);
-        return { id: made.id, json: json(made) };
-      },
-      get: (c, id) => getSubscription(c.app, c.who, id),
-      remove: (c, id, version) => deleteSubscription(c.app, c.who, id, version),
+      list: listSubscriptions,
+      create: createSubscription,
+      get: getSubscription,
+      remove: deleteSubscription,
     },
     json,
   });
