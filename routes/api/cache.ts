@@ -23,6 +23,11 @@ import type { ChangeListener } from "../../domain/mod.ts";
 /** Cache entries are served for at most this long (ms). */
 export const RESPONSE_MAX_AGE_MS = 5000;
 const MAX_ENTRIES = 2000;
+/**
+ * Bytes of body the replays may hold together (they copy what the router sent); past it they
+ * start again empty, like the entries past {@link MAX_ENTRIES}.
+ */
+export const REPLAY_BYTES_MAX = 32 * 1024 * 1024;
 
 interface Entry {
   readonly body: Uint8Array<ArrayBuffer>;
@@ -135,6 +140,7 @@ export function createResponseCache(
 ): ResponseCache {
   const entries = new Map<string, Entry & { type?: string; status?: number }>();
   const replays = new Map<string, Replay>();
+  let replayBytes = 0;
   // The cache entry each request was answered from (its time and generation).
   const served = new WeakMap<Request, { at: number; generation: number }>();
   // Bumped by every clear: a body computed across a change is not kept (it may predate it).
@@ -143,6 +149,7 @@ export function createResponseCache(
     generation++;
     entries.clear();
     replays.clear();
+    replayBytes = 0;
   };
   changes.subscribe(clear);
   const lookup = (key: string, now: number) => {
@@ -229,7 +236,11 @@ export function createResponseCache(
       const headers = [...res.headers];
       // Reading the body may have let a change in: the replay is kept only if none came.
       if (from.generation === generation) {
-        if (replays.size >= MAX_ENTRIES) replays.clear();
+        if (replays.size >= MAX_ENTRIES || replayBytes + body.length > REPLAY_BYTES_MAX) {
+          replays.clear();
+          replayBytes = 0;
+        }
+        replayBytes += body.length - (replays.get(key)?.body.length ?? 0);
         replays.set(key, { status: res.status, headers, body, at: from.at, generation });
       }
       return new Response(body, { status: res.status, statusText: res.statusText, headers });

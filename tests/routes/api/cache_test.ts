@@ -3,9 +3,10 @@
  * to the request that computed it but never kept, so no later request is served a body from
  * before the change (the store's reads are async, so a change can land mid-read).
  */
-import { equal } from "node:assert/strict";
+import { equal, ok } from "node:assert/strict";
 import { Hono } from "hono";
 import { createResponseCache } from "../../../routes/mod.ts";
+import { REPLAY_BYTES_MAX } from "../../../routes/api/cache.ts";
 import { createChangeFanOut } from "../../../store/shared/change_feed.ts";
 
 Deno.test("a body computed across a committed change is not kept; one computed after it is", async () => {
@@ -86,4 +87,21 @@ Deno.test("an answer that sets a cookie or is private is never replayed; a plain
     at: 0,
   }]);
   equal(replayed("/plain"), null, "a change ends every replay");
+});
+
+Deno.test("the replays hold at most REPLAY_BYTES_MAX bytes of body together", async () => {
+  const cache = createResponseCache(createChangeFanOut());
+  const half = "x".repeat(REPLAY_BYTES_MAX / 2 + 1);
+  const app = new Hono();
+  app.get("/:n", (c) => cache.json(c, () => Promise.resolve(half)));
+  const through = async (path: string) => {
+    const req = new Request(`http://x.test${path}`);
+    return (await (await cache.remember(req, req, await app.fetch(req))).text()).length;
+  };
+  equal(await through("/a"), half.length + 2);
+  equal(await through("/a"), half.length + 2, "the same key again replaces, not adds");
+  ok(cache.replay(new Request("http://x.test/a")) !== null);
+  await through("/b");
+  equal(cache.replay(new Request("http://x.test/a")), null, "over the budget: started again");
+  ok(cache.replay(new Request("http://x.test/b")) !== null);
 });
