@@ -284,10 +284,15 @@ export function registerAccountDocApi<V extends { readonly version: number }, B,
         body,
         async () => {
           const made = await d.verbs.create(appOf(c), whoOf(c), body);
-          const { id, json } = d.created
-            ? d.created(made, nowOf(c))
-            : { id: (made as V & { id: string }).id, json: d.json(made as unknown as V, nowOf(c)) };
-          return { status: 201, body: JSON.stringify(json), location: `${d.path}/${id}` };
+          const shown = d.created ? d.created(made, nowOf(c)) : {
+            id: (made as V & { id: string }).id,
+            json: d.json(made as unknown as V, nowOf(c)),
+          };
+          return {
+            status: 201,
+            body: JSON.stringify(shown.json),
+            location: `${d.path}/${shown.id}`,
+          };
         },
       );
       return createdResponse(answer);

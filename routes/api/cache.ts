@@ -189,10 +189,10 @@ export function createResponseCache(
       const key = keyOf(c);
       const now = Date.now();
       let entry = lookup(key, now);
-      let kept = entry !== undefined;
+      // A body computed across a change is served but not kept, nor remembered for replay.
+      let current = true;
       if (!entry) {
         const startedIn = generation;
-        kept = startedIn === generation;
         const out = await compute();
         const body = typeof out.body === "string" ? encoder.encode(out.body) : out.body;
         entry = keep(
@@ -200,9 +200,9 @@ export function createResponseCache(
           { body, at: now, type: out.contentType, status: out.status ?? 200 },
           startedIn,
         );
-        kept &&= startedIn === generation;
+        current = startedIn === generation;
       }
-      if (kept) served.set(c.req.raw, { at: entry.at, generation });
+      if (current) served.set(c.req.raw, { at: entry.at, generation });
       entry.etag ??= `"${fingerprint(entry.body)}"`;
       const common = { ...headers, ETag: entry.etag };
       if (entry.status === 200 && matches(c.req.header("if-none-match"), entry.etag)) {
