@@ -224,23 +224,24 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
           phaseOf(record.state),
           now,
         );
-        const changes = yield* appendChanges(log, now, record.changes ?? []);
-        if (record.finished.length === 0) return changes;
-        for (const e of record.finished) yield* insertEpisode(vendorId, e);
-        yield* run(
-          "DELETE FROM warning_episodes WHERE vendor_id = ? AND first_evidence_at < ?",
-          vendorId,
-          now - GRADE_WINDOW_DAYS * DAY_MS,
-        );
-        yield* run(
-          `DELETE FROM warning_episodes WHERE vendor_id = ? AND id NOT IN (
-             SELECT id FROM warning_episodes WHERE vendor_id = ?
-             ORDER BY first_evidence_at DESC, id DESC LIMIT ?)`,
-          vendorId,
-          vendorId,
-          EPISODES_KEPT_PER_VENDOR,
-        );
-        return changes;
+        if (record.finished.length > 0) {
+          for (const e of record.finished) yield* insertEpisode(vendorId, e);
+          yield* run(
+            "DELETE FROM warning_episodes WHERE vendor_id = ? AND first_evidence_at < ?",
+            vendorId,
+            now - GRADE_WINDOW_DAYS * DAY_MS,
+          );
+          yield* run(
+            `DELETE FROM warning_episodes WHERE vendor_id = ? AND id NOT IN (
+               SELECT id FROM warning_episodes WHERE vendor_id = ?
+               ORDER BY first_evidence_at DESC, id DESC LIMIT ?)`,
+            vendorId,
+            vendorId,
+            EPISODES_KEPT_PER_VENDOR,
+          );
+        }
+        // Last: on PostgreSQL the change log's turn is held from here until the commit.
+        return yield* appendChanges(log, now, record.changes ?? []);
       })());
       if (committed.length > 0) await log.published(committed);
     },
