@@ -14,6 +14,7 @@ import {
   type ReadingError,
   type ReadingErrorKind,
   type ReadingState,
+  type Role,
   type Service,
   type StatusLevel,
   toIso,
@@ -72,6 +73,17 @@ export function UptimeFigure(props: { percent: number | null; observedMs: number
 /** A level in words; UNKNOWN is "no data". */
 export function levelWords(status: StatusLevel): string {
   return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();
+}
+
+/** An incident or maintenance update's state in words ("in progress", not `IN_PROGRESS`). */
+export function updateWords(status: string): string {
+  const words = status.replaceAll("_", " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A member's role in words, with its article ("an owner"). */
+export function roleWords(role: Role): string {
+  return { OWNER: "an owner", ADMIN: "an admin", MEMBER: "a member" }[role];
 }
 
 /** Each reading state in a few words (badges, filters). */
@@ -166,7 +178,7 @@ export function serviceFeeds(slug: string, name: string): FeedLink[] {
 /** A table of services (a list of cards on a phone). */
 export function ServiceTable(props: { services: readonly Service[]; caption: string }) {
   return (
-    <table class="cards">
+    <table class="cards dense">
       <caption class="sr">{props.caption}</caption>
       <thead>
         <tr>
@@ -198,7 +210,7 @@ export function ServiceTable(props: { services: readonly Service[]; caption: str
             <td data-label="Reading">
               <ReadingBadge reading={s.reading} />
             </td>
-            <td data-label="Last change" class="labelled muted">{when(s.lastChangedAt)}</td>
+            <td data-label="Last change" class="labelled muted when">{when(s.lastChangedAt)}</td>
           </tr>
         ))}
       </tbody>
@@ -300,7 +312,7 @@ export function IncidentItem(
           {shown.map((u) => (
             <li>
               <span class="muted">
-                <time datetime={toIso(u.at)}>{when(u.at)}</time> · {u.status}
+                <time datetime={toIso(u.at)}>{when(u.at)}</time> · {updateWords(u.status)}
               </span>{" "}
               — <span class="what">{u.body}</span>
             </li>
@@ -464,6 +476,10 @@ export function IncidentChart(
           );
         })}
       </ol>
+      <div class="bar-ends" aria-hidden="true">
+        <span>{CHART_WEEKS} weeks ago</span>
+        <span>This week</span>
+      </div>
     </figure>
   );
 }

@@ -40,6 +40,7 @@ footer.site{max-width:72rem;margin:2rem auto;padding:0 1.5rem;color:var(--muted)
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.75rem 0 .5rem}h3{font-size:1rem;margin:1rem 0 .25rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+table.dense th,table.dense td{padding:.3rem .5rem;vertical-align:middle}table.dense td{font-size:.95rem}table.dense td.when{white-space:nowrap;font-size:.85rem}table.dense td .muted{font-size:.85rem}
 th{font-weight:600;color:var(--muted);font-size:.85rem}
 .scroll{overflow-x:auto;max-width:100%}
 .muted{color:var(--muted)}
@@ -48,7 +49,8 @@ th{font-weight:600;color:var(--muted);font-size:.85rem}
 .s-DEGRADED_PERFORMANCE{background:var(--deg)}.s-PARTIAL_OUTAGE{background:var(--part)}
 .s-MAJOR_OUTAGE{background:var(--major)}.s-UNKNOWN{background:var(--unk)}
 form.inline{display:flex;gap:.5rem;flex-wrap:wrap;margin:0 0 1rem}
-.row-actions{display:inline-flex;gap:.75rem;align-items:center;flex-wrap:wrap}.row-actions form.inline{margin:0}
+span.row-actions{display:inline-flex;gap:.75rem;align-items:center;flex-wrap:wrap}.row-actions form.inline{margin:0}
+td.row-actions{white-space:nowrap;vertical-align:middle}td.row-actions>*+*{margin-left:.75rem}td.row-actions form.inline{display:inline-block}
 .row-actions a{display:inline-block;padding:.3rem .2rem;min-width:24px;min-height:24px}
 article.card{border:1px solid var(--line);border-radius:.4rem;padding:.25rem 1rem .5rem;margin:0 0 1rem;min-width:0}
 form.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.6rem 1rem;align-items:end;margin:0 0 1rem}
@@ -138,7 +140,7 @@ ol.days{gap:1px}
 table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.cards,table.cards tbody{display:block;width:100%}
 table.cards tr{display:flex;flex-wrap:wrap;align-items:center;gap:.15rem .8rem;border-bottom:1px solid var(--line);padding:.5rem 0}
-table.cards td{display:block;border:0;padding:0;font-size:.9rem}
+table.cards td{display:block;border:0;padding:0;font-size:.9rem}table.cards td.row-actions{white-space:normal}
 table.cards td:first-child{flex:1 0 100%;font-size:1rem;font-weight:600}
 table.cards td.labelled::before{content:attr(data-label) ": ";color:var(--muted)}
 }

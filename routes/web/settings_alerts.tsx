@@ -230,7 +230,13 @@ function RoutesSection(
         </table>
       )}
       {/* Only the chosen kind's field shows (CSS :has, no script; all show without it). */}
-      <form method="post" action={`${ALERTS_PATH}/routes`} class="stack route-form">
+      <h3 id="new-route-title">Add a route</h3>
+      <form
+        method="post"
+        action={`${ALERTS_PATH}/routes`}
+        class="stack route-form"
+        aria-labelledby="new-route-title"
+      >
         <Csrf session={props.session} />
         <label>
           Route name <input type="text" name="name" required maxlength={100} />
@@ -287,7 +293,11 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
                 </td>
                 <td data-label="Watches" class="labelled">{targetLabel(r, props.data)}</td>
                 <td data-label="Fires" class="labelled">
-                  {r.level ? `${levelWords(r.level)} or worse for ${r.forMinutes} min` : "no level"}
+                  {r.level
+                    ? `${levelWords(r.level)} or worse${
+                      r.forMinutes === 0 ? ", at once" : ` for ${r.forMinutes} min`
+                    }`
+                    : "no level"}
                   {r.incidents ? " · incidents" : ""}
                   {r.maintenance ? " · maintenance" : ""}
                   {r.recovery ? " · recovery" : ""}
@@ -316,10 +326,15 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
           </tbody>
         </table>
       )}
-      {routes.length === 0
-        ? <p class="muted">Add a route first: a rule sends to routes.</p>
-        : (
-          <form method="post" action={`${ALERTS_PATH}/rules`} class="stack">
+      {routes.length === 0 ? <p class="muted">Add a route first: a rule sends to routes.</p> : (
+        <>
+          <h3 id="new-rule-title">Add a rule</h3>
+          <form
+            method="post"
+            action={`${ALERTS_PATH}/rules`}
+            class="stack"
+            aria-labelledby="new-rule-title"
+          >
             <Csrf session={props.session} />
             <label>
               Rule name <input type="text" name="name" required maxlength={100} />
@@ -382,7 +397,8 @@ function RulesSection(props: { session: WebSession; data: PageData; failure?: Fa
             </label>
             <button type="submit">Add rule</button>
           </form>
-        )}
+        </>
+      )}
     </section>
   );
 }
@@ -417,7 +433,13 @@ function EscalationsSection(props: { session: WebSession; data: PageData; failur
           </p>
         </article>
       ))}
-      <form method="post" action={`${ALERTS_PATH}/escalations`} class="stack">
+      <h3 id="new-escalation-title">Add an escalation policy</h3>
+      <form
+        method="post"
+        action={`${ALERTS_PATH}/escalations`}
+        class="stack"
+        aria-labelledby="new-escalation-title"
+      >
         <Csrf session={props.session} />
         <label>
           Policy name <input type="text" name="name" required maxlength={100} />

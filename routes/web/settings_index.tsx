@@ -8,6 +8,7 @@ import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { signedIn, toSignIn } from "./forms.tsx";
 import { Layout } from "./layout.tsx";
+import { roleWords } from "./_parts.tsx";
 import { signedInOf, type WebEnv, webSession } from "./session.ts";
 
 /** The settings pages, in the order the index lists them. */
@@ -55,7 +56,7 @@ export const registerSettingsIndex: Register = (api) => {
         <p class="muted">
           Account <strong>{who.account.name}</strong> · plan <strong>{who.account.plan}</strong>
           {" "}
-          · you are <strong>{who.member.role}</strong>
+          · you are <strong>{roleWords(who.member.role)}</strong>
         </p>
         <ul class="settings-index">
           {SETTINGS_PAGES.map((p) => (

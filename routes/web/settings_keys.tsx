@@ -20,6 +20,7 @@ import { ALL_SCOPES, InvalidRequest, PlanRequired, SCOPES, toIso } from "../../d
 import type { Register } from "../register.ts";
 import { pageError } from "./auth.tsx";
 import { Layout } from "./layout.tsx";
+import { roleWords } from "./_parts.tsx";
 import { CSRF_FIELD, field, readForm, signedInOf, type WebEnv, webSession } from "./session.ts";
 import { planWords, signedIn, toSignIn } from "./forms.tsx";
 
@@ -170,7 +171,7 @@ function KeysPage(props: PageProps) {
       <h1>Settings › API Keys</h1>
       <p class="muted">
         Account <strong>{who.account.name}</strong> · plan <strong>{who.account.plan}</strong>{" "}
-        · you are <strong>{who.member.role}</strong>
+        · you are <strong>{roleWords(who.member.role)}</strong>
       </p>
       {props.created && <NewKeyNotice created={props.created} />}
       {props.notice && <p class="notice" role="status">{props.notice}</p>}

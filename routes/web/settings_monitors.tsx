@@ -420,7 +420,8 @@ function GroupsSection(props: { session: WebSession; data: PageData; failure?: F
           failure={props.failure}
         />
       ))}
-      <form method="post" action={GROUPS_PATH} class="stack">
+      <h3 id="new-group-title">New group</h3>
+      <form method="post" action={GROUPS_PATH} class="stack" aria-labelledby="new-group-title">
         <Csrf session={props.session} />
         <ErrorNote failure={props.failure} at="groups" />
         <label>
@@ -544,7 +545,8 @@ function BoardsSection(props: { session: WebSession; data: PageData; failure?: F
       {props.data.boards.map((b) => (
         <BoardForm session={props.session} b={b} data={props.data} failure={props.failure} />
       ))}
-      <form method="post" action={BOARDS_PATH} class="stack">
+      <h3 id="new-board-title">New board</h3>
+      <form method="post" action={BOARDS_PATH} class="stack" aria-labelledby="new-board-title">
         <Csrf session={props.session} />
         <ErrorNote failure={props.failure} at="boards" />
         <label>

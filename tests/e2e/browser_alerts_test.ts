@@ -149,7 +149,7 @@ for (const width of [1280, 390]) {
         await page.getByRole("button", { name: "Add rule" }).click();
         await page.waitForURL(/done=rule-created/);
         const rules = page.getByRole("table", { name: "Alert rules" });
-        ok((await rules.textContent())!.includes("partial outage or worse for 0 min"));
+        ok((await rules.textContent())!.includes("partial outage or worse, at once"));
         await page.getByRole("button", { name: "Turn off Anything down" }).click();
         await page.waitForURL(/done=rule-saved/);
         ok((await rules.textContent())!.includes("(off)"));

@@ -54,7 +54,7 @@ Deno.test("home: disrupted now, recovered lately, open incidents, upcoming maint
     ok(open.includes("Stripe: Payments failing in EU investigating · critical impact"), open);
     ok(open.includes("Acme Cloud: Login emails delayed"), open);
     // The latest update only; the service page has the whole timeline.
-    ok(open.includes("IDENTIFIED — A mail queue is backed up."));
+    ok(open.includes("Identified — A mail queue is backed up."));
     ok(!open.includes("Some login emails arrive late."));
     ok(!open.includes("Scheduled database upgrade"), "maintenance is listed on its own");
     ok(html.includes('href="/services/acme#incident-'));

@@ -101,20 +101,20 @@ Deno.test("resolved incidents of the last 90 days, newest first, each with its t
       ),
       text,
     );
-    ok(text.includes("2026-11-17 10:38:00 UTC · RESOLVED — This is resolved."));
+    ok(text.includes("2026-11-17 10:38:00 UTC · Resolved — This is resolved."));
     ok(
       text.includes(
-        "2026-11-17 10:00:00 UTC · INVESTIGATING — We are looking into: Elevated API errors.",
+        "2026-11-17 10:00:00 UTC · Investigating — We are looking into: Elevated API errors.",
       ),
     );
     // Newest timeline entry first.
-    ok(text.indexOf("10:38:00 UTC · RESOLVED") < text.indexOf("10:00:00 UTC · INVESTIGATING"));
+    ok(text.indexOf("10:38:00 UTC · Resolved") < text.indexOf("10:00:00 UTC · Investigating"));
 
     const open = visibleText(section(html, "open-incidents"));
     ok(open.includes("Open incidents (1)"));
     ok(open.includes("Login emails delayed identified · minor impact"), open);
-    ok(open.includes("11:30:00 UTC · IDENTIFIED — A mail queue is backed up."));
-    ok(open.includes("11:00:00 UTC · INVESTIGATING — Some login emails arrive late."));
+    ok(open.includes("11:30:00 UTC · Identified — A mail queue is backed up."));
+    ok(open.includes("11:00:00 UTC · Investigating — Some login emails arrive late."));
   } finally {
     await r.close();
   }
