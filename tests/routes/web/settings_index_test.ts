@@ -9,7 +9,7 @@ import { SETTINGS_PAGES } from "../../../routes/web/settings_index.tsx";
 import { account, PASSWORD, testContext } from "../../support/accounts.ts";
 import { formBrowser } from "../../support/web.ts";
 
-Deno.test("/settings lists the settings pages; signed out, it asks to sign in first", async () => {
+Deno.test("/settings lists the settings pages and says in words who you are; signed out, it asks to sign in first", async () => {
   await using ctx = testContext();
   await account(ctx, "owner@example.com");
   const app = createServer({ app: ctx });
@@ -22,6 +22,7 @@ Deno.test("/settings lists the settings pages; signed out, it asks to sign in fi
   equal(res.status, 200);
   const html = await res.text();
   match(html, /<h1>Settings<\/h1>/);
+  match(html, /you are <strong>an owner<\/strong>/, "the role reads as words");
   for (const p of SETTINGS_PAGES) {
     match(html, new RegExp(`<a href="${p.href}">${p.title}</a>`));
     equal((await b.get(p.href)).status, 200, p.href);
