@@ -99,16 +99,24 @@ export async function createAccountHashedBy(
 }
 
 /**
- * The plan a sign-up gets: the top plan for the first account of an empty database (on a
- * self-hosted instance, its operator's), else the configured sign-up plan (FREE by default).
+ * The plan a sign-up gets, and whether it would be the first account: the top plan for the first
+ * account of an empty database (on a self-hosted instance, its operator's), else the configured
+ * sign-up plan (FREE by default).
  */
-async function signUpPlan(ctx: AppContext): Promise<Plan> {
-  const empty = (await ctx.store.accounts.list()).length === 0;
-  return empty ? PLANS[PLANS.length - 1]! : ctx.settings.signupPlan ?? "FREE";
+export async function signUpTerms(ctx: AppContext): Promise<{ plan: Plan; first: boolean }> {
+  const first = !seenAccounts.has(ctx.store) && (await ctx.store.accounts.list()).length === 0;
+  if (!first) seenAccounts.add(ctx.store);
+  return { plan: first ? PLANS[PLANS.length - 1]! : ctx.settings.signupPlan ?? "FREE", first };
 }
 
 /**
- * Self-service sign-up: a new account on the sign-up plan ({@link signUpPlan}), returned so
+ * Stores known to hold an account: accounts are never deleted, so once one exists the sign-up
+ * page need not list them again to say which plan a sign-up gets.
+ */
+const seenAccounts = new WeakSet<object>();
+
+/**
+ * Self-service sign-up: a new account on the sign-up plan ({@link signUpTerms}), returned so
  * the browser can sign its person in. For a taken email it creates nothing, after spending the
  * same time (one password hash), and returns null: the person then signs in as usual. Bad
  * input (email shape, password length) is still refused with `InvalidRequest`.
@@ -125,7 +133,11 @@ export async function signUp(
     return null;
   }
   try {
-    return await createAccount(ctx, { email: address, password, plan: await signUpPlan(ctx) });
+    return await createAccount(ctx, {
+      email: address,
+      password,
+      plan: (await signUpTerms(ctx)).plan,
+    });
   } catch (err) {
     // Taken between the check and the insert: the same answer as a taken email.
     if (!(err instanceof InvalidRequest && await ctx.store.accounts.membershipByEmail(address))) {

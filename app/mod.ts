@@ -41,6 +41,7 @@ export {
   SIGN_IN_ACCOUNT_LIMIT,
   signIn,
   signUp,
+  signUpTerms,
 } from "./accounts.ts";
 export { refundAttempt, takeAttempt } from "./attempts.ts";
 export { IDEMPOTENCY_TTL_MS, idempotentCreate, type IdempotentResult } from "./idempotency.ts";

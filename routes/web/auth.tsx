@@ -13,9 +13,17 @@ import {
   MIN_PASSWORD_LENGTH,
   signIn,
   signUp,
+  signUpTerms,
   startSession,
 } from "../../app/mod.ts";
-import { Busy, InvalidRequest, RateLimited, Unauthorized } from "../../domain/mod.ts";
+import {
+  Busy,
+  InvalidRequest,
+  type Plan,
+  planAtLeast,
+  RateLimited,
+  Unauthorized,
+} from "../../domain/mod.ts";
 import { retryHeaders } from "../error_body.ts";
 import type { Register } from "../register.ts";
 import { Layout } from "./layout.tsx";
@@ -103,7 +111,7 @@ function EmailField(props: { value: string | undefined }) {
 
 function SignInPage(props: FormProps) {
   return (
-    <Layout title="Sign in" publicUrl={props.publicUrl} nav="settings" noindex>
+    <Layout title="Sign in" publicUrl={props.publicUrl} noindex>
       <h1>Sign in</h1>
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
       {props.error && <p class="notice error" role="alert">{props.error}</p>}
@@ -127,9 +135,20 @@ function SignInPage(props: FormProps) {
   );
 }
 
-function SignUpPage(props: FormProps) {
+/** What the sign-up page says a new account gets, in words (the plan the sign-up really gets). */
+function planNote(plan: Plan, first: boolean): string {
+  const name = plan.charAt(0) + plan.slice(1).toLowerCase();
+  if (first) {
+    return `This is the first account of this statusd: it becomes its operator's, on the ${name} ` +
+      "plan (every feature).";
+  }
+  return `New accounts start on the ${name} plan.` +
+    (planAtLeast(plan, "PRO") ? "" : " API keys and MCP need Pro or above.");
+}
+
+function SignUpPage(props: FormProps & { plan: Plan; first: boolean }) {
   return (
-    <Layout title="Create an account" publicUrl={props.publicUrl} nav="settings" noindex>
+    <Layout title="Create an account" publicUrl={props.publicUrl} noindex>
       <h1>Create an account</h1>
       {props.error && <p class="notice error" role="alert">{props.error}</p>}
       <form method="post" action="/sign-up" class="stack">
@@ -150,8 +169,8 @@ function SignUpPage(props: FormProps) {
         <button type="submit">Create account</button>
       </form>
       <p class="muted">
-        New accounts start on the Free plan. API keys and MCP need Pro or above. Already have an
-        account? <a href={withNext("/sign-in", props.next)}>Sign in</a>.
+        {planNote(props.plan, props.first)} Already have an account?{" "}
+        <a href={withNext("/sign-in", props.next)}>Sign in</a>.
       </p>
     </Layout>
   );
@@ -216,10 +235,13 @@ export function authPages(): Hono<WebEnv> {
     }
   });
 
-  web.get("/sign-up", webSession, (c) => {
+  web.get("/sign-up", webSession, async (c) => {
     const next = safeNext(c.req.query("next"), HOME_AFTER_SIGN_IN);
     if (c.get("session")) return c.redirect(next, 303);
-    return c.html(<SignUpPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} />);
+    const terms = await signUpTerms(c.get("app"));
+    return c.html(
+      <SignUpPage publicUrl={publicUrl(c)} csrf={formToken(c)} next={next} {...terms} />,
+    );
   });
 
   // A new account is signed in at once; a taken email is sent to sign in (see `signUp`).
@@ -241,6 +263,7 @@ export function authPages(): Hono<WebEnv> {
           next={next}
           email={email}
           error={failure.message}
+          {...await signUpTerms(c.get("app"))}
         />,
         failure.status as 400,
         failure.headers,

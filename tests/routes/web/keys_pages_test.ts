@@ -165,7 +165,7 @@ Deno.test("sign-out ends the session", async () => {
   equal((await b.get("/settings/api-keys")).status, 303);
 });
 
-Deno.test("the first account of an empty database is the operator's, on the top plan; later ones get the sign-up plan", async () => {
+Deno.test("the first account of an empty database is the operator's, on the top plan; later ones get the sign-up plan; the sign-up page says which", async () => {
   await using ctx = testContext();
   const app = createServer({ app: ctx });
   const signUpAs = async (email: string) => {
@@ -173,15 +173,28 @@ Deno.test("the first account of an empty database is the operator's, on the top 
     equal((await b.submit("/sign-up", "/sign-up", { email, password: PASSWORD })).status, 303);
     return b;
   };
+  const page = async (a: typeof app) => await (await a.request("/sign-up")).text();
+  match(
+    await page(app),
+    /This is the first account of this statusd: it becomes its operator(?:'|&#39;)s, on the Enterprise plan/,
+  );
   const operator = await signUpAs("operator@example.com");
   equal((await signIn(ctx, "operator@example.com", PASSWORD)).account.plan, "ENTERPRISE");
+  match(
+    await page(app),
+    /New accounts start on the Free plan\. API keys and MCP need Pro or above\./,
+  );
   match(await (await operator.get("/settings/api-keys")).text(), /action="\/settings\/api-keys"/);
   await signUpAs("second@example.com");
   equal((await signIn(ctx, "second@example.com", PASSWORD)).account.plan, "FREE");
   // A self-hoster may make sign-ups start on another plan.
   await using team = testContext({ signupPlan: "TEAM" });
   await account(team, "operator@example.com");
-  const b = browser(createServer({ app: team }));
+  const teamApp = createServer({ app: team });
+  const said = await page(teamApp);
+  match(said, /New accounts start on the Team plan\./);
+  equal(said.includes("need Pro"), false, "a Team plan has keys and MCP");
+  const b = browser(teamApp);
   await b.submit("/sign-up", "/sign-up", { email: "third@example.com", password: PASSWORD });
   equal((await signIn(team, "third@example.com", PASSWORD)).account.plan, "TEAM");
 });
