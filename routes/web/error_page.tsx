@@ -71,6 +71,12 @@ export function ErrorPage(props: ErrorPageProps) {
   );
 }
 
+/** What a 404 page says; its guesses are links below it, so the sentence does not repeat them. */
+function notFoundWords(err: NotFound): string {
+  if (err.kind === "page") return `There is no page at ${err.id}.`;
+  return err.suggestions.length > 0 ? `No ${err.kind} "${err.id}".` : err.message;
+}
+
 /** A typed error as an HTML page with its status (and `Retry-After` where it has one). */
 export function errorPageResponse<E extends Env>(
   c: Context<E>,
@@ -83,7 +89,7 @@ export function errorPageResponse<E extends Env>(
     <ErrorPage
       publicUrl={c.get("app").settings.publicUrl}
       status={status}
-      message={notFound && err.kind === "page" ? `There is no page at ${err.id}.` : err.message}
+      message={notFound ? notFoundWords(err) : err.message}
       suggestions={notFound ? err.suggestions : undefined}
       retryAfterSeconds={err instanceof RateLimited ? err.retryAfterSeconds : undefined}
     />,

@@ -176,6 +176,7 @@ Deno.test("an unknown slug: an HTML 404 with close matches for a browser, JSON w
     match(page.headers.get("content-type")!, /^text\/html/);
     const html = await page.text();
     ok(html.includes('<a href="/services/acme">acme</a>'), html);
+    equal((html.match(/did you mean/gi) ?? []).length, 1, "the guess is offered once");
     const json = await r.get("/services/acmee", { accept: "application/json" });
     equal(json.status, 404);
     deepStrictEqual((await json.json()).suggestions, ["acme"]);
