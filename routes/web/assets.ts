@@ -78,7 +78,7 @@ button.danger{background:var(--major);border-color:var(--major);color:#fff}a.dan
 .pager{display:flex;flex-wrap:wrap;gap:1rem;margin-top:1rem;align-items:center}
 .notice{padding:.75rem 1rem;border:1px solid var(--line);border-radius:.4rem;background:var(--soft)}
 .error{border-color:var(--major);background:#fff5f5}
-.warn{border-color:var(--deg);background:#fff8e5}
+.warn{border-color:var(--deg);background:#fff8e5}.notice>h2:first-child,.notice>h3:first-child{margin-top:0}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 code{overflow-wrap:anywhere}
 pre{background:var(--soft);padding:.75rem;border-radius:.4rem;white-space:pre-wrap;overflow-wrap:anywhere}
