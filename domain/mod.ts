@@ -247,7 +247,11 @@ export type {
   SubscriptionStore,
   WarningStore,
 } from "./store/mod.ts";
-export { EPISODES_KEPT_PER_VENDOR, REPORTS_KEPT_PER_ACCOUNT } from "./store/mod.ts";
+export {
+  EPISODES_KEPT_PER_VENDOR,
+  OPEN_INCIDENTS_MAX,
+  REPORTS_KEPT_PER_ACCOUNT,
+} from "./store/mod.ts";
 export {
   type AlertMessage,
   type AlertTimeToResolve,
@@ -314,6 +318,11 @@ export {
   type StoredVendor,
   type TransitionWrite,
 } from "./reading_diff.ts";
+export {
+  type SettledIncidents,
+  settleVanished,
+  type VanishedIncident,
+} from "./vanished_incidents.ts";
 export {
   boundNotes,
   errorWords,

@@ -15,7 +15,9 @@
  *   incident lists) lists every incident newer than the oldest closed one it shows. One it
  *   stops listing while older ones stay was taken off the page by the vendor: it is marked
  *   removed (a `removed` revision; closed if it was open) and kept; one that comes back is
- *   marked `restored`. See {@link historyCutoff} for what "newer" means.
+ *   marked `restored`. See {@link historyCutoff} for what "newer" means. A document of open
+ *   incidents only says so through `Snapshot.removedIncidents`, which the poller fills from the
+ *   vendor's history document (domain/vanished_incidents.ts).
  * - **Removed components.** A component gone from the page ends its history with a transition
  *   to `UNKNOWN` (time not counted as up or down) and is kept, marked removed; one that comes
  *   back is revived from `UNKNOWN`.
@@ -216,6 +218,7 @@ export function diffReading(
     snapshot.incidents,
     names,
     historyCutoff(snapshot),
+    new Set(snapshot.removedIncidents ?? []),
   );
   const after = serviceAfterReading(vendor, serviceStatus(snapshot), at);
   const transitions = [...components.transitions];
@@ -433,6 +436,7 @@ function diffIncidents(
   read: readonly IncidentSnapshot[],
   names: ReadonlyMap<string, string>,
   cutoff: EpochMs | null,
+  removedByHistory: ReadonlySet<string>,
 ) {
   const byExternal = new Map(stored.map((i) => [i.externalId, i]));
   // Removals are judged only while the page's ids still match what is stored (a vendor whose
@@ -491,8 +495,11 @@ function diffIncidents(
   for (const row of stored) {
     if (seen.has(row.externalId)) continue;
     const closing: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
-    const removed = renamed !== null && row.removedAt === null && row.startedAt > cutoff! &&
-      !renamed.has(`t:${row.title}`) && !(row.url !== null && renamed.has(`u:${row.url}`));
+    const removed = row.removedAt === null && (
+      removedByHistory.has(row.externalId) ||
+      (renamed !== null && row.startedAt > cutoff! &&
+        !renamed.has(`t:${row.title}`) && !(row.url !== null && renamed.has(`u:${row.url}`)))
+    );
     if (removed) {
       const close = isOpen(row.status) ? closing : null;
       const revision: Revision = { kind: "removed", before: row.title, after: "" };

@@ -89,6 +89,11 @@ export interface Snapshot {
    * vendor (domain/reading_diff.ts). Absent for documents of open incidents only.
    */
   readonly keepsHistory?: boolean;
+  /**
+   * External ids of incidents the vendor took off its page, as a history document read alongside
+   * this one shows (domain/vanished_incidents.ts): the store marks them removed, not resolved.
+   */
+  readonly removedIncidents?: readonly string[];
 }
 
 /** A service's status: the worst of its page indicator and its components. */

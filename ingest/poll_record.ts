@@ -22,6 +22,7 @@ import { parseFailureKind } from "./parse_failure.ts";
 import { OFF_THREAD_BYTES } from "./parse_worker.ts";
 import { intervalMs, isStale, nextPollAt } from "./schedule.ts";
 import { type PollContext, type PollResult, reportOnce, stateOf } from "./poll_context.ts";
+import { withVanishedSettled } from "./poll_vanished.ts";
 
 /** Notes kept per reading (each at most 300 characters). */
 const MAX_NOTES = 60;
@@ -34,8 +35,9 @@ export async function record(
   outcome: FetchOutcome,
   at: EpochMs,
   ctx: PollContext,
-  host: string,
+  url: URL,
 ): Promise<PollResult> {
+  const host = url.host;
   const { deps, config } = ctx;
   const random = deps.random ?? Math.random;
   // Asked when needed: what this read says about the vendor's validators counts already.
@@ -91,8 +93,7 @@ export async function record(
       if (notes.length < MAX_NOTES) notes.push(cutText(`${path}: ${reason}`, 300));
       else if (notes.length === MAX_NOTES) notes.push("more items were dropped or cut");
     }
-    const snapshot = read.snapshot;
-    if (snapshot === null) {
+    if (read.snapshot === null) {
       const err = read.error;
       const outcomeName = parseFailureKind(err, outcome.body);
       if (outcomeName === "parse_error" && !(err instanceof PayloadError)) {
@@ -104,6 +105,17 @@ export async function record(
         httpStatus: outcome.status,
       }, ctx);
     }
+    const snapshot = await withVanishedSettled(
+      v,
+      adapter,
+      platform,
+      read.snapshot,
+      new URL(outcome.url),
+      at,
+      ctx,
+      notes,
+    );
+    if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     // A big document took its time to parse: let waiting requests run before the write.
     await new Promise((resolve) => setTimeout(resolve, 0));
     // The same rule the store's diff applies (domain/reading_diff.ts), so the schedule and

@@ -54,7 +54,7 @@ export async function pollVendor(v: DueVendor, ctx: PollContext): Promise<PollRe
       deps.log.info("discovered endpoint gone", { vendor: v.slug, endpoint: url.href });
     }
     afterFullRead(v, outcome, at, pulsed, validators, ctx);
-    const result = await record(v, adapter, platform, outcome, at, ctx, url.host);
+    const result = await record(v, adapter, platform, outcome, at, ctx, url);
     weighPulseChange(v, pulsed, result, at, ctx);
     return await redetectIfDue(v, platform, result, ctx);
   } catch (err) {

@@ -211,6 +211,7 @@ export type {
   PollStore,
   SuccessRecord,
 } from "./polls.ts";
+export { OPEN_INCIDENTS_MAX } from "./polls.ts";
 export { PRUNE_CHUNK, type RetentionStore } from "./retention.ts";
 export type { SessionRecord, SessionStore } from "./sessions.ts";
 export type {

@@ -9,6 +9,10 @@ import type { ReadingErrorKind } from "../reading.ts";
 import type { Platform, Snapshot } from "../service.ts";
 import type { StatusLevel } from "../status.ts";
 import type { EpochMs } from "../time.ts";
+import type { VanishedIncident } from "../vanished_incidents.ts";
+
+/** The most open incidents {@link PollStore.openIncidents} returns for one vendor. */
+export const OPEN_INCIDENTS_MAX = 200;
 
 /** How one fetch of a vendor's status endpoint went, as the fetch log keeps it. */
 export type PollOutcome = "ok" | "not_modified" | ReadingErrorKind;
@@ -133,4 +137,10 @@ export interface PollStore {
   ): Promise<void>;
   /** Stores (or, with null, forgets) the data endpoint discovered for a vendor. */
   setEndpoint(vendorId: number, endpointUrl: string | null): Promise<void>;
+  /**
+   * The vendor's stored incidents that are open and not planned maintenance, oldest first (at
+   * most {@link OPEN_INCIDENTS_MAX}): what the poller settles against a history document when
+   * a reading of open incidents only stops listing some (domain/vanished_incidents.ts).
+   */
+  openIncidents(vendorId: number): Promise<readonly VanishedIncident[]>;
 }

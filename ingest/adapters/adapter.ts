@@ -37,6 +37,19 @@ export interface Adapter {
    * conditional request of the full endpoint (304, or the same bytes as last time).
    */
   readonly pulse?: Pulse;
+  /**
+   * For platforms whose document lists open incidents only: the vendor's history document
+   * (its recent incidents, resolved ones included), in a format `parse` reads. The poller
+   * fetches it only when an open incident vanished from the document, to tell a resolution
+   * (with the vendor's own time and words) from a deletion (domain/vanished_incidents.ts).
+   */
+  readonly history?: History;
+}
+
+/** Where a platform keeps the history document of a page (see {@link Adapter.history}). */
+export interface History {
+  /** The history document's URL, from the URL the main document came from (after redirects). */
+  endpoint(main: URL): URL;
 }
 
 /**

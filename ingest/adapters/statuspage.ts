@@ -63,12 +63,15 @@ const TABLES: StatuspageTables = {
 
 /**
  * The Statuspage adapter (also reads components.json, incidents.json,
- * scheduled-maintenances.json); its pulse is `/api/v2/status.json` (about 200 bytes).
+ * scheduled-maintenances.json); its pulse is `/api/v2/status.json` (about 200 bytes), its
+ * history `/api/v2/incidents.json`.
  */
 export const statuspage: Adapter = {
   platform: "statuspage",
   endpoint: (vendor) => underPage(vendor.statusPageUrl, "api/v2/summary.json"),
   pulse: statusJsonPulse("statuspage"),
+  // The 50 newest incidents, resolved ones included (not maintenance).
+  history: { endpoint: (main) => new URL("incidents.json", main) },
   parse: (body: string, ctx: ParseContext) =>
     readStatuspageShape("statuspage", decodeJson("statuspage", body), TABLES, ctx),
 };

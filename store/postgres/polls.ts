@@ -15,7 +15,7 @@ import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Fragment, type Row, type Sql, write } from "./db.ts";
 import { countLatencyOf } from "./latency_days.ts";
-import { writeReading, writeStale } from "../shared/readings.ts";
+import { openIncidentsOf, writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
 import { numOrNull, strOrNull } from "../shared/query.ts";
@@ -131,6 +131,9 @@ export function pollStore(
     },
     async setEndpoint(vendorId, endpointUrl) {
       await sql`UPDATE vendors SET endpoint_url = ${endpointUrl} WHERE id = ${vendorId}`;
+    },
+    openIncidents(vendorId) {
+      return runOn(sql, openIncidentsOf(vendorId));
     },
     recordSuccess(vendorId, snapshot, poll) {
       return publishing(write(sql, async (tx) => {

@@ -24,8 +24,10 @@ import {
   type StoredIncident,
   type StoredVendor,
   type TransitionWrite,
+  type VanishedIncident,
   webLinkOrNull,
 } from "../../domain/mod.ts";
+import { OPEN_INCIDENTS_MAX } from "../../domain/mod.ts";
 import {
   trimComponentTransitions,
   trimIncidents,
@@ -45,7 +47,7 @@ import {
   run,
 } from "./query.ts";
 import { timelinesOf } from "./incidents.ts";
-import { openSql } from "./sql.ts";
+import { maintenanceSql, openSql } from "./sql.ts";
 
 /** The stored facts of vendor `vendorId`, locked for this transaction; throws when missing. */
 export function* loadVendor(d: Dialect, vendorId: number): Query<StoredVendor> {
@@ -79,6 +81,23 @@ function toStoredIncident(r: Row, updates: IncidentUpdate[]): StoredIncident {
     updates,
     removedAt: numOrNull(r.removed_at),
   };
+}
+
+/** The vendor's open incidents that are not maintenance, oldest first (`PollStore.openIncidents`). */
+export function* openIncidentsOf(vendorId: number): Query<VanishedIncident[]> {
+  const rows = yield* all(
+    `SELECT i.external_id, i.title, i.url, i.started_at FROM incidents i
+      WHERE i.vendor_id = ? AND ${openSql("i")} AND NOT ${maintenanceSql("i")}
+      ORDER BY i.started_at, i.id LIMIT ?`,
+    vendorId,
+    OPEN_INCIDENTS_MAX,
+  );
+  return rows.map((r) => ({
+    externalId: String(r.external_id),
+    title: String(r.title),
+    url: webLinkOrNull(r.url),
+    startedAt: Number(r.started_at),
+  }));
 }
 
 /**

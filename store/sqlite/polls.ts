@@ -22,7 +22,7 @@ import { type Db, statement } from "./db.ts";
 import { countLatency } from "../shared/latency_days.ts";
 import { runNow, SQLITE_DIALECT } from "./engine.ts";
 import { promised } from "./promised.ts";
-import { writeReading, writeStale } from "../shared/readings.ts";
+import { openIncidentsOf, writeReading, writeStale } from "../shared/readings.ts";
 import { openSql } from "../shared/sql.ts";
 import type { WriteBatch } from "./write_batch.ts";
 
@@ -159,6 +159,9 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
           endpointUrl,
           vendorId,
         );
+      },
+      openIncidents(vendorId) {
+        return runNow(db, openIncidentsOf(vendorId));
       },
     }),
     recordSuccess(vendorId, snapshot, poll) {

@@ -31,6 +31,54 @@ async function incidentsOf(store: Parameters<Case["run"]>[0], slug = "acme") {
 export const readingCases: Case[] = [
   {
     name:
+      "polls.openIncidents lists a vendor's open incidents (not maintenance), oldest first; a reading's removedIncidents are marked removed, not resolved",
+    async run(store) {
+      const { acme, other } = await withVendors(store, [vendor("acme"), vendor("other")]);
+      const maintenance = incident("m", T, { impact: "MAINTENANCE", status: "IN_PROGRESS" });
+      const later = incident("later", T + 10 * MIN, { url: null });
+      const earlier = incident("earlier", T);
+      const done = incident("done", T - MIN, {
+        status: "RESOLVED",
+        resolvedAt: T,
+        updatedAt: T,
+      });
+      await read(store, acme!, snapshot("OPERATIONAL", [], [later, maintenance, earlier, done]), T);
+      await read(store, other!, snapshot("OPERATIONAL", [], [incident("elsewhere", T)]), T);
+      deepStrictEqual(await store.polls.openIncidents(acme!), [
+        { externalId: "earlier", title: "Incident earlier", url: earlier.url, startedAt: T },
+        { externalId: "later", title: "Incident later", url: null, startedAt: T + 10 * MIN },
+      ]);
+      // The vendor's history said: "earlier" resolved (listed), "later" taken off the page.
+      const resolved = { ...earlier, status: "RESOLVED" as const, resolvedAt: T + 5 * MIN };
+      const changes = await read(store, acme!, {
+        ...snapshot("OPERATIONAL", [], [maintenance, resolved]),
+        removedIncidents: ["later"],
+      }, T + 20 * MIN);
+      deepStrictEqual(
+        changes.map((x) => x.kind === "incident" && [x.incidentId, x.status, x.latestUpdate]),
+        [["earlier", "RESOLVED", "Looking into earlier"], [
+          "later",
+          "RESOLVED",
+          "The vendor removed this incident from its status page.",
+        ]],
+      );
+      const byTitle = new Map((await incidentsOf(store)).map((i) => [i.title, i]));
+      const gone = byTitle.get("Incident later")!;
+      deepStrictEqual([gone.status, gone.removedAt], ["RESOLVED", T + 20 * MIN]);
+      const fixed = byTitle.get("Incident earlier")!;
+      deepStrictEqual([fixed.status, fixed.resolvedAt, fixed.removedAt], [
+        "RESOLVED",
+        T + 5 * MIN,
+        null,
+      ]);
+      deepStrictEqual(await store.polls.openIncidents(acme!), []);
+      deepStrictEqual((await store.polls.openIncidents(other!)).map((i) => i.externalId), [
+        "elsewhere",
+      ]);
+    },
+  },
+  {
+    name:
       "an incident a history document stops listing is kept, marked removed (closed if open), and restored when it comes back",
     async run(store) {
       const { acme } = await withVendors(store, [vendor("acme")]);
