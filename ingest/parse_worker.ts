@@ -37,7 +37,7 @@ export interface ReadingParser {
     platform: Platform,
     adapter: Adapter,
     body: string,
-    ctx: { pageUrl: URL; fetchedAt: EpochMs },
+    ctx: ReadContext,
   ): Promise<ParsedReading>;
   /** Ends the worker, if one runs; answers pending parses with an error. */
   close(): void;
@@ -51,12 +51,15 @@ export function isParseWorker(): boolean {
     (globalThis as { name?: string }).name === PARSE_WORKER_NAME;
 }
 
+/** What a parse knows besides the body (see `ParseContext`). */
+export interface ReadContext {
+  readonly pageUrl: URL;
+  readonly fetchedAt: EpochMs;
+  readonly documentUrl?: URL;
+}
+
 /** Parses `body` here and now: the adapter, then the reading limits (domain/bounds.ts). */
-export function parseHere(
-  adapter: Adapter,
-  body: string,
-  ctx: { pageUrl: URL; fetchedAt: EpochMs },
-): ParsedReading {
+export function parseHere(adapter: Adapter, body: string, ctx: ReadContext): ParsedReading {
   const unknown: [string, string][] = [];
   const dropped: [string, string][] = [];
   const report = (path: string, reason: string) => void dropped.push([path, reason]);
@@ -64,6 +67,7 @@ export function parseHere(
     const parsed = adapter.parse(body, {
       pageUrl: ctx.pageUrl,
       fetchedAt: ctx.fetchedAt,
+      ...(ctx.documentUrl ? { documentUrl: ctx.documentUrl } : {}),
       unknownValue: (field, value) => void unknown.push([field, value]),
       dropped: report,
     });
@@ -83,6 +87,7 @@ interface Job {
   readonly platform: Platform;
   readonly body: string;
   readonly pageUrl: string;
+  readonly documentUrl: string | null;
   readonly fetchedAt: EpochMs;
 }
 
@@ -173,6 +178,7 @@ export function createReadingParser(): ReadingParser {
         platform,
         body,
         pageUrl: ctx.pageUrl.href,
+        documentUrl: ctx.documentUrl?.href ?? null,
         fetchedAt: ctx.fetchedAt,
       };
       return new Promise((resolve) => {
@@ -196,7 +202,11 @@ if (isParseWorker()) {
     const job = e.data;
     const adapter = ADAPTERS[job.platform];
     const out = adapter
-      ? parseHere(adapter, job.body, { pageUrl: new URL(job.pageUrl), fetchedAt: job.fetchedAt })
+      ? parseHere(adapter, job.body, {
+        pageUrl: new URL(job.pageUrl),
+        fetchedAt: job.fetchedAt,
+        ...(job.documentUrl ? { documentUrl: new URL(job.documentUrl) } : {}),
+      })
       : {
         snapshot: null,
         error: new Error(`no adapter for ${job.platform}`),

@@ -79,6 +79,7 @@ export async function record(
     const read = await ctx.parser.parse(platform, adapter, outcome.body, {
       pageUrl: new URL(v.statusPageUrl),
       fetchedAt: at,
+      documentUrl: new URL(outcome.url),
     });
     if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     for (const [field, raw] of read.unknown) {

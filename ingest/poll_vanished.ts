@@ -56,6 +56,7 @@ export async function withVanishedSettled(
   const read = await ctx.parser.parse(platform, adapter, outcome.body, {
     pageUrl: new URL(v.statusPageUrl),
     fetchedAt: at,
+    documentUrl: new URL(outcome.url),
   });
   if (read.snapshot === null) return unread(String(read.error));
   const settled = settleVanished(vanished, read.snapshot.incidents);

@@ -4,10 +4,18 @@
  */
 import type { EpochMs, Platform, Snapshot, Vendor } from "../../domain/mod.ts";
 
-/** What `parse` may know besides the body: the vendor's page URL (for links) and the fetch time. */
+/**
+ * What `parse` may know besides the body: the vendor's page URL (for links), the document's own
+ * URL and the fetch time.
+ */
 export interface ParseContext {
   readonly pageUrl: URL;
   readonly fetchedAt: EpochMs;
+  /**
+   * The URL the document came from (after redirects), where it says more than the page URL
+   * (status.io's page id, for links to its incidents). Absent in tests of a payload alone.
+   */
+  readonly documentUrl?: URL;
   /** Reports a platform value with no mapping (the poller logs each once). */
   readonly unknownValue?: (field: string, value: string) => void;
   /**

@@ -202,6 +202,7 @@ function toEvent(
   kind: "incident" | "maintenance",
   listStatus: IncidentStatus | null,
   ctx: ParseContext,
+  pageId: string | null,
 ): IncidentSnapshot {
   const table = kind === "incident" ? INCIDENT_STATE : MAINTENANCE_STATE;
   const fallback = listStatus ?? "INVESTIGATING";
@@ -222,7 +223,7 @@ function toEvent(
     startedAt: raw.datetime_planned_start ?? raw.datetime_open,
     updatedAt,
     resolvedAt: status === "RESOLVED" ? updatedAt : null,
-    url: null,
+    url: pageId === null ? null : eventLink(kind, pageId, raw._id),
     componentIds: (raw.components_affected ?? []).map((c) => c._id),
     updates,
     ...(kind === "maintenance"
@@ -232,6 +233,15 @@ function toEvent(
       }
       : {}),
   };
+}
+
+/**
+ * status.io's own page of an incident or maintenance: `https://status.io/pages/incident/<page
+ * id>/<id>` and `…/pages/maintenance/…`, as its feeds link them (tests/fixtures/statusio/SOURCES.md).
+ * Null for an id that is not status.io's 24-hex form.
+ */
+function eventLink(kind: "incident" | "maintenance", pageId: string, id: string): string | null {
+  return /^[0-9a-f]{24}$/i.test(id) ? `https://status.io/pages/${kind}/${pageId}/${id}` : null;
 }
 
 /** The status.io adapter. */
@@ -246,12 +256,21 @@ export const statusio: Adapter = {
     const html = htmlPageError(body, ctx.pageUrl);
     if (html) throw html;
     const { result } = decode(PLATFORM, body, document);
+    // The page id is in the API URL read (or the page URL); links need it.
+    const pageId = (ctx.documentUrl && pageIdOf(ctx.documentUrl)) ?? pageIdOf(ctx.pageUrl);
     const events = (
       list: readonly unknown[] | null | undefined,
       at: readonly PropertyKey[],
       kind: "incident" | "maintenance",
       listStatus: IncidentStatus | null,
-    ) => validateEach(list, event, at, ctx, (e, path) => toEvent(e, path, kind, listStatus, ctx));
+    ) =>
+      validateEach(
+        list,
+        event,
+        at,
+        ctx,
+        (e, path) => toEvent(e, path, kind, listStatus, ctx, pageId),
+      );
     const incidents = events(result.incidents, ["result", "incidents"], "incident", null);
     const maintenances = [
       ...events(

@@ -170,7 +170,26 @@ Deno.test("status.io parse: overall 100 while an incident is current_active (lis
   equal(inc.resolvedAt, null);
   deepStrictEqual(inc.componentIds, ["59f90b7550230b4d0f0a5305"]);
   deepStrictEqual(inc.updates.map((u) => u.status), ["INVESTIGATING", "MONITORING"]);
+  equal(
+    inc.url,
+    "https://status.io/pages/incident/566925105401bb333d000014/69f236c044970a0506e59c9e",
+    "status.io's page of the incident, as its feeds link it",
+  );
   deepStrictEqual(unknown, []);
+});
+
+Deno.test("status.io parse: links take the page id from the API URL read when the page URL has none", () => {
+  const body = read("nintex-status-planned-maintenance-no-incidents-key.json");
+  const { ctx } = context("2026-06-30T23:01:43.387Z", "https://status.nintex.com/");
+  deepStrictEqual(statusio.parse(body, ctx).incidents.map((i) => i.url), [null, null, null]);
+  const withApi = {
+    ...ctx,
+    documentUrl: new URL("https://status.nintex.com/1.0/status/566925105401bb333d000014"),
+  };
+  equal(
+    statusio.parse(body, withApi).incidents[0]!.url,
+    "https://status.io/pages/maintenance/566925105401bb333d000014/6a42fa8376286d0608722f9b",
+  );
 });
 
 Deno.test("status.io parse: planned maintenance, a component raised by one container", () => {
