@@ -15,6 +15,7 @@ import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Fragment, type Row, type Sql, write } from "./db.ts";
 import { countLatencyOf } from "./latency_days.ts";
+import { type QuietRecord, quietWriter } from "./quiet_writes.ts";
 import { openIncidentsOf, writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
@@ -68,6 +69,15 @@ export function pollStore(
     if (committed.length > 0) await published();
     return committed;
   };
+  /** A pulse or a not-modified read alone: the vendor's columns, the log row, the latency. */
+  const alone = async ({ id, poll, full }: QuietRecord) => {
+    const set = full
+      ? sql`${healthy(sql)}, last_success_at = ${poll.at},
+        pulse_fingerprint = ${poll.pulseFingerprint ?? null}, last_full_at = ${poll.at}`
+      : sql`${healthy(sql)}, last_success_at = ${poll.at}`;
+    await finish(sql, id, poll, set, full ? "not_modified" : null, true);
+  };
+  const quiet = quietWriter(sql, alone);
   /** Free for `owner` at `now`: nobody's, its own, or a lease that ended. */
   const claimable = (tx: Sql, now: number) =>
     tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now})`;
@@ -145,14 +155,11 @@ export function pollStore(
         return recordChanges(tx, poll.at, raw);
       }));
     },
-    async recordNotModified(vendorId, poll) {
-      const set = sql`${healthy(sql)}, last_success_at = ${poll.at},
-        pulse_fingerprint = ${poll.pulseFingerprint ?? null}, last_full_at = ${poll.at}`;
-      await finish(sql, vendorId, poll, set, "not_modified", true);
+    recordNotModified(vendorId, poll) {
+      return quiet({ id: vendorId, poll, full: true });
     },
-    async recordPulse(vendorId, poll) {
-      const set = sql`${healthy(sql)}, last_success_at = ${poll.at}`;
-      await finish(sql, vendorId, poll, set, null, true);
+    recordPulse(vendorId, poll) {
+      return quiet({ id: vendorId, poll, full: false });
     },
     recordFailure(vendorId, poll) {
       const message = poll.detail.slice(0, READING_MESSAGE_MAX);
