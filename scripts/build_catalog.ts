@@ -207,7 +207,8 @@ export type PlatformSource =
   | "vendors.json"
   | "statuscraft"
   | "drdroid"
-  | "multistatus";
+  | "multistatus"
+  | "w6w";
 
 /**
  * How strong a claim is: `api` = the source reads the platform's own JSON API at that page (or
@@ -310,6 +311,34 @@ function statuscraftClaims([type = "", page = "", api = ""]: readonly string[]):
 }
 
 /**
+ * The page a w6w health-check document belongs to, and the platform its label and path prove
+ * (null when neither says one statusd reads): a Statuspage v2 document (`/api/v2/*.json`, a
+ * claim that agrees with incident.io, which serves that API too), an incident.io
+ * `/api/v2/summary.json`, an Instatus `/summary.json` or `/v2/components.json`, a Better Stack
+ * `/index.json`, or a feed at `<page>/history.atom`.
+ */
+export function w6wPage(label: string, url: string): { page: string; platform: Platform } | null {
+  const api = /^(https?:\/\/[^/?#]+)\/api\/v2\/(?:summary|status|components)\.json$/i.exec(url);
+  if (label === "Statuspage" && api) return { page: api[1]!, platform: "statuspage" };
+  if (label === "incident.io" && api) return { page: api[1]!, platform: "incidentio" };
+  const instatus = /^(https?:\/\/[^/?#]+)\/(?:v2\/components|summary)\.json$/i.exec(url);
+  if (label === "Instatus" && instatus) return { page: instatus[1]!, platform: "instatus" };
+  const betterstack = /^(https?:\/\/[^/?#]+)\/index\.json$/i.exec(url);
+  if (label === "Better Stack" && betterstack) {
+    return { page: betterstack[1]!, platform: "betterstack" };
+  }
+  const atom = historyAtomBase(url);
+  return label === "Atom" && atom !== null ? { page: atom, platform: "rss" } : null;
+}
+
+/** Claims of a w6w row (`label`, `url`, …): see {@link w6wPage}. */
+function w6wClaims([label = "", url = ""]: readonly string[]): Claim[] {
+  const read = w6wPage(label, url);
+  if (read === null) return [];
+  return claimsFor([read.page], read.platform, read.platform === "rss" ? "feed" : "api");
+}
+
+/**
  * The source lists, newest first. Each row becomes claims on page keys:
  *
  * - statuscraft (`type`, `page_url`, `status_url`): a `statuspage` row is a page its author
@@ -321,10 +350,12 @@ function statuscraftClaims([type = "", page = "", api = ""]: readonly string[]):
  * - drdroid: `/api/v2/status.json` endpoints its poller reads (Statuspage API), `index.json`
  *   endpoints (Better Stack) and feeds.
  * - multistatus: feeds its app polls; `/pages/<id>/rss` is status.io's feed path.
+ * - w6w: the documents its apps' health checks read, by label (see {@link w6wPage}).
  *
  * A feed counts only at `<page>/history.atom`, the URL the rss adapter derives from the page.
  */
 const PLATFORM_LISTS: readonly PlatformList[] = [
+  { name: "w6w", file: "w6w.tsv", date: "2026-08-21", claims: w6wClaims },
   { name: "statuscraft", file: "statuscraft.tsv", date: "2026-06-20", claims: statuscraftClaims },
   {
     name: "statuscraft",
@@ -872,21 +903,71 @@ const TAG_CATEGORIES: Readonly<Record<string, Category>> = Object.fromEntries(
   ] as [Category, string[]][]).flatMap(([category, tags]) => tags.map((t) => [t, category])),
 );
 
-/** A statuscraft row naming a vendor. */
+/** A source row naming a vendor: its page, name, category (or tags to find one) and source. */
 interface ListedVendor {
   readonly page: string;
   readonly name: string;
   readonly tags: readonly string[];
+  readonly category?: Category;
+  /** Its `sources` entry (`<list>: <URL>`). */
+  readonly source: string;
 }
 
+/**
+ * w6w categories → catalog category, first match over an app's categories in order; the rest
+ * say nothing about the category.
+ */
+const W6W_CATEGORIES: Readonly<Record<string, Category>> = {
+  ai: "ai",
+  crm: "crm-marketing",
+  marketing: "crm-marketing",
+  "social-media": "crm-marketing",
+  communication: "communication",
+  email: "communication",
+  support: "communication",
+  "developer-tools": "devtools",
+  devops: "devtools",
+  "version-control": "devtools",
+  commerce: "ecommerce",
+  finance: "payments",
+  payments: "payments",
+  security: "security",
+  databases: "data",
+  "data-warehousing": "data",
+  storage: "data",
+  analytics: "data",
+  hr: "hr-finance",
+  recruiting: "hr-finance",
+  productivity: "productivity",
+  "project-management": "productivity",
+  forms: "productivity",
+  spreadsheets: "productivity",
+  documents: "productivity",
+  calendar: "productivity",
+};
+
+/**
+ * The rows naming vendors: statuscraft's named rows, then each w6w app whose document proves a
+ * platform statusd reads ({@link w6wPage}), under the app's display name.
+ */
 async function readListedVendors(dir: string): Promise<ListedVendor[]> {
-  return (await readRows(`${dir}${LISTED_VENDORS_FILE}`)).map(
+  const statuscraft = (await readRows(`${dir}${LISTED_VENDORS_FILE}`)).map(
     ([, page = "", , name = "", tags = ""]) => ({
       page,
       name,
       tags: tags.split(",").filter(Boolean),
+      source: `statuscraft: ${page}`,
     }),
   );
+  const w6w = (await readRows(`${dir}w6w.tsv`)).flatMap(
+    ([label = "", url = "", , name = "", categories = ""]) => {
+      const read = w6wPage(label, url);
+      if (read === null || name === "") return [];
+      const category = categories.split(",").map((c) => W6W_CATEGORIES[c]).find(Boolean);
+      return [{ page: read.page, name, tags: [], category, source: `w6w: ${url}` }];
+    },
+  );
+  return [...statuscraft, ...w6w];
 }
 
 /** A name as two listings of one vendor spell it alike: its slug without the dashes. */
@@ -896,8 +977,9 @@ function nameKey(name: string): string {
 
 /**
  * The listed vendors the gathered list lacks, as source records. A row is left out when its
- * page is already a vendor's (same page key), when a vendor of the same name exists (the same
- * company on another page, e.g. Stripe on stripestatus.com), or when its page sits on a shared
+ * page is already a vendor's (same page key) or was named by a row left out, when a vendor of
+ * the same name exists (the same company on another page, e.g. Stripe on stripestatus.com), or
+ * when its page sits on a shared
  * platform host (a bare `*.statuspage.io` page is not shown to be the vendor's own). The
  * vendor's domain is its status host's registrable domain when that host is `status.<domain>`.
  */
@@ -915,6 +997,9 @@ function listedRecords(
     if (url === null || key === null) continue;
     const name = nameKey(row.name);
     if (pages.has(key) || names.has(name)) {
+      // A known vendor's page stays its own: another row naming it (another product of the
+      // same company) is not a vendor of its own.
+      pages.add(key);
       known++;
       continue;
     }
@@ -922,14 +1007,15 @@ function listedRecords(
     if (SHARED_HOSTS.some((h) => under(host, h))) continue;
     pages.add(key);
     names.add(name);
-    const category = row.tags.map((t) => TAG_CATEGORIES[t]).find((c) => c !== undefined);
+    const category = row.category ??
+      row.tags.map((t) => TAG_CATEGORIES[t]).find((c) => c !== undefined);
     added.push(SourceVendor.parse({
       name: row.name,
       slug: slugify(row.name),
       statusPageUrl: url,
       category: category ?? "other",
       domains: host.startsWith("status.") ? [registrable(host)] : [],
-      sources: [`statuscraft: ${row.page}`],
+      sources: [row.source],
     }));
   }
   return { added, known };
@@ -1105,8 +1191,10 @@ async function main(args: string[]): Promise<void> {
 
   console.log(
     `wrote ${output}: ${vendors.length} vendors from ${records.length} records and ` +
-      `${listed.added.length} vendors only statuscraft lists (${listed.known} of its named rows ` +
-      "are vendors already listed)",
+      `${listed.added.length} vendors only the named lists give (${
+        countBy(listed.added, (r) => r.sources[0]!.split(":")[0]!).map(([k, n]) => `${k} ${n}`)
+          .join(", ")
+      }; ${listed.known} of their named rows are vendors already listed)`,
   );
   console.log(
     `held back: ${candidates.length - promoted.length} of ${candidates.length} candidates ` +

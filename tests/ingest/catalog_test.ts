@@ -192,7 +192,7 @@ const shipped = JSON.parse(
   Deno.readTextFileSync(new URL("../../ingest/catalog.json", import.meta.url)),
 ) as { slug: string; statusPageUrl: string; platform: string; platformSource?: string }[];
 
-const LISTS = ["statuscraft", "drdroid", "multistatus"];
+const LISTS = ["statuscraft", "drdroid", "multistatus", "w6w"];
 
 Deno.test("the platform is known (not unknown) for at least 72 % of the built-in vendors", () => {
   const known = builtIn.filter((v) => v.platform !== "unknown").length;
@@ -255,7 +255,7 @@ Deno.test({
 async function importWith(
   vendors: { name: string; slug: string; statusPageUrl: string; platform?: string }[],
   lists: Partial<
-    Record<"statuscraft" | "statuscraft_vendors" | "drdroid" | "multistatus", string[]>
+    Record<"statuscraft" | "statuscraft_vendors" | "drdroid" | "multistatus" | "w6w", string[]>
   >,
 ) {
   return new Map(
@@ -269,7 +269,7 @@ async function importWith(
 async function importCatalog(
   vendors: { name: string; slug: string; statusPageUrl: string; platform?: string }[],
   lists: Partial<
-    Record<"statuscraft" | "statuscraft_vendors" | "drdroid" | "multistatus", string[]>
+    Record<"statuscraft" | "statuscraft_vendors" | "drdroid" | "multistatus" | "w6w", string[]>
   >,
 ) {
   const dir = await Deno.makeTempDir();
@@ -386,6 +386,47 @@ Deno.test("the importer adds the vendors only statuscraft names, never twice, ne
   deepEqual(zeta.domains, ["zeta.test"]);
   const theta = out.find((v) => v.slug === "theta")!;
   deepEqual([theta.platform, theta.category], ["unknown", "cdn-dns"]);
+});
+
+Deno.test("the importer reads w6w's health-check documents: a platform only where label and path prove it; its apps as vendors under their display names", async () => {
+  const out = await importCatalog([
+    { name: "Acme", slug: "acme", statusPageUrl: "https://status.acme.test" },
+    { name: "Beta", slug: "beta", statusPageUrl: "https://status.beta.test" },
+    { name: "Gamma", slug: "gamma", statusPageUrl: "https://status.gamma.test" },
+    { name: "Delta", slug: "delta", statusPageUrl: "https://status.delta.test" },
+    { name: "LinkedIn", slug: "linkedin", statusPageUrl: "https://www.linkedin-status.test" },
+  ], {
+    w6w: [
+      "Statuspage\thttps://status.acme.test/api/v2/components.json\tacme\tAcme\tcrm",
+      "incident.io\thttps://status.beta.test/api/v2/summary.json\tbeta\tBeta\tai",
+      // a label its path does not bear out, and documents statusd has no adapter for
+      "Instatus\thttps://status.gamma.test/api/v2/summary.json\tgamma\tGamma\tai",
+      "JSON\thttps://status.delta.test/api/v1/status\tdelta\tDelta\tai",
+      // new vendors: under the app's display name, category from its categories
+      "Better Stack\thttps://status.zeta.test/index.json\tzeta\tZeta Forms\tforms,productivity",
+      "page\thttps://status.eta.test\teta\tEta\tai",
+      // a known company's other product on the page of its own: not a vendor of its own
+      "Statuspage\thttps://www.linkedin-api.test/api/v2/summary.json\tlinkedin\tLinkedIn\tcrm",
+      "Statuspage\thttps://www.linkedin-api.test/api/v2/summary.json\tlinkedin-ads\tLinkedIn Ads\tcrm",
+    ],
+  });
+  const by = new Map(out.map((v) => [v.slug, v]));
+  deepEqual([...by.keys()], ["acme", "beta", "delta", "gamma", "linkedin", "zeta-forms"]);
+  deepEqual(
+    ["acme", "beta", "gamma", "delta"].map((s) => [by.get(s)!.platform, by.get(s)!.platformSource]),
+    [["statuspage", "w6w"], ["incidentio", "w6w"], ["unknown", undefined], [
+      "unknown",
+      undefined,
+    ]],
+  );
+  const zeta = by.get("zeta-forms")!;
+  deepEqual([zeta.name, zeta.statusPageUrl, zeta.platform, zeta.category, zeta.domains], [
+    "Zeta Forms",
+    "https://status.zeta.test",
+    "betterstack",
+    "productivity",
+    ["zeta.test"],
+  ]);
 });
 
 Deno.test("probes: up to five http(s) URLs statusd probes itself; anything else names the field", () => {
