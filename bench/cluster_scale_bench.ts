@@ -79,6 +79,16 @@ async function processUse(pid: number): Promise<{ cpu: number; peakMiB: number }
   }
 }
 
+/** CPU seconds the whole machine was busy (all cores) and its number of cores, from /proc/stat. */
+async function machineBusy(): Promise<{ busy: number; cores: number }> {
+  const text = await Deno.readTextFile("/proc/stat");
+  const f = text.split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  const cores = text.split("\n").filter((l) => /^cpu\d+ /.test(l)).length;
+  return { busy: (total - idle) / TICKS, cores };
+}
+
 /**
  * CPU seconds of every PostgreSQL process: the live ones, plus what the postmaster's reaped
  * children used (connections that ended).
@@ -220,7 +230,7 @@ const fmt = (n: number, d = 1) => n.toLocaleString("en-US", { maximumFractionDig
 /** One run: `count` vendors over `instances` processes sharing a fresh database. */
 async function run(
   label: string,
-  sim: { origins: string[] },
+  sim: { origins: string[]; pid: number },
   count: number,
   instances: number,
   seconds: number,
@@ -276,6 +286,8 @@ async function run(
     }
     const use0 = await Promise.all(procs.map((p) => processUse(p.pid)));
     const pg0 = await postgresCpu();
+    const sim0 = await processUse(sim.pid);
+    const box0 = await machineBusy();
     const fetched0 = (await simStats(origin)).groups;
     const health = async (p: StatusdProcess) =>
       (await (await fetch(`${p.base}/healthz`)).json()).poller as {
@@ -326,6 +338,8 @@ async function run(
       procs.map((p) => p.pid === killed?.pid ? killed.use : processUse(p.pid)),
     );
     const pg1 = await postgresCpu();
+    const sim1 = await processUse(sim.pid);
+    const box1 = await machineBusy();
     const to = await written(sql);
     const fetched1 = (await simStats(origin)).groups;
     const health1 = await Promise.all(
@@ -378,6 +392,12 @@ async function run(
         `${fmt((to.rows - from.rows) / minutes, 0)} rows written, ` +
         `${fmt((to.walBytes - from.walBytes) / minutes / 1048576, 2)} MiB of WAL, ` +
         `${fmt((to.lastChange - from.lastChange) / minutes, 0)} change rows`,
+    );
+    const window = (t1 - t0) / 1000;
+    console.log(
+      `    the machine: ${fmt((box1.busy - box0.busy) / window, 2)} of its ${box0.cores} cores ` +
+        `busy (the simulator ${fmt((100 * (sim1.cpu - sim0.cpu)) / window)} % of a core, the ` +
+        "rest statusd, PostgreSQL and this bench)",
     );
     if (killed && failover) {
       const { longest, seen } = await failover;

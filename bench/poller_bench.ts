@@ -147,7 +147,7 @@ export async function startSimulatorProcess(
     secureOrigins: string[];
     caPem?: string;
   };
-  return { origins, secureOrigins, caPem, stop: () => child.kill("SIGKILL") };
+  return { origins, secureOrigins, caPem, pid: child.pid, stop: () => child.kill("SIGKILL") };
 }
 
 interface SimStats {
