@@ -33,6 +33,8 @@ export interface ClusterScaleOptions {
   readonly seconds: number;
   /** Vendors of the one-process run beside it. */
   readonly singleVendors: number;
+  /** Kill one of several processes half-way (failover). */
+  readonly kill: boolean;
 }
 
 const PULSE_S = 60;
@@ -442,7 +444,14 @@ export async function runClusterScaleBench(o: ClusterScaleOptions): Promise<void
       "readings, simulator in its own process",
   );
   try {
-    const many = await run("many", sim, o.vendors, o.instances, o.seconds, o.instances > 1);
+    const many = await run(
+      "many",
+      sim,
+      o.vendors,
+      o.instances,
+      o.seconds,
+      o.instances > 1 && o.kill,
+    );
     const one = await run("one", sim, o.singleVendors, 1, o.seconds, false);
     const ratio = (a: number, b: number) => fmt(a / b, 2);
     console.log(
@@ -461,7 +470,10 @@ export async function runClusterScaleBench(o: ClusterScaleOptions): Promise<void
   }
 }
 
-/** Options from the environment (BENCH_SCALE_VENDORS, _INSTANCES, _SECONDS, _SINGLE). */
+/**
+ * Options from the environment (BENCH_SCALE_VENDORS, _INSTANCES, _SECONDS, _SINGLE; `_KILL=0`
+ * keeps every process alive).
+ */
 export function clusterScaleOptions(): ClusterScaleOptions {
   const n = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
   return {
@@ -469,6 +481,7 @@ export function clusterScaleOptions(): ClusterScaleOptions {
     instances: n("BENCH_SCALE_INSTANCES", 5),
     seconds: n("BENCH_SCALE_SECONDS", 300),
     singleVendors: n("BENCH_SCALE_SINGLE", 10_000),
+    kill: Deno.env.get("BENCH_SCALE_KILL") !== "0",
   };
 }
 
