@@ -184,6 +184,7 @@ export const TIMER_USERS: Readonly<Record<string, string>> = {
   "outbound/worker.ts": "the delivery worker's idle wait and lease renewal",
   "routes/api/events.ts": "SSE keep-alive comments",
   "routes/web/assets.ts": "the browser script it serves (copy feedback, search debounce)",
+  "store/postgres/quiet_writes.ts": "the window in which pulses share one statement",
   "store/sqlite/write_batch.ts": "the group-commit window",
 };
 
