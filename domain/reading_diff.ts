@@ -384,6 +384,36 @@ export function historyCutoff(
   return Number.isFinite(start) ? Math.max(start, updated) + START_SLACK_MS : null;
 }
 
+/** What a history document shows, as far as telling a removed incident goes. */
+export interface Listing {
+  /** Every incident that started after this is listed ({@link historyCutoff}). */
+  readonly cutoff: EpochMs;
+  /** The titles (`t:`) and links (`u:`) it lists. */
+  readonly names: ReadonlySet<string>;
+}
+
+/** The {@link Listing} of the incidents a history document lists, past `cutoff`. */
+export function listingOf(incidents: readonly IncidentSnapshot[], cutoff: EpochMs): Listing {
+  const names = new Set(
+    incidents.flatMap((i) => [`t:${i.title}`, ...(i.url === null ? [] : [`u:${i.url}`])]),
+  );
+  return { cutoff, names };
+}
+
+/**
+ * Whether an incident a history document no longer lists by id was taken off the page: it
+ * started after the listing's cutoff, and neither its title nor its link is listed. One listed
+ * under another id is the same incident under a new id (some generators put a time in their
+ * ids; a vendor that moved platform numbers them anew), not a removal.
+ */
+export function takenOff(
+  i: { readonly startedAt: EpochMs; readonly title: string; readonly url: string | null },
+  listing: Listing,
+): boolean {
+  return i.startedAt > listing.cutoff && !listing.names.has(`t:${i.title}`) &&
+    !(i.url !== null && listing.names.has(`u:${i.url}`));
+}
+
 /** The words a subscriber reads when an open incident is taken off the vendor's page. */
 export const REMOVED_WORDS = "The vendor removed this incident from its status page.";
 
@@ -442,13 +472,8 @@ function diffIncidents(
   // Removals are judged only while the page's ids still match what is stored (a vendor whose
   // ids all changed, or a new adapter, would otherwise read as a page wiped clean).
   const judgeRemovals = cutoff !== null && read.some((i) => byExternal.has(i.externalId));
-  // A stored incident whose title or link is listed under another id is the same incident
-  // under a new id (some generators put a time in their ids; a vendor that moved platform
-  // numbers them anew), not a removal.
   // Built only where removals are judged (a history document), not for every reading.
-  const renamed = judgeRemovals
-    ? new Set(read.flatMap((i) => [`t:${i.title}`, ...(i.url === null ? [] : [`u:${i.url}`])]))
-    : null;
+  const listing = judgeRemovals ? listingOf(read, cutoff) : null;
   const writes: IncidentWrite[] = [];
   const changes: IncidentChange[] = [];
   const grown: string[] = [];
@@ -495,11 +520,8 @@ function diffIncidents(
   for (const row of stored) {
     if (seen.has(row.externalId)) continue;
     const closing: IncidentStatus = isMaintenance(row) ? "COMPLETED" : "RESOLVED";
-    const removed = row.removedAt === null && (
-      removedByHistory.has(row.externalId) ||
-      (renamed !== null && row.startedAt > cutoff! &&
-        !renamed.has(`t:${row.title}`) && !(row.url !== null && renamed.has(`u:${row.url}`)))
-    );
+    const removed = row.removedAt === null &&
+      (removedByHistory.has(row.externalId) || (listing !== null && takenOff(row, listing)));
     if (removed) {
       const close = isOpen(row.status) ? closing : null;
       const revision: Revision = { kind: "removed", before: row.title, after: "" };

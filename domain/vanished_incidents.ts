@@ -15,7 +15,7 @@
  * @module
  */
 import { type IncidentSnapshot, isOpen } from "./incident.ts";
-import { historyCutoff } from "./reading_diff.ts";
+import { historyCutoff, listingOf, takenOff } from "./reading_diff.ts";
 import type { EpochMs } from "./time.ts";
 
 /** A stored open incident the newest reading no longer lists. */
@@ -41,17 +41,14 @@ export function settleVanished(
 ): SettledIncidents {
   const listed = new Map(history.map((i) => [i.externalId, i]));
   const cutoff = historyCutoff({ keepsHistory: true, incidents: history });
-  const named = new Set(history.flatMap((i) => [`t:${i.title}`, ...(i.url ? [`u:${i.url}`] : [])]));
+  const listing = cutoff === null ? null : listingOf(history, cutoff);
   const resolved: IncidentSnapshot[] = [];
   const removed: string[] = [];
   for (const v of vanished) {
     const now = listed.get(v.externalId);
     if (now !== undefined) {
       if (!isOpen(now.status)) resolved.push(now);
-      continue;
-    }
-    const renamed = named.has(`t:${v.title}`) || (v.url !== null && named.has(`u:${v.url}`));
-    if (cutoff !== null && v.startedAt > cutoff && !renamed) removed.push(v.externalId);
+    } else if (listing !== null && takenOff(v, listing)) removed.push(v.externalId);
   }
   return { resolved, removed };
 }
