@@ -15,7 +15,7 @@ import { boundNotes, READING_MESSAGE_MAX } from "../../domain/mod.ts";
 import { recordChanges } from "./changes.ts";
 import { type Fragment, type Row, type Sql, write } from "./db.ts";
 import { countLatencyOf } from "./latency_days.ts";
-import { type QuietRecord, quietWriter } from "./quiet_writes.ts";
+import { healthy, type QuietRecord, quietWriter } from "./quiet_writes.ts";
 import { openIncidentsOf, writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
 import { openSql } from "../shared/sql.ts";
@@ -37,9 +37,6 @@ export function pollStore(
   owner: string,
   published: () => Promise<void>,
 ): PollStore {
-  const healthy = (tx: Sql) =>
-    tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
-      error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
   /**
    * The end of every poll record as ONE statement (one round trip, atomic on its own): the
    * vendor's columns `set`, its next poll and the end of this instance's lease (the vendor is

@@ -8,12 +8,17 @@
  * @module
  */
 import { type EpochMs, type FullReadRecord, latencyBucket, utcDayStart } from "../../domain/mod.ts";
-import type { Sql } from "./db.ts";
+import type { Fragment, Sql } from "./db.ts";
 
 /** How long a quiet record waits for others to share its statement (ms). */
 export const QUIET_WAIT_MS = 20;
 /** The most quiet records one statement writes. */
 export const QUIET_BATCH_MAX = 250;
+
+/** The vendor columns every successful poll resets (no failure, no error, no platform miss). */
+export const healthy = (tx: Sql): Fragment =>
+  tx`failures = 0, last_error = NULL, error_kind = NULL, error_http_status = NULL,
+    error_message = NULL, error_since = NULL, unsupported_reason = NULL, platform_misses = 0`;
 
 /** A pulse (`full` false) or a not-modified full read (`full` true) of vendor `id`. */
 export interface QuietRecord {
@@ -69,9 +74,7 @@ export async function writeTogether(sql: Sql, records: readonly QuietRecord[]): 
   await sql`WITH b AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::text::json)
         AS b(id bigint, at bigint, next bigint, deadline bigint, "full" boolean, fp text,
           latency double precision, status integer)),
-      touched AS (UPDATE vendors v SET failures = 0, last_error = NULL, error_kind = NULL,
-          error_http_status = NULL, error_message = NULL, error_since = NULL,
-          unsupported_reason = NULL, platform_misses = 0, last_success_at = b.at,
+      touched AS (UPDATE vendors v SET ${healthy(sql)}, last_success_at = b.at,
           pulse_fingerprint = CASE WHEN b."full" THEN b.fp ELSE v.pulse_fingerprint END,
           last_full_at = CASE WHEN b."full" THEN b.at ELSE v.last_full_at END,
           next_poll_at = b.next, deadline_at = b.deadline, last_checked_at = b.at,
