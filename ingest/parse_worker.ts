@@ -11,7 +11,12 @@
  * @module
  */
 import { boundSnapshot, type EpochMs, type Platform, type Snapshot } from "../domain/mod.ts";
-import { type Adapter, PayloadError, UndecodableError } from "./adapters/adapter.ts";
+import {
+  type Adapter,
+  type ParseContext,
+  PayloadError,
+  UndecodableError,
+} from "./adapters/adapter.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
 
 /** Bodies at least this large (bytes) are parsed off the event loop. */
@@ -51,12 +56,8 @@ export function isParseWorker(): boolean {
     (globalThis as { name?: string }).name === PARSE_WORKER_NAME;
 }
 
-/** What a parse knows besides the body (see `ParseContext`). */
-export interface ReadContext {
-  readonly pageUrl: URL;
-  readonly fetchedAt: EpochMs;
-  readonly documentUrl?: URL;
-}
+/** What a parse knows besides the body (the poller's part of `ParseContext`). */
+export type ReadContext = Pick<ParseContext, "pageUrl" | "fetchedAt" | "documentUrl">;
 
 /** Parses `body` here and now: the adapter, then the reading limits (domain/bounds.ts). */
 export function parseHere(adapter: Adapter, body: string, ctx: ReadContext): ParsedReading {

@@ -74,12 +74,13 @@ export async function record(
       return { outcome: "not_modified", changes: 0 };
     }
     const notes: string[] = [];
+    const documentUrl = new URL(outcome.url);
     // The adapter, then the reading limits and the plausible time range (domain/bounds.ts);
     // a large body on the parse worker (ingest/parse_worker.ts).
     const read = await ctx.parser.parse(platform, adapter, outcome.body, {
       pageUrl: new URL(v.statusPageUrl),
       fetchedAt: at,
-      documentUrl: new URL(outcome.url),
+      documentUrl,
     });
     if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     for (const [field, raw] of read.unknown) {
@@ -111,7 +112,7 @@ export async function record(
       adapter,
       platform,
       read.snapshot,
-      new URL(outcome.url),
+      documentUrl,
       at,
       ctx,
       notes,
