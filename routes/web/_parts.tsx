@@ -75,9 +75,14 @@ export function levelWords(status: StatusLevel): string {
   return status === "UNKNOWN" ? "no data" : status.replaceAll("_", " ").toLowerCase();
 }
 
-/** An incident or maintenance update's state in words ("in progress", not `IN_PROGRESS`). */
+/** An incident's or maintenance's state in words ("in progress", not `IN_PROGRESS`). */
+export function stateWords(status: string): string {
+  return status.replaceAll("_", " ").toLowerCase();
+}
+
+/** A timeline update's state in words, capitalised ("In progress"). */
 export function updateWords(status: string): string {
-  const words = status.replaceAll("_", " ").toLowerCase();
+  const words = stateWords(status);
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -284,9 +289,7 @@ export function IncidentItem(
         {i.title}
       </h3>
       <p class="muted">
-        {`${i.status.replaceAll("_", " ").toLowerCase()} · ${impactWords(i)} · started ${
-          when(i.startedAt)
-        }`}
+        {`${stateWords(i.status)} · ${impactWords(i)} · started ${when(i.startedAt)}`}
         {i.removedAt
           ? ` · removed from the vendor's page ${when(i.removedAt)}`
           : i.resolvedAt !== null && ` · resolved ${when(i.resolvedAt)}`}
