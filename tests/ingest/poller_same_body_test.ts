@@ -5,11 +5,8 @@
  */
 import { deepStrictEqual } from "node:assert/strict";
 import { fixedClock, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
-import { statuspage } from "../../ingest/adapters/statuspage.ts";
-import { createPoller } from "../../ingest/mod.ts";
-import { ALLOW_SIMULATOR } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
-import { testPollerDeps } from "../support/poller.ts";
+import { loopbackStatuspagePoller } from "../support/poller.ts";
 
 const summary = (status: string) =>
   JSON.stringify({
@@ -38,16 +35,7 @@ Deno.test("the same bytes without validators are not parsed or written again", a
     domains: [],
   };
   await db.catalog.sync([vendor], clock.now());
-  const poller = createPoller(
-    {
-      movingSeconds: 60,
-      stableSeconds: 60,
-      concurrency: 1,
-      timeoutMs: 2000,
-      allowPrivate: ALLOW_SIMULATOR,
-    },
-    testPollerDeps(db, clock, { adapters: { statuspage } }),
-  );
+  const poller = loopbackStatuspagePoller(db, clock);
   const round = async () => {
     await poller.runOnce();
     clock.advance(MINUTE_MS);

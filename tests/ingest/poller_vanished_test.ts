@@ -7,11 +7,8 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { fixedClock, type Incident, MINUTE_MS, type Vendor } from "../../domain/mod.ts";
-import { statuspage } from "../../ingest/adapters/statuspage.ts";
-import { createPoller } from "../../ingest/mod.ts";
-import { ALLOW_SIMULATOR } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
-import { testPollerDeps } from "../support/poller.ts";
+import { loopbackStatuspagePoller } from "../support/poller.ts";
 
 type Json = Record<string, unknown> & { incidents: Record<string, unknown>[] };
 const fixture = (name: string): Json =>
@@ -71,16 +68,7 @@ async function rig(history: () => Response) {
     domains: [],
   };
   await db.catalog.sync([vendor], clock.now());
-  const poller = createPoller(
-    {
-      movingSeconds: 60,
-      stableSeconds: 60,
-      concurrency: 1,
-      timeoutMs: 2000,
-      allowPrivate: ALLOW_SIMULATOR,
-    },
-    testPollerDeps(db, clock, { adapters: { statuspage } }),
-  );
+  const poller = loopbackStatuspagePoller(db, clock);
   return {
     db,
     clock,

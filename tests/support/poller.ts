@@ -5,8 +5,10 @@
  * @module
  */
 import type { Clock, Store } from "../../domain/mod.ts";
-import type { PollerDeps } from "../../ingest/mod.ts";
+import { createPoller, type PollerDeps } from "../../ingest/mod.ts";
+import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { silentLogger } from "../../log.ts";
+import { ALLOW_SIMULATOR } from "./simulator.ts";
 
 /** Poller dependencies over `store` and `clock`; `deps` adds or replaces any of them. */
 export function testPollerDeps(
@@ -22,4 +24,21 @@ export function testPollerDeps(
     random: () => 0.5,
     ...deps,
   };
+}
+
+/**
+ * A poller of Statuspage vendors served on loopback (a test's own server): one poll at a time,
+ * every vendor due again each minute, on {@link testPollerDeps}.
+ */
+export function loopbackStatuspagePoller(store: Pick<Store, "polls">, clock: Clock) {
+  return createPoller(
+    {
+      movingSeconds: 60,
+      stableSeconds: 60,
+      concurrency: 1,
+      timeoutMs: 2000,
+      allowPrivate: ALLOW_SIMULATOR,
+    },
+    testPollerDeps(store, clock, { adapters: { statuspage } }),
+  );
 }
