@@ -385,7 +385,9 @@ async function run(
       console.log(
         `    process ${i}${p.pid === killed?.pid ? " (killed half-way)" : ""}: CPU ` +
           `${fmt((100 * (use1[i]!.cpu - use0[i]!.cpu)) / ran)} % of a core, peak RSS ` +
-          `${fmt(Math.max(use0[i]!.peakMiB, use1[i]!.peakMiB || 0), 0)} MiB`,
+          `${fmt(Math.max(use0[i]!.peakMiB, use1[i]!.peakMiB || 0), 0)} MiB, ` +
+          `${fmt(health1[i]!.polls - health0[i]!.polls, 0)} polls, missed deadlines ` +
+          `${health1[i]!.missedDeadlines - health0[i]!.missedDeadlines}`,
       );
     });
     const pgCpu = pg1 - pg0;

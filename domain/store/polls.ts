@@ -89,10 +89,13 @@ export interface FailureRecord extends PollRecord {
 /** The poller's port (implemented by every store, used by `ingest/poller.ts`). */
 export interface PollStore {
   /**
-   * Claims up to `limit` catalog vendors due at `now`, most overdue first, for this instance to
-   * poll. On PostgreSQL each is leased to the instance (the others skip it until its poll is
-   * recorded or the lease ends); on SQLite one process owns the database, so the lease is
-   * implicit and claiming is reading.
+   * Claims up to `limit` catalog vendors due at `now` for this instance to poll: those a poll
+   * promised a deadline to first, then those without one (never read, or waiting after a
+   * skip), each most overdue first. A promise made is kept before new work is taken on, so a
+   * fresh start or a catalog that grows never makes the vendors already watched late. On
+   * PostgreSQL each is leased to the instance (the others skip it until its poll is recorded or
+   * the lease ends); on SQLite one process owns the database, so the lease is implicit and
+   * claiming is reading.
    */
   claimDue(now: EpochMs, limit: number): Promise<readonly DueVendor[]>;
   /** How many catalog vendors are due at `now`. */

@@ -79,39 +79,54 @@ export function pollStore(
   const claimable = (tx: Sql, now: number) =>
     tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now})`;
 
+  /** One of the two due queues: vendors a poll promised a deadline to, or those without one. */
+  const queue = (tx: Sql, promised: boolean) =>
+    promised ? tx`deadline_at > 0` : tx`deadline_at = 0`;
+  /** Claims up to `limit` due vendors of one queue, most overdue first. */
+  const claimQueue = async (now: number, limit: number, promised: boolean) => {
+    const rows = await sql`WITH picked AS (
+        SELECT id,
+          (lease_owner IS NOT DISTINCT FROM ${owner} AND lease_until > ${now + LEASE_MS / 2})
+            AS held
+        FROM vendors
+        WHERE in_catalog = 1 AND ${queue(sql, promised)} AND next_poll_at <= ${now}
+          AND ${claimable(sql, now)}
+        ORDER BY next_poll_at, id LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED),
+      leased AS (UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
+        FROM picked WHERE v.id = picked.id AND NOT picked.held RETURNING v.id)
+      SELECT v.id, v.slug, v.status_page_url, v.platform,
+        v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
+        v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
+        v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
+        EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
+                AND ${sql.unsafe(openSql("i"))}) AS open_incidents
+      FROM vendors v JOIN picked ON v.id = picked.id`;
+    return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
+  };
+
   return {
     /**
      * Claims the due vendors no other instance holds (rows another instance is claiming at
-     * this moment are skipped, not waited for) and returns them, most overdue first. A vendor
-     * this instance already holds for more than half a lease is returned without writing its
-     * row again: the poller asks every round for its whole read-ahead, and rewriting every
-     * buffered row each second was most of what PostgreSQL wrote at 50,000 vendors.
+     * this moment are skipped, not waited for) and returns them: those promised a deadline
+     * first, then those without one, each most overdue first. A vendor this instance already
+     * holds for more than half a lease is returned without writing its row again: the poller
+     * asks every round for its whole read-ahead, and rewriting every buffered row each second
+     * was most of what PostgreSQL wrote at 50,000 vendors.
      */
     async claimDue(now, limit) {
-      const rows = await sql`WITH picked AS (
-          SELECT id,
-            (lease_owner IS NOT DISTINCT FROM ${owner} AND lease_until > ${
-        now + LEASE_MS / 2
-      }) AS held
-          FROM vendors
-          WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}
-          ORDER BY next_poll_at, id LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED),
-        leased AS (UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
-          FROM picked WHERE v.id = picked.id AND NOT picked.held RETURNING v.id)
-        SELECT v.id, v.slug, v.status_page_url, v.platform,
-          v.detected_platform, v.endpoint_url, v.current_status, v.last_changed_at,
-          v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at, v.deadline_at,
-          v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
-          EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-                  AND ${sql.unsafe(openSql("i"))}) AS open_incidents
-        FROM vendors v JOIN picked ON v.id = picked.id`;
-      return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
+      const promised = await claimQueue(now, limit, true);
+      const fresh = promised.length < limit
+        ? await claimQueue(now, limit - promised.length, false)
+        : [];
+      return [...promised, ...fresh];
     },
     /** How many catalog vendors are due at `now` that this instance may claim. */
     async countDue(now) {
-      const [{ n }] = await sql`SELECT COUNT(*) AS n FROM vendors
-        WHERE in_catalog = 1 AND next_poll_at <= ${now} AND ${claimable(sql, now)}`;
+      const count = (promised: boolean) =>
+        sql`(SELECT COUNT(*) FROM vendors WHERE in_catalog = 1 AND ${queue(sql, promised)}
+          AND next_poll_at <= ${now} AND ${claimable(sql, now)})`;
+      const [{ n }] = await sql`SELECT ${count(true)} + ${count(false)} AS n`;
       return Number(n);
     },
     async recordSkipped(vendorId, nextPollAt, reason) {

@@ -348,3 +348,17 @@ CREATE INDEX member_reports_vendor ON member_reports (vendor_id, created_at);
 CREATE INDEX member_reports_account ON member_reports (account_id, created_at);
 `;
 }
+
+/**
+ * Due vendors in two queues (claimed in this order): those a poll promised a deadline to, and
+ * those without one yet (never read, or waiting after a skip). One partial index each, by due
+ * time, replaces the single due index, so neither queue is found by filtering the other out.
+ */
+export function promisedFirst(): string {
+  return `DROP INDEX vendors_due;
+CREATE INDEX vendors_due_promised ON vendors (next_poll_at, id)
+  WHERE in_catalog = 1 AND deadline_at > 0;
+CREATE INDEX vendors_due_fresh ON vendors (next_poll_at, id)
+  WHERE in_catalog = 1 AND deadline_at = 0;
+`;
+}

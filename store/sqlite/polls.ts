@@ -60,20 +60,29 @@ const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_
  * through `feed`.
  */
 export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollStore {
-  const due = statement(
-    db,
-    `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
-       v.current_status,
-       v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified, v.next_poll_at,
-       v.deadline_at, v.platform_misses, v.redetected_at, v.pulse_fingerprint, v.last_full_at,
-       EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
-               AND ${openSql("i")}) AS open_incidents
-     FROM vendors v WHERE v.in_catalog = 1 AND v.next_poll_at <= ?
-     ORDER BY v.next_poll_at, v.id LIMIT ?`,
-  );
+  /** Due vendors of one queue (`promised`: a poll set their deadline), most overdue first. */
+  const dueOf = (promised: boolean) =>
+    statement(
+      db,
+      `SELECT v.id, v.slug, v.status_page_url, v.platform, v.detected_platform, v.endpoint_url,
+         v.current_status,
+         v.last_changed_at, v.last_success_at, v.failures, v.etag, v.last_modified,
+         v.next_poll_at, v.deadline_at, v.platform_misses, v.redetected_at, v.pulse_fingerprint,
+         v.last_full_at,
+         EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
+                 AND ${openSql("i")}) AS open_incidents
+       FROM vendors v WHERE v.in_catalog = 1 AND v.deadline_at ${promised ? "> 0" : "= 0"}
+         AND v.next_poll_at <= ?
+       ORDER BY v.next_poll_at, v.id LIMIT ?`,
+    );
+  const duePromised = dueOf(true);
+  const dueFresh = dueOf(false);
   const countDue = statement(
     db,
-    "SELECT COUNT(*) AS n FROM vendors WHERE in_catalog = 1 AND next_poll_at <= ?",
+    `SELECT (SELECT COUNT(*) FROM vendors
+         WHERE in_catalog = 1 AND deadline_at > 0 AND next_poll_at <= ?)
+       + (SELECT COUNT(*) FROM vendors
+         WHERE in_catalog = 1 AND deadline_at = 0 AND next_poll_at <= ?) AS n`,
   );
   const insertFetch = statement(
     db,
@@ -111,10 +120,14 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
   return {
     ...promised<Omit<PollStore, BatchedWrites>>({
       claimDue(now, limit) {
-        return (due.all(now, limit) as unknown as DueRow[]).map(toDue);
+        const promised = duePromised.all(now, limit) as unknown as DueRow[];
+        const fresh = promised.length < limit
+          ? dueFresh.all(now, limit - promised.length) as unknown as DueRow[]
+          : [];
+        return [...promised, ...fresh].map(toDue);
       },
       countDue(now) {
-        return (countDue.get(now) as { n: number }).n;
+        return (countDue.get(now, now) as { n: number }).n;
       },
       recordSkipped(vendorId, nextPollAt, reason) {
         statement(

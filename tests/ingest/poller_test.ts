@@ -285,3 +285,50 @@ Deno.test("a vendor of unknown platform is detected once, the result stored, the
     await r.close();
   }
 });
+
+Deno.test("a catalog that grows never delays the vendors already watched: they are polled before the new ones", async () => {
+  const r = await rig(4);
+  const order: number[] = [];
+  const polls = r.store.polls;
+  const noted =
+    <A extends unknown[], R>(f: (id: number, ...a: A) => Promise<R>) => (id: number, ...a: A) => {
+      order.push(id);
+      return f(id, ...a);
+    };
+  // One fetch at a time: the poller starts four polls per round, in the order the store gives.
+  const poller = createPoller(
+    { ...CONFIG, concurrency: 1 },
+    testPollerDeps(r.store, r.clock, {
+      adapters: { statuspage },
+      store: {
+        ...polls,
+        recordSuccess: noted(polls.recordSuccess),
+        recordNotModified: noted(polls.recordNotModified),
+        recordPulse: noted(polls.recordPulse),
+        recordFailure: noted(polls.recordFailure),
+      },
+    }),
+  );
+  try {
+    await poller.runOnce(); // the four are read and promised their next poll
+    const watched = new Set(order);
+    equal(watched.size, 4);
+    // A minute later the catalog grows by twenty: due now, so due longer than the four when
+    // those fall due again.
+    r.clock.advance(MINUTE_MS);
+    await syncVendors(r.store, r.sim.catalog(20, "new"), r.clock.now());
+    r.clock.advance(3 * MINUTE_MS); // the four are due, within their deadline
+    order.length = 0;
+    const report = await poller.runOnce();
+    equal(report.polled, 24);
+    deepStrictEqual(
+      order.slice(0, 4).filter((id) => watched.has(id)).length,
+      4,
+      "the first round polls the four watched vendors",
+    );
+    equal(poller.stats().missedDeadlines, 0);
+  } finally {
+    await poller.stop();
+    await r.close();
+  }
+});

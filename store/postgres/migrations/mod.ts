@@ -17,6 +17,7 @@ import mail from "./009_mail.ts";
 import pulseMemory from "./008_pulse_memory.ts";
 
 import incidentRevisions from "./011_incident_revisions.ts";
+import promisedFirst from "./014_promised_first.ts";
 import earlyWarning from "./013_early_warning.ts";
 import incidentRemoval from "./012_incident_removal.ts";
 /** The schema history; append new files, never edit shipped ones. */
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   incidentRevisions,
   incidentRemoval,
   earlyWarning,
+  promisedFirst,
 ];

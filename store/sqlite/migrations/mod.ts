@@ -19,6 +19,7 @@ import alertIndex from "./016_alert_index.ts";
 import mail from "./015_mail.ts";
 import pulseMemory from "./014_pulse_memory.ts";
 import incidentRevisions from "./017_incident_revisions.ts";
+import promisedFirst from "./020_promised_first.ts";
 import earlyWarning from "./019_early_warning.ts";
 import incidentRemoval from "./018_incident_removal.ts";
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   incidentRevisions,
   incidentRemoval,
   earlyWarning,
+  promisedFirst,
 ];

@@ -49,7 +49,7 @@ async function readingOf(store: Store, slug = "a") {
 export const pollCases: Case[] = [
   {
     name:
-      "polls.claimDue: catalog vendors due at now, most overdue first, at most limit, with what the poller needs",
+      "polls.claimDue: catalog vendors due at now, promised ones first, each most overdue first, at most limit, with what the poller needs",
     async run(store) {
       const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c"), vendor("gone")]);
       await store.polls.recordSuccess(ids.a!, snapshot("OPERATIONAL", [], [incident("x", T)]), {
@@ -65,15 +65,20 @@ export const pollCases: Case[] = [
       });
       await store.catalog.sync([vendor("a"), vendor("b"), vendor("c")], T);
       equal(await store.polls.countDue(T), 1, "c, never polled, is due; gone is retired");
+      // c was never polled (no deadline yet): it waits behind the promised a and b although
+      // it has been due the longest.
       deepStrictEqual((await store.polls.claimDue(T + 5 * MIN, 10)).map((v) => v.slug), [
+        "b",
+        "a",
         "c",
+      ]);
+      deepStrictEqual((await store.polls.claimDue(T + 5 * MIN, 2)).map((v) => v.slug), [
         "b",
         "a",
       ]);
-      deepStrictEqual((await store.polls.claimDue(T + 5 * MIN, 2)).map((v) => v.slug), [
+      deepStrictEqual((await store.polls.claimDue(T + 30 * 1000, 10)).map((v) => v.slug), [
         "c",
-        "b",
-      ]);
+      ], "only c is due yet");
       equal(await store.polls.countDue(T + 5 * MIN), 3);
       const a = (await store.polls.claimDue(T + 5 * MIN, 10)).find((v) => v.slug === "a")!;
       deepStrictEqual(a, {
