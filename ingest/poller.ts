@@ -97,6 +97,15 @@ export interface Poller {
 export const VENDOR_CONNECTION_IDLE_MS = 1_000;
 /** Due vendors read ahead per round, as a multiple of the concurrency. */
 const LOOKAHEAD_FACTOR = 16;
+/** Polls in flight at once, as a multiple of the concurrency (fetches at once). */
+const IN_FLIGHT_FACTOR = 4;
+/**
+ * The share of the polls in flight that vendors without a promised deadline (never read, or
+ * after a skip) may hold. A first read stores a whole reading and is the slowest poll; at a
+ * fresh start of 50,000 vendors they held every place, and the vendors already read, due again,
+ * waited for one past their deadline (about 25,000 late polls in the first six minutes).
+ */
+export const FRESH_SHARE = 0.5;
 
 /** A new poller (not started). */
 export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
@@ -120,6 +129,10 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   });
   const parser = createReadingParser();
   const pending = new Map<number, Promise<PollResult>>();
+  const capacity = config.concurrency * IN_FLIGHT_FACTOR;
+  const freshCapacity = Math.max(1, Math.floor(capacity * FRESH_SHARE));
+  /** Polls in flight of vendors without a promised deadline. */
+  let freshInFlight = 0;
   const reported = new Set<string>();
   const bodies = new Map<number, string>();
   const counts = {
@@ -218,13 +231,36 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     return run;
   };
 
+  /**
+   * Takes up to `room` vendors to start from the buffer, in its order (promised ones first), and
+   * leaves in it those that must wait: vendors without a promised deadline once they hold their
+   * share of the polls in flight ({@link FRESH_SHARE}), and all past `room`.
+   */
+  const takeStartable = (room: number): DueVendor[] => {
+    const take: DueVendor[] = [];
+    const wait: DueVendor[] = [];
+    let freshRoom = freshCapacity - freshInFlight;
+    let i = 0;
+    for (; i < buffer.length && take.length < room; i++) {
+      const v = buffer[i]!;
+      if (pending.has(v.id)) continue;
+      if (v.deadlineAt !== 0) take.push(v);
+      else if (freshRoom > 0) {
+        freshRoom--;
+        take.push(v);
+      } else wait.push(v);
+    }
+    buffer = i < buffer.length ? wait.concat(buffer.slice(i)) : wait;
+    return take;
+  };
+
   const dispatchNow = async (isRound: boolean): Promise<Promise<PollResult>[]> => {
     const now = deps.clock.now();
     if (isRound) {
       lastRoundAt = now;
       counts.rounds++;
     }
-    const room = config.concurrency * 4 - pending.size;
+    const room = capacity - pending.size;
     if (room <= 0) return [];
     // Due vendors are read ahead: asking the store again after every finished
     // poll was a third of the poller's CPU. The buffer is read again every round.
@@ -234,9 +270,11 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         .filter((v) => !pending.has(v.id));
       bufferFull = buffer.length >= lookahead;
     }
-    const due = buffer.splice(0, room).filter((v) => !pending.has(v.id));
+    const due = takeStartable(room);
     saturated = buffer.length > 0 || bufferFull;
     const started = due.map((v) => {
+      const fresh = v.deadlineAt === 0;
+      if (fresh) freshInFlight++;
       const p = pollReleasing(v).then((r) => {
         if (abort.signal.aborted) return r;
         counts.polls++;
@@ -250,6 +288,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
         silence.observe(r.outcome, deps.clock.now());
         return r;
       }).finally(() => {
+        if (fresh) freshInFlight--;
         pending.delete(v.id);
         refill();
       });

@@ -9,6 +9,7 @@ import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
 import { memoryStore } from "../support/store.ts";
 import { testPollerDeps } from "../support/poller.ts";
+import { until } from "../support/statusd_process.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12);
 const CONFIG = {
@@ -328,6 +329,69 @@ Deno.test("a catalog that grows never delays the vendors already watched: they a
     );
     equal(poller.stats().missedDeadlines, 0);
   } finally {
+    await poller.stop();
+    await r.close();
+  }
+});
+
+Deno.test("first reads hold at most half the polls in flight: the vendors already watched still get theirs while first reads are slow", async () => {
+  const r = await rig(2);
+  // The two watched vendors are read and promised their next poll.
+  await r.poller.runOnce();
+  r.clock.advance(MINUTE_MS);
+  const added = await syncVendors(r.store, r.sim.catalog(6, "new"), r.clock.now());
+  equal(added.added, 6);
+  const polls = r.store.polls;
+  const recorded = new Set<number>();
+  const firstReads = new Set<number>();
+  const watched = new Set<number>();
+  for (const v of await polls.claimDue(r.clock.now() + 10 * MINUTE_MS, 100)) {
+    (v.lastSuccessAt === null ? firstReads : watched).add(v.id);
+  }
+  equal(watched.size, 2);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => open = resolve);
+  let stalled = 0;
+  // Storing a first reading hangs until the gate opens: first reads are slow.
+  const poller = createPoller(
+    { ...CONFIG, concurrency: 1 }, // four polls in flight at most
+    testPollerDeps(r.store, r.clock, {
+      adapters: { statuspage },
+      store: {
+        ...polls,
+        recordSuccess: async (id, snapshot, poll) => {
+          if (firstReads.has(id)) {
+            stalled++;
+            await gate;
+          }
+          recorded.add(id);
+          return await polls.recordSuccess(id, snapshot, poll);
+        },
+        recordNotModified: async (id, poll) => {
+          recorded.add(id);
+          return await polls.recordNotModified(id, poll);
+        },
+      },
+    }),
+  );
+  try {
+    poller.start();
+    await until("two first reads stalled", () => Promise.resolve(stalled >= 2 || null));
+    r.clock.advance(3 * MINUTE_MS); // the watched two are due, within their deadline
+    await until(
+      "the watched vendors polled while first reads stall",
+      () => Promise.resolve([...watched].every((id) => recorded.has(id)) || null),
+      10_000,
+    );
+    equal(stalled, 2, "two of the four places went to first reads, no more");
+    equal(poller.stats().missedDeadlines, 0);
+    open();
+    await until(
+      "every first read stored",
+      () => Promise.resolve([...firstReads].every((id) => recorded.has(id)) || null),
+    );
+  } finally {
+    open();
     await poller.stop();
     await r.close();
   }
