@@ -270,9 +270,17 @@ async function run(
       if (Date.now() - started > 20 * 60_000) throw new Error(`only ${n} of ${count} read`);
       await sleep(2000);
     }
+    const health = async (p: StatusdProcess) =>
+      (await (await fetch(`${p.base}/healthz`)).json()).poller as {
+        polls: number;
+        missedDeadlines: number;
+      };
+    const health0 = await Promise.all(procs.map(health));
     console.log(
       `  ${label}: ${fmt(count, 0)} vendors, ${instances} process(es): every vendor read once ` +
-        `${fmt((Date.now() - started) / 1000)} s after the start`,
+        `${fmt((Date.now() - started) / 1000)} s after the start, in ` +
+        `${fmt(health0.reduce((s, h) => s + h.polls, 0), 0)} polls of which ` +
+        `${health0.reduce((s, h) => s + h.missedDeadlines, 0)} started after their deadline`,
     );
 
     // The window.
@@ -291,12 +299,6 @@ async function run(
     const sim0 = await processUse(sim.pid);
     const box0 = await machineBusy();
     const fetched0 = (await simStats(origin)).groups;
-    const health = async (p: StatusdProcess) =>
-      (await (await fetch(`${p.base}/healthz`)).json()).poller as {
-        polls: number;
-        missedDeadlines: number;
-      };
-    const health0 = await Promise.all(procs.map(health));
     const t0 = Date.now();
 
     // Trouble into calm vendors, evenly spread, the last 65 s before the end left to see it.
