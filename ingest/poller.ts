@@ -101,9 +101,10 @@ const LOOKAHEAD_FACTOR = 16;
 const IN_FLIGHT_FACTOR = 4;
 /**
  * The share of the polls in flight that vendors without a promised deadline (never read, or
- * after a skip) may hold. A first read stores a whole reading and is the slowest poll; at a
- * fresh start of 50,000 vendors they held every place, and the vendors already read, due again,
- * waited for one past their deadline (about 25,000 late polls in the first six minutes).
+ * after a skip) may hold while a vendor with one falls due within a poll's timeout (more
+ * before). A first read stores a whole reading and is the slowest poll; at a fresh start of
+ * 50,000 vendors they held every place, and the vendors already read, due again, waited for one
+ * past their deadline (about 25,000 late polls in the first six minutes).
  */
 export const FRESH_SHARE = 0.5;
 
@@ -133,6 +134,11 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   const freshCapacity = Math.max(1, Math.floor(capacity * FRESH_SHARE));
   /** Polls in flight of vendors without a promised deadline. */
   let freshInFlight = 0;
+  /**
+   * A vendor with a promised deadline falls due within a poll's timeout (asked every round):
+   * then first reads keep to their share, so those polls find a place.
+   */
+  let promiseNear = false;
   const reported = new Set<string>();
   const bodies = new Map<number, string>();
   const counts = {
@@ -234,12 +240,13 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   /**
    * Takes up to `room` vendors to start from the buffer, in its order (promised ones first), and
    * leaves in it those that must wait: vendors without a promised deadline once they hold their
-   * share of the polls in flight ({@link FRESH_SHARE}), and all past `room`.
+   * share of the polls in flight ({@link FRESH_SHARE}) while a promise is near, and all past
+   * `room`.
    */
   const takeStartable = (room: number): DueVendor[] => {
     const take: DueVendor[] = [];
     const wait: DueVendor[] = [];
-    let freshRoom = freshCapacity - freshInFlight;
+    let freshRoom = promiseNear ? freshCapacity - freshInFlight : room;
     let i = 0;
     for (; i < buffer.length && take.length < room; i++) {
       const v = buffer[i]!;
@@ -259,6 +266,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     if (isRound) {
       lastRoundAt = now;
       counts.rounds++;
+      const promised = await deps.store.nextPromisedAt();
+      promiseNear = promised !== null && promised <= now + config.timeoutMs;
     }
     const room = capacity - pending.size;
     if (room <= 0) return [];

@@ -101,6 +101,11 @@ export interface PollStore {
   /** How many catalog vendors are due at `now`. */
   countDue(now: EpochMs): Promise<number>;
   /**
+   * When the first catalog vendor a poll promised a deadline to is due next (its `nextPollAt`,
+   * perhaps past), or null when none has a promise: the poller keeps places for those polls.
+   */
+  nextPromisedAt(): Promise<EpochMs | null>;
+  /**
    * Stores a reading (domain/reading_diff.ts decides what changed), clears the error, keeps
    * validators and notes, schedules the next poll and logs the fetch, in one transaction; the
    * committed changes (with ids) are returned and published to `store.changes` subscribers.

@@ -129,6 +129,11 @@ export function pollStore(
       const [{ n }] = await sql`SELECT ${count(true)} + ${count(false)} AS n`;
       return Number(n);
     },
+    async nextPromisedAt() {
+      const [row] = await sql`SELECT next_poll_at AS t FROM vendors
+        WHERE in_catalog = 1 AND deadline_at > 0 ORDER BY next_poll_at LIMIT 1`;
+      return row ? Number(row.t) : null;
+    },
     async recordSkipped(vendorId, nextPollAt, reason) {
       await sql`UPDATE vendors SET next_poll_at = ${nextPollAt}, deadline_at = 0,
         lease_owner = NULL, lease_until = 0, last_error = ${reason.slice(0, 500)},

@@ -84,6 +84,11 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
        + (SELECT COUNT(*) FROM vendors
          WHERE in_catalog = 1 AND deadline_at = 0 AND next_poll_at <= ?) AS n`,
   );
+  const nextPromised = statement(
+    db,
+    `SELECT next_poll_at AS t FROM vendors WHERE in_catalog = 1 AND deadline_at > 0
+       ORDER BY next_poll_at LIMIT 1`,
+  );
   const insertFetch = statement(
     db,
     "INSERT INTO fetches (vendor_id, at, latency_ms, outcome, http_status) VALUES (?, ?, ?, ?, ?)",
@@ -128,6 +133,10 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
       },
       countDue(now) {
         return (countDue.get(now, now) as { n: number }).n;
+      },
+      nextPromisedAt() {
+        const row = nextPromised.get() as { t: number } | undefined;
+        return row ? row.t : null;
       },
       recordSkipped(vendorId, nextPollAt, reason) {
         statement(

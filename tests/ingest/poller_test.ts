@@ -334,13 +334,15 @@ Deno.test("a catalog that grows never delays the vendors already watched: they a
   }
 });
 
-Deno.test("first reads hold at most half the polls in flight: the vendors already watched still get theirs while first reads are slow", async () => {
+/**
+ * Two watched vendors (read, their next poll promised 217.5 s after T0) and six added a minute
+ * later, polled by a poller with four places in flight whose first readings stall until `open`.
+ */
+async function stallingFirstReads() {
   const r = await rig(2);
-  // The two watched vendors are read and promised their next poll.
   await r.poller.runOnce();
   r.clock.advance(MINUTE_MS);
-  const added = await syncVendors(r.store, r.sim.catalog(6, "new"), r.clock.now());
-  equal(added.added, 6);
+  equal((await syncVendors(r.store, r.sim.catalog(6, "new"), r.clock.now())).added, 6);
   const polls = r.store.polls;
   const recorded = new Set<number>();
   const firstReads = new Set<number>();
@@ -351,8 +353,7 @@ Deno.test("first reads hold at most half the polls in flight: the vendors alread
   equal(watched.size, 2);
   let open!: () => void;
   const gate = new Promise<void>((resolve) => open = resolve);
-  let stalled = 0;
-  // Storing a first reading hangs until the gate opens: first reads are slow.
+  const s = { stalled: 0 };
   const poller = createPoller(
     { ...CONFIG, concurrency: 1 }, // four polls in flight at most
     testPollerDeps(r.store, r.clock, {
@@ -361,7 +362,7 @@ Deno.test("first reads hold at most half the polls in flight: the vendors alread
         ...polls,
         recordSuccess: async (id, snapshot, poll) => {
           if (firstReads.has(id)) {
-            stalled++;
+            s.stalled++;
             await gate;
           }
           recorded.add(id);
@@ -374,25 +375,49 @@ Deno.test("first reads hold at most half the polls in flight: the vendors alread
       },
     }),
   );
+  const all = (ids: Set<number>) => () =>
+    Promise.resolve([...ids].every((id) => recorded.has(id)) || null);
+  return {
+    r,
+    poller,
+    s,
+    open: () => open(),
+    watchedPolled: all(watched),
+    firstReadsStored: all(firstReads),
+    close: async () => {
+      open();
+      await poller.stop();
+      await r.close();
+    },
+  };
+}
+
+Deno.test("first reads hold at most half the polls in flight while a watched vendor falls due: it still gets its poll while first reads are slow", async () => {
+  const t = await stallingFirstReads();
   try {
-    poller.start();
-    await until("two first reads stalled", () => Promise.resolve(stalled >= 2 || null));
-    r.clock.advance(3 * MINUTE_MS); // the watched two are due, within their deadline
-    await until(
-      "the watched vendors polled while first reads stall",
-      () => Promise.resolve([...watched].every((id) => recorded.has(id)) || null),
-      10_000,
-    );
-    equal(stalled, 2, "two of the four places went to first reads, no more");
-    equal(poller.stats().missedDeadlines, 0);
-    open();
-    await until(
-      "every first read stored",
-      () => Promise.resolve([...firstReads].every((id) => recorded.has(id)) || null),
-    );
+    // 1.5 s before the watched two fall due: within a poll's timeout (3 s).
+    t.r.clock.set(T0 + 216 * SECOND_MS);
+    t.poller.start();
+    await until("two first reads stalled", () => Promise.resolve(t.s.stalled >= 2 || null));
+    t.r.clock.advance(3 * SECOND_MS); // the watched two are due, within their deadline
+    await until("the watched vendors polled while first reads stall", t.watchedPolled, 10_000);
+    equal(t.s.stalled, 2, "two of the four places went to first reads, no more");
+    equal(t.poller.stats().missedDeadlines, 0);
+    t.open();
+    await until("every first read stored", t.firstReadsStored);
   } finally {
-    open();
-    await poller.stop();
-    await r.close();
+    await t.close();
+  }
+});
+
+Deno.test("with no promised poll near, first reads take every place in flight", async () => {
+  const t = await stallingFirstReads();
+  try {
+    t.poller.start(); // at T0 + 1 min: the watched two are due in 157 s
+    await until("four first reads stalled", () => Promise.resolve(t.s.stalled >= 4 || null));
+    t.open();
+    await until("every first read stored", t.firstReadsStored);
+  } finally {
+    await t.close();
   }
 });

@@ -106,6 +106,27 @@ export const pollCases: Case[] = [
   },
   {
     name:
+      "polls.nextPromisedAt: when the first vendor a poll promised a deadline to is due; null when none has one",
+    async run(store) {
+      const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("gone")]);
+      equal(await store.polls.nextPromisedAt(), null, "never read: no promise yet");
+      await store.polls.recordSuccess(ids.a!, snapshot("OPERATIONAL"), {
+        ...success(T),
+        nextPollAt: T + 2 * MIN,
+      });
+      await store.polls.recordFailure(ids.b!, failure(T, "timeout"));
+      await store.polls.recordSuccess(ids.gone!, snapshot("OPERATIONAL"), {
+        ...success(T),
+        nextPollAt: T + 30 * 1000,
+      });
+      await store.catalog.sync([vendor("a"), vendor("b")], T);
+      equal(await store.polls.nextPromisedAt(), T + MIN, "b's retry; gone is retired");
+      await store.polls.recordSkipped(ids.b!, T + 10 * 1000, "no adapter");
+      equal(await store.polls.nextPromisedAt(), T + 2 * MIN, "a skip promises nothing");
+    },
+  },
+  {
+    name:
       "polls.recordFailure: an error keeps its start while kind and status repeat; a success clears it",
     async run(store) {
       const { a } = await withVendors(store, [vendor("a")]);
