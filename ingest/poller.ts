@@ -101,8 +101,8 @@ const LOOKAHEAD_FACTOR = 16;
 const IN_FLIGHT_FACTOR = 4;
 /**
  * The share of the polls in flight that vendors without a promised deadline (never read, or
- * after a skip) may hold while a vendor with one falls due within a poll's timeout (more
- * before). A first read stores a whole reading and is the slowest poll; at a fresh start of
+ * after a skip) may hold while a vendor with one falls due within a poll's timeout (at other
+ * times they may take every place). A first read stores a whole reading and is the slowest poll; at a fresh start of
  * 50,000 vendors they held every place, and the vendors already read, due again, waited for one
  * past their deadline (about 25,000 late polls in the first six minutes).
  */
