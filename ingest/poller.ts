@@ -108,6 +108,9 @@ const IN_FLIGHT_FACTOR = 4;
  */
 export const FRESH_SHARE = 0.5;
 
+/** A poll promised this vendor a deadline (the store's first queue); 0 means none yet. */
+const isPromised = (v: DueVendor) => v.deadlineAt > 0;
+
 /** A new poller (not started). */
 export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
   const adapters = deps.adapters ?? ADAPTERS;
@@ -251,7 +254,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     for (; i < buffer.length && take.length < room; i++) {
       const v = buffer[i]!;
       if (pending.has(v.id)) continue;
-      if (v.deadlineAt !== 0) take.push(v);
+      if (isPromised(v)) take.push(v);
       else if (freshRoom > 0) {
         freshRoom--;
         take.push(v);
@@ -282,7 +285,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     const due = takeStartable(room);
     saturated = buffer.length > 0 || bufferFull;
     const started = due.map((v) => {
-      const fresh = v.deadlineAt === 0;
+      const fresh = !isPromised(v);
       if (fresh) freshInFlight++;
       const p = pollReleasing(v).then((r) => {
         if (abort.signal.aborted) return r;

@@ -131,7 +131,7 @@ export function pollStore(
     },
     async nextPromisedAt() {
       const [row] = await sql`SELECT next_poll_at AS t FROM vendors
-        WHERE in_catalog = 1 AND deadline_at > 0 ORDER BY next_poll_at LIMIT 1`;
+        WHERE in_catalog = 1 AND ${queue(sql, true)} ORDER BY next_poll_at LIMIT 1`;
       return row ? Number(row.t) : null;
     },
     async recordSkipped(vendorId, nextPollAt, reason) {

@@ -60,7 +60,12 @@ const HEALTHY = `failures = 0, last_error = NULL, error_kind = NULL, error_http_
  * through `feed`.
  */
 export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollStore {
-  /** Due vendors of one queue (`promised`: a poll set their deadline), most overdue first. */
+  /**
+   * One of the two due queues (literal, so the partial index of each applies): vendors a poll
+   * promised a deadline to, or those without one.
+   */
+  const queue = (promised: boolean) => promised ? "deadline_at > 0" : "deadline_at = 0";
+  /** Due vendors of one queue, most overdue first. */
   const dueOf = (promised: boolean) =>
     statement(
       db,
@@ -71,8 +76,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
          v.last_full_at,
          EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                  AND ${openSql("i")}) AS open_incidents
-       FROM vendors v WHERE v.in_catalog = 1 AND v.deadline_at ${promised ? "> 0" : "= 0"}
-         AND v.next_poll_at <= ?
+       FROM vendors v WHERE v.in_catalog = 1 AND v.${queue(promised)} AND v.next_poll_at <= ?
        ORDER BY v.next_poll_at, v.id LIMIT ?`,
     );
   const duePromised = dueOf(true);
@@ -80,13 +84,13 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
   const countDue = statement(
     db,
     `SELECT (SELECT COUNT(*) FROM vendors
-         WHERE in_catalog = 1 AND deadline_at > 0 AND next_poll_at <= ?)
+         WHERE in_catalog = 1 AND ${queue(true)} AND next_poll_at <= ?)
        + (SELECT COUNT(*) FROM vendors
-         WHERE in_catalog = 1 AND deadline_at = 0 AND next_poll_at <= ?) AS n`,
+         WHERE in_catalog = 1 AND ${queue(false)} AND next_poll_at <= ?) AS n`,
   );
   const nextPromised = statement(
     db,
-    `SELECT next_poll_at AS t FROM vendors WHERE in_catalog = 1 AND deadline_at > 0
+    `SELECT next_poll_at AS t FROM vendors WHERE in_catalog = 1 AND ${queue(true)}
        ORDER BY next_poll_at LIMIT 1`,
   );
   const insertFetch = statement(

@@ -3,7 +3,7 @@ import { type Change, fixedClock, MINUTE_MS, SECOND_MS } from "../../domain/mod.
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller, type PollerDeps } from "../../ingest/mod.ts";
 import { createLogger, silentLogger } from "../../log.ts";
-import type { Store } from "../../domain/mod.ts";
+import type { PollStore, Store } from "../../domain/mod.ts";
 import { fetchOutcomes, serviceTransitions, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
@@ -287,27 +287,31 @@ Deno.test("a vendor of unknown platform is detected once, the result stored, the
   }
 });
 
+/** `polls` telling `seen` the vendor of every poll it records, before recording it. */
+function noting(polls: PollStore, seen: (id: number) => void): PollStore {
+  const noted =
+    <A extends unknown[], R>(f: (id: number, ...a: A) => Promise<R>) => (id: number, ...a: A) => {
+      seen(id);
+      return f(id, ...a);
+    };
+  return {
+    ...polls,
+    recordSuccess: noted(polls.recordSuccess),
+    recordNotModified: noted(polls.recordNotModified),
+    recordPulse: noted(polls.recordPulse),
+    recordFailure: noted(polls.recordFailure),
+  };
+}
+
 Deno.test("a catalog that grows never delays the vendors already watched: they are polled before the new ones", async () => {
   const r = await rig(4);
   const order: number[] = [];
-  const polls = r.store.polls;
-  const noted =
-    <A extends unknown[], R>(f: (id: number, ...a: A) => Promise<R>) => (id: number, ...a: A) => {
-      order.push(id);
-      return f(id, ...a);
-    };
   // One fetch at a time: the poller starts four polls per round, in the order the store gives.
   const poller = createPoller(
     { ...CONFIG, concurrency: 1 },
     testPollerDeps(r.store, r.clock, {
       adapters: { statuspage },
-      store: {
-        ...polls,
-        recordSuccess: noted(polls.recordSuccess),
-        recordNotModified: noted(polls.recordNotModified),
-        recordPulse: noted(polls.recordPulse),
-        recordFailure: noted(polls.recordFailure),
-      },
+      store: noting(r.store.polls, (id) => order.push(id)),
     }),
   );
   try {
@@ -354,23 +358,19 @@ async function stallingFirstReads() {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => open = resolve);
   const s = { stalled: 0 };
+  const noted = noting(polls, (id) => recorded.add(id));
   const poller = createPoller(
     { ...CONFIG, concurrency: 1 }, // four polls in flight at most
     testPollerDeps(r.store, r.clock, {
       adapters: { statuspage },
       store: {
-        ...polls,
+        ...noted,
         recordSuccess: async (id, snapshot, poll) => {
           if (firstReads.has(id)) {
             s.stalled++;
             await gate;
           }
-          recorded.add(id);
-          return await polls.recordSuccess(id, snapshot, poll);
-        },
-        recordNotModified: async (id, poll) => {
-          recorded.add(id);
-          return await polls.recordNotModified(id, poll);
+          return await noted.recordSuccess(id, snapshot, poll);
         },
       },
     }),
