@@ -181,19 +181,40 @@ function follow(
   };
 }
 
-/**
- * From `killAt` on: each vendor's first poll after it, against its last before it (a poll
- * stamps `last_checked_at`); read every 2 s, faster than any vendor is polled twice, until every
- * vendor was polled again or 5 minutes passed.
- */
-async function gapsAcross(sql: postgres.Sql, killAt: number) {
-  const before = new Map<number, number>(
-    (await sql`SELECT id, last_checked_at FROM vendors`).map((r) => [
+/** Each vendor's last poll and the deadline it promised, read just before a kill. */
+async function pollsBefore(sql: postgres.Sql) {
+  return new Map(
+    (await sql`SELECT id, last_checked_at, deadline_at, failures FROM vendors`).map((r) => [
       Number(r.id),
-      Number(r.last_checked_at),
+      { last: Number(r.last_checked_at), deadline: Number(r.deadline_at), failures: r.failures },
     ]),
   );
+}
+
+/** What {@link gapsAcross} found: the longest gap and the latest poll past its deadline. */
+interface Failover {
+  readonly seen: number;
+  readonly longest: number;
+  /** Consecutive failures the vendor of the longest gap had before the kill (backoff). */
+  readonly longestFailures: number;
+  readonly latePastDeadline: number;
+}
+
+/**
+ * From the kill on: each vendor's first poll after it (a poll stamps `last_checked_at`),
+ * against its last before it (`before`, read just before the kill) and the deadline that poll
+ * promised; read every 2 s, faster than any vendor is polled twice, until every vendor was
+ * polled again or 5 minutes passed. A vendor backing off after failures is promised more than
+ * a pulse interval, so the deadline, not the gap, says whether the kill left it waiting.
+ */
+async function gapsAcross(
+  sql: postgres.Sql,
+  before: Map<number, { last: number; deadline: number; failures: number }>,
+  killAt: number,
+): Promise<Failover> {
   let longest = 0;
+  let longestFailures = 0;
+  let latePastDeadline = -Infinity;
   let seen = 0;
   let since = killAt;
   const end = killAt + 5 * 60_000;
@@ -202,17 +223,22 @@ async function gapsAcross(sql: postgres.Sql, killAt: number) {
       await sql`SELECT id, last_checked_at FROM vendors WHERE last_checked_at > ${since}`;
     for (const r of rows) {
       const id = Number(r.id);
-      const last = before.get(id);
-      if (last === undefined || last > killAt) continue;
+      const was = before.get(id);
       const at = Number(r.last_checked_at);
-      longest = Math.max(longest, (at - last) / 1000);
-      seen++;
+      if (was === undefined || at <= was.last) continue;
       before.delete(id);
       since = Math.max(since, at - 5_000); // overlap: a slow commit may carry an older stamp
+      if (was.last > killAt || at < killAt) continue; // polled between the read and the kill
+      seen++;
+      const gap = (at - was.last) / 1000;
+      if (gap > longest) [longest, longestFailures] = [gap, was.failures];
+      if (was.deadline > 0) {
+        latePastDeadline = Math.max(latePastDeadline, (at - was.deadline) / 1000);
+      }
     }
     await sleep(2000);
   }
-  return { longest, seen };
+  return { seen, longest, longestFailures, latePastDeadline };
 }
 
 interface RunReport {
@@ -312,7 +338,7 @@ async function run(
       last: typeof health0[0];
       use: { cpu: number; peakMiB: number };
     } | null = null;
-    let failover: Promise<{ longest: number; seen: number }> | null = null;
+    let failover: Promise<Failover> | null = null;
     const killAt = t0 + (seconds * 1000) / 2;
     for (let k = 0; Date.now() - t0 < seconds * 1000; k++) {
       const due = t0 + 10_000 + k * 5_000;
@@ -330,10 +356,11 @@ async function run(
         const use = await processUse(victim.pid);
         const [{ held }] = await sql`SELECT COUNT(*)::int AS held FROM vendors
           WHERE lease_owner = ${`scale-${procs.length - 1}`} AND lease_until > ${Date.now()}`;
+        const before = await pollsBefore(sql);
         const at = Date.now();
         await victim.kill();
         killed = { at, pid: victim.pid, held, last, use };
-        failover = gapsAcross(sql, at);
+        failover = gapsAcross(sql, before, at);
       }
     }
     const t1 = Date.now();
@@ -406,14 +433,27 @@ async function run(
         "rest statusd, PostgreSQL and this bench)",
     );
     if (killed && failover) {
-      const { longest, seen } = await failover;
+      const f = await failover;
       console.log(
         `    failover: process ${procs.length - 1} killed holding ${killed.held} vendors' ` +
-          `leases; ${fmt(seen, 0)} of ${fmt(count, 0)} vendors polled again by the others, the ` +
-          `longest gap between two polls of a vendor across the kill ${fmt(longest)} s (pulse ` +
-          `every ${PULSE_S} s, lease 20 s)`,
+          `leases; ${fmt(f.seen, 0)} of ${fmt(count, 0)} vendors polled again by the others; ` +
+          (f.latePastDeadline > 0
+            ? `the latest of them ${fmt(f.latePastDeadline)} s after the deadline its last ` +
+              "poll promised (goal ≤ 20 s, one lease)"
+            : `every one before the deadline its last poll promised (the closest ` +
+              `${fmt(-f.latePastDeadline)} s before)`) +
+          `; the longest gap between two polls of a vendor ` +
+          `across the kill ${fmt(f.longest)} s (pulse every ${PULSE_S} s; that vendor had ` +
+          `${f.longestFailures} failures before it, each doubling its wait)`,
       );
     }
+    const failed = await sql`SELECT outcome, COUNT(*)::int AS n FROM fetches
+      WHERE at >= ${t0} AND at < ${t1} AND outcome NOT IN ('ok', 'not_modified')
+      GROUP BY outcome ORDER BY n DESC`;
+    console.log(
+      `    failed polls in the window: ${failed.reduce((s, r) => s + r.n, 0)}` +
+        (failed.length ? ` (${failed.map((r) => `${r.outcome} ${r.n}`).join(", ")})` : ""),
+    );
     const survivors = clients.filter((_, i) => procs[i]!.pid !== killed?.pid);
     const missing = survivors.map((c) => expected.filter((id) => !c.seen.has(id)).length);
     console.log(
