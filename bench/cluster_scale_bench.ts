@@ -133,6 +133,8 @@ function follow(
   const stop = new AbortController();
   const seen = new Set<number>();
   let last = after;
+  /** The stream being read: cancelled on close, as an abort alone may leave a read pending. */
+  let reading: ReadableStreamDefaultReader<string> | null = null;
   const done = (async () => {
     while (!stop.signal.aborted) {
       try {
@@ -140,6 +142,7 @@ function follow(
           signal: stop.signal,
         });
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        reading = reader;
         let buffer = "";
         for (;;) {
           const { value, done } = await reader.read();
@@ -176,19 +179,10 @@ function follow(
     seen,
     async close() {
       stop.abort();
+      await reading?.cancel().catch(() => {});
       await done;
     },
   };
-}
-
-/** Each vendor's last poll and the deadline it promised, read just before a kill. */
-async function pollsBefore(sql: postgres.Sql) {
-  return new Map(
-    (await sql`SELECT id, last_checked_at, deadline_at, failures FROM vendors`).map((r) => [
-      Number(r.id),
-      { last: Number(r.last_checked_at), deadline: Number(r.deadline_at), failures: r.failures },
-    ]),
-  );
 }
 
 /** What {@link gapsAcross} found: the longest gap and the latest poll past its deadline. */
@@ -198,47 +192,114 @@ interface Failover {
   /** Consecutive failures the vendor of the longest gap had before the kill (backoff). */
   readonly longestFailures: number;
   readonly latePastDeadline: number;
+  /** Who leased the latest vendor at the kill ("nobody", or an instance id). */
+  readonly latestLeasedBy: string;
+  /** Vendors first polled after their deadline, and how many the killed process had leased. */
+  readonly late: number;
+  readonly lateLeasedByKilled: number;
 }
 
 /**
- * From the kill on: each vendor's first poll after it (a poll stamps `last_checked_at`),
- * against its last before it (`before`, read just before the kill) and the deadline that poll
- * promised; read every 2 s, faster than any vendor is polled twice, until every vendor was
- * polled again or 5 minutes passed. A vendor backing off after failures is promised more than
- * a pulse interval, so the deadline, not the gap, says whether the kill left it waiting.
+ * Each vendor's last poll, the deadline it promised and its lease, kept just before the kill in
+ * a table of this bench's own connection, then, every 2 s until every vendor was polled again or
+ * 5 minutes passed, each vendor's first poll after it (a poll stamps `last_checked_at`; no
+ * vendor is polled twice within 2 s). Compared row by row, so a poll whose commit comes late is
+ * still seen. A vendor backing off after failures is promised more than a pulse interval, so the
+ * deadline, not the gap, says whether the kill left it waiting.
  */
-async function gapsAcross(
-  sql: postgres.Sql,
-  before: Map<number, { last: number; deadline: number; failures: number }>,
-  killAt: number,
-): Promise<Failover> {
-  let longest = 0;
-  let longestFailures = 0;
-  let latePastDeadline = -Infinity;
-  let seen = 0;
-  let since = killAt;
-  const end = killAt + 5 * 60_000;
-  while (before.size > 0 && Date.now() < end) {
-    const rows =
-      await sql`SELECT id, last_checked_at FROM vendors WHERE last_checked_at > ${since}`;
-    for (const r of rows) {
-      const id = Number(r.id);
-      const was = before.get(id);
-      const at = Number(r.last_checked_at);
-      if (was === undefined || at <= was.last) continue;
-      before.delete(id);
-      since = Math.max(since, at - 5_000); // overlap: a slow commit may carry an older stamp
-      if (was.last > killAt || at < killAt) continue; // polled between the read and the kill
-      seen++;
-      const gap = (at - was.last) / 1000;
-      if (gap > longest) [longest, longestFailures] = [gap, was.failures];
-      if (was.deadline > 0) {
-        latePastDeadline = Math.max(latePastDeadline, (at - was.deadline) / 1000);
+async function failoverWatch(sql: postgres.Sql, killed: string) {
+  const conn = await sql.reserve();
+  await conn`CREATE TEMP TABLE before_kill (id bigint PRIMARY KEY, last bigint NOT NULL,
+    deadline_at bigint NOT NULL, failures integer NOT NULL, leased_by text)`;
+  await conn`INSERT INTO before_kill SELECT id, last_checked_at, deadline_at, failures,
+      CASE WHEN lease_until > ${Date.now()} THEN lease_owner END
+    FROM vendors WHERE last_checked_at IS NOT NULL`;
+  return (killAt: number): Promise<Failover> =>
+    (async () => {
+      const f = {
+        seen: 0,
+        longest: 0,
+        longestFailures: 0,
+        latePastDeadline: -Infinity,
+        latestLeasedBy: "nobody",
+        late: 0,
+        lateLeasedByKilled: 0,
+      };
+      const end = killAt + 5 * 60_000;
+      try {
+        for (let left = Infinity; left > 0 && Date.now() < end; await sleep(2000)) {
+          const rows = await conn`DELETE FROM before_kill b USING vendors v
+            WHERE v.id = b.id AND v.last_checked_at > b.last
+            RETURNING b.last, b.deadline_at, b.failures, b.leased_by, v.last_checked_at AS at`;
+          for (const r of rows) {
+            const [last, at, deadline] = [Number(r.last), Number(r.at), Number(r.deadline_at)];
+            if (at < killAt) continue; // polled between the snapshot and the kill
+            f.seen++;
+            const gap = (at - last) / 1000;
+            if (gap > f.longest) [f.longest, f.longestFailures] = [gap, r.failures];
+            if (deadline <= 0) continue;
+            const past = (at - deadline) / 1000;
+            if (past > 0) {
+              f.late++;
+              if (r.leased_by === killed) f.lateLeasedByKilled++;
+            }
+            if (past > f.latePastDeadline) {
+              f.latePastDeadline = past;
+              f.latestLeasedBy = r.leased_by ?? "nobody";
+            }
+          }
+          left = Number((await conn`SELECT COUNT(*)::int AS n FROM before_kill`)[0]!.n);
+        }
+      } finally {
+        await conn`DROP TABLE before_kill`;
+        conn.release();
       }
+      return f;
+    })();
+}
+
+/**
+ * Samples every live process's missed deadlines every 5 s, so they can be placed in time
+ * (before the kill, in the two minutes after it, later).
+ */
+function missedTimeline(procs: readonly StatusdProcess[], dead: () => number | null) {
+  const samples: { at: number; missed: number[] }[] = [];
+  const stop = new AbortController();
+  const done = (async () => {
+    while (!stop.signal.aborted) {
+      const missed = await Promise.all(procs.map(async (p) => {
+        if (p.pid === dead()) return NaN;
+        try {
+          const h = await (await fetch(`${p.base}/healthz`)).json();
+          return Number(h.poller.missedDeadlines);
+        } catch {
+          return NaN;
+        }
+      }));
+      samples.push({ at: Date.now(), missed });
+      await sleep(5000);
     }
-    await sleep(2000);
-  }
-  return { seen, longest, longestFailures, latePastDeadline };
+  })();
+  return {
+    /** Missed deadlines first seen in [from, to), summed over the processes. */
+    between(from: number, to: number): number {
+      let sum = 0;
+      procs.forEach((_, i) => {
+        let prev = NaN;
+        for (const s of samples) {
+          const m = s.missed[i]!;
+          if (Number.isNaN(m)) continue;
+          if (!Number.isNaN(prev) && s.at >= from && s.at < to) sum += m - prev;
+          prev = m;
+        }
+      });
+      return sum;
+    },
+    async close() {
+      stop.abort();
+      await done;
+    },
+  };
 }
 
 interface RunReport {
@@ -339,6 +400,7 @@ async function run(
       use: { cpu: number; peakMiB: number };
     } | null = null;
     let failover: Promise<Failover> | null = null;
+    const timeline = missedTimeline(procs, () => killed?.pid ?? null);
     const killAt = t0 + (seconds * 1000) / 2;
     for (let k = 0; Date.now() - t0 < seconds * 1000; k++) {
       const due = t0 + 10_000 + k * 5_000;
@@ -356,14 +418,15 @@ async function run(
         const use = await processUse(victim.pid);
         const [{ held }] = await sql`SELECT COUNT(*)::int AS held FROM vendors
           WHERE lease_owner = ${`scale-${procs.length - 1}`} AND lease_until > ${Date.now()}`;
-        const before = await pollsBefore(sql);
+        const watch = await failoverWatch(sql, `scale-${procs.length - 1}`);
         const at = Date.now();
         await victim.kill();
         killed = { at, pid: victim.pid, held, last, use };
-        failover = gapsAcross(sql, before, at);
+        failover = watch(at);
       }
     }
     const t1 = Date.now();
+    await timeline.close();
     const minutes = (t1 - t0) / 60_000;
     const use1 = await Promise.all(
       procs.map((p) => p.pid === killed?.pid ? killed.use : processUse(p.pid)),
@@ -434,16 +497,23 @@ async function run(
     );
     if (killed && failover) {
       const f = await failover;
+      const after = killed.at + 120_000;
+      console.log(
+        `    missed deadlines by when (sampled every 5 s): ${timeline.between(t0, killed.at)} ` +
+          `before the kill, ${timeline.between(killed.at, after)} in the 2 min after it, ` +
+          `${timeline.between(after, t1 + 1)} later`,
+      );
       console.log(
         `    failover: process ${procs.length - 1} killed holding ${killed.held} vendors' ` +
           `leases; ${fmt(f.seen, 0)} of ${fmt(count, 0)} vendors polled again by the others; ` +
+          `${fmt(f.late, 0)} of them after the deadline their last poll promised ` +
+          `(${f.lateLeasedByKilled} leased by the killed process), ` +
           (f.latePastDeadline > 0
-            ? `the latest of them ${fmt(f.latePastDeadline)} s after the deadline its last ` +
-              "poll promised (goal ≤ 20 s, one lease)"
-            : `every one before the deadline its last poll promised (the closest ` +
-              `${fmt(-f.latePastDeadline)} s before)`) +
-          `; the longest gap between two polls of a vendor ` +
-          `across the kill ${fmt(f.longest)} s (pulse every ${PULSE_S} s; that vendor had ` +
+            ? `the latest ${fmt(f.latePastDeadline)} s after it (leased by ` +
+              `${f.latestLeasedBy} at the kill; goal ≤ 20 s, one lease)`
+            : `the closest ${fmt(-f.latePastDeadline)} s before it`) +
+          `; the longest gap between two polls of a vendor across the ` +
+          `kill ${fmt(f.longest)} s (pulse every ${PULSE_S} s; that vendor had ` +
           `${f.longestFailures} failures before it, each doubling its wait)`,
       );
     }
