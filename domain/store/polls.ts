@@ -90,11 +90,9 @@ export interface FailureRecord extends PollRecord {
 export interface PollStore {
   /**
    * Claims up to `limit` catalog vendors due at `now` for this instance to poll: those a poll
-   * promised a deadline to first, earliest deadline first, then those without one (never read,
-   * or waiting after a skip), most overdue first. A promise made is kept before new work is
-   * taken on, so a fresh start or a catalog that grows never makes the vendors already watched
-   * late; among promises the nearest deadline goes first, so a pulse due 3 s before its deadline
-   * is not kept waiting by a full read due 30 s before its own. On
+   * promised a deadline to first, then those without one (never read, or waiting after a
+   * skip), each most overdue first. A promise made is kept before new work is taken on, so a
+   * fresh start or a catalog that grows never makes the vendors already watched late. On
    * PostgreSQL each is leased to the instance (the others skip it until its poll is recorded or
    * the lease ends); on SQLite one process owns the database, so the lease is implicit and
    * claiming is reading.

@@ -82,10 +82,7 @@ export function pollStore(
   /** One of the two due queues: vendors a poll promised a deadline to, or those without one. */
   const queue = (tx: Sql, promised: boolean) =>
     promised ? tx`deadline_at > 0` : tx`deadline_at = 0`;
-  /**
-   * Claims up to `limit` due vendors of one queue: promised ones earliest deadline first, the
-   * others most overdue first.
-   */
+  /** Claims up to `limit` due vendors of one queue, most overdue first. */
   const claimQueue = async (now: number, limit: number, promised: boolean) => {
     const rows = await sql`WITH picked AS (
         SELECT id,
@@ -94,7 +91,7 @@ export function pollStore(
         FROM vendors
         WHERE in_catalog = 1 AND ${queue(sql, promised)} AND next_poll_at <= ${now}
           AND ${claimable(sql, now)}
-        ORDER BY ${promised ? sql`deadline_at` : sql`next_poll_at`}, id LIMIT ${limit}
+        ORDER BY next_poll_at, id LIMIT ${limit}
         FOR UPDATE SKIP LOCKED),
       leased AS (UPDATE vendors v SET lease_owner = ${owner}, lease_until = ${now + LEASE_MS}
         FROM picked WHERE v.id = picked.id AND NOT picked.held RETURNING v.id)
@@ -105,18 +102,17 @@ export function pollStore(
         EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                 AND ${sql.unsafe(openSql("i"))}) AS open_incidents
       FROM vendors v JOIN picked ON v.id = picked.id`;
-    const key = (v: DueVendor) => promised ? v.deadlineAt : v.nextPollAt;
-    return rows.map(toDue).sort((a, b) => key(a) - key(b) || a.id - b.id);
+    return rows.map(toDue).sort((a, b) => a.nextPollAt - b.nextPollAt || a.id - b.id);
   };
 
   return {
     /**
      * Claims the due vendors no other instance holds (rows another instance is claiming at
      * this moment are skipped, not waited for) and returns them: those promised a deadline
-     * first, earliest deadline first, then those without one, most overdue first. A vendor
-     * this instance already holds for more than half a lease is returned without writing its
-     * row again: the poller asks every round for its whole read-ahead, and rewriting every
-     * buffered row each second was most of what PostgreSQL wrote at 50,000 vendors.
+     * first, then those without one, each most overdue first. A vendor this instance already
+     * holds for more than half a lease is returned without writing its row again: the poller
+     * asks every round for its whole read-ahead, and rewriting every buffered row each second
+     * was most of what PostgreSQL wrote at 50,000 vendors.
      */
     async claimDue(now, limit) {
       const promised = await claimQueue(now, limit, true);

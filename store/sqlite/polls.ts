@@ -65,10 +65,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
    * promised a deadline to, or those without one.
    */
   const queue = (promised: boolean) => promised ? "deadline_at > 0" : "deadline_at = 0";
-  /**
-   * Due vendors of one queue: promised ones earliest deadline first, the others most overdue
-   * first.
-   */
+  /** Due vendors of one queue, most overdue first. */
   const dueOf = (promised: boolean) =>
     statement(
       db,
@@ -80,7 +77,7 @@ export function pollStore(db: Db, feed: ChangeFanOut, batch: WriteBatch): PollSt
          EXISTS (SELECT 1 FROM incidents i WHERE i.vendor_id = v.id
                  AND ${openSql("i")}) AS open_incidents
        FROM vendors v WHERE v.in_catalog = 1 AND v.${queue(promised)} AND v.next_poll_at <= ?
-       ORDER BY v.${promised ? "deadline_at" : "next_poll_at"}, v.id LIMIT ?`,
+       ORDER BY v.next_poll_at, v.id LIMIT ?`,
     );
   const duePromised = dueOf(true);
   const dueFresh = dueOf(false);

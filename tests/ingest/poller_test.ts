@@ -338,6 +338,45 @@ Deno.test("a catalog that grows never delays the vendors already watched: they a
   }
 });
 
+Deno.test("among vendors due again, the nearest deadline is polled first: a pulse 2 s from its deadline before a full read 10 s from its own", async () => {
+  const r = await rig(2);
+  const order: number[] = [];
+  const noted = noting(r.store.polls, (id) => order.push(id));
+  // From the second round on the store hands both out as it would a full read that fell due
+  // 20 s ago and a pulse that fell due 1 s ago: by when they fell due, the full read first.
+  let shaped = false;
+  const poller = createPoller(
+    { ...CONFIG, concurrency: 1 }, // one fetch at a time: they run in the order they start
+    testPollerDeps(r.store, r.clock, {
+      adapters: { statuspage },
+      store: {
+        ...noted,
+        async claimDue(now, limit) {
+          const due = [...await noted.claimDue(now, limit)].sort((a, b) => a.id - b.id);
+          if (!shaped || due.length < 2) return due;
+          return [
+            { ...due[0]!, nextPollAt: now - 20 * SECOND_MS, deadlineAt: now + 10 * SECOND_MS },
+            { ...due[1]!, nextPollAt: now - SECOND_MS, deadlineAt: now + 2 * SECOND_MS },
+          ];
+        },
+      },
+    }),
+  );
+  try {
+    await poller.runOnce(); // both are read and promised their next poll
+    const [full, pulse] = [...order].sort((a, b) => a - b);
+    r.clock.advance(5 * MINUTE_MS);
+    shaped = true;
+    order.length = 0;
+    equal((await poller.runOnce()).polled, 2);
+    deepStrictEqual(order, [pulse, full], "the pulse, nearer its deadline, goes first");
+    equal(poller.stats().missedDeadlines, 0);
+  } finally {
+    await poller.stop();
+    await r.close();
+  }
+});
+
 /**
  * Two watched vendors (read, their next poll promised 217.5 s after T0) and six added a minute
  * later, polled by a poller with four places in flight whose first readings stall until `open`.
