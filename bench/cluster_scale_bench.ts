@@ -501,7 +501,11 @@ async function run(
       console.log(
         `    missed deadlines by when (sampled every 5 s): ${timeline.between(t0, killed.at)} ` +
           `before the kill, ${timeline.between(killed.at, after)} in the 2 min after it, ` +
-          `${timeline.between(after, t1 + 1)} later`,
+          `${timeline.between(after, t1 + 1)} later; by 30 s of the window: ` +
+          Array.from(
+            { length: Math.ceil((t1 - t0) / 30_000) },
+            (_, k) => timeline.between(t0 + k * 30_000, Math.min(t1 + 1, t0 + (k + 1) * 30_000)),
+          ).join(" "),
       );
       console.log(
         `    failover: process ${procs.length - 1} killed holding ${killed.held} vendors' ` +
