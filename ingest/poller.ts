@@ -120,7 +120,7 @@ const isPromised = (v: DueVendor) => v.deadlineAt > 0;
  * few hundred read ahead costs nothing; sorting every due row in the store on each claim made
  * PostgreSQL's CPU half as much again at 50,000 vendors (docs/decisions.md).
  */
-export function startOrder(due: readonly DueVendor[]): DueVendor[] {
+function startOrder(due: readonly DueVendor[]): DueVendor[] {
   const promised = due.filter(isPromised).sort((a, b) =>
     a.deadlineAt - b.deadlineAt || a.id - b.id
   );
