@@ -12,8 +12,9 @@
  * Prints, per run: missed deadlines, vendors fetched more often than one schedule allows
  * (polled by two instances), calm → trouble p95, each process's CPU (share of one core) and
  * peak RSS, PostgreSQL's CPU, the rows and WAL bytes it wrote and the change rows added per
- * minute; the failover (vendors leased by the killed process, the longest any waited to be
- * polled again); and for every SSE client that lived to the end, the changes of the window it
+ * minute; the failover (vendors leased by the killed process, those first polled again after
+ * the deadline their last poll promised, the longest gap) and the missed deadlines placed in
+ * time; and for every SSE client that lived to the end, the changes of the window it
  * missed (goal 0).
  * @module
  */
@@ -185,7 +186,14 @@ function follow(
   };
 }
 
-/** What {@link gapsAcross} found: the longest gap and the latest poll past its deadline. */
+/** A statusd process's poller counters, from its `/healthz`. */
+async function pollerHealth(
+  p: StatusdProcess,
+): Promise<{ polls: number; missedDeadlines: number }> {
+  return (await (await fetch(`${p.base}/healthz`)).json()).poller;
+}
+
+/** What {@link failoverWatch} found: the longest gap and the latest poll past its deadline. */
 interface Failover {
   readonly seen: number;
   readonly longest: number;
@@ -205,7 +213,8 @@ interface Failover {
  * 5 minutes passed, each vendor's first poll after it (a poll stamps `last_checked_at`; no
  * vendor is polled twice within 2 s). Compared row by row, so a poll whose commit comes late is
  * still seen. A vendor backing off after failures is promised more than a pulse interval, so the
- * deadline, not the gap, says whether the kill left it waiting.
+ * deadline, not the gap, says whether the kill left it waiting. Answers how many vendors the
+ * process `killed` holds a live lease on in that copy, and `watch`, to start at the kill.
  */
 async function failoverWatch(sql: postgres.Sql, killed: string) {
   const conn = await sql.reserve();
@@ -214,7 +223,9 @@ async function failoverWatch(sql: postgres.Sql, killed: string) {
   await conn`INSERT INTO before_kill SELECT id, last_checked_at, deadline_at, failures,
       CASE WHEN lease_until > ${Date.now()} THEN lease_owner END
     FROM vendors WHERE last_checked_at IS NOT NULL`;
-  return (killAt: number): Promise<Failover> =>
+  const [{ held }] = await conn`SELECT COUNT(*)::int AS held FROM before_kill
+    WHERE leased_by = ${killed}`;
+  const watch = (killAt: number): Promise<Failover> =>
     (async () => {
       const f = {
         seen: 0,
@@ -256,6 +267,7 @@ async function failoverWatch(sql: postgres.Sql, killed: string) {
       }
       return f;
     })();
+  return { held: Number(held), watch };
 }
 
 /**
@@ -270,8 +282,7 @@ function missedTimeline(procs: readonly StatusdProcess[], dead: () => number | n
       const missed = await Promise.all(procs.map(async (p) => {
         if (p.pid === dead()) return NaN;
         try {
-          const h = await (await fetch(`${p.base}/healthz`)).json();
-          return Number(h.poller.missedDeadlines);
+          return (await pollerHealth(p)).missedDeadlines;
         } catch {
           return NaN;
         }
@@ -357,12 +368,7 @@ async function run(
       if (Date.now() - started > 20 * 60_000) throw new Error(`only ${n} of ${count} read`);
       await sleep(2000);
     }
-    const health = async (p: StatusdProcess) =>
-      (await (await fetch(`${p.base}/healthz`)).json()).poller as {
-        polls: number;
-        missedDeadlines: number;
-      };
-    const health0 = await Promise.all(procs.map(health));
+    const health0 = await Promise.all(procs.map(pollerHealth));
     console.log(
       `  ${label}: ${fmt(count, 0)} vendors, ${instances} process(es): every vendor read once ` +
         `${fmt((Date.now() - started) / 1000)} s after the start, in ` +
@@ -414,11 +420,9 @@ async function run(
       }
       if (killOne && killed === null && Date.now() >= killAt) {
         const victim = procs[procs.length - 1]!;
-        const last = await health(victim);
+        const last = await pollerHealth(victim);
         const use = await processUse(victim.pid);
-        const [{ held }] = await sql`SELECT COUNT(*)::int AS held FROM vendors
-          WHERE lease_owner = ${`scale-${procs.length - 1}`} AND lease_until > ${Date.now()}`;
-        const watch = await failoverWatch(sql, `scale-${procs.length - 1}`);
+        const { held, watch } = await failoverWatch(sql, `scale-${procs.length - 1}`);
         const at = Date.now();
         await victim.kill();
         killed = { at, pid: victim.pid, held, last, use };
@@ -437,7 +441,7 @@ async function run(
     const to = await written(sql);
     const fetched1 = (await simStats(origin)).groups;
     const health1 = await Promise.all(
-      procs.map((p) => p.pid === killed?.pid ? killed.last : health(p)),
+      procs.map((p) => p.pid === killed?.pid ? killed.last : pollerHealth(p)),
     );
     await sleep(5000); // the last changes reach every client
     const end = (await written(sql)).lastChange;
