@@ -189,7 +189,9 @@ function follow(
 /** A statusd process's poller counters, from its `/healthz`. */
 async function pollerHealth(
   p: StatusdProcess,
-): Promise<{ polls: number; missedDeadlines: number }> {
+): Promise<
+  { polls: number; missedDeadlines: number; lastMissAt: number | null; lastMissByMs: number | null }
+> {
   return (await (await fetch(`${p.base}/healthz`)).json()).poller;
 }
 
@@ -272,17 +274,22 @@ async function failoverWatch(sql: postgres.Sql, killed: string) {
 
 /**
  * Samples every live process's missed deadlines every 5 s, so they can be placed in time
- * (before the kill, in the two minutes after it, later).
+ * (before the kill, in the two minutes after it, later), and the last miss each sample saw (when,
+ * and how late: several misses within 5 s show only the last).
  */
 function missedTimeline(procs: readonly StatusdProcess[], dead: () => number | null) {
   const samples: { at: number; missed: number[] }[] = [];
+  /** The last miss of each process, by when it started. */
+  const lastMisses = procs.map(() => new Map<number, number>());
   const stop = new AbortController();
   const done = (async () => {
     while (!stop.signal.aborted) {
-      const missed = await Promise.all(procs.map(async (p) => {
+      const missed = await Promise.all(procs.map(async (p, i) => {
         if (p.pid === dead()) return NaN;
         try {
-          return (await pollerHealth(p)).missedDeadlines;
+          const h = await pollerHealth(p);
+          if (h.lastMissAt !== null) lastMisses[i]!.set(h.lastMissAt, h.lastMissByMs ?? 0);
+          return h.missedDeadlines;
         } catch {
           return NaN;
         }
@@ -305,6 +312,11 @@ function missedTimeline(procs: readonly StatusdProcess[], dead: () => number | n
         }
       });
       return sum;
+    },
+    /** How late the sampled misses that started in [from, to) were (ms), latest first. */
+    lateness(from: number, to: number): number[] {
+      return lastMisses.flatMap((m) => [...m].filter(([at]) => at >= from && at < to))
+        .sort((a, b) => b[0] - a[0]).map(([, by]) => by);
     },
     async close() {
       stop.abort();
@@ -510,6 +522,18 @@ async function run(
             { length: Math.ceil((t1 - t0) / 30_000) },
             (_, k) => timeline.between(t0 + k * 30_000, Math.min(t1 + 1, t0 + (k + 1) * 30_000)),
           ).join(" "),
+      );
+      const late = (from: number, to: number) => {
+        const by = timeline.lateness(from, to);
+        return by.length === 0
+          ? "none"
+          : `${by.length}, by ${by.slice(0, 8).map((ms) => fmt(ms / 1000, 1)).join(", ")}${
+            by.length > 8 ? ", …" : ""
+          } s (max ${fmt(Math.max(...by) / 1000, 1)} s)`;
+      };
+      console.log(
+        `    how late (the last miss of each process, sampled every 5 s): before the kill ` +
+          `${late(t0, killed.at)}; after it ${late(killed.at, t1 + 1)}`,
       );
       console.log(
         `    failover: process ${procs.length - 1} killed holding ${killed.held} vendors' ` +

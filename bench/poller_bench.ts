@@ -568,7 +568,9 @@ export async function runPollerBench(options: PollerBenchOptions): Promise<void>
           `${firstReadings.requests} requests`
         : `${firstRead.size} of ${catalog.all.length} vendors read`
     }`,
-    `  missed deadlines     ${stats.missedDeadlines} (due backlog at end ${stats.dueBacklog})`,
+    `  missed deadlines     ${stats.missedDeadlines}${
+      stats.lastMissByMs === null ? "" : `, the last by ${sec(stats.lastMissByMs)}`
+    } (due backlog at end ${stats.dueBacklog})`,
     `  calm → trouble       ${delays.calm.length} of ${injected} seen; p95 ${
       sec(percentile(delays.calm, 95))
     } (max ${sec(Math.max(0, ...delays.calm))}; goal ≤ 65 s) | moving vendors: ` +

@@ -25,6 +25,9 @@ export type PollerStats = {
   readonly changes: number;
   /** Polls that started after their deadline. */
   readonly missedDeadlines: number;
+  /** When the last of those started, and how long after its deadline (ms); null before one. */
+  readonly lastMissAt: EpochMs | null;
+  readonly lastMissByMs: number | null;
   readonly inFlight: number;
   readonly queued: number;
   /** Vendors due at the last round that were not yet dispatched. */

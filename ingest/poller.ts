@@ -171,6 +171,8 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     failures: 0,
     changes: 0,
     missedDeadlines: 0,
+    lastMissAt: null as EpochMs | null,
+    lastMissByMs: null as number | null,
   };
   const byReason: Record<string, number> = {};
   const silence = createSilenceWatch(deps.log);
@@ -206,7 +208,11 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       return out;
     },
     onStart: (v, at) => {
-      if (v.deadlineAt > 0 && at > v.deadlineAt) counts.missedDeadlines++;
+      if (v.deadlineAt > 0 && at > v.deadlineAt) {
+        counts.missedDeadlines++;
+        counts.lastMissAt = at;
+        counts.lastMissByMs = at - v.deadlineAt;
+      }
     },
   };
 

@@ -21,6 +21,19 @@ export const JITTER_MIN_FRACTION = 0.05;
 export const JITTER_MAX_FRACTION = 0.1;
 
 /**
+ * The least time between a vendor falling due and its deadline (ms): the tick (1 s), the claim
+ * and a busy moment's wait for a place must fit in it. 5 % of a 60 s interval is 3 s, and at
+ * 50,000 vendors on five instances a few polls in 275,000 started after their deadline with that
+ * much (docs/decisions.md).
+ */
+export const MIN_SLACK_MS = 5_000;
+/**
+ * The floor never pulls a poll earlier than this fraction of its interval: a self-hoster's short
+ * interval is not polled much more often than asked; its deadline is then closer than the floor.
+ */
+export const SLACK_FLOOR_MAX_FRACTION = 0.25;
+
+/**
  * After a vendor's first poll (all vendors start due at once) the next one may come up to half
  * an interval early, so a fresh start's burst spreads out instead of repeating every interval.
  */
@@ -91,11 +104,13 @@ export function pulseMs(config: ScheduleConfig): number {
 }
 
 /**
- * Next poll after a poll that started at `now`. After a failure (`state.failures > 0`) the
- * backoff applies, or the wait the vendor asked for (`retryAfterMs`) when longer: that poll
- * never comes earlier than asked. Otherwise the moving interval, the pulse interval for a calm
- * vendor watched by pulses, or the stable interval. `random` is in [0, 1); `spread` widens the
- * jitter (first poll of a vendor).
+ * Next poll after a poll that started at `now`: the moving interval, the pulse interval for a
+ * calm vendor watched by pulses, or the stable interval; after a failure (`state.failures > 0`)
+ * the backoff, or the wait the vendor asked for (`retryAfterMs`) when longer. That is the
+ * deadline. The vendor falls due earlier by the jitter, and by at least {@link MIN_SLACK_MS}
+ * (capped for short intervals). A poll is never due earlier than the vendor asked; its deadline
+ * is then the floor after it (a deadline equal to the time a vendor falls due is missed by
+ * every tick). `random` is in [0, 1); `spread` widens the jitter (first poll of a vendor).
  */
 export function nextPollAt(
   state: ScheduleState,
@@ -111,12 +126,11 @@ export function nextPollAt(
     ? pulseMs(config)
     : intervalMs(state, now, config);
   const max = spread ? SPREAD_MAX_FRACTION : JITTER_MAX_FRACTION;
-  const early = delay * (JITTER_MIN_FRACTION + (max - JITTER_MIN_FRACTION) * random());
+  const jitter = delay * (JITTER_MIN_FRACTION + (max - JITTER_MIN_FRACTION) * random());
+  const floor = Math.min(MIN_SLACK_MS, delay * SLACK_FLOOR_MAX_FRACTION);
   const asked = state.failures > 0 ? state.retryAfterMs ?? 0 : 0;
-  return {
-    nextPollAt: now + Math.max(asked, Math.round(delay - early)),
-    deadlineAt: now + Math.max(asked, delay),
-  };
+  const due = Math.max(asked, Math.round(delay - Math.max(jitter, floor)));
+  return { nextPollAt: now + due, deadlineAt: now + Math.max(delay, due + Math.round(floor)) };
 }
 
 /**

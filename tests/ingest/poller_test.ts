@@ -377,6 +377,43 @@ Deno.test("among vendors due again, the nearest deadline is polled first: a puls
   }
 });
 
+Deno.test("a poll that starts after its deadline is counted, and the last one's lateness kept (/healthz shows them)", async () => {
+  const r = await rig(2);
+  let shaped = false;
+  const poller = createPoller(
+    CONFIG,
+    testPollerDeps(r.store, r.clock, {
+      adapters: { statuspage },
+      store: {
+        ...r.store.polls,
+        async claimDue(now, limit) {
+          const due = [...await r.store.polls.claimDue(now, limit)].sort((a, b) => a.id - b.id);
+          if (!shaped || due.length < 2) return due;
+          return [
+            { ...due[0]!, deadlineAt: now - 1 * SECOND_MS },
+            { ...due[1]!, deadlineAt: now - 3 * SECOND_MS },
+          ];
+        },
+      },
+    }),
+  );
+  try {
+    await poller.runOnce();
+    equal(poller.stats().missedDeadlines, 0);
+    equal(poller.stats().lastMissAt, null);
+    r.clock.advance(5 * MINUTE_MS);
+    shaped = true;
+    equal((await poller.runOnce()).polled, 2);
+    equal(poller.stats().missedDeadlines, 2);
+    equal(poller.stats().lastMissAt, r.clock.now());
+    // The one further past its deadline starts first (nearest deadline first): the last is 1 s late.
+    equal(poller.stats().lastMissByMs, SECOND_MS);
+  } finally {
+    await poller.stop();
+    await r.close();
+  }
+});
+
 /**
  * Two watched vendors (read, their next poll promised 217.5 s after T0) and six added a minute
  * later, polled by a poller with four places in flight whose first readings stall until `open`.

@@ -1,10 +1,12 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
+import fc from "fast-check";
 import { MINUTE_MS, SECOND_MS, type StatusLevel } from "../../domain/mod.ts";
 import {
   backoffMs,
   fullReadDue,
   isMoving,
   isStale,
+  MIN_SLACK_MS,
   nextPollAt,
   pulseMs,
   type ScheduleConfig,
@@ -33,8 +35,15 @@ Deno.test("nextPollAt: 60 s moving, 300 s calm, jitter only ever earlier than th
     // name, state, random, expected next (s after now), expected deadline (s after now)
     ["calm, no jitter draw", { ...calm, failures: 0 }, 0, 285, 300],
     ["calm, largest jitter", { ...calm, failures: 0 }, 1, 270, 300],
-    ["moving, middle jitter", { ...calm, status: "MAJOR_OUTAGE", failures: 0 }, 0.5, 55.5, 60],
-    ["first failure", { ...calm, failures: 1 }, 0, 57, 60],
+    [
+      "moving, middle jitter (under the 5 s floor)",
+      { ...calm, status: "MAJOR_OUTAGE", failures: 0 },
+      0.5,
+      55,
+      60,
+    ],
+    ["moving, largest jitter", { ...calm, status: "MAJOR_OUTAGE", failures: 0 }, 1, 54, 60],
+    ["first failure", { ...calm, failures: 1 }, 0, 55, 60],
     ["second failure", { ...calm, failures: 2 }, 0, 114, 120],
     ["third failure", { ...calm, failures: 3 }, 0, 228, 240],
     ["fourth failure: capped at the stable interval", { ...calm, failures: 4 }, 0, 285, 300],
@@ -46,6 +55,68 @@ Deno.test("nextPollAt: 60 s moving, 300 s calm, jitter only ever earlier than th
       deadlineAt: NOW + deadline * SECOND_MS,
     }, name);
   }
+});
+
+Deno.test("nextPollAt: a short interval is due at most a quarter early (the floor shrinks with it)", () => {
+  const short = { movingSeconds: 4, stableSeconds: 300 };
+  deepStrictEqual(
+    nextPollAt({ ...calm, status: "MAJOR_OUTAGE", failures: 0 }, NOW, short, () => 0),
+    {
+      nextPollAt: NOW + 3 * SECOND_MS,
+      deadlineAt: NOW + 4 * SECOND_MS,
+    },
+    "due a quarter of the interval early, not 5 s (that would poll at once, every tick)",
+  );
+});
+
+Deno.test("nextPollAt, any state and draw: due before the deadline by the floor, never before asked", () => {
+  const state = fc.record({
+    status: fc.constantFrom<StatusLevel>("OPERATIONAL", "MAJOR_OUTAGE"),
+    hasOpenIncident: fc.boolean(),
+    lastChangedAt: fc.constant(null),
+    failures: fc.nat(8),
+    pulsing: fc.boolean(),
+    retryAfterMs: fc.option(fc.nat(3_600_000), { nil: undefined }),
+  });
+  const config = fc.record({
+    movingSeconds: fc.integer({ min: 1, max: 3600 }),
+    stableSeconds: fc.integer({ min: 1, max: 86400 }),
+    pulseSeconds: fc.integer({ min: 0, max: 3600 }),
+  });
+  fc.assert(
+    fc.property(
+      state,
+      config,
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      fc.boolean(),
+      (s, c, draw, spread) => {
+        const { nextPollAt: due, deadlineAt } = nextPollAt(s, NOW, c, () => draw, spread);
+        const moving = s.status !== "OPERATIONAL" || s.hasOpenIncident;
+        const interval = s.failures > 0
+          ? backoffMs(s.failures, c)
+          : (moving
+            ? c.movingSeconds
+            : !s.pulsing || !c.pulseSeconds
+            ? c.stableSeconds
+            : Math.min(c.pulseSeconds, c.stableSeconds)) * SECOND_MS;
+        const asked = s.failures > 0 ? s.retryAfterMs ?? 0 : 0;
+        const floor = Math.round(Math.min(MIN_SLACK_MS, interval / 4));
+        // The promise is the interval, unless the vendor asked for longer than it less the floor.
+        equal(deadlineAt - NOW >= Math.max(interval, asked), true);
+        if (asked + floor <= interval) equal(deadlineAt - NOW, interval);
+        // Due before the deadline by the floor at least, and never before the vendor asked.
+        equal(deadlineAt - due >= floor, true, `slack ${deadlineAt - due} < ${floor}`);
+        equal(due - NOW >= asked, true);
+        // Never more than a quarter of the interval early (half on a first poll's spread).
+        equal(
+          due - NOW >= interval * (spread ? 0.5 : 0.75) - 1,
+          true,
+          `due ${due - NOW} of ${interval}`,
+        );
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });
 
 Deno.test("nextPollAt after a first poll spreads up to half an interval early", () => {
@@ -82,7 +153,7 @@ const PULSED = { ...CONFIG, pulseSeconds: 60 };
 Deno.test("nextPollAt: a calm vendor watched by pulses is polled every pulse interval", () => {
   const cases: [string, Parameters<typeof nextPollAt>[0], ScheduleConfig, number, number][] = [
     // name, state, config, expected next (s after now), expected deadline (s after now)
-    ["calm, pulsing", { ...calm, failures: 0, pulsing: true }, PULSED, 57, 60],
+    ["calm, pulsing", { ...calm, failures: 0, pulsing: true }, PULSED, 55, 60],
     ["calm, not pulsing (no cheap signal)", { ...calm, failures: 0 }, PULSED, 285, 300],
     ["calm, pulsing, pulses off", { ...calm, failures: 0, pulsing: true }, CONFIG, 285, 300],
     [
@@ -92,7 +163,7 @@ Deno.test("nextPollAt: a calm vendor watched by pulses is polled every pulse int
         ...PULSED,
         movingSeconds: 30,
       },
-      28.5,
+      25,
       30,
     ],
     ["failing, pulsing: backoff", { ...calm, failures: 3, pulsing: true }, PULSED, 228, 240],
@@ -110,8 +181,8 @@ Deno.test("nextPollAt after a failure never comes earlier than the vendor asked 
     nextPollAt({ ...calm, failures, retryAfterMs }, NOW, CONFIG, () => 1);
   deepStrictEqual(asked(1, 600_000), {
     nextPollAt: NOW + 600 * SECOND_MS,
-    deadlineAt: NOW + 600 * SECOND_MS,
-  });
+    deadlineAt: NOW + 605 * SECOND_MS,
+  }, "due when asked, the deadline the 5 s floor after");
   deepStrictEqual(asked(3, 10_000), {
     nextPollAt: NOW + 216 * SECOND_MS,
     deadlineAt: NOW + 240 * SECOND_MS,

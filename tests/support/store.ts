@@ -133,6 +133,8 @@ export function pollerStats(running = true): PollerStats {
     failuresByReason: {},
     changes: 0,
     missedDeadlines: 0,
+    lastMissAt: null,
+    lastMissByMs: null,
     inFlight: 0,
     queued: 0,
     dueBacklog: 0,
