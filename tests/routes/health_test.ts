@@ -29,6 +29,7 @@ type Health = {
     failuresByKind: Record<string, number>;
     services: Record<string, number>;
   };
+  poller: { missedDeadlines: number; lastMissAt: number | null; lastMissByMs: number | null };
 };
 
 Deno.test("every vendor failing: /healthz degraded with counts by kind, one warning, one recovery line", async () => {
@@ -110,6 +111,10 @@ Deno.test("every vendor failing: /healthz degraded with counts by kind, one warn
     equal(ok_.body.reading.failed, 0);
     ok(ok_.body.reading.polls > 0);
     equal(ok_.body.reading.services.fresh, 3);
+    // The rounds above come minutes apart, past the deadlines the polls promised: /healthz says so.
+    ok(ok_.body.poller.missedDeadlines > 0);
+    equal(ok_.body.poller.lastMissAt, T0 + 30 * MINUTE_MS, "the last round's polls were late");
+    ok(ok_.body.poller.lastMissByMs! >= 10 * MINUTE_MS, `${ok_.body.poller.lastMissByMs}`);
   } finally {
     await poller.stop();
     await sim.close();
