@@ -115,7 +115,7 @@ const isPromised = (v: DueVendor) => v.deadlineAt > 0;
  * The read-ahead in the order its polls start: vendors with a promised deadline first, the
  * nearest deadline first, then the others in the store's order (most overdue first). The store
  * hands promised vendors out by when they fall due, down its index: a full read falls due up to
- * 30 s before its deadline and a pulse 3–6 s before its own, so at a busy moment the full read
+ * 30 s before its deadline and a pulse 5–6 s before its own, so at a busy moment the full read
  * would be started, and queued at its host, ahead of the pulse that has less time. Sorting the
  * few hundred read ahead costs nothing; sorting every due row in the store on each claim made
  * PostgreSQL's CPU half as much again at 50,000 vendors (docs/decisions.md).
