@@ -19,7 +19,7 @@
  * @module
  */
 import postgres from "postgres";
-import type { Vendor } from "../domain/mod.ts";
+import type { PollerStats, Vendor } from "../domain/mod.ts";
 import { freshDatabase } from "../tests/support/postgres.ts";
 import { simulatedCatalog } from "../tests/support/simulator.ts";
 import type { SimulatedPlatformName } from "../tests/support/platform_docs.ts";
@@ -189,9 +189,7 @@ function follow(
 /** A statusd process's poller counters, from its `/healthz`. */
 async function pollerHealth(
   p: StatusdProcess,
-): Promise<
-  { polls: number; missedDeadlines: number; lastMissAt: number | null; lastMissByMs: number | null }
-> {
+): Promise<Pick<PollerStats, "polls" | "missedDeadlines" | "lastMissAt" | "lastMissByMs">> {
   return (await (await fetch(`${p.base}/healthz`)).json()).poller;
 }
 

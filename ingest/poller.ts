@@ -208,7 +208,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
       return out;
     },
     onStart: (v, at) => {
-      if (v.deadlineAt > 0 && at > v.deadlineAt) {
+      if (isPromised(v) && at > v.deadlineAt) {
         counts.missedDeadlines++;
         counts.lastMissAt = at;
         counts.lastMissByMs = at - v.deadlineAt;

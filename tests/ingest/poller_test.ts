@@ -3,7 +3,7 @@ import { type Change, fixedClock, MINUTE_MS, SECOND_MS } from "../../domain/mod.
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
 import { createPoller, type PollerDeps } from "../../ingest/mod.ts";
 import { createLogger, silentLogger } from "../../log.ts";
-import type { PollStore, Store } from "../../domain/mod.ts";
+import type { DueVendor, PollStore, Store } from "../../domain/mod.ts";
 import { fetchOutcomes, serviceTransitions, vendorState } from "../support/inspect.ts";
 import { syncVendors } from "../support/seed.ts";
 import { ALLOW_SIMULATOR, type Simulator, startSimulator } from "../support/simulator.ts";
@@ -303,6 +303,29 @@ function noting(polls: PollStore, seen: (id: number) => void): PollStore {
   };
 }
 
+/**
+ * `polls` whose claims, once `reshape()` was called, come sorted by id through `shape` (a test
+ * sets when they fell due and what they were promised); before that, as the store answers.
+ */
+function reshapedClaims(
+  polls: PollStore,
+  shape: (due: DueVendor[], now: number) => DueVendor[],
+): { store: PollStore; reshape(): void } {
+  let on = false;
+  return {
+    store: {
+      ...polls,
+      async claimDue(now, limit) {
+        const due = [...await polls.claimDue(now, limit)].sort((a, b) => a.id - b.id);
+        return on ? shape(due, now) : due;
+      },
+    },
+    reshape() {
+      on = true;
+    },
+  };
+}
+
 Deno.test("a catalog that grows never delays the vendors already watched: they are polled before the new ones", async () => {
   const r = await rig(4);
   const order: number[] = [];
@@ -341,32 +364,25 @@ Deno.test("a catalog that grows never delays the vendors already watched: they a
 Deno.test("among vendors due again, the nearest deadline is polled first: a pulse 2 s from its deadline before a full read 10 s from its own", async () => {
   const r = await rig(2);
   const order: number[] = [];
-  const noted = noting(r.store.polls, (id) => order.push(id));
   // From the second round on the store hands both out as it would a full read that fell due
   // 20 s ago and a pulse that fell due 1 s ago: by when they fell due, the full read first.
-  let shaped = false;
+  const claims = reshapedClaims(
+    noting(r.store.polls, (id) => order.push(id)),
+    (due, now) =>
+      due.length < 2 ? due : [
+        { ...due[0]!, nextPollAt: now - 20 * SECOND_MS, deadlineAt: now + 10 * SECOND_MS },
+        { ...due[1]!, nextPollAt: now - SECOND_MS, deadlineAt: now + 2 * SECOND_MS },
+      ],
+  );
   const poller = createPoller(
     { ...CONFIG, concurrency: 1 }, // one fetch at a time: they run in the order they start
-    testPollerDeps(r.store, r.clock, {
-      adapters: { statuspage },
-      store: {
-        ...noted,
-        async claimDue(now, limit) {
-          const due = [...await noted.claimDue(now, limit)].sort((a, b) => a.id - b.id);
-          if (!shaped || due.length < 2) return due;
-          return [
-            { ...due[0]!, nextPollAt: now - 20 * SECOND_MS, deadlineAt: now + 10 * SECOND_MS },
-            { ...due[1]!, nextPollAt: now - SECOND_MS, deadlineAt: now + 2 * SECOND_MS },
-          ];
-        },
-      },
-    }),
+    testPollerDeps(r.store, r.clock, { adapters: { statuspage }, store: claims.store }),
   );
   try {
     await poller.runOnce(); // both are read and promised their next poll
     const [full, pulse] = [...order].sort((a, b) => a - b);
     r.clock.advance(5 * MINUTE_MS);
-    shaped = true;
+    claims.reshape();
     order.length = 0;
     equal((await poller.runOnce()).polled, 2);
     deepStrictEqual(order, [pulse, full], "the pulse, nearer its deadline, goes first");
@@ -379,30 +395,21 @@ Deno.test("among vendors due again, the nearest deadline is polled first: a puls
 
 Deno.test("a poll that starts after its deadline is counted, and the last one's lateness kept (/healthz shows them)", async () => {
   const r = await rig(2);
-  let shaped = false;
+  const claims = reshapedClaims(r.store.polls, (due, now) =>
+    due.length < 2 ? due : [
+      { ...due[0]!, deadlineAt: now - 1 * SECOND_MS },
+      { ...due[1]!, deadlineAt: now - 3 * SECOND_MS },
+    ]);
   const poller = createPoller(
     CONFIG,
-    testPollerDeps(r.store, r.clock, {
-      adapters: { statuspage },
-      store: {
-        ...r.store.polls,
-        async claimDue(now, limit) {
-          const due = [...await r.store.polls.claimDue(now, limit)].sort((a, b) => a.id - b.id);
-          if (!shaped || due.length < 2) return due;
-          return [
-            { ...due[0]!, deadlineAt: now - 1 * SECOND_MS },
-            { ...due[1]!, deadlineAt: now - 3 * SECOND_MS },
-          ];
-        },
-      },
-    }),
+    testPollerDeps(r.store, r.clock, { adapters: { statuspage }, store: claims.store }),
   );
   try {
     await poller.runOnce();
     equal(poller.stats().missedDeadlines, 0);
     equal(poller.stats().lastMissAt, null);
     r.clock.advance(5 * MINUTE_MS);
-    shaped = true;
+    claims.reshape();
     equal((await poller.runOnce()).polled, 2);
     equal(poller.stats().missedDeadlines, 2);
     equal(poller.stats().lastMissAt, r.clock.now());
