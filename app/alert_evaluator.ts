@@ -25,6 +25,7 @@ import {
   type BoardRecord,
   type Change,
   componentKey,
+  type EnqueueOptions,
   type EpochMs,
   errorWords,
   escalationSchedule,
@@ -429,10 +430,12 @@ async function firing(
   return out;
 }
 
-/** The outbox writes of one round: deliveries to insert and notifications to stop. */
+/** The outbox writes of one round: deliveries to insert and notifications to stop or end. */
 export class Outbox {
   readonly items: NewDelivery[] = [];
   readonly cancel: string[] = [];
+  /** Notifications whose alert ended (what did not reach a route stops). */
+  readonly end: string[] = [];
 
   /** The deliveries to insert; a rule's each link to itself (a subscriber may be no member). */
   linked(ctx: AppContext): NewDelivery[] {
@@ -446,11 +449,33 @@ export class Outbox {
   }
 }
 
-/** Per rule and subject: an alert is open, its notification, and whether it still waits. */
+/** Per rule and subject: an alert is open, and its notification. */
 interface AlertState {
   readonly open: boolean;
   readonly notificationId: string | null;
-  readonly waiting: boolean;
+}
+
+/**
+ * Ends the alert of `notificationId`: whatever of it has not reached a route stops (queued in
+ * this round, never attempted, waiting for a retry or held by a paused route), and resolves with
+ * the routes it reached — attempted at least once, or being attempted now — which its recovery
+ * goes to. None: nothing went anywhere, and the alert ends without a word.
+ */
+export async function endNotification(
+  round: Round,
+  notificationId: string,
+  out: Outbox,
+): Promise<string[]> {
+  out.drop((x) => x.notificationId === notificationId && !x.recovery);
+  out.end.push(notificationId);
+  const reached = new Set<string>();
+  for (const d of await round.ctx.store.deliveries.ofNotification(notificationId)) {
+    if (d.recovery) continue;
+    const inFlight = d.state === "pending" && d.claimedUntil !== null &&
+      d.claimedUntil >= round.now;
+    if (d.attempts > 0 || inFlight) reached.add(d.routeId);
+  }
+  return [...reached];
 }
 
 /** A rule's alerts about incidents and maintenance: one notification per incident. */
@@ -470,14 +495,16 @@ async function evaluateIncident(
   const subject = `monitor:${m.id}`;
   const about = `${subject}:incident:${change.incidentId}`;
   const notificationId = `ntf_${hash(rule.id, subject, "incident", change.incidentId)}`;
+  let routes = rule.routes;
   if (trigger === "incident_resolved") {
-    // A resolve only follows its trigger (stored, or queued in this round), once.
+    // A resolve follows, once, the messages of the incident that reached a route, to those
+    // routes; what did not reach one stops.
     const mine = out.items.filter((x) => x.notificationId === notificationId);
     if (mine.some((x) => x.recovery)) return;
-    if (!mine.length) {
-      const last = await round.ctx.store.deliveries.latestFor(rule.id, about);
-      if (last === null || last.recovery) return;
-    }
+    const last = await round.ctx.store.deliveries.latestFor(rule.id, about);
+    if (!mine.length && (last === null || last.recovery)) return;
+    routes = await endNotification(round, notificationId, out);
+    if (routes.length === 0) return;
   }
   const msg = await messageFor(
     round,
@@ -490,7 +517,15 @@ async function evaluateIncident(
     null,
   );
   out.items.push(
-    ...toRoutes(rule, msg, changeCause(change), about, round.now, trigger === "incident_resolved"),
+    ...toRoutes(
+      rule,
+      msg,
+      changeCause(change),
+      about,
+      round.now,
+      trigger === "incident_resolved",
+      routes,
+    ),
   );
 }
 
@@ -515,13 +550,7 @@ async function evaluateStatus(
   if (!s) {
     const last = await ctx.store.deliveries.latestFor(rule.id, subject);
     const open = last !== null && !last.recovery && last.state !== "cancelled";
-    // Waiting: its first message is not due yet (inside the forMinutes it fired with, whatever
-    // the rule says now), so nothing went.
-    const waiting = open &&
-      (await ctx.store.deliveries.openNotifications(rule.id, subject)).some((d) =>
-        d.notificationId === last!.notificationId && d.step === 0 && d.notBefore > now
-      );
-    s = { open, notificationId: last?.notificationId ?? null, waiting };
+    s = { open, notificationId: last?.notificationId ?? null };
   }
   const previous = change.kind === "status" ? change.from : null;
   if (fired && !s.open && !rule.enabled) return; // disabled: nothing new
@@ -540,7 +569,7 @@ async function evaluateStatus(
     out.items.push(
       ...await firing(ctx, rule, msg, change, subject, now + rule.forMinutes * 60_000),
     );
-    states.set(key, { open: true, notificationId, waiting: rule.forMinutes > 0 });
+    states.set(key, { open: true, notificationId });
     return;
   }
   if (fired || !s.open || !s.notificationId) {
@@ -548,17 +577,12 @@ async function evaluateStatus(
     return;
   }
   const id = s.notificationId;
-  states.set(key, { open: false, notificationId: null, waiting: false });
-  if (s.waiting) {
-    // A flap shorter than forMinutes: nothing goes.
-    const queued = out.items.some((x) => x.notificationId === id);
-    if (queued) out.drop((x) => x.notificationId === id);
-    else out.cancel.push(id);
-    return;
-  }
-  // Escalation steps still waiting stop with the recovery (queued or stored).
-  out.drop((x) => x.notificationId === id && x.step > 0 && x.notBefore > now);
-  out.cancel.push(id);
+  states.set(key, { open: false, notificationId: null });
+  // Told where the alert reached: each route that was attempted (or is being attempted now),
+  // whatever step; what did not reach a route (a flap shorter than forMinutes, a retry still
+  // waiting, a paused route, an escalation step not due) stops.
+  const told = await endNotification(round, id, out);
+  if (told.length === 0) return;
   const msg = await messageFor(
     round,
     { name: `rule ${rule.name}` },
@@ -569,11 +593,6 @@ async function evaluateStatus(
     level,
     previous,
   );
-  // Told where the alert was first told: the rule's routes and the first step's.
-  const policy = rule.escalation
-    ? await ctx.store.escalations.get(rule.accountId, rule.escalation)
-    : null;
-  const told = [...new Set([...rule.routes, ...(policy?.steps[0]?.routes ?? [])])];
   const cause = changeCause(change);
   if (rule.recovery) out.items.push(...toRoutes(rule, msg, cause, subject, now, true, told));
   else {
@@ -666,11 +685,7 @@ export async function evaluateRound(ctx: AppContext): Promise<number | "lost"> {
   const to = changes[changes.length - 1]!.id;
   const r = await d.enqueue(out.linked(ctx), {
     cursor: { name: EVALUATOR_CURSOR, from, to },
-    ...(out.cancel.length
-      ? {
-        cancel: { notificationIds: out.cancel, state: "cancelled" as const, dueAfter: round.now },
-      }
-      : {}),
+    ...endings(out, round.now),
   });
   if (r === "stale_cursor") return "lost"; // another instance took this batch
   if (r.inserted > 0) ctx.wakeDeliveries?.();
@@ -772,15 +787,21 @@ export async function evaluateReadings(ctx: AppContext): Promise<number> {
  * cursor, and wakes the delivery worker; resolves with how many deliveries were inserted.
  */
 export async function enqueueTimed(ctx: AppContext, out: Outbox, now: EpochMs): Promise<number> {
-  if (out.items.length === 0 && out.cancel.length === 0) return 0;
-  const r = await ctx.store.deliveries.enqueue(out.linked(ctx), {
-    ...(out.cancel.length
-      ? { cancel: { notificationIds: out.cancel, state: "cancelled" as const, dueAfter: now } }
-      : {}),
-  });
+  if (out.items.length === 0 && out.cancel.length === 0 && out.end.length === 0) return 0;
+  const r = await ctx.store.deliveries.enqueue(out.linked(ctx), endings(out, now));
   if (r === "stale_cursor") return 0;
   if (r.inserted > 0) ctx.wakeDeliveries?.();
   return r.inserted;
+}
+
+/** The outbox's cancels and endings as enqueue options at `now`. */
+function endings(out: Outbox, now: EpochMs): Pick<EnqueueOptions, "cancel" | "end"> {
+  return {
+    ...(out.cancel.length
+      ? { cancel: { notificationIds: out.cancel, state: "cancelled" as const, dueAfter: now } }
+      : {}),
+    ...(out.end.length ? { end: { notificationIds: out.end, at: now } } : {}),
+  };
 }
 
 /**
@@ -854,9 +875,9 @@ export async function endOwnAlert(
 ): Promise<void> {
   const last = await round.ctx.store.deliveries.latestFor(rule.id, subject);
   if (last === null || last.recovery || last.state === "cancelled") return;
-  out.cancel.push(last.notificationId);
-  // Not due yet (a failure shorter than failingMinutes): nothing went.
-  if (last.notBefore > round.now && last.state === "pending") return;
+  // Not reached anywhere (a failure shorter than failingMinutes, a paused route): nothing went.
+  const reached = await endNotification(round, last.notificationId, out);
+  if (reached.length === 0) return;
   const service = await round.service(m.serviceSlug);
   const { summary, advice } = words(service?.name ?? m.serviceSlug);
   const message: AlertMessage = {
@@ -868,7 +889,7 @@ export async function endOwnAlert(
     advice,
   };
   const cause = { key: last.notificationId, changeId: null, createdAt: round.now };
-  const deliveries = toRoutes(rule, message, cause, subject, round.now, true);
+  const deliveries = toRoutes(rule, message, cause, subject, round.now, true, reached);
   out.items.push(
     ...(rule.recovery
       ? deliveries

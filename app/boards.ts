@@ -67,6 +67,7 @@ export interface BoardView extends BoardRecord {
   readonly links: readonly BoardLink[];
   readonly host: string | null;
   readonly logo: Logo | null;
+  readonly earlyWarning: boolean;
   readonly currentStatus: StatusLevel;
   readonly entries: readonly BoardEntry[];
 }
@@ -121,6 +122,7 @@ const NewBoardInput = z.object({
   links: Links.default([]),
   host: Host.default(null),
   logo: LogoInput.default(null),
+  earlyWarning: z.boolean().default(false),
 }).strict();
 const BoardPatchInput = z.object({
   slug: Slug.optional(),
@@ -132,6 +134,7 @@ const BoardPatchInput = z.object({
   links: Links.optional(),
   host: Host.optional(),
   logo: LogoInput.optional(),
+  earlyWarning: z.boolean().optional(),
 }).strict();
 
 /** Every monitor of the account, by id (views). */
@@ -215,6 +218,7 @@ async function boardView(ctx: AppContext, b: BoardRecord): Promise<BoardView> {
     links: b.links ?? [],
     host: b.host ?? null,
     logo: b.logo ?? null,
+    earlyWarning: b.earlyWarning ?? false,
     slug: shownSlug(b.slug),
     currentStatus: entries.length ? worst(entries.map((e) => e.currentStatus)) : "UNKNOWN",
     entries,

@@ -226,14 +226,19 @@ export {
   serviceTimeToResolve,
 } from "./track_record.ts";
 export {
+  accountWarning,
   type EarlyWarning,
   earlyWarningOf,
   listReports,
+  openEpisodes,
   openWarnings,
   type OwnEyes,
   ownEyesOf,
   REPORT_NOTE_MAX,
+  REPORT_REPEAT_MS,
   REPORT_TROUBLE,
+  REPORTS_PER_ACCOUNT_HOUR,
+  REPORTS_PER_REPORTER_HOUR,
   reportTrouble,
   type ReportView,
 } from "./own_eyes.ts";

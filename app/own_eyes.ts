@@ -6,18 +6,31 @@
  */
 import { z } from "zod";
 import {
+  type AccountReports,
+  acknowledgedEpisode,
+  acknowledgementWords,
   type AckRecord,
   ackRecordOf,
+  ANONYMOUS,
+  type BackdatedIncident,
   DAY_MS,
   delayOf,
   type EpochMs,
   type Evidence,
   GRADE_WINDOW_DAYS,
+  HOUR_MS,
+  MINUTE_MS,
+  RateLimited,
+  REPORT_WINDOW_MS,
+  REPORTER_STANDING_MS,
   type ReportRecord,
+  type StoredWarning,
   toIso,
+  utcTimeOfDay,
   type WarningEpisode,
   type WarningPhase,
   warningWords,
+  type WarningWordsContext,
 } from "../domain/mod.ts";
 import { requireService, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
@@ -30,25 +43,36 @@ export interface EarlyWarning {
   /** statusd's first evidence. */
   readonly since: string;
   readonly suspectedAt: string;
-  /** When the vendor admitted trouble; null while it has not. */
+  /** When statusd first saw the vendor admit trouble; null while it has not. */
   readonly acknowledgedAt: string | null;
   /** Minutes from the first evidence to the vendor's acknowledgement (0: the vendor was first). */
   readonly delayMinutes: number | null;
   readonly evidence: Evidence;
   /** The latest failing probe round: how many of how many targets failed, and their hosts. */
   readonly probes: { readonly failed: number; readonly total: number; readonly hosts: string[] };
-  /** Members who reported trouble in the last 30 minutes. */
+  /**
+   * Public: independent accounts whose reports counted. Account: the caller's account's members
+   * (people, keys, apps) who reported in the last 30 minutes.
+   */
   readonly reporters: number;
-  /** The component a report named, if any. */
+  /** The component the caller's account named in its latest report (account warnings only). */
   readonly component: string | null;
-  /** In words: "statusd's own checks have seen errors from … since …; the vendor has not acknowledged." */
+  /** In words: "statusd's own checks have seen errors from … since …; Acme has not acknowledged it …". */
   readonly summary: string;
+  /**
+   * `public`: what anyone sees (statusd's probes, or reports of several long-standing accounts);
+   * `account`: only the caller's account's own reports, which no one else sees.
+   */
+  readonly visibility: "public" | "account";
   /** Always true: this is statusd's own observation, not the vendor's. */
   readonly ownObservation: true;
 }
 
-/** The early warning of `episode` (open), in the shape surfaces show. */
-export function earlyWarningOf(episode: WarningEpisode): EarlyWarning {
+/** What the words of a warning say of its vendor: its name and the level its page reads. */
+export type VendorWords = Pick<WarningWordsContext, "name" | "level">;
+
+/** The public early warning of `episode` (open), in the shape surfaces show. */
+export function earlyWarningOf(episode: WarningEpisode, vendor: VendorWords = {}): EarlyWarning {
   const delay = delayOf(episode);
   return {
     phase: episode.acknowledgedAt === null ? "suspected" : "acknowledged",
@@ -59,42 +83,164 @@ export function earlyWarningOf(episode: WarningEpisode): EarlyWarning {
     evidence: episode.evidence,
     probes: { failed: episode.failed, total: episode.total, hosts: [...episode.hosts] },
     reporters: episode.reporters,
-    component: episode.component,
-    summary: warningWords(episode),
+    component: null,
+    summary: warningWords(episode, vendor),
+    visibility: "public",
     ownObservation: true,
   };
 }
 
-/** What statusd saw itself of one service: its open warning and its acknowledgement record. */
-export interface OwnEyes {
-  readonly earlyWarning: EarlyWarning | null;
-  readonly trackRecord: AckRecord;
-}
-
 /**
- * One service's {@link OwnEyes}. It does not look the service up: its callers read the service
- * itself (and answer NotFound for an unknown slug); a slug statusd never saw reads as nothing.
+ * The warning an account's own reports give that account alone (acknowledged when statusd saw
+ * the vendor admit trouble at `acknowledgedAt`).
  */
-export async function ownEyesOf(ctx: AppContext, slug: string): Promise<OwnEyes> {
-  const now = ctx.clock.now();
-  const [warning, episodes] = await Promise.all([
-    ctx.store.warnings.of(slug),
-    ctx.store.warnings.episodes(slug, now - GRADE_WINDOW_DAYS * DAY_MS),
-  ]);
-  const e = warning?.state.episode ?? null;
+export function accountWarningOf(
+  r: AccountReports,
+  acknowledgedAt: EpochMs | null,
+  vendor: VendorWords = {},
+): EarlyWarning {
+  const name = vendor.name ?? r.slug;
+  const episode: WarningEpisode = {
+    firstEvidenceAt: r.firstAt,
+    suspectedAt: r.firstAt,
+    acknowledgedAt,
+    clearedAt: null,
+    evidence: "reports",
+    failed: 0,
+    total: 0,
+    hosts: [],
+    reporters: 0,
+  };
+  const delay = delayOf(episode);
+  const who = r.reporters === 1 ? "1 member" : `${r.reporters} members`;
   return {
-    earlyWarning: e !== null && e.clearedAt === null ? earlyWarningOf(e) : null,
-    trackRecord: ackRecordOf(episodes, now),
+    phase: acknowledgedAt === null ? "suspected" : "acknowledged",
+    since: toIso(r.firstAt),
+    suspectedAt: toIso(r.firstAt),
+    acknowledgedAt: acknowledgedAt === null ? null : toIso(acknowledgedAt),
+    delayMinutes: delay === null ? null : Math.round(delay / 60_000),
+    evidence: "reports",
+    probes: { failed: 0, total: 0, hosts: [] },
+    reporters: r.reporters,
+    component: r.component,
+    summary:
+      `${who} of your account reported ${name} not working since ${utcTimeOfDay(r.firstAt)}${
+        r.component ? ` (${r.component})` : ""
+      }; ${
+        acknowledgementWords(episode, { ...vendor, name })
+      }. Only your account sees this warning: statusd shows it to others once its own checks, or ` +
+      "several long-standing accounts, see the trouble too.",
+    visibility: "account",
+    ownObservation: true,
   };
 }
 
-/** Every service with an open early warning, by slug. */
+/** Back-dated incidents shown at most on a service's honesty record. */
+export const BACKDATED_SHOWN = 5;
+
+/** What statusd saw itself of one service: its open warning and its honesty record. */
+export interface OwnEyes {
+  readonly earlyWarning: EarlyWarning | null;
+  readonly trackRecord: AckRecord;
+  /**
+   * Its incidents of the grade's window whose start, as the vendor gives it, is earlier than
+   * statusd's reading before it first listed them: how many, and the latest few.
+   */
+  readonly backdated: {
+    readonly total: number;
+    readonly latest: readonly BackdatedIncident[];
+  };
+}
+
+/**
+ * The warning `stored` shows now, if open: acknowledged as soon as a reading showed the vendor
+ * admitting it (the prober's next round only records what surfaces already say).
+ */
+async function openEpisodeOf(
+  ctx: AppContext,
+  stored: StoredWarning | null,
+  now: EpochMs,
+): Promise<WarningEpisode | null> {
+  const e = stored?.state.episode ?? null;
+  if (e === null || e.clearedAt !== null) return null;
+  if (e.acknowledgedAt !== null) return e;
+  return acknowledgedEpisode(
+    e,
+    await ctx.store.warnings.acknowledgedAt(stored!.vendorId, e.firstEvidenceAt, now),
+  );
+}
+
+/** The service's name and the level its page reads now, for the words of a warning. */
+async function vendorWords(ctx: AppContext, slug: string): Promise<VendorWords & { id: number }> {
+  const row = await ctx.store.catalog.service(slug);
+  return row === null ? { id: 0 } : { id: row.id, name: row.name, level: row.currentStatus };
+}
+
+/**
+ * The caller's own account's warning of `slug` from its members' reports of the last 30
+ * minutes; null for callers without an account, or without such reports.
+ */
+export async function accountWarning(
+  ctx: AppContext,
+  who: Caller,
+  slug: string,
+): Promise<EarlyWarning | null> {
+  if (who.kind === "anonymous") return null;
+  const now = ctx.clock.now();
+  const [r] = await ctx.store.warnings.accountReports(now - REPORT_WINDOW_MS, {
+    accountId: who.account.id,
+    slug,
+  });
+  if (r === undefined) return null;
+  const vendor = await vendorWords(ctx, slug);
+  const ack = vendor.id === 0
+    ? null
+    : await ctx.store.warnings.acknowledgedAt(vendor.id, r.firstAt, now);
+  return accountWarningOf(r, ack, vendor);
+}
+
+/**
+ * One service's {@link OwnEyes} as `who` sees them: the public warning, else (for a caller with
+ * an account) its own account's. It does not look the service up: its callers read the service
+ * itself (and answer NotFound for an unknown slug); a slug statusd never saw reads as nothing.
+ */
+export async function ownEyesOf(
+  ctx: AppContext,
+  slug: string,
+  who: Caller = ANONYMOUS,
+): Promise<OwnEyes> {
+  const now = ctx.clock.now();
+  const since = now - GRADE_WINDOW_DAYS * DAY_MS;
+  const [stored, episodes, backdated] = await Promise.all([
+    ctx.store.warnings.of(slug),
+    ctx.store.warnings.episodes(slug, since),
+    ctx.store.warnings.backdated(slug, since, BACKDATED_SHOWN),
+  ]);
+  const e = await openEpisodeOf(ctx, stored, now);
+  const earlyWarning = e !== null
+    ? earlyWarningOf(e, await vendorWords(ctx, slug))
+    : await accountWarning(ctx, who, slug);
+  return { earlyWarning, trackRecord: ackRecordOf(episodes, now), backdated };
+}
+
+/** Every service's open public early warning, by slug. */
 export async function openWarnings(ctx: AppContext): Promise<Map<string, EarlyWarning>> {
-  const open = await ctx.store.warnings.open();
   const out = new Map<string, EarlyWarning>();
-  for (const w of open) {
-    const e = w.state.episode;
-    if (e !== null && e.clearedAt === null) out.set(w.slug, earlyWarningOf(e));
+  const now = ctx.clock.now();
+  for (const w of await ctx.store.warnings.open()) {
+    const e = await openEpisodeOf(ctx, w, now);
+    if (e !== null) out.set(w.slug, earlyWarningOf(e, await vendorWords(ctx, w.slug)));
+  }
+  return out;
+}
+
+/** Every open public episode now (acknowledged as surfaces show it), by slug. */
+export async function openEpisodes(ctx: AppContext): Promise<Map<string, WarningEpisode>> {
+  const out = new Map<string, WarningEpisode>();
+  const now = ctx.clock.now();
+  for (const w of await ctx.store.warnings.open()) {
+    const e = await openEpisodeOf(ctx, w, now);
+    if (e !== null) out.set(w.slug, e);
   }
   return out;
 }
@@ -136,6 +282,51 @@ function viewOf(r: ReportRecord): ReportView {
   };
 }
 
+/** One reporter (a person, a key, an app) reports one vendor at most once in this time. */
+export const REPORT_REPEAT_MS = 10 * MINUTE_MS;
+/** Reports one reporter may make in an hour. */
+export const REPORTS_PER_REPORTER_HOUR = 10;
+/** Reports one account may make in an hour, all its reporters together. */
+export const REPORTS_PER_ACCOUNT_HOUR = 30;
+
+/**
+ * Refuses a report past the limits (429 with the wait): the same reporter and vendor again
+ * within {@link REPORT_REPEAT_MS}, or past the hourly limits of the reporter and the account.
+ */
+async function checkReportLimits(
+  ctx: AppContext,
+  accountId: string,
+  reporter: string,
+  slug: string,
+  now: EpochMs,
+): Promise<void> {
+  const lastHour = await ctx.store.warnings.reportsSince(accountId, now - HOUR_MS);
+  const wait = (from: EpochMs, span: number) => Math.max(1, Math.ceil((from + span - now) / 1000));
+  const again = lastHour.filter((r) => r.reporter === reporter && r.slug === slug)
+    .find((r) => now - r.at < REPORT_REPEAT_MS);
+  if (again) {
+    throw new RateLimited(
+      wait(again.at, REPORT_REPEAT_MS),
+      `You reported ${slug} ${
+        Math.max(1, Math.round((now - again.at) / MINUTE_MS))
+      } min ago; a report counts for 30 minutes, so there is no need to send it again yet`,
+    );
+  }
+  const mine = lastHour.filter((r) => r.reporter === reporter);
+  if (mine.length >= REPORTS_PER_REPORTER_HOUR) {
+    throw new RateLimited(
+      wait(mine[mine.length - REPORTS_PER_REPORTER_HOUR]!.at, HOUR_MS),
+      `At most ${REPORTS_PER_REPORTER_HOUR} reports an hour from one reporter`,
+    );
+  }
+  if (lastHour.length >= REPORTS_PER_ACCOUNT_HOUR) {
+    throw new RateLimited(
+      wait(lastHour[lastHour.length - REPORTS_PER_ACCOUNT_HOUR]!.at, HOUR_MS),
+      `At most ${REPORTS_PER_ACCOUNT_HOUR} reports an hour from one account`,
+    );
+  }
+}
+
 /** Reporting trouble: any member of the account; a key or token needs `monitors:write`. */
 export const REPORT_TROUBLE: Access = {
   credential: "key",
@@ -158,9 +349,11 @@ function reporterOf(who: Caller): string {
 }
 
 /**
- * A member reports "not working for us": kept for the vendor's early warning (two members in
- * 30 minutes, or one while statusd's probes see errors, make a suspicion). Bad input is an
- * InvalidRequest naming the field; an unknown service is NotFound with suggestions.
+ * A member reports "not working for us". It warns the member's own account at once (for 30
+ * minutes); it weighs in public only when the account had monitored the vendor for
+ * `REPORTER_STANDING_MS`, and then as one account of the quorum (domain `stepWarning`). What the
+ * member types stays with the account. Bad input is an InvalidRequest naming the field; an
+ * unknown service is NotFound with suggestions; past the limits, RateLimited.
  */
 export async function reportTrouble(
   ctx: AppContext,
@@ -171,16 +364,18 @@ export async function reportTrouble(
   const { service, component, note } = parse(NewReportSchema, input);
   await requireService(ctx, service);
   const at: EpochMs = ctx.clock.now();
+  const reporter = reporterOf(who).slice(0, 320);
+  await checkReportLimits(ctx, account.id, reporter, service, at);
   const record: ReportRecord = {
     id: crypto.randomUUID(),
-    reporter: reporterOf(who).slice(0, 320),
+    reporter,
     slug: service,
     component: component ?? null,
     note,
     at,
   };
   const stored = await ctx.store.warnings.addReport(
-    { ...record, accountId: account.id },
+    { ...record, accountId: account.id, standingSince: at - REPORTER_STANDING_MS },
     at - REPORTS_KEPT_MS,
   );
   if (!stored) throw await serviceNotFound(ctx, service);

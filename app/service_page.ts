@@ -4,10 +4,11 @@
  * verbs (`getService`, `serviceUptime`, `serviceHistory`, `componentHistory`, `pastIncidents`).
  * @module
  */
-import { DAY_MS, type Incident, type ServiceDetail } from "../domain/mod.ts";
+import { ANONYMOUS, DAY_MS, type Incident, type ServiceDetail } from "../domain/mod.ts";
 import { resolutionWindowStart } from "./_resolution.ts";
 import { catalogWindow, serviceDetailOf, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
+import type { Caller } from "./policy.ts";
 import {
   HISTORY_MAX_DAYS,
   historyOf,
@@ -32,7 +33,11 @@ export interface ServicePageData {
 }
 
 /** One service's page data, over the last 90 days; NotFound for an unknown slug. */
-export async function servicePageData(ctx: AppContext, slug: string): Promise<ServicePageData> {
+export async function servicePageData(
+  ctx: AppContext,
+  slug: string,
+  who: Caller = ANONYMOUS,
+): Promise<ServicePageData> {
   const now = ctx.clock.now();
   const window = catalogWindow(ctx);
   const days = HISTORY_MAX_DAYS;
@@ -45,7 +50,7 @@ export async function servicePageData(ctx: AppContext, slug: string): Promise<Se
       pastSince: now - days * DAY_MS,
       pastLimit: PAST_INCIDENTS_MAX,
     }),
-    ownEyesOf(ctx, slug),
+    ownEyesOf(ctx, slug, who),
   ]);
   if (found === null) throw await serviceNotFound(ctx, slug);
   return {

@@ -6,14 +6,25 @@
  * never touched: the warning is a separate field.
  * @module
  */
-import { type EpochMs, HOUR_MS, MINUTE_MS, toIso } from "./time.ts";
+import type { StatusLevel } from "./status.ts";
+import { DAY_MS, type EpochMs, HOUR_MS, MINUTE_MS, toIso } from "./time.ts";
 
 /** Two probe rounds at most this far apart are consecutive. */
 export const CONSECUTIVE_MS = 150_000;
 /** Reports older than this no longer count. */
 export const REPORT_WINDOW_MS = 30 * MINUTE_MS;
-/** Reports from this many members (or more) in the window are a suspicion by themselves. */
-export const REPORTERS_ALONE = 2;
+/**
+ * Independent accounts whose reports make a public suspicion while statusd's probes of the
+ * vendor fail or cannot see (no target answers yet).
+ */
+export const PUBLIC_QUORUM = 2;
+/** Independent accounts it takes while every probe target of the vendor answers. */
+export const PUBLIC_QUORUM_OVER_HEALTHY_PROBES = 3;
+/**
+ * How long an account must have monitored a vendor before its reports of that vendor weigh in
+ * public: a self-sign-up made today cannot make anyone else see anything.
+ */
+export const REPORTER_STANDING_MS = 7 * DAY_MS;
 /** The delay counted for an episode the vendor never acknowledged. */
 export const UNACKNOWLEDGED_DELAY_MS = 240 * MINUTE_MS;
 /** How long after its first evidence an episode waits for the vendor to acknowledge it. */
@@ -39,14 +50,17 @@ export function isFailingRound(round: ProbeRound): boolean {
   return round.total > 0 && round.failed * 2 > round.total;
 }
 
-/** Members' "not working for us" reports of a vendor in the last {@link REPORT_WINDOW_MS}. */
+/**
+ * The reports of a vendor in the last {@link REPORT_WINDOW_MS} that weigh in public: one count
+ * per account, and only accounts that had monitored the vendor for {@link REPORTER_STANDING_MS}
+ * when they reported (what members type stays with their account).
+ */
 export interface RecentReports {
-  /** Distinct members who reported. */
-  readonly reporters: number;
+  /** Distinct accounts whose reports count. */
+  readonly accounts: number;
+  /** The first and last counted report in the window. */
   readonly firstAt: EpochMs;
   readonly lastAt: EpochMs;
-  /** The component the latest report names, if any. */
-  readonly component: string | null;
 }
 
 /** What made statusd suspect trouble. */
@@ -65,8 +79,8 @@ export interface WarningEpisode {
   readonly failed: number;
   readonly total: number;
   readonly hosts: readonly string[];
+  /** Independent accounts whose reports counted (0 for probes alone). */
   readonly reporters: number;
-  readonly component: string | null;
 }
 
 /** A vendor's early-warning memory between probe rounds. */
@@ -138,8 +152,9 @@ function finish(episode: WarningEpisode): FinishedEpisode {
 /**
  * One probe round's step for one vendor at `now`:
  * - a round counts only outside a local outage; a run of failing rounds starts at its first;
- * - `suspected` when two consecutive rounds fail, when reports and a failed probe agree, or
- *   when {@link REPORTERS_ALONE} members reported;
+ * - `suspected` when two consecutive rounds fail, or when reports of {@link PUBLIC_QUORUM}
+ *   independent accounts agree ({@link PUBLIC_QUORUM_OVER_HEALTHY_PROBES} while every probe
+ *   target answers: healthy probes outweigh a pair of reports);
  * - `acknowledged` when the vendor admits trouble while an episode is open (at once, delay 0,
  *   when it was first);
  * - `cleared` when a counted round is healthy (or there are no targets) and no report is recent;
@@ -171,7 +186,7 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
   const reports = facts.reports;
   const probeFailed = round !== null && round.failed > 0;
   const byReports = !facts.localOutage && reports !== null &&
-    (reports.reporters >= REPORTERS_ALONE || (reports.reporters >= 1 && probeFailed));
+    reports.accounts >= quorumOf(round);
   const suspicion = consecutive || byReports;
 
   let episode = state.episode;
@@ -196,8 +211,7 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
       failed: round?.failed ?? 0,
       total: round?.total ?? 0,
       hosts: round?.failing ?? [],
-      reporters: reports?.reporters ?? 0,
-      component: reports?.component ?? null,
+      reporters: byReports ? reports!.accounts : 0,
     };
     if (episode !== null && now - episode.clearedAt! <= REOPEN_MS) {
       episode = { ...episode, ...fresh, clearedAt: null };
@@ -218,8 +232,7 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
       failed: round?.failed ?? episode!.failed,
       total: round?.total ?? episode!.total,
       hosts: failing ? round!.failing : episode!.hosts,
-      reporters: Math.max(episode!.reporters, reports?.reporters ?? 0),
-      component: reports?.component ?? episode!.component,
+      reporters: Math.max(episode!.reporters, byReports ? reports!.accounts : 0),
     };
   }
 
@@ -234,7 +247,8 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
 
   if (episode !== null && episode.clearedAt === null && !facts.localOutage) {
     const healthy = round === null ? true : !isFailingRound(round);
-    const reportsQuiet = reports === null || now - reports.lastAt > REPORT_WINDOW_MS;
+    const reportsQuiet = reports === null || reports.accounts < quorumOf(round) ||
+      now - reports.lastAt > REPORT_WINDOW_MS;
     if (healthy && reportsQuiet && !suspicion) {
       episode = { ...episode, clearedAt: now };
       events.push("cleared");
@@ -257,6 +271,16 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
 }
 
 /**
+ * The independent accounts whose reports make a suspicion next to `round`: more while every
+ * probe target answers.
+ */
+export function quorumOf(round: ProbeRound | null): number {
+  return round !== null && round.total > 0 && round.failed === 0
+    ? PUBLIC_QUORUM_OVER_HEALTHY_PROBES
+    : PUBLIC_QUORUM;
+}
+
+/**
  * Probes of many unrelated vendors failing in one round mean statusd's own network is at fault:
  * at least {@link LOCAL_OUTAGE_MIN_VENDORS} vendors failing, and more than half of those probed.
  */
@@ -272,8 +296,24 @@ export function utcTimeOfDay(at: EpochMs): string {
   return `${toIso(at).slice(11, 16)} UTC`;
 }
 
-/** The words a surface shows for an open episode, e.g. "statusd's own checks have seen …". */
-export function warningWords(
+/** What the words of a warning may say of the vendor besides the episode. */
+export interface WarningWordsContext {
+  /** The vendor's name ("the vendor" when not given). */
+  readonly name?: string;
+  /** The level the vendor's own page reads now (left unsaid when not given). */
+  readonly level?: StatusLevel | null;
+  readonly toTime?: (at: EpochMs) => string;
+}
+
+/** "its status page reads partial outage", or how statusd cannot tell. */
+export function pageReads(level: StatusLevel): string {
+  return level === "UNKNOWN"
+    ? "statusd cannot read its status page now"
+    : `its status page reads ${level.toLowerCase().replaceAll("_", " ")}`;
+}
+
+/** What statusd's own evidence of `episode` is, in words (no vendor part). */
+export function evidenceWords(
   episode: WarningEpisode,
   toTime: (at: EpochMs) => string = utcTimeOfDay,
 ): string {
@@ -284,18 +324,52 @@ export function warningWords(
     : "";
   const reports = episode.reporters > 0
     ? `${episode.reporters} ${
-      episode.reporters === 1 ? "member" : "members"
-    } reported it not working${episode.component ? ` (${episode.component})` : ""}`
+      episode.reporters === 1 ? "account" : "accounts"
+    } here reported it not working${
+      probes === "" ? ` since ${toTime(episode.firstEvidenceAt)}` : ""
+    }`
     : "";
   const seen = [probes, reports].filter((s) => s !== "").join("; ");
-  const vendor = episode.acknowledgedAt === null
-    ? "the vendor has not acknowledged"
-    : `the vendor acknowledged it ${
-      episode.acknowledgedAt <= episode.firstEvidenceAt
-        ? "first"
-        : `${Math.round((episode.acknowledgedAt - episode.firstEvidenceAt) / MINUTE_MS)} min later`
-    }`;
-  return `${seen === "" ? "statusd suspects trouble" : seen}; ${vendor}.`;
+  return seen === "" ? "statusd suspects trouble" : seen;
+}
+
+/** Where the vendor stands on `episode`, in words: acknowledged or not, and when. */
+export function acknowledgementWords(
+  episode: WarningEpisode,
+  context: WarningWordsContext = {},
+): string {
+  const name = context.name ?? "the vendor";
+  const toTime = context.toTime ?? utcTimeOfDay;
+  const level = context.level ? ` (${pageReads(context.level)})` : "";
+  if (episode.acknowledgedAt === null) return `${name} has not acknowledged it${level}`;
+  if (episode.acknowledgedAt <= episode.firstEvidenceAt) {
+    return `${name} had already acknowledged it, at ${toTime(episode.acknowledgedAt)}${level}`;
+  }
+  const minutes = Math.max(
+    1,
+    Math.round((episode.acknowledgedAt - episode.firstEvidenceAt) / MINUTE_MS),
+  );
+  return `${name} acknowledged it ${minutes} min later${level}`;
+}
+
+/**
+ * The words a surface shows for an episode, one coherent sentence: what statusd saw, then where
+ * the vendor stands, e.g. "statusd's own checks have seen errors from api.acme.com since 10:02
+ * UTC (2 of 3 failed); Acme has not acknowledged it (its status page reads operational)."
+ */
+export function warningWords(
+  episode: WarningEpisode,
+  context: WarningWordsContext | ((at: EpochMs) => string) = {},
+): string {
+  const c = typeof context === "function" ? { toTime: context } : context;
+  return `${evidenceWords(episode, c.toTime)}; ${acknowledgementWords(episode, c)}.`;
+}
+
+/** `episode` as acknowledged at `at` (statusd's first sight of the vendor's admission). */
+export function acknowledgedEpisode(episode: WarningEpisode, at: EpochMs | null): WarningEpisode {
+  return at === null || episode.acknowledgedAt !== null
+    ? episode
+    : { ...episode, acknowledgedAt: at };
 }
 
 /** What the prober has seen, for `/healthz`. */

@@ -100,8 +100,8 @@ export class NotFound extends AppError {
 
 /** Too many requests; retry after the given number of seconds. */
 export class RateLimited extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super("rate_limited", `Too many requests; retry in ${retryAfterSeconds} s`);
+  constructor(readonly retryAfterSeconds: number, message?: string) {
+    super("rate_limited", message ?? `Too many requests; retry in ${retryAfterSeconds} s`);
   }
 }
 

@@ -12,6 +12,7 @@ export { PayloadError } from "./adapters/mod.ts";
 export { createPoller } from "./poller.ts";
 export { createProber, type Prober, type ProberConfig, type ProberDeps } from "./prober.ts";
 export { createSightLog, type SightLog } from "./sight_log.ts";
+export { type RoundedVendor, stepVendorWarning, type VendorStep } from "./warning_step.ts";
 export type {
   DetectPlatform,
   Poller,

@@ -12,21 +12,15 @@
  */
 import { Cron } from "croner";
 import {
-  ACKNOWLEDGE_LOOKBACK_MS,
   type Clock,
-  type EarlyWarningChange,
   type EpochMs,
   isFailingRound,
   isLocalOutage,
   type ProbeDue,
   type ProberStats,
   type ProbeScope,
-  REPORT_WINDOW_MS,
-  stepWarning,
-  toIso,
   type WarningEpisode,
   type WarningEvent,
-  type WarningFacts,
   type WarningStore,
   warningWords,
 } from "../domain/mod.ts";
@@ -37,6 +31,7 @@ import { type FetchOptions, politeFetch } from "./http.ts";
 import { createLimiter } from "./limiter.ts";
 import { createPinnedPool, systemResolve } from "./pinned_client.ts";
 import { probeTargetsOf, roundOf, verdictOf } from "./probe_targets.ts";
+import { type RoundedVendor, stepVendorWarning } from "./warning_step.ts";
 
 /** Settings of the prober. */
 export interface ProberConfig {
@@ -151,59 +146,15 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
     return { url, verdict };
   }
 
-  async function stepVendor(v: ProbeDue, now: EpochMs, local: boolean, r: Rounded) {
-    const reports = await deps.store.recentReports(v.vendorId, now - REPORT_WINDOW_MS);
-    const facts: WarningFacts = {
-      round: r.round,
-      localOutage: local,
-      reports,
-      acknowledgedAt: null,
-    };
-    let step = stepWarning(v.state, facts, now);
-    // Asked only when an episode is open or waiting: most rounds of most vendors need no read.
-    const episode = step.state.episode ?? v.state.episode;
-    if (episode !== null && episode.acknowledgedAt === null) {
-      const ack = await deps.store.acknowledgedAt(
-        v.vendorId,
-        episode.firstEvidenceAt - ACKNOWLEDGE_LOOKBACK_MS,
-        (episode.clearedAt ?? now) + ACKNOWLEDGE_LOOKBACK_MS,
-      );
-      if (ack !== null) step = stepWarning(v.state, { ...facts, acknowledgedAt: ack }, now);
-    }
+  async function stepVendor(v: ProbeDue, now: EpochMs, local: boolean, r: RoundedVendor) {
+    const { step, told } = await stepVendorWarning(deps.store, v, now, local, r);
     const e = step.state.episode;
-    const changes = step.events.flatMap((event): EarlyWarningChange[] => {
-      const about = event === "cleared" ? (step.finished.at(-1) ?? e) : e;
-      return about === null ? [] : [{
-        kind: "early_warning",
-        slug: v.slug,
-        phase: event,
-        since: toIso(about.firstEvidenceAt),
-        summary: warningWords(about),
-      }];
-    });
-    const changed = step.events.length > 0 || step.finished.length > 0 ||
-      JSON.stringify(step.state) !== JSON.stringify(v.state) ||
-      JSON.stringify(r.answered) !== JSON.stringify(v.answered);
-    if (changed) {
-      await deps.store.record(
-        v.vendorId,
-        { answered: r.answered, state: step.state, finished: step.finished, changes },
-        now,
-      );
-    }
     if (e !== null && e.clearedAt === null) open.add(v.vendorId);
     else open.delete(v.vendorId);
-    for (const event of step.events) {
-      const about = event === "cleared" ? (step.finished.at(-1) ?? e) : e;
-      if (about === null) continue;
-      deps.log.info(`early warning ${event}`, { service: v.slug, words: warningWords(about) });
-      deps.onEvent?.(v.slug, event, about);
+    for (const { event, episode } of told) {
+      deps.log.info(`early warning ${event}`, { service: v.slug, words: warningWords(episode) });
+      deps.onEvent?.(v.slug, event, episode);
     }
-  }
-
-  interface Rounded {
-    readonly round: WarningFacts["round"];
-    readonly answered: Record<string, EpochMs>;
   }
 
   async function round(): Promise<number> {
@@ -215,7 +166,7 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
       config.intervalMs,
     );
     if (due.length === 0) return 0;
-    const rounded = await Promise.all(due.map(async (v): Promise<Rounded> => {
+    const rounded = await Promise.all(due.map(async (v): Promise<RoundedVendor> => {
       const targets = probeTargetsOf(v, deps.catalogProbes?.(v.slug));
       if (targets.length === 0) return { round: null, answered: {} };
       const verdicts = await Promise.all(targets.map(probe));

@@ -132,6 +132,8 @@ export const EarlyWarningSchema = z.object({
   reporters: z.number(),
   component: z.string().nullable(),
   summary: z.string(),
+  /** Absent from servers older than this client. */
+  visibility: z.enum(["public", "account"]).optional(),
   ownObservation: z.literal(true),
 });
 
@@ -144,6 +146,8 @@ export const TrackRecordSchema = z.object({
   averageDelayMinutes: z.number().nullable(),
   grade: z.string().nullable(),
   gradeNote: z.string().nullable(),
+  /** Absent from servers older than this client. */
+  backdatedIncidents: z.number().optional(),
 });
 
 /** One service with its components and open incidents (`/api/services/{slug}`). */

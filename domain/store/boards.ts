@@ -47,6 +47,11 @@ export interface BoardRecord {
   readonly host?: string | null;
   /** The logo its status page shows (domain/logo.ts), kept with the board. */
   readonly logo?: Logo | null;
+  /**
+   * Its status page shows statusd's own public early warnings of its vendors (absent: off, the
+   * owner turns it on).
+   */
+  readonly earlyWarning?: boolean;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
   readonly version: number;

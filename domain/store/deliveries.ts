@@ -50,6 +50,8 @@ export interface DeliveryRecord extends NewDelivery {
   readonly attempts: number;
   readonly lastError: string | null;
   readonly updatedAt: EpochMs;
+  /** Until when a worker holds it to attempt it (null: nobody does). */
+  readonly claimedUntil: EpochMs | null;
 }
 
 /** What else an enqueue does in its transaction. */
@@ -66,6 +68,12 @@ export interface EnqueueOptions {
     /** Only deliveries not due by then stop (one already due still goes). */
     readonly dueAfter: EpochMs;
   };
+  /**
+   * The alerts of these notifications ended (before `items` are inserted): each of their pending
+   * deliveries that is no recovery and is not being attempted at `at` (under a live lease) stops,
+   * whether never attempted, waiting for a retry or held by a paused route.
+   */
+  readonly end?: { readonly notificationIds: readonly string[]; readonly at: EpochMs };
 }
 
 /** Filters of the owner's delivery list. */
@@ -89,6 +97,8 @@ export interface DeliveryStore {
   cursor(name: string): Promise<number | null>;
   /** Pending, not cancelled deliveries of `sourceId` about `subject` (what a recovery ends). */
   openNotifications(sourceId: string, subject: string): Promise<readonly DeliveryRecord[]>;
+  /** Every delivery of one notification, whatever its state, oldest first. */
+  ofNotification(notificationId: string): Promise<readonly DeliveryRecord[]>;
   /**
    * For each source and subject starting with `subjectPrefix`, its last delivery when that one
    * is an alert still open (neither a recovery nor cancelled): what a restarted evaluator must
@@ -137,7 +147,9 @@ export interface DeliveryStore {
   /**
    * Records one attempt and where the delivery goes next (`pending` again at `notBefore`, or
    * `delivered` / `failed`), releasing the lease — only while `holder` still holds it (false:
-   * the lease was lost and nothing was written).
+   * the lease was lost and nothing was written). A failed attempt of a message whose alert has
+   * ended meanwhile (its notification has a recovery) is not retried: it becomes `cancelled`, so
+   * the recovery never goes before it.
    */
   finish(
     id: string,

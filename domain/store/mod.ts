@@ -165,6 +165,8 @@ export type { IncidentFilter, IncidentStore, MaintenanceFilter } from "./inciden
 export type { ApiKeyRecord, KeyStore, NewApiKey } from "./keys.ts";
 export type { MailConsentState, MailStore, MailSuppression } from "./mail.ts";
 export type {
+  AccountReports,
+  BackdatedIncident,
   NewReport,
   ProbeDue,
   ProbeRecord,

@@ -39,6 +39,7 @@ export interface ProbeRecord {
 
 /** A vendor's early warning as surfaces read it. */
 export interface StoredWarning {
+  readonly vendorId: number;
   readonly slug: string;
   readonly state: WarningState;
   readonly updatedAt: EpochMs;
@@ -54,6 +55,34 @@ export interface NewReport {
   readonly component: string | null;
   readonly note: string;
   readonly at: EpochMs;
+  /**
+   * The report weighs in public when its account has monitored the vendor since this time or
+   * earlier (`REPORTER_STANDING_MS` before `at`); otherwise it warns its own account only.
+   */
+  readonly standingSince: EpochMs;
+}
+
+/** One account's reports of one vendor in a window, as that account's own warning reads them. */
+export interface AccountReports {
+  readonly accountId: string;
+  readonly slug: string;
+  /** Distinct reporters of the account (people, keys, apps). */
+  readonly reporters: number;
+  readonly firstAt: EpochMs;
+  readonly lastAt: EpochMs;
+  /** The component the account's latest report names, if any (the account's own words). */
+  readonly component: string | null;
+}
+
+/** An incident whose start, as the vendor gives it, is earlier than statusd saw it listed. */
+export interface BackdatedIncident {
+  readonly title: string;
+  /** The start the vendor gives. */
+  readonly claimedStart: EpochMs;
+  /** When statusd first saw it listed. */
+  readonly firstListedAt: EpochMs;
+  /** The vendor's previous successful reading then, which did not list it. */
+  readonly priorReadAt: EpochMs;
 }
 
 /** A stored report. */
@@ -82,18 +111,36 @@ export interface WarningStore {
     intervalMs: number,
   ): Promise<readonly ProbeDue[]>;
   /**
-   * Members' reports of the vendor made at or after `since` (distinct reporters, first and
-   * last time, the latest's component); null when none.
+   * The reports of the vendor made at or after `since` that weigh in public: distinct accounts
+   * of reports stored as counting, the first and last time; null when none.
    */
   recentReports(vendorId: number, since: EpochMs): Promise<RecentReports | null>;
   /**
-   * When statusd first saw the vendor admit trouble at or after `from` — a service-wide change
-   * to a level other than operational, or an incident (maintenance too) that started by
-   * `until` and was live at or after `from`, dated by its first update — or, when the vendor's
-   * level is already other than operational, when that began (before `from`: the vendor was
-   * first). Null when it has not.
+   * Each account's reports of each vendor made at or after `since` (or only `only`'s), counting
+   * or not: what warns the reporting account itself.
    */
-  acknowledgedAt(vendorId: number, from: EpochMs, until: EpochMs): Promise<EpochMs | null>;
+  accountReports(
+    since: EpochMs,
+    only?: { readonly accountId: string; readonly slug: string },
+  ): Promise<readonly AccountReports[]>;
+  /** The account's reports made at or after `since`, oldest first (its rate limits read them). */
+  reportsSince(
+    accountId: string,
+    since: EpochMs,
+  ): Promise<readonly { readonly reporter: string; readonly slug: string; readonly at: EpochMs }[]>;
+  /**
+   * When statusd first saw the vendor admit trouble covering an episode whose evidence began at
+   * `firstEvidenceAt`, by statusd's own readings, never the dates the vendor writes: the reading
+   * that made the service-wide level other than operational (before the evidence: the vendor was
+   * first; else the first such reading by `until`), or the first reading that listed an incident
+   * (not maintenance) by `until` that statusd had not seen closed before the evidence began (a
+   * resolved incident never acknowledges a later episode). Null when it has not.
+   */
+  acknowledgedAt(
+    vendorId: number,
+    firstEvidenceAt: EpochMs,
+    until: EpochMs,
+  ): Promise<EpochMs | null>;
   /**
    * Stores one round: the targets' answers, the new state and its phase, and the finished
    * episodes (each vendor keeps the last {@link EPISODES_KEPT_PER_VENDOR}; older than the
@@ -112,6 +159,16 @@ export interface WarningStore {
    * in the same act.
    */
   addReport(report: NewReport, before: EpochMs): Promise<boolean>;
+  /**
+   * The vendor's incidents (not maintenance) first listed at or after `since` that give a start
+   * earlier than the vendor's previous successful reading before them (back-dated: a reading in
+   * between showed no such incident), newest first, at most `limit`, and how many there are.
+   */
+  backdated(
+    slug: string,
+    since: EpochMs,
+    limit: number,
+  ): Promise<{ readonly total: number; readonly latest: readonly BackdatedIncident[] }>;
   /** The account's reports, newest first, at most `limit`. */
   reportsOf(accountId: string, limit: number): Promise<readonly ReportRecord[]>;
 }

@@ -82,6 +82,9 @@ const BoardSchema = z.object({
   logoUrl: z.string().nullable().openapi({
     description: "Where its logo is served (/b/{slug}/logo), or null without one",
   }),
+  earlyWarning: z.boolean().openapi({
+    description: "Its status page shows statusd's own public early warnings of its vendors",
+  }),
   currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its entries" }),
   items: z.array(z.object({ kind: z.enum(["group", "monitor"]), id: z.string() })),
   entries: z.array(EntrySchema),
@@ -120,6 +123,10 @@ const PAGE_FIELDS = {
   logo: z.string().nullable().optional().openapi({
     description: "Its logo as a data: URL of a PNG, JPEG or WebP image, at most 100 KB " +
       "(data:image/png;base64,…); the bytes must be of the type named. null removes it.",
+  }),
+  earlyWarning: z.boolean().optional().openapi({
+    description: "Show statusd's own public early warnings of its vendors on its status page " +
+      "(vendor names and statusd's public evidence only; off unless turned on)",
   }),
 };
 const BoardCreate = z.object({
@@ -168,6 +175,7 @@ function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
     links: b.links.map((l) => ({ label: l.label, url: l.url })),
     host: b.host,
     logoUrl: b.logo ? `/b/${b.slug}/logo` : null,
+    earlyWarning: b.earlyWarning,
     currentStatus: b.currentStatus,
     items: b.items.map((i) => ({ kind: i.kind, id: i.id })),
     entries: b.entries.map((e) => ({

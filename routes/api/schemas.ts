@@ -272,12 +272,17 @@ export const TimeToResolveSchema = z.object({
 /** statusd's own early warning of a service (never the vendor's status). */
 export const EarlyWarningSchema = z.object({
   phase: z.enum(["suspected", "acknowledged"]).openapi({
-    description: "`suspected`: statusd's probes or members' reports see trouble the vendor has " +
-      "not admitted; `acknowledged`: the vendor has since (its status or an incident)",
+    description: "`suspected`: statusd's probes or accounts' reports see trouble the vendor has " +
+      "not admitted; `acknowledged`: statusd has since seen the vendor admit it (a reading " +
+      "showing its status other than operational, or listing an incident)",
   }),
   since: z.string().openapi({ format: "date-time", description: "statusd's first evidence" }),
   suspectedAt: z.string().openapi({ format: "date-time" }),
-  acknowledgedAt: z.string().nullable().openapi({ format: "date-time" }),
+  acknowledgedAt: z.string().nullable().openapi({
+    format: "date-time",
+    description: "When statusd first saw the vendor admit it (statusd's own reading, never a " +
+      "date the vendor writes)",
+  }),
   delayMinutes: z.number().int().nullable().openapi({
     description: "Minutes from statusd's first evidence to the vendor's acknowledgement (0: " +
       "the vendor was first); null while it has not acknowledged",
@@ -288,11 +293,21 @@ export const EarlyWarningSchema = z.object({
     total: z.number().int(),
     hosts: z.array(z.string()),
   }).openapi({ description: "The latest failing probe round" }),
-  reporters: z.number().int().openapi({ description: "Members who reported it lately" }),
-  component: z.string().nullable(),
+  reporters: z.number().int().openapi({
+    description: "`public`: independent accounts whose reports counted (each had monitored the " +
+      "vendor for 7 days); `account`: your account's members who reported it in the last 30 " +
+      "minutes",
+  }),
+  component: z.string().nullable().openapi({
+    description: "`account` only: the component your account's latest report named",
+  }),
   summary: z.string().openapi({
     example: "statusd's own checks have seen errors from api.example.com since 10:02 UTC " +
-      "(8 of 10 failed); the vendor has not acknowledged.",
+      "(8 of 10 failed); Example has not acknowledged it (its status page reads operational).",
+  }),
+  visibility: z.enum(["public", "account"]).openapi({
+    description: "`public`: what anyone sees (statusd's probes, or reports of several " +
+      "long-standing accounts); `account`: your account's own reports, which no one else sees",
   }),
   ownObservation: z.literal(true).openapi({
     description: "Always true: statusd's own observation, not the vendor's",
@@ -315,6 +330,10 @@ export const TrackRecordSchema = z.object({
       "4 h; null below 3 episodes",
   }),
   gradeNote: z.string().nullable(),
+  backdatedIncidents: z.number().int().openapi({
+    description: "Incidents of the window whose start, as the vendor gives it, is earlier than " +
+      "statusd's last reading of the vendor's page before it first listed them (back-dated)",
+  }),
 }).openapi("TrackRecord");
 
 export const ServiceDetailSchema = ServiceSchema.extend({
@@ -544,7 +563,7 @@ export function serviceDetailJson(
     earlyWarning: eyes.earlyWarning === null
       ? null
       : { ...eyes.earlyWarning, probes: { ...eyes.earlyWarning.probes } },
-    trackRecord: { ...eyes.trackRecord },
+    trackRecord: { ...eyes.trackRecord, backdatedIncidents: eyes.backdated.total },
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import {
+  accountWarning,
   CATALOG_UPTIME_DAYS,
   getService,
   HISTORY_MAX_DAYS,
@@ -214,16 +215,17 @@ export const registerServices: Register = (api, deps) => {
       async () => pageJson(await listServices(c.get("app"), filter, { limit, page }), serviceJson),
     );
   });
-  api.openapi(getServiceRoute, (c) => {
+  api.openapi(getServiceRoute, async (c) => {
     const { slug } = c.req.valid("param");
-    return cache.json(
-      c,
-      async () => {
-        const app = c.get("app");
-        const [s, eyes] = await Promise.all([getService(app, slug), ownEyesOf(app, slug)]);
-        return serviceDetailJson(s, eyes, app.clock.now());
-      },
-    );
+    const app = c.get("app");
+    const who = c.get("principal");
+    const detail = async () => {
+      const [s, eyes] = await Promise.all([getService(app, slug), ownEyesOf(app, slug, who)]);
+      return serviceDetailJson(s, eyes, app.clock.now());
+    };
+    // A caller whose account reported the vendor lately sees its own warning: not a shared answer.
+    const own = who.kind === "anonymous" ? null : await accountWarning(app, who, slug);
+    return own === null ? cache.json(c, detail) : c.json(await detail(), 200);
   });
   api.openapi(historyRoute, (c) => {
     const { slug } = c.req.valid("param");

@@ -230,27 +230,35 @@ function StatusFrame(
 }
 
 /**
- * statusd's own early warnings of the board's services (its probes or members' reports), shown
- * apart from the vendors' statuses; nothing when there is none.
+ * statusd's own public early warnings of the board's services (its probes, or reports of
+ * several long-standing accounts), shown apart from the vendors' statuses and only when the
+ * owner turned them on; nothing when there is none.
  */
 function EarlyWarnings(props: { b: BoardView; warnings: ReadonlyMap<string, EarlyWarning> }) {
+  if (!props.b.earlyWarning) return null;
   const slugs = [...new Set(props.b.entries.flatMap((e) => e.services))];
+  const names = new Map<string, string>();
+  for (const e of props.b.entries) {
+    for (const m of e.monitor ? [e.monitor] : e.monitors) {
+      names.set(m.serviceSlug, m.serviceName ?? m.serviceSlug);
+    }
+  }
   const shown = slugs.flatMap((slug) => {
     const w = props.warnings.get(slug);
-    return w ? [{ slug, w }] : [];
+    return w && w.visibility === "public" ? [{ slug, w }] : [];
   });
   if (shown.length === 0) return null;
   return (
     <section class="notice warn early-warning" aria-labelledby="early-warning">
       <h2 id="early-warning">Early warning (statusd's own observation)</h2>
       <p class="muted">
-        Not the vendors' statuses: what statusd's own checks of their endpoints, or members'
-        reports, see.
+        Not the vendors' statuses: what statusd's own checks of their endpoints, or reports of
+        several of its accounts, see.
       </p>
       <ul>
         {shown.map(({ slug, w }) => (
           <li key={slug}>
-            <strong>{slug}</strong>: {w.summary}
+            <strong>{names.get(slug) ?? slug}</strong>: {w.summary}
           </li>
         ))}
       </ul>

@@ -8,7 +8,8 @@
 import type { Context } from "hono";
 import { HtmlEscapedCallbackPhase, type HtmlEscapedString, resolveCallback } from "hono/utils/html";
 import type { Env } from "../env.ts";
-import { AppError } from "../../domain/mod.ts";
+import { ANONYMOUS, AppError } from "../../domain/mod.ts";
+import type { Caller } from "../../app/mod.ts";
 import { wantsJson } from "../errors.ts";
 import { errorPageResponse } from "./error_page.tsx";
 import type { SignedIn } from "./layout.tsx";
@@ -43,7 +44,7 @@ async function toText(html: PageMarkup): Promise<string> {
  */
 export async function publicPage(
   c: Context<Env>,
-  render: (signedIn: SignedIn | null) => RenderedPage | Promise<RenderedPage>,
+  render: (signedIn: SignedIn | null, who: Caller) => RenderedPage | Promise<RenderedPage>,
   headers: Readonly<Record<string, string>> = {},
 ): Promise<Response> {
   try {
@@ -57,19 +58,19 @@ export async function publicPage(
 
 async function renderPage(
   c: Context<Env>,
-  render: (signedIn: SignedIn | null) => RenderedPage | Promise<RenderedPage>,
+  render: (signedIn: SignedIn | null, who: Caller) => RenderedPage | Promise<RenderedPage>,
   headers: Readonly<Record<string, string>>,
 ): Promise<Response> {
   const session = await optionalSession(c);
   if (session) {
-    const page = await render(signedInOf(session));
+    const page = await render(signedInOf(session), session.principal);
     return new Response(await toText(page.html), {
       status: page.status ?? 200,
       headers: { ...headers, ...PRIVATE, "Content-Type": "text/html; charset=UTF-8" },
     });
   }
   return await c.get("responseCache").send(c, async () => {
-    const page = await render(null);
+    const page = await render(null, ANONYMOUS);
     return {
       body: await toText(page.html),
       contentType: "text/html; charset=UTF-8",

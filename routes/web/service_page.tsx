@@ -209,6 +209,38 @@ function EarlyWarningNote(props: { eyes: OwnEyes }) {
   );
 }
 
+/** The vendor's incidents that give a start earlier than statusd saw them listed. */
+function Backdated(props: { eyes: OwnEyes }) {
+  const b = props.eyes.backdated;
+  if (b.total === 0) {
+    return (
+      <p id="backdated">
+        No incident back-dated in {props.eyes.trackRecord.windowDays}{" "}
+        days: each began, as the vendor says, after statusd's last reading of its page that did not
+        list it.
+      </p>
+    );
+  }
+  return (
+    <div id="backdated">
+      <p>
+        <strong>{b.total} {b.total === 1 ? "incident" : "incidents"} back-dated</strong> in{" "}
+        {props.eyes.trackRecord.windowDays}{" "}
+        days: the vendor gives a start earlier than statusd's last reading of its page, which did
+        not list it.
+      </p>
+      <ul>
+        {b.latest.map((i) => (
+          <li>
+            {i.title}: begun {when(i.claimedStart)} as the vendor says; first listed{" "}
+            {when(i.firstListedAt)}, not listed at {when(i.priorReadAt)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The vendor's honesty record: how quickly it admits trouble statusd saw itself. */
 function HonestyRecord(
   props: { eyes: OwnEyes; slug: string; signedIn: SignedIn | null; reported: boolean },
@@ -236,14 +268,18 @@ function HonestyRecord(
         </div>
       </div>
       <p class="muted">
-        The delay runs from statusd's first evidence to the vendor's acknowledgement (its status or
-        an incident); an episode it never acknowledges counts 4 hours. A: under 15 min, B: 15–30
-        min, C: 30 min–2 h, D: 2–4 h, F: over 4 h.
+        The delay runs from statusd's first evidence to the moment statusd first saw the vendor
+        admit it (a reading of its page showing its status other than operational, or listing an
+        incident; never the start the vendor writes); an episode it never acknowledges counts 4
+        hours. A: under 15 min, B: 15–30 min, C: 30 min–2 h, D: 2–4 h, F: over 4 h. Only what
+        statusd's own probes, or reports of several long-standing accounts, saw counts.
       </p>
+      <Backdated eyes={props.eyes} />
       {props.reported && (
         <p class="notice" role="status">
-          Thanks: your report is counted. Two members' reports within 30 minutes, or one while
-          statusd's probes see errors, raise an early warning.
+          Thanks: your report is counted. It warns your account at once, for 30 minutes. Others see
+          an early warning when statusd's own probes see errors, or when several accounts that have
+          monitored this vendor for a week report it too.
         </p>
       )}
       {props.signedIn
@@ -415,9 +451,9 @@ function ServicePage(
 export async function servicePage(c: Context<Env>): Promise<Response> {
   const app = c.get("app");
   const slug = c.req.param("slug")!;
-  return await publicPage(c, async (signedIn) => {
+  return await publicPage(c, async (signedIn, who) => {
     // One snapshot of the store for the whole page.
-    const data: PageData = await servicePageData(app, slug);
+    const data: PageData = await servicePageData(app, slug, who);
     return {
       html: (
         <ServicePage

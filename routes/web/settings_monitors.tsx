@@ -496,6 +496,11 @@ function BoardForm(
           </label>
         )}
         <label class="check">
+          <input type="checkbox" name="earlyWarning" value="yes" checked={b.earlyWarning} />{" "}
+          Show statusd's own early warnings of these vendors on its page (its probes and reports of
+          several accounts, apart from the vendors' statuses)
+        </label>
+        <label class="check">
           <input type="checkbox" name="public" value="yes" checked={b.public} />{" "}
           Public: anyone can read it at /b/{b.slug}
         </label>
@@ -994,6 +999,7 @@ export function monitorsPages(): Hono<WebEnv> {
         await updateBoard(app, session.principal, id, {
           title: field(form, "title"),
           public: field(form, "public") === "yes",
+          earlyWarning: field(form, "earlyWarning") === "yes",
           items: order.map((t) => itemOf(t)!),
           description: description === "" ? null : description,
           // The colour picker always sends a colour: the default one is "no colour chosen".

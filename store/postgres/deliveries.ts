@@ -45,6 +45,20 @@ export function deliveryStore(sql: Sql): DeliveryStore {
             WHERE notification_id = ${n} AND state = 'pending'
               AND not_before > ${options.cancel!.dueAfter}`;
         }
+        if (options.end?.notificationIds.length) {
+          // Taken in the claims' turn, so the locks below never cross a claim's.
+          await tx`SELECT pg_advisory_xact_lock(hashtext('alert_deliveries_claim'))`;
+        }
+        for (const n of options.end?.notificationIds ?? []) {
+          // Every pending one is locked first, the one being attempted too: a worker recording
+          // its failure meanwhile either commits first (its retry is then cancelled here) or
+          // waits and sees the recovery this transaction inserts (and retries nothing).
+          await tx`SELECT id FROM alert_deliveries WHERE notification_id = ${n}
+            AND state = 'pending' ORDER BY id FOR UPDATE`;
+          await tx`UPDATE alert_deliveries SET state = 'cancelled', updated_at = ${Date.now()}
+            WHERE notification_id = ${n} AND state = 'pending' AND recovery = 0
+              AND (claimed_until IS NULL OR claimed_until < ${options.end!.at})`;
+        }
         let inserted = 0;
         for (const d of items) inserted += await insert(tx, d);
         return { inserted };
@@ -57,6 +71,10 @@ export function deliveryStore(sql: Sql): DeliveryStore {
     async openNotifications(sourceId, subject) {
       return (await sql`SELECT * FROM alert_deliveries WHERE source_id = ${sourceId}
         AND subject = ${subject} AND state = 'pending' ORDER BY created_at, seq`).map(deliveryOf);
+    },
+    async ofNotification(notificationId) {
+      return (await sql`SELECT * FROM alert_deliveries WHERE notification_id = ${notificationId}
+        ORDER BY created_at, seq`).map(deliveryOf);
     },
     async unresolved(subjectPrefix) {
       const rows = await sql`SELECT * FROM (
@@ -155,17 +173,21 @@ export function deliveryStore(sql: Sql): DeliveryStore {
     },
     finish(id, holder, attempt, next) {
       return write(sql, async (tx) => {
-        const [r] = await tx`SELECT attempts, claimed_by FROM alert_deliveries WHERE id = ${id}
-          FOR UPDATE`;
+        const [r] = await tx`SELECT attempts, claimed_by, recovery, notification_id
+          FROM alert_deliveries WHERE id = ${id} FOR UPDATE`;
         if (!r || r.claimed_by !== holder) return false;
         const n = Number(r.attempts) + 1;
+        const ended = next.state === "pending" && Number(r.recovery) === 0 &&
+          (await tx`SELECT 1 FROM alert_deliveries WHERE notification_id = ${r.notification_id}
+            AND recovery = 1 LIMIT 1`).length > 0;
         await tx`INSERT INTO alert_attempts (delivery_id, n, at, ok, status, reply, latency_ms,
             error)
           VALUES (${id}, ${n}, ${attempt.at}, ${attempt.ok ? 1 : 0}, ${attempt.status},
             ${attempt.reply?.slice(0, REPLY_MAX) ?? null}, ${Math.round(attempt.latencyMs)},
             ${attempt.error?.slice(0, REPLY_MAX) ?? null})`;
         await tx`UPDATE alert_deliveries SET
-            state = CASE WHEN state = 'pending' THEN ${next.state} ELSE state END,
+            state = CASE WHEN state = 'pending' THEN ${ended ? "cancelled" : next.state}
+              ELSE state END,
             not_before = ${next.notBefore}, attempts = ${n}, last_error = ${next.error},
             claimed_by = NULL, claimed_until = NULL, updated_at = ${attempt.at}
           WHERE id = ${id}`;

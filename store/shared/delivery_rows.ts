@@ -35,6 +35,9 @@ export function deliveryOf(r: Record<string, unknown>): DeliveryRecord {
     attempts: Number(r.attempts),
     lastError: r.last_error === null ? null : String(r.last_error),
     updatedAt: Number(r.updated_at),
+    claimedUntil: r.claimed_until === null || r.claimed_until === undefined
+      ? null
+      : Number(r.claimed_until),
   };
 }
 

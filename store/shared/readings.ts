@@ -27,7 +27,7 @@ import {
   type VanishedIncident,
   webLinkOrNull,
 } from "../../domain/mod.ts";
-import { OPEN_INCIDENTS_MAX } from "../../domain/mod.ts";
+import { isOpen, OPEN_INCIDENTS_MAX } from "../../domain/mod.ts";
 import {
   trimComponentTransitions,
   trimIncidents,
@@ -157,7 +157,7 @@ export function* writeReading(
   }
   const diff = diffReading({ vendor, components, incidents }, snapshot, at);
   const componentIds = new Map(componentRows.map((r) => [String(r.external_id), Number(r.id)]));
-  yield* persist(d, vendorId, diff, at, componentIds, incidentIds);
+  yield* persist(d, vendorId, diff, at, componentIds, incidentIds, vendor.lastSuccessAt);
   return diff.changes;
 }
 
@@ -168,6 +168,7 @@ function* persist(
   at: EpochMs,
   componentIds: Map<string, number>,
   incidentIds: Map<string, number>,
+  priorReadAt: EpochMs | null,
 ): Query<void> {
   const inserted = yield* insertManyReturning(
     "components",
@@ -213,12 +214,12 @@ function* persist(
   yield* insertTransitions(vendorId, diff.transitions, at, componentIds);
   for (const w of diff.incidents) {
     if (w.kind === "insert") {
-      const id = yield* insertIncident(vendorId, w.incident);
+      const id = yield* insertIncident(vendorId, w.incident, at, priorReadAt);
       incidentIds.set(w.incident.externalId, id);
       yield* insertUpdates(id, w.incident.updates);
     } else if (w.kind === "update") {
       const id = incidentIds.get(w.incident.externalId)!;
-      if (w.fields) yield* updateIncident(id, w.incident);
+      if (w.fields) yield* updateIncident(id, w.incident, at);
       if (w.restored) yield* run("UPDATE incidents SET removed_at = NULL WHERE id = ?", id);
       yield* keepRevisions(vendorId, id, w.revisions, at);
       yield* insertUpdates(id, w.updates);
@@ -227,10 +228,11 @@ function* persist(
       if (w.close === null) yield* run("UPDATE incidents SET removed_at = ? WHERE id = ?", at, id);
       else {
         yield* run(
-          `UPDATE incidents SET removed_at = ?, status = ?, resolved_at = ?, updated_at = ?
-           WHERE id = ?`,
+          `UPDATE incidents SET removed_at = ?, status = ?, resolved_at = ?, updated_at = ?,
+             closed_seen_at = COALESCE(closed_seen_at, ?) WHERE id = ?`,
           at,
           w.close,
+          at,
           at,
           at,
           id,
@@ -239,8 +241,10 @@ function* persist(
       yield* keepRevisions(vendorId, id, [w.revision], at);
     } else {
       yield* run(
-        "UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ? WHERE id = ?",
+        `UPDATE incidents SET status = ?, resolved_at = ?, updated_at = ?,
+           closed_seen_at = COALESCE(closed_seen_at, ?) WHERE id = ?`,
         w.status,
+        at,
         at,
         at,
         incidentIds.get(w.externalId)!,
@@ -358,24 +362,43 @@ function incidentFields(i: IncidentSnapshot): Param[] {
   ];
 }
 
-function* insertIncident(vendorId: number, i: IncidentSnapshot): Query<number> {
+/**
+ * Inserts an incident first listed by a reading at `at`: statusd's own times ride along with the
+ * vendor's (`seen_at`, and `closed_seen_at` when it was listed already closed), with the
+ * vendor's previous successful reading (`prior_read_at`, null on a first reading) against which
+ * a start the vendor gives is judged back-dated or not.
+ */
+function* insertIncident(
+  vendorId: number,
+  i: IncidentSnapshot,
+  at: EpochMs,
+  priorReadAt: EpochMs | null,
+): Query<number> {
   const row = yield* first(
     `INSERT INTO incidents (vendor_id, external_id, title, status, impact, started_at, updated_at,
-       resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       resolved_at, url, component_ids, scheduled_start_at, scheduled_end_at, seen_at,
+       closed_seen_at, prior_read_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     vendorId,
     i.externalId,
     ...incidentFields(i),
+    at,
+    isOpen(i.status) ? null : at,
+    priorReadAt,
   );
   return Number(row!.id);
 }
 
-function* updateIncident(id: number, i: IncidentSnapshot): Query<void> {
+/** Rewrites an incident's fields; `closed_seen_at` follows its status as statusd saw it at `at`. */
+function* updateIncident(id: number, i: IncidentSnapshot, at: EpochMs): Query<void> {
   yield* run(
     `UPDATE incidents SET title = ?, status = ?, impact = ?, started_at = ?, updated_at = ?,
-       resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?
+       resolved_at = ?, url = ?, component_ids = ?, scheduled_start_at = ?, scheduled_end_at = ?,
+       closed_seen_at = CASE WHEN ? = 1 THEN COALESCE(closed_seen_at, ?) ELSE NULL END
      WHERE id = ?`,
     ...incidentFields(i),
+    isOpen(i.status) ? 0 : 1,
+    at,
     id,
   );
 }

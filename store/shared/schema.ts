@@ -362,3 +362,23 @@ CREATE INDEX vendors_due_fresh ON vendors (next_poll_at, id)
   WHERE in_catalog = 1 AND deadline_at = 0;
 `;
 }
+
+/**
+ * Trust in what statusd says of its own eyes: when statusd itself first saw each incident listed
+ * and closed (its acknowledgement is read from these, never from the dates a vendor writes), and
+ * the vendor's previous successful reading then (a start the vendor gives before it is
+ * back-dated); whether a member's report weighs in public (its account had monitored the vendor
+ * long enough), with an index for the recent reports every round reads. Incidents stored before
+ * this step take the vendor's own dates, the best there is.
+ */
+export function trust(t: SchemaTypes): string {
+  return `ALTER TABLE incidents ADD COLUMN seen_at ${t.big};
+ALTER TABLE incidents ADD COLUMN closed_seen_at ${t.big};
+ALTER TABLE incidents ADD COLUMN prior_read_at ${t.big};
+UPDATE incidents SET seen_at = started_at,
+  closed_seen_at = CASE WHEN status IN ('RESOLVED', 'COMPLETED')
+    THEN COALESCE(resolved_at, updated_at) ELSE NULL END;
+ALTER TABLE member_reports ADD COLUMN counts INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX member_reports_recent ON member_reports (created_at);
+`;
+}

@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  ACKNOWLEDGE_LOOKBACK_MS,
   type Change,
   type EarlyWarningChange,
   EPISODES_KEPT_PER_VENDOR,
@@ -21,7 +22,7 @@ import {
 import { DAY_MS } from "../../domain/mod.ts";
 import type { ChangeLog } from "./change_feed.ts";
 import { all, type Engine, first, type Query, type Row, run } from "./query.ts";
-import { openSql } from "./sql.ts";
+import { maintenanceSql } from "./sql.ts";
 
 /** A stored state, or the quiet one when the row holds nothing readable. */
 function stateOf(text: unknown): WarningState {
@@ -92,7 +93,6 @@ function* insertEpisode(vendorId: number, e: FinishedEpisode): Query<void> {
       total: e.total,
       hosts: e.hosts,
       reporters: e.reporters,
-      component: e.component,
     }),
   );
 }
@@ -148,65 +148,136 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
     recentReports(vendorId, since) {
       return engine.read((function* () {
         const r = yield* first(
-          `SELECT COUNT(DISTINCT reporter) AS reporters, MIN(created_at) AS first_at,
+          `SELECT COUNT(DISTINCT account_id) AS accounts, MIN(created_at) AS first_at,
              MAX(created_at) AS last_at
-           FROM member_reports WHERE vendor_id = ? AND created_at >= ?`,
+           FROM member_reports WHERE vendor_id = ? AND created_at >= ? AND counts = 1`,
           vendorId,
           since,
         );
-        if (!r || Number(r.reporters) === 0) return null;
-        const latest = yield* first(
-          `SELECT component FROM member_reports WHERE vendor_id = ? AND created_at >= ?
-           ORDER BY created_at DESC, id DESC LIMIT 1`,
-          vendorId,
-          since,
-        );
+        if (!r || Number(r.accounts) === 0) return null;
         return {
-          reporters: Number(r.reporters),
+          accounts: Number(r.accounts),
           firstAt: Number(r.first_at),
           lastAt: Number(r.last_at),
-          component: latest?.component === null || latest?.component === undefined
-            ? null
-            : String(latest.component),
         };
       })());
     },
 
-    acknowledgedAt(vendorId, from, until) {
+    accountReports(since, only) {
+      return engine.read((function* () {
+        const rows = yield* all(
+          `SELECT r.account_id, v.slug, COUNT(DISTINCT r.reporter) AS reporters,
+             MIN(r.created_at) AS first_at, MAX(r.created_at) AS last_at
+           FROM member_reports r JOIN vendors v ON v.id = r.vendor_id
+           WHERE r.created_at >= ?${only ? " AND r.account_id = ? AND v.slug = ?" : ""}
+           GROUP BY r.account_id, v.slug ORDER BY r.account_id, v.slug`,
+          since,
+          ...(only ? [only.accountId, only.slug] : []),
+        );
+        const out = [];
+        for (const row of rows) {
+          const latest = yield* first(
+            `SELECT r.component FROM member_reports r JOIN vendors v ON v.id = r.vendor_id
+             WHERE r.account_id = ? AND v.slug = ? AND r.created_at >= ?
+             ORDER BY r.created_at DESC, r.id DESC LIMIT 1`,
+            String(row.account_id),
+            String(row.slug),
+            since,
+          );
+          out.push({
+            accountId: String(row.account_id),
+            slug: String(row.slug),
+            reporters: Number(row.reporters),
+            firstAt: Number(row.first_at),
+            lastAt: Number(row.last_at),
+            component: latest?.component === null || latest?.component === undefined
+              ? null
+              : String(latest.component),
+          });
+        }
+        return out;
+      })());
+    },
+
+    reportsSince(accountId, since) {
+      return engine.read((function* () {
+        const rows = yield* all(
+          `SELECT r.reporter, v.slug, r.created_at FROM member_reports r
+           JOIN vendors v ON v.id = r.vendor_id
+           WHERE r.account_id = ? AND r.created_at >= ? ORDER BY r.created_at, r.id`,
+          accountId,
+          since,
+        );
+        return rows.map((r) => ({
+          reporter: String(r.reporter),
+          slug: String(r.slug),
+          at: Number(r.created_at),
+        }));
+      })());
+    },
+
+    acknowledgedAt(vendorId, firstEvidenceAt, until) {
       return engine.read((function* () {
         const times: number[] = [];
-        const v = yield* first(
-          "SELECT current_status, last_changed_at FROM vendors WHERE id = ?",
+        // The vendor's level as statusd read it: already other than operational when the
+        // evidence began (the vendor was first, from the reading that showed it), or the first
+        // reading after that showed it so.
+        const before = yield* first(
+          `SELECT to_status, at FROM transitions WHERE vendor_id = ? AND component_id IS NULL
+             AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`,
           vendorId,
+          firstEvidenceAt,
         );
-        if (
-          v && v.current_status !== "OPERATIONAL" && v.current_status !== "UNKNOWN" &&
-          v.last_changed_at !== null
-        ) {
-          times.push(Number(v.last_changed_at));
+        if (before && admits(before.to_status)) {
+          // The reading that began the run of trouble it was in (after the last recovery).
+          const run = yield* first(
+            `SELECT MIN(t.at) AS at FROM transitions t WHERE t.vendor_id = ?
+               AND t.component_id IS NULL AND t.at <= ? AND t.at > COALESCE((
+                 SELECT MAX(r.at) FROM transitions r WHERE r.vendor_id = ?
+                   AND r.component_id IS NULL AND r.at <= ?
+                   AND r.to_status IN ('OPERATIONAL', 'UNKNOWN')), -1)`,
+            vendorId,
+            firstEvidenceAt,
+            vendorId,
+            firstEvidenceAt,
+          );
+          times.push(Number(run!.at));
+        } else {
+          const after = yield* first(
+            `SELECT MIN(at) AS at FROM transitions WHERE vendor_id = ? AND component_id IS NULL
+               AND at > ? AND at <= ? AND to_status NOT IN ('OPERATIONAL', 'UNKNOWN')`,
+            vendorId,
+            firstEvidenceAt,
+            until,
+          );
+          if (num(after?.at) !== null) times.push(Number(after!.at));
+          else if (!before) {
+            // No transition kept from before the evidence: the vendor's row says since when.
+            const v = yield* first(
+              "SELECT current_status, last_changed_at FROM vendors WHERE id = ?",
+              vendorId,
+            );
+            if (
+              v && admits(v.current_status) && num(v.last_changed_at) !== null &&
+              Number(v.last_changed_at) <= until
+            ) times.push(Number(v.last_changed_at));
+          }
         }
-        const t = yield* first(
-          `SELECT MIN(at) AS at FROM transitions WHERE vendor_id = ? AND component_id IS NULL
-             AND at >= ? AND to_status NOT IN ('OPERATIONAL', 'UNKNOWN')`,
-          vendorId,
-          from,
-        );
-        if (t?.at !== null && t?.at !== undefined) times.push(Number(t.at));
-        // An incident live at or after `from` that started by `until`, dated by when the vendor
-        // first wrote about it (its start when it has no update).
+        // An incident (not maintenance) statusd saw listed by \`until\`, not yet closed as statusd
+        // saw it when the evidence began, and not claimed over before the evidence: dated by
+        // when statusd first saw it listed, never by the start the vendor gives.
         const i = yield* first(
-          `SELECT MIN(COALESCE(
-               (SELECT MIN(u.at) FROM incident_updates u WHERE u.incident_id = i.id), i.started_at
-             )) AS at
-           FROM incidents i
-           WHERE i.vendor_id = ? AND i.started_at <= ? AND i.removed_at IS NULL
-             AND (${openSql("i")} OR i.resolved_at >= ? OR i.updated_at >= ?)`,
+          `SELECT MIN(i.seen_at) AS at FROM incidents i
+           WHERE i.vendor_id = ? AND i.removed_at IS NULL AND NOT ${maintenanceSql("i")}
+             AND i.seen_at IS NOT NULL AND i.seen_at <= ?
+             AND (i.closed_seen_at IS NULL OR i.closed_seen_at >= ?)
+             AND (i.resolved_at IS NULL OR i.resolved_at >= ?)`,
           vendorId,
           until,
-          from,
-          from,
+          firstEvidenceAt,
+          firstEvidenceAt - ACKNOWLEDGE_LOOKBACK_MS,
         );
-        if (i?.at !== null && i?.at !== undefined) times.push(Number(i.at));
+        if (num(i?.at) !== null) times.push(Number(i!.at));
         return times.length === 0 ? null : Math.min(...times);
       })());
     },
@@ -249,7 +320,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
     open() {
       return engine.read((function* () {
         const rows = yield* all(
-          `SELECT v.slug, w.state, w.updated_at FROM vendor_warnings w
+          `SELECT v.id, v.slug, w.state, w.updated_at FROM vendor_warnings w
            JOIN vendors v ON v.id = w.vendor_id WHERE w.phase IS NOT NULL ORDER BY v.slug`,
         );
         return rows.map(stored);
@@ -259,7 +330,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
     of(slug) {
       return engine.read((function* () {
         const r = yield* first(
-          `SELECT v.slug, w.state, w.updated_at FROM vendor_warnings w
+          `SELECT v.id, v.slug, w.state, w.updated_at FROM vendor_warnings w
            JOIN vendors v ON v.id = w.vendor_id WHERE v.slug = ?`,
           slug,
         );
@@ -288,9 +359,17 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
       return engine.write((function* () {
         const v = yield* first("SELECT id FROM vendors WHERE slug = ?", report.slug);
         if (!v) return false;
+        // It weighs in public when the account had monitored the vendor since `standingSince`.
+        const standing = yield* first(
+          `SELECT 1 AS yes FROM monitors WHERE account_id = ? AND service_slug = ?
+             AND created_at <= ? LIMIT 1`,
+          report.accountId,
+          report.slug,
+          report.standingSince,
+        );
         yield* run(
           `INSERT INTO member_reports (id, account_id, reporter, vendor_id, component, note,
-             created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+             created_at, counts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           report.id,
           report.accountId,
           report.reporter,
@@ -298,6 +377,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
           report.component,
           report.note,
           report.at,
+          standing ? 1 : 0,
         );
         yield* run(
           "DELETE FROM member_reports WHERE vendor_id = ? AND created_at < ?",
@@ -313,6 +393,31 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
           REPORTS_KEPT_PER_ACCOUNT,
         );
         return true;
+      })());
+    },
+
+    backdated(slug, since, limit) {
+      return engine.read((function* () {
+        const where = `FROM incidents i JOIN vendors v ON v.id = i.vendor_id
+          WHERE v.slug = ? AND i.seen_at >= ? AND i.prior_read_at IS NOT NULL
+            AND i.started_at < i.prior_read_at AND NOT ${maintenanceSql("i")}`;
+        const count = yield* first(`SELECT COUNT(*) AS n ${where}`, slug, since);
+        const rows = yield* all(
+          `SELECT i.title, i.started_at, i.seen_at, i.prior_read_at ${where}
+           ORDER BY i.seen_at DESC, i.id DESC LIMIT ?`,
+          slug,
+          since,
+          limit,
+        );
+        return {
+          total: Number(count?.n ?? 0),
+          latest: rows.map((r) => ({
+            title: String(r.title),
+            claimedStart: Number(r.started_at),
+            firstListedAt: Number(r.seen_at),
+            priorReadAt: Number(r.prior_read_at),
+          })),
+        };
       })());
     },
 
@@ -339,5 +444,15 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
 }
 
 function stored(r: Row) {
-  return { slug: String(r.slug), state: stateOf(r.state), updatedAt: num(r.updated_at) ?? 0 };
+  return {
+    vendorId: Number(r.id),
+    slug: String(r.slug),
+    state: stateOf(r.state),
+    updatedAt: num(r.updated_at) ?? 0,
+  };
+}
+
+/** True for a level that admits trouble (anything but operational, and known). */
+function admits(level: unknown): boolean {
+  return typeof level === "string" && level !== "OPERATIONAL" && level !== "UNKNOWN";
 }

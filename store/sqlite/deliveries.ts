@@ -93,6 +93,14 @@ export function deliveryStore(db: Db): DeliveryStore {
              WHERE notification_id = ? AND state = 'pending' AND not_before > ?`,
           ).run(Date.now(), n, options.cancel!.dueAfter);
         }
+        for (const n of options.end?.notificationIds ?? []) {
+          statement(
+            db,
+            `UPDATE alert_deliveries SET state = 'cancelled', updated_at = ?
+             WHERE notification_id = ? AND state = 'pending' AND recovery = 0
+               AND (claimed_until IS NULL OR claimed_until < ?)`,
+          ).run(Date.now(), n, options.end!.at);
+        }
         let inserted = 0;
         for (const d of items) inserted += insert(db, d);
         return { inserted };
@@ -110,6 +118,12 @@ export function deliveryStore(db: Db): DeliveryStore {
         `SELECT * FROM alert_deliveries WHERE source_id = ? AND subject = ? AND state = 'pending'
          ORDER BY created_at, rowid`,
       ).all(sourceId, subject) as Row[]).map(deliveryOf);
+    },
+    ofNotification(notificationId) {
+      return (statement(
+        db,
+        `SELECT * FROM alert_deliveries WHERE notification_id = ? ORDER BY created_at, rowid`,
+      ).all(notificationId) as Row[]).map(deliveryOf);
     },
     unresolved(subjectPrefix) {
       const rows = statement(
@@ -207,6 +221,11 @@ export function deliveryStore(db: Db): DeliveryStore {
         const r = one(id);
         if (!r || r.claimed_by !== holder) return false;
         const n = Number(r.attempts) + 1;
+        const ended = next.state === "pending" && Number(r.recovery) === 0 &&
+          statement(
+              db,
+              `SELECT 1 FROM alert_deliveries WHERE notification_id = ? AND recovery = 1 LIMIT 1`,
+            ).get(r.notification_id as string) !== undefined;
         statement(
           db,
           `INSERT INTO alert_attempts (delivery_id, n, at, ok, status, reply, latency_ms, error)
@@ -226,7 +245,7 @@ export function deliveryStore(db: Db): DeliveryStore {
           `UPDATE alert_deliveries SET state = CASE WHEN state = 'pending' THEN ? ELSE state END,
              not_before = ?, attempts = ?, last_error = ?, claimed_by = NULL,
              claimed_until = NULL, updated_at = ? WHERE id = ?`,
-        ).run(next.state, next.notBefore, n, next.error, attempt.at, id);
+        ).run(ended ? "cancelled" : next.state, next.notBefore, n, next.error, attempt.at, id);
         return true;
       });
     },

@@ -17,6 +17,7 @@ import type { IncidentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.t
 import { renderFor } from "../../outbound/channels/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+import { deliverDue } from "../support/deliver.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const MIN = 60_000;
@@ -83,6 +84,7 @@ async function rig(before: IncidentSnapshot[] = []) {
     now += MIN;
     await recordReading(ctx.store, "acme", snapshot, now);
     await evaluateAlerts(ctx);
+    await deliverDue(ctx);
   };
   return {
     [Symbol.asyncDispose]: () => ctx.store.close(),

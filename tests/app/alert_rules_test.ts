@@ -28,6 +28,7 @@ import { createDeliveryWorker } from "../../outbound/worker.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { startReceivers } from "../support/receivers.ts";
 import { recordReading, recordTimeout, syncVendors, vendorOf } from "../support/seed.ts";
+import { deliverDue } from "../support/deliver.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 
@@ -133,6 +134,7 @@ Deno.test("a watched component's flip queues one alert per route; an unwatched o
   });
   await evaluateAlerts(s.ctx);
   equal((await s.all()).length, 1);
+  equal(await deliverDue(s.ctx), 1, "the alert goes");
 
   s.advance(60_000);
   await recordReading(
@@ -376,6 +378,7 @@ Deno.test("the recovery stops an escalation and is told where the alert was firs
   await recordReading(s.ctx.store, "github", gh("MAJOR_OUTAGE"), s.at());
   await evaluateAlerts(s.ctx);
   equal((await s.all()).length, 4, "two steps, repeated once");
+  equal(await deliverDue(s.ctx), 1, "the first step goes at once");
   s.advance(60_000);
   await recordReading(s.ctx.store, "github", gh("OPERATIONAL"), s.at());
   await evaluateAlerts(s.ctx);
@@ -385,8 +388,8 @@ Deno.test("the recovery stops an escalation and is told where the alert was firs
   equal(recovery[0]!.routeId, s.route.id);
   deepStrictEqual(
     all.filter((d) => !d.recovery).map((d) => [d.step, d.state]).sort(),
-    [[1, "pending"], [2, "cancelled"], [3, "cancelled"], [4, "cancelled"]],
-    "the first step (already due) still goes; later ones stop",
+    [[1, "delivered"], [2, "cancelled"], [3, "cancelled"], [4, "cancelled"]],
+    "the first step went; later ones stop",
   );
 });
 
@@ -433,8 +436,14 @@ Deno.test("a vendor statusd cannot read for N minutes fires once per failing run
 
   // A failure of twelve minutes: the alert goes at ten, the recovery when it reads again.
   const since2 = s.at() + 60_000;
-  for (let i = 0; i < 12; i++) await fail();
-  const [alert] = await due();
+  for (let i = 0; i < 9; i++) await fail();
+  equal(await deliverDue(s.ctx), 0, "nine minutes: not yet");
+  for (let i = 0; i < 3; i++) {
+    await fail();
+    await deliverDue(s.ctx);
+  }
+  const [alert] = await s.all();
+  equal(alert!.state, "delivered");
   equal(alert!.message.trigger, "reading_failing");
   equal(alert!.notBefore, since2 + 10 * 60_000);
   equal(alert!.message.summary, "statusd cannot read GitHub");
@@ -460,7 +469,7 @@ Deno.test("a restarted evaluator still ends a reading alert that went out before
   await recordTimeout(s.ctx.store, "github", s.at());
   equal(await evaluateReadings(s.ctx), 1);
   s.advance(120_000);
-  equal((await s.ctx.store.deliveries.claimDue(s.at(), 10, "t", 1)).length, 1, "it went");
+  equal(await deliverDue(s.ctx), 1, "it went");
   s.advance(60_000);
   await recordReading(s.ctx.store, "github", {
     indicator: "OPERATIONAL",
@@ -509,8 +518,9 @@ Deno.test("a disabled rule sends nothing new: its waiting alert stops, but an al
   equal(sent!.message.trigger, "status");
   equal(sent!.state, "pending");
   equal(sent!.notBefore, s.at(), "due now");
+  await deliverDue(s.ctx);
   await updateRule(s.ctx, s.admin, rule.id, { enabled: false }, null);
-  equal((await s.all())[0]!.state, "pending", "already due: disabling does not take it back");
+  equal((await s.all())[0]!.state, "delivered", "gone: disabling does not take it back");
   await flip("OPERATIONAL");
   const [recovery] = await s.all();
   equal(recovery!.message.trigger, "recovered");

@@ -12,11 +12,13 @@ import {
   createRule,
   evaluateAlerts,
   evaluateWarnings,
+  reportTrouble,
 } from "../../app/mod.ts";
 import { InvalidRequest, QUIET, type WarningState } from "../../domain/mod.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
 import { episodeAt, openState } from "../support/warnings.ts";
+import { deliverDue } from "../support/deliver.ts";
 
 const T0 = Date.UTC(2026, 10, 28, 12);
 
@@ -78,9 +80,10 @@ Deno.test("an opted-in rule hears of an early warning once per episode, then of 
   equal(alert!.message.summary, "statusd suspects trouble at GitHub (its own observation)");
   match(
     alert!.message.advice,
-    /^statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(2 of 2 failed\); the vendor has not acknowledged\. This is statusd's own observation, not GitHub's status, which still reads operational\./,
+    /^statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(2 of 2 failed\); GitHub has not acknowledged it \(its status page reads operational\)\. This is statusd's own observation, not GitHub's status\./,
   );
   equal(alert!.message.sentBecause, "rule Own eyes");
+  equal(await deliverDue(s.ctx), 1);
 
   s.advance(60_000);
   equal(await evaluateWarnings(s.ctx), 0, "the same episode: nothing more");
@@ -141,6 +144,7 @@ Deno.test("a restarted evaluator still ends an early-warning alert that went bef
   });
   await s.warn(suspected(T0 - 60_000));
   equal(await evaluateWarnings(s.ctx), 1);
+  equal(await deliverDue(s.ctx), 1);
   equal(await evaluateWarnings({ ...s.ctx }), 0, "restarted while it lasts: nothing twice");
   // Another process (a fresh memory) starts after the warning cleared.
   await s.warn(QUIET);
@@ -148,4 +152,77 @@ Deno.test("a restarted evaluator still ends an early-warning alert that went bef
   equal(await evaluateWarnings(restarted), 1, "the recovery of what went before");
   equal((await s.all())[0]!.message.trigger, "recovered");
   equal(await evaluateWarnings(restarted), 0);
+});
+
+Deno.test("an account's own report warns its own rule at once; another account's rule hears nothing", async () => {
+  const s = await setup();
+  await using _ = s.ctx;
+  await createRule(s.ctx, s.admin, {
+    name: "Own eyes",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    earlyWarning: true,
+    routes: [s.route.id],
+  });
+  const other = await account(s.ctx, "other@example.com");
+  const otherAdmin: Caller = { kind: "admin", account: other.account };
+  const otherRoute = (await createRoute(s.ctx, otherAdmin, {
+    name: "hooks",
+    settings: { kind: "webhook", url: "http://127.0.0.1:9/other" },
+  })).route;
+  await createMonitor(s.ctx, otherAdmin, { service: "github" });
+  await createRule(s.ctx, otherAdmin, {
+    name: "Theirs",
+    target: { kind: "all" },
+    level: null,
+    earlyWarning: true,
+    routes: [otherRoute.id],
+  });
+  await reportTrouble(s.ctx, s.admin, { service: "github", component: "Actions" });
+  equal(await evaluateWarnings(s.ctx), 1, "the reporting account's rule, at once");
+  const [alert] = await s.all();
+  equal(alert!.message.trigger, "early_warning");
+  equal(alert!.message.level, "OPERATIONAL", "the level GitHub's page reads");
+  match(
+    alert!.message.advice,
+    /^1 member of your account reported GitHub not working since 12:00 UTC \(Actions\); GitHub has not acknowledged it \(its status page reads operational\)\. Only your account sees this warning/,
+  );
+  equal(await deliverDue(s.ctx), 1);
+  const theirs = await s.ctx.store.deliveries.list(other.account.id, {}, { page: 0, limit: 10 });
+  equal(theirs.total, 0, "another account hears nothing of it");
+  s.advance(10 * 60_000);
+  equal(await evaluateWarnings(s.ctx), 0, "one alert while the reports last");
+  s.advance(25 * 60_000);
+  equal(await evaluateWarnings(s.ctx), 1, "the reports aged out: the recovery");
+  equal((await s.all())[0]!.message.trigger, "recovered");
+});
+
+Deno.test("a warning the vendor acknowledged first reads as one coherent sentence, with its level", async () => {
+  const s = await setup();
+  await using _ = s.ctx;
+  await createRule(s.ctx, s.admin, {
+    name: "Own eyes",
+    target: { kind: "monitor", id: s.gh.id },
+    level: null,
+    earlyWarning: true,
+    routes: [s.route.id],
+  });
+  await recordReading(s.ctx.store, "github", {
+    indicator: "PARTIAL_OUTAGE",
+    components: [],
+    incidents: [],
+  }, T0 - 5 * 60_000);
+  await s.warn(suspected(T0 - 60_000, T0 - 5 * 60_000));
+  equal(await evaluateWarnings(s.ctx), 1);
+  const [alert] = await s.all();
+  equal(alert!.message.level, "PARTIAL_OUTAGE");
+  equal(
+    alert!.message.summary,
+    "statusd's own checks see trouble at GitHub, which GitHub has acknowledged",
+  );
+  match(
+    alert!.message.advice,
+    /; GitHub had already acknowledged it, at 11:55 UTC \(its status page reads partial outage\)\./,
+  );
+  equal(/suspects/.test(alert!.message.advice), false);
 });

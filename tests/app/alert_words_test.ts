@@ -18,6 +18,7 @@ import type { IncidentSnapshot, Snapshot, StatusLevel } from "../../domain/mod.t
 import { factLines, linkList } from "../../outbound/channels/_text.ts";
 import { account, testContext } from "../support/accounts.ts";
 import { recordReading, syncVendors, vendorOf } from "../support/seed.ts";
+import { deliverDue } from "../support/deliver.ts";
 
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const MIN = 60_000;
@@ -129,6 +130,7 @@ Deno.test("a time to resolve is quoted from five incidents or more, with how man
       equal(opened.timeToResolve!.sample, 5);
       match(factLines(opened).join("\n"), /usually resolve in 30 min, p90 30 min \(5 incidents\)/);
     }
+    await deliverDue(s.ctx);
     // The vendor resolves it: the message no longer promises to tell of a recovery.
     s.advance(MIN);
     await recordReading(

@@ -31,10 +31,15 @@ Deno.test("status report stores a report; status <slug> shows statusd's own earl
     equal(sent.code, 0, sent.stderr);
     match(sent.stdout, /^Reported github \(API Requests\) as not working for you\./);
     const id = (await r.store.catalog.service("github"))!.id;
-    equal(
-      (await r.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS))!.component,
-      "API Requests",
+    equal((await r.store.warnings.reportsOf(who.account.id, 10))[0]!.component, "API Requests");
+    // The reporting account sees its own warning at once; nobody else does.
+    const mine = JSON.parse(
+      (await status(["github", "--api", api, "--json"], { STATUS_API_KEY: reader })).stdout,
     );
+    equal(mine.services[0].earlyWarning.visibility, "account");
+    equal(mine.services[0].earlyWarning.component, "API Requests");
+    const theirs = JSON.parse((await status(["github", "--api", api, "--json"], {})).stdout);
+    equal(theirs.services[0].earlyWarning, null);
 
     const typo = await status(["report", "githb", "--api", api], { STATUS_API_KEY: writer });
     equal(typo.code, 2);
@@ -61,7 +66,7 @@ Deno.test("status report stores a report; status <slug> shows statusd's own earl
     match(shown.stdout, /github\s+\S+\s+OPERATIONAL — statusd's own checks: suspected/);
     match(
       shown.stdout,
-      /Early warning \(statusd's own observation, not the vendor's status\):\n {2}github {2}statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(3 of 4 failed\); the vendor has not acknowledged\./,
+      /Early warning \(statusd's own observation, not the vendor's status\):\n {2}github {2}statusd's own checks have seen errors from api\.github\.com since 11:59 UTC \(3 of 4 failed\); \S+ has not acknowledged it \(its status page reads operational\)\./,
     );
     const json = JSON.parse((await status(["github", "--api", api, "--json"], {})).stdout);
     equal(json.services[0].earlyWarning.phase, "suspected");

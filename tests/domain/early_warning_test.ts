@@ -116,30 +116,40 @@ Deno.test("during a local outage nothing is suspected or cleared", () => {
   equal(isLocalOutage(3, 2), false, "two vendors are not many");
 });
 
-Deno.test("reports: two members alone, or one with a failed probe, are a suspicion", () => {
+Deno.test("reports: two accounts while probes fail or cannot see, three over healthy probes", () => {
   const reports = (n: number, minute: number): RecentReports => ({
-    reporters: n,
+    accounts: n,
     firstAt: at(minute),
     lastAt: at(minute),
-    component: "API",
   });
   const one = stepWarning(QUIET, facts({ reports: reports(1, 0) }), at(0));
-  deepStrictEqual(one.events, []);
+  deepStrictEqual(one.events, [], "one account is never enough");
+  const oneAndProbe = stepWarning(
+    QUIET,
+    facts({ reports: reports(1, 0), round: round(1, 1) }),
+    at(1),
+  );
+  deepStrictEqual(oneAndProbe.events, [], "nor one account beside a failed probe");
   const two = stepWarning(QUIET, facts({ reports: reports(2, 0) }), at(1));
-  deepStrictEqual(two.events, ["suspected"]);
+  deepStrictEqual(two.events, ["suspected"], "no target answers: two accounts");
   equal(two.state.episode!.evidence, "reports");
   equal(two.state.episode!.firstEvidenceAt, at(0));
-  const agree = stepWarning(QUIET, facts({ reports: reports(1, 0), round: round(1, 1) }), at(1));
+  equal(two.state.episode!.reporters, 2);
+  const agree = stepWarning(QUIET, facts({ reports: reports(2, 0), round: round(1, 1) }), at(1));
   deepStrictEqual(agree.events, ["suspected"]);
   equal(agree.state.episode!.evidence, "probes_and_reports");
-  // Reports keep it open while recent, then healthy probes clear it.
-  const kept = stepWarning(two.state, facts({ reports: reports(2, 0), round: round(5, 0) }), at(5));
+  const healthy = stepWarning(QUIET, facts({ reports: reports(2, 0), round: round(1, 0) }), at(1));
+  deepStrictEqual(healthy.events, [], "every probe answers: two accounts are outweighed");
+  const three = stepWarning(QUIET, facts({ reports: reports(3, 0), round: round(1, 0) }), at(1));
+  deepStrictEqual(three.events, ["suspected"]);
+  // Reports keep it open while recent and still a quorum, then healthy probes clear it.
+  const kept = stepWarning(two.state, facts({ reports: reports(2, 0), round: round(5, 1) }), at(5));
   equal(phaseOf(kept.state), "suspected");
   const gone = stepWarning(kept.state, facts({ round: round(40, 0) }), at(40));
   deepStrictEqual(gone.events, ["cleared"]);
   match(
     warningWords(two.state.episode!, () => "10:00"),
-    /^2 members reported it not working \(API\); the vendor has not acknowledged\.$/,
+    /^2 accounts here reported it not working since 10:00; the vendor has not acknowledged it\.$/,
   );
 });
 
@@ -149,7 +159,7 @@ Deno.test("the words name the hosts, the counts and the time", () => {
   equal(
     warningWords(s.state.episode!, (t) => new Date(t).toISOString().slice(11, 16)),
     "statusd's own checks have seen errors from api.example.com since 10:00 (8 of 10 failed); " +
-      "the vendor has not acknowledged.",
+      "the vendor has not acknowledged it.",
   );
 });
 

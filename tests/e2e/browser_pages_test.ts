@@ -173,6 +173,7 @@ Deno.test({
       description: "The services our checkout depends on, as their vendors report them.",
       accentColor: "#8250df",
       links: [{ label: "Our site", url: "https://example.com/" }],
+      earlyWarning: true,
     });
     // statusd's own eyes see trouble at acme: its service and board pages show the warning.
     const now = r.clock.now();
@@ -183,8 +184,7 @@ Deno.test({
           suspectedAt: now,
           evidence: "probes_and_reports",
           hosts: ["api.acme.example"],
-          reporters: 1,
-          component: "API",
+          reporters: 2,
         }),
       ),
       finished: [],

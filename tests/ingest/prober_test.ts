@@ -194,35 +194,50 @@ Deno.test("a local outage (every vendor failing at once) warns no vendor and say
   deepStrictEqual((await r.store.warnings.open()).map((w) => w.slug), ["a1"]);
 });
 
-Deno.test("two members' reports are a suspicion, with their component", async () => {
+Deno.test("reports weigh in public once per account of standing; healthy probes need a third", async () => {
   await using r = await rig(["rep"], { scope: "monitored" });
-  const { account, memberOf } = await import("../store/conformance/accounts.ts").then((m) => ({
-    account: m.accountOf,
-    memberOf: m.memberOf,
-  }));
-  await r.store.accounts.create(account("a1"), memberOf("m1", "a1", "one@x.test"));
-  const report = (id: string, reporter: string) => ({
+  const { accountOf, memberOf } = await import("../store/conformance/accounts.ts");
+  const now = r.clock.now();
+  // a1..a3 have monitored the vendor for eight days; a4 signed up today.
+  for (const [id, since] of [["a1", 8], ["a2", 8], ["a3", 8], ["a4", 0]] as const) {
+    await r.store.accounts.create(accountOf(id), memberOf(`m-${id}`, id, `${id}@x.test`));
+    await r.store.monitors.create({
+      id: `mon-${id}`,
+      accountId: id,
+      serviceSlug: "rep",
+      components: [],
+      label: null,
+      slaTarget: null,
+      paused: false,
+      createdAt: now - since * 24 * 60 * MINUTE_MS,
+    }, 10);
+  }
+  await r.round(); // Both targets answer: they count from now on.
+  const report = (id: string, accountId: string, reporter: string) => ({
     id,
-    accountId: "a1",
+    accountId,
     reporter,
     slug: "rep",
     component: "API",
     note: "500s on checkout",
     at: r.clock.now(),
+    standingSince: r.clock.now() - 7 * 24 * 60 * MINUTE_MS,
   });
-  await r.store.warnings.addReport(report("r1", "one@x.test"), 0);
+  const episode = async () => (await r.store.warnings.of("rep"))?.state.episode ?? null;
+  await r.store.warnings.addReport(report("r1", "a1", "a1@x.test"), 0);
+  await r.store.warnings.addReport(report("r2", "a1", "key k1"), 0);
+  await r.store.warnings.addReport(report("r3", "a4", "a4@x.test"), 0);
   await r.round();
-  equal(
-    (await r.store.warnings.of("rep"))?.state.episode ?? null,
-    null,
-    "one member is not enough",
-  );
-  await r.store.warnings.addReport(report("r2", "two@x.test"), 0);
+  equal(await episode(), null, "one account of standing (twice) and a new one: nothing public");
+  await r.store.warnings.addReport(report("r4", "a2", "a2@x.test"), 0);
   await r.round();
-  const e = (await r.store.warnings.of("rep"))!.state.episode!;
+  equal(await episode(), null, "two accounts, but every probe answers: not yet");
+  await r.store.warnings.addReport(report("r5", "a3", "a3@x.test"), 0);
+  await r.round();
+  const e = (await episode())!;
   equal(e.evidence, "reports");
-  equal(e.reporters, 2);
-  equal(e.component, "API");
+  equal(e.reporters, 3);
+  equal("component" in e, false, "what members typed stays with their accounts");
 });
 
 Deno.test("private addresses are refused unless allowed: no probe reaches them", async () => {
@@ -264,6 +279,6 @@ Deno.test("the words a surface shows for a suspected vendor", async () => {
   const line = r.lines.find((l) => l.msg === "early warning suspected")!;
   match(
     String(line.words),
-    /^statusd's own checks have seen errors from 127\.0\.0\.1:\d+ since .* \(2 of 2 failed\); the vendor has not acknowledged\.$/,
+    /^statusd's own checks have seen errors from 127\.0\.0\.1:\d+ since .* \(2 of 2 failed\); the vendor has not acknowledged it\.$/,
   );
 });

@@ -261,6 +261,7 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
       component: null,
       note: id,
       at: T0 - HOUR_MS,
+      standingSince: T0 - 8 * 24 * HOUR_MS,
     }, 0);
   }
 }

@@ -4,7 +4,14 @@
  * asserts on (hosts, counts, reporters, times).
  * @module
  */
-import type { EpochMs, FinishedEpisode, WarningEpisode, WarningState } from "../../domain/mod.ts";
+import type {
+  EpochMs,
+  FinishedEpisode,
+  Store,
+  WarningEpisode,
+  WarningState,
+} from "../../domain/mod.ts";
+import { stepVendorWarning } from "../../ingest/mod.ts";
 
 const MIN = 60_000;
 
@@ -20,7 +27,6 @@ export function episodeAt(first: EpochMs, over: Partial<WarningEpisode> = {}): W
     total: 2,
     hosts: ["api.acme.test"],
     reporters: 0,
-    component: null,
     ...over,
   };
 }
@@ -53,4 +59,26 @@ export function finishedAt(
     delayMs: delayMinutes * MIN,
     ...over,
   };
+}
+
+/**
+ * One probe round of every vendor of `store` at `now`, as the prober steps them after probing:
+ * every target answering (`ok`), every target failing (`fail`), or no target (`none`).
+ */
+export async function probeEveryVendor(
+  store: Store,
+  now: EpochMs,
+  round: "ok" | "fail" | "none" = "ok",
+): Promise<void> {
+  for (const v of await store.warnings.claimDue(now, 1000, "all", 1)) {
+    await stepVendorWarning(store.warnings, v, now, false, {
+      round: round === "none" ? null : {
+        at: now,
+        total: 2,
+        failed: round === "fail" ? 2 : 0,
+        failing: round === "fail" ? [`api.${v.slug}.test`] : [],
+      },
+      answered: v.answered,
+    });
+  }
 }

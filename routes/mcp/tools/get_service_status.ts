@@ -57,6 +57,9 @@ export const getServiceStatusTool = defineTool({
       delayMinutes: z.number().nullable(),
       evidence: z.string(),
       summary: z.string(),
+      visibility: z.enum(["public", "account"]).describe(
+        "public: what anyone sees; account: your account's own reports, which no one else sees",
+      ),
       ownObservation: z.literal(true),
     }).nullable(),
     trackRecord: z.object({
@@ -66,10 +69,13 @@ export const getServiceStatusTool = defineTool({
       averageDelayMinutes: z.number().nullable(),
       grade: z.string().nullable(),
       gradeNote: z.string().nullable(),
+      backdatedIncidents: z.number().int().describe(
+        "incidents of the window whose start is earlier than statusd saw them listed (back-dated)",
+      ),
     }),
   }),
   async run(ctx, caller, { slug }) {
-    const [s, eyes] = await Promise.all([getService(ctx, slug), ownEyesOf(ctx, slug)]);
+    const [s, eyes] = await Promise.all([getService(ctx, slug), ownEyesOf(ctx, slug, caller)]);
     const w = eyes.earlyWarning;
     return {
       ...serviceSummary(s),
@@ -92,6 +98,7 @@ export const getServiceStatusTool = defineTool({
         delayMinutes: w.delayMinutes,
         evidence: w.evidence,
         summary: w.summary,
+        visibility: w.visibility,
         ownObservation: true as const,
       },
       trackRecord: {
@@ -101,6 +108,7 @@ export const getServiceStatusTool = defineTool({
         averageDelayMinutes: eyes.trackRecord.averageDelayMinutes,
         grade: eyes.trackRecord.grade,
         gradeNote: eyes.trackRecord.gradeNote,
+        backdatedIncidents: eyes.backdated.total,
       },
     };
   },

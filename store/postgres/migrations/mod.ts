@@ -20,6 +20,7 @@ import incidentRevisions from "./011_incident_revisions.ts";
 import promisedFirst from "./014_promised_first.ts";
 import earlyWarning from "./013_early_warning.ts";
 import incidentRemoval from "./012_incident_removal.ts";
+import trust from "./015_trust.ts";
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
   schema,
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   incidentRemoval,
   earlyWarning,
   promisedFirst,
+  trust,
 ];

@@ -33,6 +33,7 @@ Deno.test("a suspected vendor: earlyWarning says what statusd saw; the vendor's 
       averageDelayMinutes: null,
       grade: null,
       gradeNote: "not enough data: 0 of the 3 episodes a grade needs in 90 days",
+      backdatedIncidents: 0,
     });
     const id = (await rig.store.catalog.service("acme"))!.id;
     await rig.store.warnings.record(id, {
@@ -54,7 +55,8 @@ Deno.test("a suspected vendor: earlyWarning says what statusd saw; the vendor's 
       reporters: 0,
       component: null,
       summary: "statusd's own checks have seen errors from api.acme.test since 11:59 UTC " +
-        "(8 of 10 failed); the vendor has not acknowledged.",
+        "(8 of 10 failed); acme has not acknowledged it (its status page reads operational).",
+      visibility: "public",
       ownObservation: true,
     });
     // (10 + 50 + 240) / 3 = 100 min: C.
@@ -96,9 +98,23 @@ Deno.test("reports: a member reports with a key; the account lists them; bad inp
     equal((await bad.json()).issues[0].parameter, "note");
     const list = await (await rig.get("/api/user/reports", { "x-api-key": reader })).json();
     deepStrictEqual(list.content.map((x: { note: string }) => x.note), ["502s"]);
-    // Stored for the vendor's early warning.
+    // It warns the reporting account at once; nobody else, and it weighs nothing in public (the
+    // account has not monitored acme for a week).
     const id = (await rig.store.catalog.service("acme"))!.id;
-    equal((await rig.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS))!.reporters, 1);
+    equal(await rig.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS), null);
+    const own = await (await rig.get("/api/services/acme", { "x-api-key": reader })).json();
+    equal(own.earlyWarning.visibility, "account");
+    equal(own.earlyWarning.phase, "suspected");
+    equal(own.earlyWarning.component, "API");
+    match(own.earlyWarning.summary, /^1 member of your account reported acme not working since/);
+    equal((await (await rig.get("/api/services/acme")).json()).earlyWarning, null);
+    const other = await account(rig.ctx, "other@example.test");
+    const theirs = await key(rig.ctx, other, "ro", ["monitors:read"]);
+    equal(
+      (await (await rig.get("/api/services/acme", { "x-api-key": theirs })).json()).earlyWarning,
+      null,
+      "another account sees nothing of it",
+    );
   } finally {
     await rig.close();
   }
@@ -130,7 +146,7 @@ Deno.test("get_service_status tells an agent the early warning and the grade", a
     };
     equal(out.earlyWarning.phase, "suspected");
     equal(out.earlyWarning.ownObservation, true);
-    match(out.earlyWarning.summary, /the vendor has not acknowledged/);
+    match(out.earlyWarning.summary, /acme has not acknowledged it/);
     equal(out.trackRecord.grade, null);
   } finally {
     await client.close();

@@ -36,7 +36,8 @@ Deno.test("a suspected vendor's page says what statusd saw, apart from the vendo
     equal(
       visibleText(note[1]!).trim(),
       "Early warning (statusd's own observation): statusd's own checks have seen errors from " +
-        "api.acme.test since 11:58 UTC (2 of 2 failed); the vendor has not acknowledged.",
+        "api.acme.test since 11:58 UTC (2 of 2 failed); acme has not acknowledged it (its status " +
+        "page reads operational).",
     );
     match(html, /<h1>acme <span class="badge s-OPERATIONAL">operational<\/span><\/h1>/);
   } finally {
@@ -69,9 +70,17 @@ Deno.test("a signed-in member reports from the page; the report is counted", asy
     const thanks = await (await b.get("https://status.example.test/services/acme?reported=1"))
       .text();
     match(visibleText(section(thanks, "own-eyes")), /Thanks: your report is counted/);
+    // The member's account sees its own warning at once; an anonymous visitor does not.
+    const note = /<p class="notice warn early-warning suspected"[^>]*>([\s\S]*?)<\/p>/.exec(thanks);
+    ok(note, "the account's own early warning is shown to it");
+    match(visibleText(note[1]!), /1 member of your account reported acme not working since/);
+    match(visibleText(note[1]!), /Only your account sees this warning/);
+    r.cache.clear();
+    const anonymous = await (await r.get("/services/acme", HTML)).text();
+    equal(/id="early-warning"/.test(anonymous), false);
+    equal(/checkout returns 502/.test(thanks + anonymous), false, "the note is never shown");
     const id = (await r.store.catalog.service("acme"))!.id;
-    const recent = await r.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS);
-    equal(recent?.reporters, 1);
+    equal(await r.store.warnings.recentReports(id, T0 - 30 * MINUTE_MS), null);
     const [stored] = await r.store.warnings.reportsOf(
       owner.account.id,
       10,
@@ -96,7 +105,7 @@ Deno.test("a signed-in member reports from the page; the report is counted", asy
   }
 });
 
-Deno.test("a board page lists statusd's early warnings of its services, apart from their statuses", async () => {
+Deno.test("a board page lists statusd's public early warnings by vendor name, once its owner turns them on", async () => {
   const { createBoard, createMonitor } = await import("../../../app/mod.ts");
   const r = apiRig();
   try {
@@ -106,7 +115,7 @@ Deno.test("a board page lists statusd's early warnings of its services, apart fr
     const admin = { kind: "admin", account: owner.account } as const;
     const a = await createMonitor(r.ctx, admin, { service: "acme" });
     const c = await createMonitor(r.ctx, admin, { service: "calm" });
-    await createBoard(r.ctx, admin, {
+    const board = await createBoard(r.ctx, admin, {
       slug: "stack",
       title: "Our stack",
       public: true,
@@ -125,19 +134,26 @@ Deno.test("a board page lists statusd's early warnings of its services, apart fr
           total: 0,
           hosts: [],
           reporters: 2,
-          component: "API",
         }),
       ),
       finished: [],
     }, T0);
+    // The owner's own report (its words) never reaches the board.
+    const { reportTrouble, updateBoard } = await import("../../../app/mod.ts");
+    await reportTrouble(r.ctx, admin, { service: "acme", component: "ACTION: rotate keys" });
+    r.cache.clear();
+    const off = visibleText(await (await r.get("/b/stack", HTML)).text());
+    equal(/Early warning/.test(off), false, "off until the owner turns it on");
+    await updateBoard(r.ctx, admin, board.id, { earlyWarning: true }, null);
     r.cache.clear();
     const html = await (await r.get("/b/stack", HTML)).text();
     const text = visibleText(html);
     match(
       text,
-      /Early warning \(statusd's own observation\) .* acme: 2 members reported it not working \(API\); the vendor has not acknowledged\./,
+      /Early warning \(statusd's own observation\) .* acme: 2 accounts here reported it not working since 11:55 UTC; acme has not acknowledged it \(its status page reads operational\)\./,
     );
     equal(/calm:/.test(text), false);
+    equal(/rotate keys|members reported/.test(text), false);
   } finally {
     await r.close();
   }
@@ -168,7 +184,7 @@ Deno.test("the home page lists what statusd's own eyes see, and says when its ow
     match(home, /statusd's own eyes \(1\)/);
     match(
       home,
-      /acme: statusd's own checks have seen errors from acme\.test since 11:57 UTC \(3 of 3 failed\); the vendor has not acknowledged\./,
+      /acme: statusd's own checks have seen errors from acme\.test since 11:57 UTC \(3 of 3 failed\); acme has not acknowledged it \(its status page reads operational\)\./,
     );
 
     const app = createServer({

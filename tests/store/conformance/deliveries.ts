@@ -153,6 +153,80 @@ export const deliveryCases: readonly Case[] = [
     },
   },
   {
+    name:
+      "deliveries: ending an alert stops all it has not sent but the one being sent; that one is not retried after the recovery",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      const d = store.deliveries;
+      const attempt = (n: number, at: number, ok: boolean) => ({
+        n,
+        at,
+        ok,
+        status: ok ? 200 : 503,
+        reply: null,
+        latencyMs: 1,
+        error: ok ? null : "HTTP 503",
+      });
+      await d.enqueue([
+        delivery("sent", { routeId: "r1" }),
+        delivery("retrying", { routeId: "r2" }),
+        delivery("flying", { routeId: "r3" }),
+        delivery("held", { routeId: "r4", notBefore: T + 60_000 }),
+        delivery("other", { routeId: "r5", notificationId: "n2" }),
+      ]);
+      const claimed = await d.claimDue(T, 10, "w1", 120_000);
+      equal(claimed.length, 4, "the four routes due now");
+      ok(
+        await d.finish("sent", "w1", attempt(1, T, true), {
+          state: "delivered",
+          notBefore: T,
+          error: null,
+        }),
+      );
+      ok(
+        await d.finish("retrying", "w1", attempt(1, T, false), {
+          state: "pending",
+          notBefore: T + 30_000,
+          error: "HTTP 503",
+        }),
+      );
+      const mine = await d.ofNotification("n1");
+      deepStrictEqual(mine.map((x) => [x.id, x.state, x.attempts]), [
+        ["sent", "delivered", 1],
+        ["retrying", "pending", 1],
+        ["flying", "pending", 0],
+        ["held", "pending", 0],
+      ]);
+      equal(mine.find((x) => x.id === "flying")!.claimedUntil, T + 120_000);
+      equal(mine.find((x) => x.id === "held")!.claimedUntil, null);
+      await d.enqueue([delivery("recovery", { routeId: "r3", recovery: true })], {
+        end: { notificationIds: ["n1"], at: T + 1_000 },
+      });
+      const after = new Map((await d.ofNotification("n1")).map((x) => [x.id, x.state]));
+      deepStrictEqual(Object.fromEntries(after), {
+        sent: "delivered",
+        retrying: "cancelled",
+        flying: "pending",
+        held: "cancelled",
+        recovery: "pending",
+      });
+      equal((await d.get("a1", "other"))!.delivery.state, "pending", "another notification stays");
+      // The one in flight fails: with its alert ended, it is not tried again.
+      ok(
+        await d.finish("flying", "w1", attempt(1, T + 2_000, false), {
+          state: "pending",
+          notBefore: T + 32_000,
+          error: "HTTP 503",
+        }),
+      );
+      equal((await d.get("a1", "flying"))!.delivery.state, "cancelled");
+      deepStrictEqual(
+        (await d.claimDue(T + 40_000, 10, "w1", 120_000)).map((x) => x.id).sort(),
+        ["recovery"],
+      );
+    },
+  },
+  {
     name: "deliveries: claims are fair: route heads, one per route, a few per account, in turn",
     async run(store) {
       await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));

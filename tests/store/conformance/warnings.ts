@@ -66,6 +66,7 @@ export const warningCases: readonly Case[] = [
         component: null,
         note: "",
         at: T + 3 * MIN,
+        standingSince: T + 3 * MIN - 7 * DAY,
       }, 0);
       deepStrictEqual(
         (await store.warnings.claimDue(T + 5 * MIN, 10, "monitored", MIN)).map((d) => d.slug)
@@ -89,7 +90,12 @@ export const warningCases: readonly Case[] = [
         { answered: { "https://a.test/": T }, state: suspected, finished: [] },
         T,
       );
-      deepStrictEqual(await store.warnings.of("a"), { slug: "a", state: suspected, updatedAt: T });
+      deepStrictEqual(await store.warnings.of("a"), {
+        vendorId: ids.a!,
+        slug: "a",
+        state: suspected,
+        updatedAt: T,
+      });
       deepStrictEqual((await store.warnings.open()).map((w) => w.slug), ["a"]);
       const due = await store.warnings.claimDue(T, 10, "all", MIN);
       deepStrictEqual(due.find((d) => d.slug === "a")!.answered, { "https://a.test/": T });
@@ -117,11 +123,28 @@ export const warningCases: readonly Case[] = [
     },
   },
   {
-    name: "warnings: reports count distinct members in the window; an account lists its own",
+    name:
+      "warnings: in public, reports count once per account of standing; an account lists its own",
     async run(store) {
       const ids = await withVendors(store, [vendor("a")]);
       await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
       await store.accounts.create(accountOf("a2"), memberOf("m2", "a2", "two@x.test"));
+      await store.accounts.create(accountOf("a3"), memberOf("m3", "a3", "three@x.test"));
+      const mon = { components: [], label: null, slaTarget: null, paused: false };
+      // a1 and a2 have monitored the vendor for a week; a3 only since yesterday.
+      const since: [string, number][] = [["a1", T - 8 * DAY], ["a2", T - 7 * DAY - DAY / 2], [
+        "a3",
+        T - DAY,
+      ]];
+      for (const [accountId, createdAt] of since) {
+        await store.monitors.create({
+          ...mon,
+          id: `mon-${accountId}`,
+          accountId,
+          serviceSlug: "a",
+          createdAt,
+        }, 10);
+      }
       const report = (id: string, accountId: string, reporter: string, at: number) => ({
         id,
         accountId,
@@ -130,22 +153,51 @@ export const warningCases: readonly Case[] = [
         component: id === "r3" ? "API" : null,
         note: `note ${id}`,
         at,
+        standingSince: at - 7 * DAY,
       });
       equal(await store.warnings.recentReports(ids.a!, T - 30 * MIN), null);
       equal(await store.warnings.addReport(report("r0", "a1", "one@x.test", T - DAY), 0), true);
       equal(await store.warnings.addReport(report("r1", "a1", "one@x.test", T - 5 * MIN), 0), true);
-      equal(await store.warnings.addReport(report("r2", "a1", "one@x.test", T - 4 * MIN), 0), true);
+      equal(await store.warnings.addReport(report("r2", "a1", "key k1", T - 4 * MIN), 0), true);
       equal(await store.warnings.addReport(report("r3", "a2", "two@x.test", T - MIN), 0), true);
+      equal(await store.warnings.addReport(report("r6", "a3", "three@x.test", T), 0), true);
       equal(
         await store.warnings.addReport({ ...report("r4", "a1", "x", T), slug: "nope" }, 0),
         false,
       );
-      deepStrictEqual(await store.warnings.recentReports(ids.a!, T - 30 * MIN), {
-        reporters: 2,
-        firstAt: T - 5 * MIN,
-        lastAt: T - MIN,
-        component: "API",
-      });
+      deepStrictEqual(
+        await store.warnings.recentReports(ids.a!, T - 30 * MIN),
+        { accounts: 2, firstAt: T - 5 * MIN, lastAt: T - MIN },
+        "a1's two reporters count once; a3 has not monitored it long enough",
+      );
+      deepStrictEqual(await store.warnings.accountReports(T - 30 * MIN), [
+        {
+          accountId: "a1",
+          slug: "a",
+          reporters: 2,
+          firstAt: T - 5 * MIN,
+          lastAt: T - 4 * MIN,
+          component: null,
+        },
+        {
+          accountId: "a2",
+          slug: "a",
+          reporters: 1,
+          firstAt: T - MIN,
+          lastAt: T - MIN,
+          component: "API",
+        },
+        { accountId: "a3", slug: "a", reporters: 1, firstAt: T, lastAt: T, component: null },
+      ]);
+      deepStrictEqual(
+        (await store.warnings.accountReports(T - 30 * MIN, { accountId: "a3", slug: "a" }))
+          .map((r) => r.accountId),
+        ["a3"],
+      );
+      deepStrictEqual(
+        (await store.warnings.reportsSince("a1", T - 30 * MIN)).map((r) => [r.reporter, r.at]),
+        [["one@x.test", T - 5 * MIN], ["key k1", T - 4 * MIN]],
+      );
       deepStrictEqual((await store.warnings.reportsOf("a1", 10)).map((r) => r.id), [
         "r2",
         "r1",
@@ -176,28 +228,23 @@ export const warningCases: readonly Case[] = [
   },
   {
     name:
-      "warnings: the vendor admits trouble by its level or an incident, dated by its first update",
+      "warnings: the vendor admits trouble when statusd first sees it, never by the dates it writes",
     async run(store) {
-      const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c")]);
-      // a: calm, then an incident first written 20 min after T (started, it says, at T).
+      const ids = await withVendors(store, [vendor("a"), vendor("b"), vendor("c"), vendor("d")]);
+      // a: calm, then an incident first listed at T + 21 min (started, it says, at T).
       await read(store, ids.a!, snapshot("OPERATIONAL"), T - DAY);
-      equal(await store.warnings.acknowledgedAt(ids.a!, T - 30 * MIN, T + MIN), null);
+      equal(await store.warnings.acknowledgedAt(ids.a!, T, T + MIN), null);
       await read(
         store,
         ids.a!,
-        snapshot("OPERATIONAL", [], [
-          incident("i1", T, {
-            updates: [{ at: T + 20 * MIN, status: "INVESTIGATING", body: "Looking" }],
-            updatedAt: T + 20 * MIN,
-          }),
-        ]),
+        snapshot("OPERATIONAL", [], [incident("i1", T)]),
         T + 21 * MIN,
       );
-      equal(await store.warnings.acknowledgedAt(ids.a!, T - 30 * MIN, T + MIN), T + 20 * MIN);
+      equal(await store.warnings.acknowledgedAt(ids.a!, T, T + 30 * MIN), T + 21 * MIN);
       equal(
-        await store.warnings.acknowledgedAt(ids.a!, T - 30 * MIN, T - 10 * MIN),
+        await store.warnings.acknowledgedAt(ids.a!, T, T + 10 * MIN),
         null,
-        "an incident that started after `until` covers nothing",
+        "listed after `until`: it covers nothing yet",
       );
       // b: its level turned at T + 5 min.
       await read(store, ids.b!, snapshot("OPERATIONAL"), T - DAY);
@@ -207,6 +254,59 @@ export const warningCases: readonly Case[] = [
       await read(store, ids.c!, snapshot("OPERATIONAL"), T - 2 * DAY);
       await read(store, ids.c!, snapshot("PARTIAL_OUTAGE"), T - DAY);
       equal(await store.warnings.acknowledgedAt(ids.c!, T, T + 10 * MIN), T - DAY);
+      // d: a level and an incident both over before the evidence began acknowledge nothing.
+      await read(store, ids.d!, snapshot("OPERATIONAL"), T - DAY);
+      await read(
+        store,
+        ids.d!,
+        snapshot("PARTIAL_OUTAGE", [], [incident("i2", T - 25 * MIN)]),
+        T - 25 * MIN,
+      );
+      await read(
+        store,
+        ids.d!,
+        snapshot("OPERATIONAL", [], [
+          incident("i2", T - 25 * MIN, {
+            status: "RESOLVED",
+            resolvedAt: T - 10 * MIN,
+            updatedAt: T - 10 * MIN,
+          }),
+        ]),
+        T - 10 * MIN,
+      );
+      equal(await store.warnings.acknowledgedAt(ids.d!, T, T + 10 * MIN), null);
+      equal(
+        await store.warnings.acknowledgedAt(ids.d!, T - 20 * MIN, T + 10 * MIN),
+        T - 25 * MIN,
+        "an episode that began while they lasted: the vendor was first",
+      );
+    },
+  },
+  {
+    name:
+      "warnings: an incident whose start is before the reading that did not list it is back-dated",
+    async run(store) {
+      const ids = await withVendors(store, [vendor("e")]);
+      await read(store, ids.e!, snapshot("OPERATIONAL"), T);
+      await read(store, ids.e!, snapshot("OPERATIONAL"), T + 5 * MIN);
+      const early = incident("early", T + MIN, { title: "Says it began before" });
+      await read(store, ids.e!, snapshot("OPERATIONAL", [], [early]), T + 10 * MIN);
+      const fair = incident("fair", T + 12 * MIN);
+      const planned = incident("planned", T, { impact: "MAINTENANCE", status: "SCHEDULED" });
+      await read(store, ids.e!, snapshot("OPERATIONAL", [], [early, fair, planned]), T + 15 * MIN);
+      deepStrictEqual(await store.warnings.backdated("e", T - DAY, 5), {
+        total: 1,
+        latest: [{
+          title: "Says it began before",
+          claimedStart: T + MIN,
+          firstListedAt: T + 10 * MIN,
+          priorReadAt: T + 5 * MIN,
+        }],
+      });
+      deepStrictEqual(await store.warnings.backdated("e", T + 11 * MIN, 5), {
+        total: 0,
+        latest: [],
+      });
     },
   },
   {
