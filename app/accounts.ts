@@ -168,6 +168,29 @@ export async function addMember(
 }
 
 /**
+ * Gives the person with `email` another role in their account (the self-hoster's `statusd admin
+ * set-role`). It takes effect at once everywhere: their session, and the scopes of every key they
+ * made and every application they approved (app ROLE_SCOPES). The last owner stays an owner.
+ */
+export async function setMemberRole(
+  ctx: AppContext,
+  input: { email: string; role: Role },
+): Promise<Membership> {
+  const role = check("role", z.enum(ROLES), input.role);
+  const { account, member } = await membershipOf(ctx, input.email);
+  const done = await ctx.store.accounts.setRole(account.id, member.id, role);
+  if (done === null) throw new NotFound("member", input.email);
+  if (done === "last_owner") {
+    throw new InvalidRequest([{
+      parameter: "role",
+      message: `${member.email} is the account's only owner: make another member owner first`,
+    }]);
+  }
+  ctx.log.info("member role changed", { accountId: account.id, memberId: member.id, role });
+  return { account, member: done };
+}
+
+/**
  * Failed sign-ins one email may collect per window; past it every attempt for that email is
  * refused (`RateLimited`) without checking the password, whether or not the email has an
  * account. A successful sign-in does not count.

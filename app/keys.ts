@@ -25,7 +25,7 @@ import {
 } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import type { AppContext } from "./context.ts";
-import { type Access, type AdminCaller, authorize } from "./policy.ts";
+import { type Access, type AdminCaller, authorize, roleAllows, scopesFor } from "./policy.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
 
 /** Every key starts with this. */
@@ -86,17 +86,24 @@ function view(r: ApiKeyRecord): KeyView {
   };
 }
 
+/** Creating keys: signed-in owners (and the self-hoster), on the Pro plan or above. */
+export const CREATE_KEYS: Access = {
+  credential: "key",
+  scopes: [],
+  role: { least: "OWNER", refusal: "Only account owners can create API keys" },
+};
+
 /**
  * Why `who` may not create keys, or null when they may: the plan must be Pro or above and a
- * signed-in person must be an owner.
+ * signed-in person must be an owner ({@link CREATE_KEYS}).
  */
 export function keyCreationBlocker(who: KeyManager): PlanRequired | Forbidden | null {
   if (!planAtLeast(who.account.plan, KEY_PLAN)) {
     return new PlanRequired(KEY_PLAN, "Creating API keys");
   }
-  if (who.kind === "session" && who.member.role !== "OWNER") {
+  if (who.kind === "session" && !roleAllows(who.member.role, CREATE_KEYS)) {
     return new Forbidden(
-      `Only account owners can create API keys; you are signed in as ${who.member.role}.`,
+      `${CREATE_KEYS.role!.refusal}; you are signed in as ${who.member.role}.`,
     );
   }
   return null;
@@ -148,6 +155,7 @@ export async function createKey(
     prefix: secret.slice(0, DISPLAY_LENGTH),
     scopes,
     createdAt: ctx.clock.now(),
+    memberId: who.kind === "session" ? who.member.id : null,
   };
   if (!await ctx.store.keys.create({ ...record, keyHash: hashToken(secret) })) {
     throw new InvalidRequest([{
@@ -223,7 +231,8 @@ export async function authenticateKey(ctx: AppContext, credential: string): Prom
     kind: "api_key",
     account: found.account,
     keyId: found.key.id,
-    scopes: effectiveScopes(found.key.scopes),
+    // Bounded by the current role of the member who made it: a demoted owner's keys lose write.
+    scopes: scopesFor(found.makerRole, effectiveScopes(found.key.scopes)),
   };
 }
 

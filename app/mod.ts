@@ -18,6 +18,9 @@ export {
   callerAccount,
   type Credential,
   OPEN,
+  ROLE_SCOPES,
+  roleAllows,
+  scopesFor,
 } from "./policy.ts";
 export { authenticate } from "./auth.ts";
 export {
@@ -36,6 +39,7 @@ export {
   membershipOf,
   MIN_PASSWORD_LENGTH,
   type NewAccount,
+  setMemberRole,
   setPlan,
   setSlaTarget,
   SIGN_IN_ACCOUNT_LIMIT,
@@ -99,6 +103,7 @@ export {
 } from "./password.ts";
 export {
   authenticateKey,
+  CREATE_KEYS,
   type CreatedKey,
   createKey,
   createKeyUseRecorder,

@@ -9,6 +9,7 @@
  */
 import {
   type Account,
+  ALL_SCOPES,
   Forbidden,
   holdsScope,
   InsufficientScope,
@@ -59,6 +60,33 @@ export type Caller = Principal | AdminCaller;
 export const OPEN: Access = { credential: "open", scopes: [] };
 
 /**
+ * Which scopes a credential acting for a member of each role may hold: what OAuth consent may
+ * grant, and what a token or key is allowed at each use (bounded by the current role of the
+ * member who approved or made it). Members read; owners and admins also change.
+ */
+export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
+  OWNER: ALL_SCOPES,
+  ADMIN: ALL_SCOPES,
+  MEMBER: ALL_SCOPES.filter((s) => s !== "monitors:write" && s !== "alerts:write"),
+};
+
+/**
+ * Of `scopes`, those a member of `role` may hold (all of them for a credential no member
+ * stands behind: one the self-hoster made with `statusd admin`).
+ */
+export function scopesFor(role: Role | null, scopes: readonly Scope[]): Scope[] {
+  return role === null ? [...scopes] : scopes.filter((s) => ROLE_SCOPES[role].includes(s));
+}
+
+/**
+ * True when a signed-in person of `role` may perform an operation declared `access` (what a
+ * page shows or hides; {@link authorize} enforces it).
+ */
+export function roleAllows(role: Role, access: Access): boolean {
+  return !access.role || ROLES.indexOf(role) <= ROLES.indexOf(access.role.least);
+}
+
+/**
  * Throws when `who` may not perform an operation declared `access`: `Unauthorized` (no
  * credential where one is needed), `InsufficientScope` (the first scope a key or token lacks),
  * `PlanRequired` (a key or token of an account below the plan), `Forbidden` (a signed-in
@@ -81,10 +109,7 @@ export function authorize(who: Caller, access: Access): void {
   ) {
     throw new PlanRequired(access.plan.plan, access.plan.feature);
   }
-  if (
-    access.role && who.kind === "session" &&
-    ROLES.indexOf(who.member.role) > ROLES.indexOf(access.role.least)
-  ) {
+  if (access.role && who.kind === "session" && !roleAllows(who.member.role, access)) {
     throw new Forbidden(access.role.refusal);
   }
 }

@@ -7,6 +7,7 @@ import { DAY_MS, planAtLeast, type Principal, type Scope } from "../../domain/mo
 import { currentAccount } from "../accounts.ts";
 import type { AppContext } from "../context.ts";
 import { MCP_PLAN } from "../mcp.ts";
+import { scopesFor } from "../policy.ts";
 import { hashToken, randomToken } from "../_tokens.ts";
 import { clientInfo, type OAuthClientInfo } from "./clients.ts";
 import { OAuthError, type OAuthErrorCode } from "./errors.ts";
@@ -116,6 +117,14 @@ export async function approveAuthorization(
   if (!planAtLeast(account.plan, MCP_PLAN)) {
     throw new OAuthError("access_denied", `MCP access requires the ${MCP_PLAN} plan or above`);
   }
+  // A member grants only what their role may hold (one table: ROLE_SCOPES).
+  const scopes = scopesFor(who.member.role, req.scopes);
+  if (scopes.length === 0) {
+    throw new OAuthError(
+      "access_denied",
+      `As ${who.member.role}, you cannot grant any of the scopes asked for`,
+    );
+  }
   const now = ctx.clock.now();
   const code = randomToken();
   await ctx.store.oauth.issueCode({
@@ -125,7 +134,7 @@ export async function approveAuthorization(
     memberId: who.member.id,
     redirectUri: req.redirectUri,
     codeChallenge: req.codeChallenge,
-    scopes: req.scopes,
+    scopes,
     resource: req.resource,
     createdAt: now,
     expiresAt: now + CODE_TTL_MS,

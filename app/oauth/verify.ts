@@ -5,6 +5,7 @@
 import { type Principal, Unauthorized } from "../../domain/mod.ts";
 import type { AppContext } from "../context.ts";
 import { hashToken } from "../_tokens.ts";
+import { scopesFor } from "../policy.ts";
 import { mcpResource } from "./resource.ts";
 
 /**
@@ -32,7 +33,8 @@ export async function verifyAccessToken(
     kind: "oauth",
     account,
     clientId: grant.clientId,
-    scopes: stored.scopes,
+    // Bounded by the current role of the member who approved it: a demotion takes effect at once.
+    scopes: scopesFor(found.memberRole, stored.scopes),
     resource: grant.resource,
   };
 }

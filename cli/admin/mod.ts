@@ -15,6 +15,7 @@ import {
   listAccounts,
   membershipOf,
   revokeKeyByName,
+  setMemberRole,
   setPlan,
   setSlaTarget,
 } from "../../app/mod.ts";
@@ -54,6 +55,10 @@ STATUSD_DB (safe while the server runs).
       from standard input (at least 10 characters).
   add-member --owner-email O --email E --password-stdin [--role OWNER|ADMIN|MEMBER]
       Adds a person to the account of O (role defaults to MEMBER).
+  set-role --email E --role OWNER|ADMIN|MEMBER
+      Gives E another role in their account, at once: their session, the keys they made and
+      the applications they approved keep only what the role allows (a member cannot change
+      monitors or alerting). The account's last owner stays an owner.
   set-plan --email E --plan PLAN
       Changes the plan of the account E belongs to.
   set-sla-target --email E --target PERCENT
@@ -98,6 +103,7 @@ const SCHEMAS = {
     "password-stdin": z.literal(true, { error: "--password-stdin is required" }),
     role: anyCase(ROLES, "role").default("MEMBER"),
   }),
+  "set-role": z.object({ email: Email, role: anyCase(ROLES, "role") }),
   "set-plan": z.object({ email: Email, plan: Plan }),
   "set-sla-target": z.object({
     email: Email,
@@ -207,6 +213,12 @@ async function execute(
         role: f.role,
       });
       io.out(`Added ${member.email} as ${member.role}`);
+      return;
+    }
+    case "set-role": {
+      const f = SCHEMAS[command].parse(flags);
+      const { member } = await setMemberRole(ctx, { email: f.email, role: f.role });
+      io.out(`${member.email} is now ${member.role}`);
       return;
     }
     case "set-plan": {

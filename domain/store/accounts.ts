@@ -2,7 +2,7 @@
  * `store.accounts`: accounts and the people in them.
  * @module
  */
-import type { Account, Member, Plan } from "../account.ts";
+import type { Account, Member, Plan, Role } from "../account.ts";
 import type { EpochMs } from "../time.ts";
 
 /** A member with the stored password hash (only sign-in reads it). */
@@ -41,6 +41,15 @@ export interface AccountStore {
   membershipByEmail(email: string): Promise<MembershipRecord | null>;
   /** Sets an account's plan; the account after, or null when there is none. */
   setPlan(accountId: string, plan: Plan): Promise<Account | null>;
+  /**
+   * Gives a member of the account another role, unless that would leave the account without an
+   * owner: the member after, "last_owner", or null when the account has no such member.
+   */
+  setRole(
+    accountId: string,
+    memberId: string,
+    role: Role,
+  ): Promise<Member | "last_owner" | null>;
   /** Sets an account's SLA target (percent); the account after, or null when there is none. */
   setSlaTarget(accountId: string, target: number): Promise<Account | null>;
   /** Every account, oldest first, with owner emails, member count and active key count. */

@@ -2,7 +2,7 @@
  * `store.keys`: API keys. Only a hash of the secret is ever given to the store.
  * @module
  */
-import type { Account } from "../account.ts";
+import type { Account, Role } from "../account.ts";
 import type { Scope } from "../scope.ts";
 import type { EpochMs } from "../time.ts";
 
@@ -18,6 +18,11 @@ export interface ApiKeyRecord {
   readonly createdAt: EpochMs;
   readonly lastUsedAt: EpochMs | null;
   readonly revokedAt: EpochMs | null;
+  /**
+   * The member who created it (its scopes are bounded by that member's role at each use); null
+   * for a key the self-hoster made with `statusd admin`, or made before keys recorded it.
+   */
+  readonly memberId: string | null;
 }
 
 /** A key to store: its metadata and the SHA-256 of its secret. */
@@ -42,9 +47,18 @@ export interface KeyStore {
     keyId: string,
     at: EpochMs,
   ): Promise<{ readonly key: ApiKeyRecord; readonly revokedNow: boolean } | null>;
-  /** The key with that hash (revoked or not), its hash and its account as stored now; or null. */
+  /**
+   * The key with that hash (revoked or not), its hash, its account as stored now and the current
+   * role of the member who made it (null: no member made it; `MEMBER` when that member is gone);
+   * or null.
+   */
   byHash(keyHash: string): Promise<
-    { readonly key: ApiKeyRecord; readonly keyHash: string; readonly account: Account } | null
+    {
+      readonly key: ApiKeyRecord;
+      readonly keyHash: string;
+      readonly account: Account;
+      readonly makerRole: Role | null;
+    } | null
   >;
   /** Records uses: `lastUsedAt` of each key id, never moved backwards. */
   touch(uses: ReadonlyMap<string, EpochMs>): Promise<void>;

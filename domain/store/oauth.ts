@@ -3,7 +3,7 @@
  * secret arrives already hashed.
  * @module
  */
-import type { Account } from "../account.ts";
+import type { Account, Role } from "../account.ts";
 import type { Scope } from "../scope.ts";
 import type { EpochMs } from "../time.ts";
 
@@ -123,12 +123,17 @@ export interface OAuthStore {
    * `"reused"`.
    */
   redeemCode(redemption: CodeRedemption): Promise<"redeemed" | "reused">;
-  /** The token with that hash, its grant and the grant's account as stored now; or null. */
+  /**
+   * The token with that hash, its grant, the grant's account as stored now and the current role
+   * of the member who approved it (null: the grant names no member; `MEMBER` when that member is
+   * gone); or null.
+   */
   token(tokenHash: string): Promise<
     {
       readonly token: OAuthTokenRecord;
       readonly grant: OAuthGrantRecord;
       readonly account: Account | null;
+      readonly memberRole: Role | null;
     } | null
   >;
   /**

@@ -14,8 +14,10 @@ import {
   MCP_PLAN,
   OAuthError,
   redirectWith,
+  scopesFor,
 } from "../../app/mod.ts";
-import { planAtLeast, SCOPES } from "../../domain/mod.ts";
+import { planAtLeast, type Role, SCOPES } from "../../domain/mod.ts";
+import { roleWords } from "../web/_parts.tsx";
 import { ErrorPage, pageError } from "../web/auth.tsx";
 import { Layout } from "../web/layout.tsx";
 import { CSRF_FIELD, field, formToken, readForm, type WebEnv, webSession } from "../web/session.ts";
@@ -49,6 +51,8 @@ interface ConsentProps {
   readonly email: string;
   readonly accountName: string;
   readonly planOk: boolean;
+  /** The signed-in person's role: what it may grant (app ROLE_SCOPES). */
+  readonly role: Role;
 }
 
 /** One echoed request field (called as a function: hono/jsx would render a `key` attribute). */
@@ -58,6 +62,7 @@ function Hidden(props: { name: string; value: string }) {
 
 function ConsentPage(props: ConsentProps) {
   const { req } = props;
+  const grantable = scopesFor(props.role, req.scopes);
   return (
     <Layout
       title="Connect an application"
@@ -81,9 +86,21 @@ function ConsentPage(props: ConsentProps) {
         {req.scopes.map((s) => (
           <li>
             <code>{s}</code>: {SCOPES[s]}
+            {!grantable.includes(s) && (
+              <strong>
+                {" "}— not granted: as {roleWords(props.role)} you cannot give it this
+              </strong>
+            )}
           </li>
         ))}
       </ul>
+      {grantable.length === 0 && (
+        <p class="notice error" role="alert">
+          As{" "}
+          {roleWords(props.role)}, you cannot grant any of what it asks for. An owner or admin of
+          the account can.
+        </p>
+      )}
       <p class="muted">
         Access is for the MCP server at <code>{req.resource}</code>{" "}
         only. You can disconnect it any time in Settings &gt; MCP.
@@ -97,9 +114,9 @@ function ConsentPage(props: ConsentProps) {
         <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
         {Object.entries(props.fields).map(([name, value]) => Hidden({ name, value }))}
         <p>
-          {props.planOk && <button type="submit" name="decision" value="approve">Approve</button>}
-          {" "}
-          <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+          {props.planOk && grantable.length > 0 && (
+            <button type="submit" name="decision" value="approve">Approve</button>
+          )} <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
         </p>
       </form>
     </Layout>
@@ -159,6 +176,7 @@ export function authorizePages(): Hono<WebEnv> {
         email={session.principal.member.email}
         accountName={session.principal.account.name}
         planOk={planAtLeast(session.principal.account.plan, MCP_PLAN)}
+        role={session.principal.member.role}
       />,
     );
   });

@@ -13,7 +13,9 @@ import {
   keyCreationBlocker,
   type KeyView,
   listKeys,
+  REVOKE_KEYS,
   revokeKey,
+  roleAllows,
   type WebSession,
 } from "../../app/mod.ts";
 import { ALL_SCOPES, InvalidRequest, PlanRequired, SCOPES, toIso } from "../../domain/mod.ts";
@@ -159,7 +161,7 @@ interface PageProps {
 function KeysPage(props: PageProps) {
   const who = props.session.principal;
   const blocker = keyCreationBlocker(who);
-  const canRevoke = who.member.role !== "MEMBER";
+  const canRevoke = roleAllows(who.member.role, REVOKE_KEYS);
   return (
     <Layout
       title="API keys"

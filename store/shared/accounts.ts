@@ -98,6 +98,28 @@ export function accountStore(engine: Engine): AccountStore {
     },
     setPlan: (accountId, plan) =>
       engine.once(updated("UPDATE accounts SET plan = ? WHERE id = ?", plan, accountId)),
+    setRole(accountId, memberId, role) {
+      return engine.write((function* () {
+        // One role change of an account at a time: two demotions cannot both pass the count.
+        yield* first(`SELECT id FROM accounts WHERE id = ?${d.forUpdate}`, accountId);
+        const m = yield* first(
+          "SELECT * FROM members WHERE id = ? AND account_id = ?",
+          memberId,
+          accountId,
+        );
+        if (!m) return null;
+        if (m.role === "OWNER" && role !== "OWNER") {
+          const owners = yield* first(
+            "SELECT COUNT(*) AS n FROM members WHERE account_id = ? AND role = 'OWNER'",
+            accountId,
+          );
+          if (Number(owners?.n ?? 0) <= 1) return "last_owner" as const;
+        }
+        yield* run("UPDATE members SET role = ? WHERE id = ?", role, memberId);
+        const { passwordHash: _, ...member } = toMember({ ...m, role });
+        return member;
+      })());
+    },
     setSlaTarget: (accountId, target) =>
       engine.once(updated("UPDATE accounts SET sla_target = ? WHERE id = ?", target, accountId)),
     list() {

@@ -3,11 +3,12 @@
  * prefix.
  * @module
  */
-import type { ApiKeyRecord, KeyStore, Scope } from "../../domain/mod.ts";
+import type { ApiKeyRecord, KeyStore, Role, Scope } from "../../domain/mod.ts";
 import { toAccount } from "./accounts.ts";
 import { all, type Engine, first, numOrNull, type Query, type Row, run } from "./query.ts";
 
-const METADATA = "id, account_id, name, prefix, scopes, created_at, last_used_at, revoked_at";
+const METADATA =
+  "id, account_id, name, prefix, scopes, created_at, last_used_at, revoked_at, member_id";
 
 function toRecord(r: Row): ApiKeyRecord {
   return {
@@ -19,6 +20,7 @@ function toRecord(r: Row): ApiKeyRecord {
     createdAt: Number(r.created_at),
     lastUsedAt: numOrNull(r.last_used_at),
     revokedAt: numOrNull(r.revoked_at),
+    memberId: r.member_id === null || r.member_id === undefined ? null : String(r.member_id),
   };
 }
 
@@ -33,8 +35,9 @@ export function keyStore(engine: Engine): KeyStore {
   return {
     async create(k) {
       const added = await engine.once(run(
-        `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, created_at,
+           member_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (account_id, name) WHERE revoked_at IS NULL DO NOTHING`,
         k.id,
         k.accountId,
@@ -43,6 +46,7 @@ export function keyStore(engine: Engine): KeyStore {
         k.keyHash,
         k.scopes === null ? null : JSON.stringify(k.scopes),
         k.createdAt,
+        k.memberId,
       ));
       return added > 0;
     },
@@ -76,8 +80,10 @@ export function keyStore(engine: Engine): KeyStore {
       return engine.once((function* () {
         const r = yield* first(
           `SELECT k.*, a.name AS account_name, a.plan AS account_plan,
-             a.sla_target AS account_sla_target, a.created_at AS account_created_at
-           FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+             a.sla_target AS account_sla_target, a.created_at AS account_created_at,
+             m.role AS maker_role
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id
+           LEFT JOIN members m ON m.id = k.member_id WHERE k.key_hash = ?`,
           keyHash,
         );
         if (!r) return null;
@@ -88,7 +94,8 @@ export function keyStore(engine: Engine): KeyStore {
           sla_target: r.account_sla_target,
           created_at: r.account_created_at,
         });
-        return { key: toRecord(r), keyHash: String(r.key_hash), account };
+        const makerRole = r.member_id === null ? null : ((r.maker_role ?? "MEMBER") as Role);
+        return { key: toRecord(r), keyHash: String(r.key_hash), account, makerRole };
       })());
     },
     async touch(uses) {

@@ -12,6 +12,7 @@ import type {
   OAuthGrantRecord,
   OAuthStore,
   OAuthTokenRecord,
+  Role,
   Scope,
 } from "../../domain/mod.ts";
 import { accountById } from "./accounts.ts";
@@ -206,7 +207,15 @@ export function oauthStore(engine: Engine): OAuthStore {
           : undefined;
         if (!t || !g) return null;
         const grant = toGrant(g);
-        return { token: toToken(t), grant, account: yield* accountById(grant.accountId) };
+        const member = grant.memberId === null
+          ? null
+          : yield* first("SELECT role FROM members WHERE id = ?", grant.memberId);
+        return {
+          token: toToken(t),
+          grant,
+          account: yield* accountById(grant.accountId),
+          memberRole: grant.memberId === null ? null : ((member?.role ?? "MEMBER") as Role),
+        };
       })());
     },
     rotateRefreshToken(r) {

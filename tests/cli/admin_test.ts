@@ -166,7 +166,7 @@ Deno.test("a misspelt flag is named with the right one suggested; a flag of anot
   equal(nothingClose.err[0], "unknown flag --colour");
 });
 
-Deno.test("--plan and --role are accepted in any case", async () => {
+Deno.test("--plan and --role are accepted in any case; set-role keeps the last owner", async () => {
   const dir = await Deno.makeTempDir();
   const env = { STATUSD_DB: join(dir, "statusd.db") };
   try {
@@ -207,6 +207,23 @@ Deno.test("--plan and --role are accepted in any case", async () => {
       member.err.join("\n"),
     );
     match(member.out[0]!, /as ADMIN/);
+    const demoted = io();
+    equal(
+      await runAdmin(
+        ["set-role", "--email", "dev@example.com", "--role", "member"],
+        env,
+        demoted.io,
+      ),
+      0,
+      demoted.err.join("\n"),
+    );
+    match(demoted.out[0]!, /dev@example\.com is now MEMBER/);
+    const last = io();
+    equal(
+      await runAdmin(["set-role", "--email", "ops@example.com", "--role", "ADMIN"], env, last.io),
+      1,
+    );
+    match(last.err.join("\n"), /only owner/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

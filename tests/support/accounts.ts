@@ -125,6 +125,7 @@ export async function storeRawKey(
     scopes,
     createdAt: ctx.clock.now(),
     keyHash: encodeHexLowerCase(sha256(new TextEncoder().encode(secret))),
+    memberId: null,
   });
   return secret;
 }

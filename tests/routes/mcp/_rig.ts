@@ -240,6 +240,7 @@ export async function grantFor(
   rig: McpRig,
   who: Membership,
   redirect = "http://localhost:40000/cb",
+  scope?: string,
 ): Promise<{ clientId: string; access: string; refresh: string }> {
   const reg = await fetch(`${rig.url}/oauth/register`, {
     method: "POST",
@@ -260,6 +261,7 @@ export async function grantFor(
     code_challenge: challenge,
     code_challenge_method: "S256",
     state: "s",
+    ...(scope ? { scope } : {}),
   }).toString();
   const { location } = await consent(u, await rig.sessionCookie(who));
   const t = await postForm(`${rig.url}/oauth/token`, {

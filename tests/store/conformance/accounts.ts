@@ -79,6 +79,7 @@ export const accountCases: Case[] = [
         scopes: ["status:read"],
         createdAt: T,
         keyHash: "h1",
+        memberId: null,
       });
       deepStrictEqual(await store.accounts.list(), [
         {

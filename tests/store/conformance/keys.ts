@@ -17,6 +17,7 @@ function keyOf(id: string, name: string, at: number, extra: Partial<NewApiKey> =
     scopes: ["status:read", "sla:read"],
     createdAt: at,
     keyHash: `hash-${id}`,
+    memberId: null,
     ...extra,
   };
 }
@@ -73,6 +74,26 @@ export const keyCases: Case[] = [
       equal((await store.keys.byHash("hash-k1"))!.key.lastUsedAt, T + 5 * MIN);
       await store.keys.revoke("a1", "k1", T + 6 * MIN);
       ok((await store.keys.byHash("hash-k1"))!.key.revokedAt);
+    },
+  },
+  {
+    name:
+      "keys carry the member who made them and that member's role now; the last owner stays owner",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "o@x.test"));
+      await store.accounts.addMember(memberOf("m2", "a1", "p@x.test", "OWNER"));
+      await store.keys.create(keyOf("k1", "ci", T, { memberId: "m2" }));
+      await store.keys.create(keyOf("k2", "admin", T));
+      equal((await store.keys.byHash("hash-k1"))!.makerRole, "OWNER");
+      equal((await store.keys.byHash("hash-k1"))!.key.memberId, "m2");
+      equal((await store.keys.byHash("hash-k2"))!.makerRole, null, "no member made it");
+      const demoted = await store.accounts.setRole("a1", "m2", "MEMBER");
+      deepStrictEqual(demoted && demoted !== "last_owner" ? demoted.role : demoted, "MEMBER");
+      equal((await store.keys.byHash("hash-k1"))!.makerRole, "MEMBER", "at once");
+      equal(await store.accounts.setRole("a1", "m1", "ADMIN"), "last_owner");
+      equal(await store.accounts.setRole("a1", "nobody", "ADMIN"), null);
+      equal(await store.accounts.setRole("a2", "m1", "ADMIN"), null, "another account's");
+      equal((await store.accounts.membershipByEmail("o@x.test"))!.member.role, "OWNER");
     },
   },
 ];
