@@ -8,12 +8,18 @@
  */
 import { z } from "zod";
 import {
+  type AttemptRule,
   type BoardRecord,
+  DAY_MS,
+  type EpochMs,
   Forbidden,
+  HOUR_MS,
   InvalidRequest,
   mailAddress,
+  type MailSuppression,
   NotFound,
   RateLimited,
+  RECONFIRM_DELIVERY_PREFIX,
   type SubscriptionRecord,
 } from "../domain/mod.ts";
 import { hashToken, randomToken, sameText } from "./_tokens.ts";
@@ -25,8 +31,12 @@ import { parse, READ_MONITORS, WRITE_MONITORS } from "./monitors.ts";
 import { suppressionWords, takeConfirmation } from "./mail_consent.ts";
 import { type Access, type Caller, callerAccount } from "./policy.ts";
 
-/** Subscriptions an account may keep. */
+/** Subscriptions an account may keep (pending confirmations do not count). */
 export const SUBSCRIPTION_LIMIT = 500;
+/** A subscription not confirmed within this time is gone (its link no longer works). */
+export const PENDING_EXPIRY_MS = 48 * HOUR_MS;
+/** Confirmations one board's public form may have waiting at once. */
+export const PENDING_PER_BOARD = 100;
 /** The route id of deliveries to a subscription's own address. */
 export const SUBSCRIPTION_ROUTE_PREFIX = "sub_";
 
@@ -117,29 +127,78 @@ export async function createSubscription(
   );
 }
 
+/** Asking an address that unsubscribed or bounced to confirm again: once a week at most. */
+export const RECONFIRMATIONS_PER_ADDRESS: AttemptRule = {
+  limit: 1,
+  windowMs: 7 * DAY_MS,
+  maxKeys: 100_000,
+};
+
+/** True for a pending subscription whose confirmation has expired at `now`. */
+function expired(s: SubscriptionRecord, now: EpochMs): boolean {
+  return s.state === "pending_confirmation" && now - s.createdAt >= PENDING_EXPIRY_MS;
+}
+
 /**
  * A reader of a public board (as `boardBySlug` gave it to an anonymous caller) asks for its news
  * by email (the form on `/b/{slug}`): a pending subscription of the board's account, confirmed by
- * the mail's link (double opt-in). An address that already follows the board, or waits to
- * confirm, changes nothing and gets the same answer. A private board is a 404.
+ * the mail's link within 48 hours (double opt-in). The form answers alike whatever the address's
+ * history: one that already follows the board or waits to confirm, one past its confirmation
+ * mails for the day, and one that unsubscribed or bounced (asked to confirm again by mail, once a
+ * week at most, with the reason) all get the same answer. Pending confirmations never count
+ * toward the owner's limit; a board has at most {@link PENDING_PER_BOARD} waiting (past it:
+ * RateLimited, saying nothing of the account). A private board is a 404.
  */
 export async function subscribeToPublicBoard(
   ctx: AppContext,
-  board: Pick<BoardRecord, "id" | "accountId" | "slug" | "public">,
+  board: Pick<BoardRecord, "id" | "accountId" | "slug" | "public"> & { title?: string },
   email: string,
 ): Promise<void> {
   if (!board.public) throw new NotFound("board", board.slug);
   const address = parse(z.object({ email: z.email().max(254) }), { email: email.trim() }).email;
+  if (!ctx.settings.mailEnabled) {
+    throw new InvalidRequest([{
+      parameter: "email",
+      message: "this statusd sends no mail: the self-hoster has not set up a mail server",
+    }]);
+  }
+  const now = ctx.clock.now();
   for await (const s of everyRecord(ctx.store.subscriptions.list, board.accountId)) {
     if (
       s.target.kind === "board" && s.target.id === board.id && s.channel.kind === "email" &&
-      mailAddress(s.channel.email) === mailAddress(address) && s.state !== "unsubscribed"
+      mailAddress(s.channel.email) === mailAddress(address) && s.state !== "unsubscribed" &&
+      !expired(s, now)
     ) return;
   }
-  await open(ctx, board.accountId, { kind: "board", id: board.id }, {
-    kind: "email",
-    email: address,
-  });
+  if (await takeConfirmation(ctx, address) > 0) return;
+  const suppressed = (await ctx.store.mail.suppressions([mailAddress(address)]))
+    .get(mailAddress(address)) ?? null;
+  if (
+    suppressed && await ctx.store.attempts.take(
+        "mail-reconfirmation",
+        mailAddress(address),
+        RECONFIRMATIONS_PER_ADDRESS,
+        now,
+      ) > 0
+  ) return;
+  const confirm = randomToken(24);
+  const made = await ctx.store.subscriptions.openPending({
+    id: `${SUBSCRIPTION_ROUTE_PREFIX}${randomToken(12)}`,
+    accountId: board.accountId,
+    target: { kind: "board", id: board.id },
+    channel: { kind: "email", email: address },
+    state: "pending_confirmation",
+    confirmHash: hashToken(confirm),
+    unsubscribeToken: randomToken(24),
+    createdAt: now,
+  }, { maxPending: PENDING_PER_BOARD, expiryCutoff: now - PENDING_EXPIRY_MS });
+  if (made === "busy") {
+    throw new RateLimited(
+      3600,
+      "This page takes no more subscriptions for now; try again in an hour",
+    );
+  }
+  await askToConfirm(ctx, made, confirm, board.title ?? null, suppressed);
 }
 
 /** Opens a subscription of `accountId` to `t` on `channel` (an address is asked first). */
@@ -170,6 +229,7 @@ async function open(
   }
   const confirm = r.email ? randomToken(24) : null;
   const now = ctx.clock.now();
+  // Pending confirmations do not count toward the limit (the store counts the others).
   const made = await ctx.store.subscriptions.create({
     id: `${SUBSCRIPTION_ROUTE_PREFIX}${randomToken(12)}`,
     accountId,
@@ -183,30 +243,53 @@ async function open(
   if (made === "limit" || made === "slug_taken") {
     throw new Forbidden(`This account already has ${SUBSCRIPTION_LIMIT} subscriptions`);
   }
-  if (confirm) {
-    const message = noticeMessage({
-      notificationId: `confirm_${made.id}`,
-      trigger: "notice",
-      summary: "Confirm your statusd subscription",
-      advice: `Someone asked statusd to send status changes of a ${t.kind} to this address. ` +
-        "Confirm to receive them; ignore this mail and nothing more is sent.",
-      links: {
-        confirm: `${ctx.settings.publicUrl}/subscriptions/confirm/${made.id}.${confirm}`,
-        unsubscribe: unsubscribeLink(ctx, made),
-      },
-      sentBecause: `subscription ${made.id}`,
-      at: now,
-    });
-    await queueNotice(ctx, {
-      id: `dlv_confirm_${made.id}`,
-      accountId,
-      routeId: made.id,
-      source: { kind: "notice", id: made.id },
-      subject: `subscription:${made.id}`,
-      message,
-    });
-  }
+  if (confirm) await askToConfirm(ctx, made, confirm, null, null);
   return view(made);
+}
+
+/**
+ * Queues the mail asking the address of pending subscription `s` to confirm (valid 48 hours); to
+ * an address that unsubscribed or bounced (`suppressed`), it says so and is the one mail it gets.
+ */
+async function askToConfirm(
+  ctx: AppContext,
+  s: SubscriptionRecord,
+  token: string,
+  title: string | null,
+  suppressed: MailSuppression | null,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const what = title === null ? `a ${s.target.kind}` : `"${title.slice(0, 120)}"`;
+  const when = suppressed === null ? "" : new Date(suppressed.at).toISOString().slice(0, 10);
+  const history = suppressed === null
+    ? ""
+    : suppressed.reason === "bounced"
+    ? ` Mail to this address bounced on ${when}: statusd sends it nothing more unless you confirm.`
+    : ` This address unsubscribed from statusd mail on ${when}: statusd sends it nothing more ` +
+      "unless you confirm.";
+  const message = noticeMessage({
+    notificationId: `confirm_${s.id}`,
+    trigger: "notice",
+    summary: title === null
+      ? "Confirm your statusd subscription"
+      : `Confirm your subscription to ${title.slice(0, 120)}`,
+    advice: `Someone asked to send the status news of ${what} to this address.${history} ` +
+      "Confirm within 48 hours to receive them; ignore this mail and nothing more is sent.",
+    links: {
+      confirm: `${ctx.settings.publicUrl}/subscriptions/confirm/${s.id}.${token}`,
+      unsubscribe: unsubscribeLink(ctx, s),
+    },
+    sentBecause: `subscription ${s.id}`,
+    at: now,
+  });
+  await queueNotice(ctx, {
+    id: `${suppressed === null ? "dlv_confirm_" : RECONFIRM_DELIVERY_PREFIX}${s.id}`,
+    accountId: s.accountId,
+    routeId: s.id,
+    source: { kind: "notice", id: s.id },
+    subject: `subscription:${s.id}`,
+    message,
+  });
 }
 
 function split(link: string): { id: string; token: string } | null {
@@ -214,24 +297,21 @@ function split(link: string): { id: string; token: string } | null {
   return m ? { id: m[1]!, token: m[2]! } : null;
 }
 
-/** Confirms an address (the link works once); false when the link is not (or no longer) valid. */
-export async function confirmByLink(ctx: AppContext, link: string): Promise<boolean> {
+/**
+ * Confirms an address (the link works once, within 48 hours); false when the link is not (or no
+ * longer) valid, "full" when the account keeps as many subscriptions as it may.
+ */
+export async function confirmByLink(ctx: AppContext, link: string): Promise<boolean | "full"> {
   const p = split(link);
   if (!p) return false;
   const s = await ctx.store.subscriptions.byId(p.id);
   if (!s || s.state !== "pending_confirmation" || !s.confirmHash) return false;
   if (!sameText(hashToken(p.token), s.confirmHash)) return false;
-  const done = await ctx.store.subscriptions.update(
-    s.accountId,
-    s.id,
-    {
-      state: "active",
-      confirmHash: null,
-    },
-    ctx.clock.now(),
-    s.version,
-  );
-  const confirmed = done !== null && typeof done === "object";
+  const now = ctx.clock.now();
+  if (expired(s, now)) return false;
+  const done = await ctx.store.subscriptions.confirm(s.accountId, s.id, now, SUBSCRIPTION_LIMIT);
+  if (done === "limit") return "full";
+  const confirmed = done !== null;
   // The owner asked for this mail: an earlier unsubscribe or bounce no longer stands.
   if (confirmed && s.channel.kind === "email") {
     await ctx.store.mail.unsuppress(mailAddress(s.channel.email));

@@ -13,6 +13,12 @@ export function mailAddress(address: string): string {
 /** The route id prefix of deliveries asking an address to confirm. */
 export const CONSENT_ROUTE_PREFIX = "mail_";
 
+/**
+ * The id prefix of the one mail asking an address that unsubscribed or bounced to confirm a new
+ * subscription again: the only mail such an address may get (a week apart at most).
+ */
+export const RECONFIRM_DELIVERY_PREFIX = "dlv_reconfirm_";
+
 const CONSENT_SUBJECT_PREFIX = "mail:";
 
 /** The delivery subject naming the address a request to confirm goes to. */

@@ -427,7 +427,13 @@ export {
   levelPhrase,
   MIN_RESOLUTION_SAMPLE,
 } from "./words.ts";
-export { CONSENT_ROUTE_PREFIX, consentAddress, consentSubject, mailAddress } from "./mail.ts";
+export {
+  CONSENT_ROUTE_PREFIX,
+  consentAddress,
+  consentSubject,
+  mailAddress,
+  RECONFIRM_DELIVERY_PREFIX,
+} from "./mail.ts";
 export {
   ACKNOWLEDGE_LOOKBACK_MS,
   ACKNOWLEDGE_WAIT_MS,

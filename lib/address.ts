@@ -204,6 +204,23 @@ export function isAddressAllowed(ip: IpAddress, allowance: AddressAllowance): bo
   return allowance.ranges.some((r) => inRange(ip, r) || (v4 !== null && inRange(v4, r)));
 }
 
+/**
+ * The key a per-client limit counts `text` (a client address) under: an IPv4 address as itself
+ * (an IPv6 form carrying one, such as `::ffff:a.b.c.d`, as that address), any other IPv6 address
+ * by its /64, which one subscriber's network hands out by the billion. Text that is no address
+ * is its own key.
+ * @example limitKey("2001:db8:1:2:aaaa::1") → "2001:db8:1:2::/64"
+ */
+export function limitKey(text: string): string {
+  const ip = parseIp(text.trim());
+  if (ip === null) return text;
+  const v4 = ip.version === 4 ? ip : embeddedV4(ip);
+  if (v4 !== null) return formatIp(v4);
+  const network = new Uint8Array(16);
+  network.set(ip.bytes.slice(0, 8));
+  return `${formatIp({ version: 6, bytes: network })}/64`;
+}
+
 /** Canonical text of an address (`127.0.0.1`, `::ffff:7f00:1`), as URL host names print it. */
 export function formatIp(ip: IpAddress): string {
   if (ip.version === 4) return ip.bytes.join(".");

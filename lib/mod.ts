@@ -14,6 +14,7 @@ export {
   type IpRange,
   isAddressAllowed,
   isLocalhostName,
+  limitKey,
   NO_PRIVATE_ADDRESSES,
   type NonPublicKind,
   nonPublicKind,

@@ -26,6 +26,7 @@ import {
   mailAddress,
   nextTry,
   PAUSE_AFTER_FAILURES,
+  RECONFIRM_DELIVERY_PREFIX,
 } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { describeRoute, renderFor, RouteSettings } from "./channels/mod.ts";
@@ -139,7 +140,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       await finish(d, failed(why, true), null);
       return;
     }
-    const why = await suppressedWhy(mailAddress(sub.channel.email));
+    // An address that unsubscribed or bounced gets nothing, but the one request to confirm a new
+    // subscription again (rate-limited where it is made) that tells it why.
+    const why = d.id.startsWith(RECONFIRM_DELIVERY_PREFIX) && confirmation
+      ? null
+      : await suppressedWhy(mailAddress(sub.channel.email));
     if (why) {
       await finish(d, failed(`not sent: ${why}`, true), null);
       return;

@@ -48,6 +48,27 @@ export interface SubscriptionStore
   active(accountIds: readonly string[]): Promise<readonly SubscriptionRecord[]>;
   /** A subscription by id, whoever owns it (its links carry the id). */
   byId(id: string): Promise<SubscriptionRecord | null>;
+  /**
+   * Opens a pending subscription asked for on a public page, in one act: the account's pending
+   * ones made at or before `expiryCutoff` (expired, never confirmed) are deleted first, and it is refused with
+   * "busy" when its target already has `maxPending` pending ones. Pending subscriptions never
+   * count toward the account's limit (`create` counts only the others).
+   */
+  openPending(
+    doc: NewSubscription,
+    opts: { readonly maxPending: number; readonly expiryCutoff: EpochMs },
+  ): Promise<SubscriptionRecord | "busy">;
+  /**
+   * Makes a pending subscription active (its confirm hash used up) unless the account already
+   * keeps `limit` that are not pending: the subscription after, "limit", or null when it is not
+   * (or no longer) pending.
+   */
+  confirm(
+    accountId: string,
+    id: string,
+    at: EpochMs,
+    limit: number,
+  ): Promise<SubscriptionRecord | "limit" | null>;
 }
 
 /** Escalation policies: account documents of kind `escalation`. */

@@ -10,6 +10,7 @@ import type { MiddlewareHandler } from "hono";
 import { refundAttempt, takeAttempt } from "../../app/mod.ts";
 import { type AttemptRule, MINUTE_MS } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
+import { limitKey } from "../../lib/mod.ts";
 
 /** How many requests one address may make per window. */
 export interface RateLimit extends AttemptRule {
@@ -62,14 +63,15 @@ export const LIMITS = {
 } as const satisfies Record<string, NamedRateLimit>;
 
 /**
- * Middleware refusing a POST past `limit` per window per address with 429 `rate_limited`.
- * The address is the one `clientAddress` set (trusted proxies only).
+ * Middleware refusing a POST past `limit` per window per client with 429 `rate_limited`: per
+ * IPv4 address, per IPv6 /64 (lib `limitKey`). The address is the one `clientAddress` set
+ * (trusted proxies only).
  */
 export function rateLimit(rule: NamedRateLimit): MiddlewareHandler<Env> {
   return async function rateLimit(c, next) {
     if (c.req.method !== "POST") return await next();
     const app = c.get("app");
-    const key = c.get("clientAddress");
+    const key = limitKey(c.get("clientAddress"));
     await takeAttempt(app, rule.name, rule, key);
     await next();
     if (!rule.counts(c.res.status)) await refundAttempt(app, rule.name, rule, key);

@@ -476,9 +476,7 @@ export async function boardSubscribe(c: Context<Env>): Promise<Response> {
     if (err instanceof InvalidRequest) {
       return page(400, err.issues.map((i) => i.message).join(". "));
     }
-    if (err instanceof RateLimited) {
-      return page(429, "Too many confirmation mails for this address today. Try again tomorrow.");
-    }
+    if (err instanceof RateLimited) return page(429, `${err.message}.`);
     throw err;
   }
 }

@@ -633,7 +633,7 @@ function SubscriptionLinkPage(
     what: "confirm" | "unsubscribe" | "resubscribe";
     /** After an unsubscribe: the link, to offer undoing it. */
     link?: string;
-    result?: boolean;
+    result?: boolean | "full";
   },
 ) {
   const title = props.what === "confirm"
@@ -668,14 +668,16 @@ function SubscriptionLinkPage(
         : (
           <>
             <p class="notice" role="status">
-              {props.result
+              {props.result === "full"
+                ? "This page takes no more subscribers for now; nothing was changed."
+                : props.result
                 ? props.what === "unsubscribe"
                   ? "Unsubscribed: nothing more will be sent. statusd mails this address " +
                     "nothing at all, for any account, until you subscribe again."
                   : "Confirmed: status changes will reach this address."
                 : "This link is not valid (or was already used)."}
             </p>
-            {props.result && props.what === "unsubscribe" && props.link
+            {props.result === true && props.what === "unsubscribe" && props.link
               ? (
                 <p>
                   Changed your mind?{" "}
@@ -998,7 +1000,7 @@ export function alertsPages(): Hono<WebEnv> {
           result={result}
           link={link}
         />,
-        result ? 200 : 404,
+        result === true ? 200 : result === "full" ? 409 : 404,
       );
     });
   }

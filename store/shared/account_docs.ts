@@ -9,7 +9,9 @@ import type {
   BoardRecord,
   BoardStore,
   GroupStore,
+  NewSubscription,
   RuleRecord,
+  SubscriptionPatch,
   SubscriptionRecord,
   SubscriptionStore,
 } from "../../domain/mod.ts";
@@ -180,10 +182,85 @@ export function ruleStore(engine: Engine): AlertRuleStore {
   };
 }
 
-/** The subscriptions noun over `engine`. */
+/** The subscriptions noun over `engine`: pending ones are left out of the account's limit. */
 export function subscriptionStore(engine: Engine): SubscriptionStore {
+  const d = engine.dialect;
+  const docs = docStore<SubscriptionRecord, NewSubscription, SubscriptionPatch>(
+    engine,
+    "subscription",
+  );
+  function* ofAccount(accountId: string): Query<SubscriptionRecord[]> {
+    const rows = yield* all(
+      "SELECT * FROM account_docs WHERE kind = 'subscription' AND account_id = ?",
+      accountId,
+    );
+    return rows.map((r) => recordOf<SubscriptionRecord>(r, false));
+  }
+  function* insert(doc: NewSubscription): Query<SubscriptionRecord> {
+    const rec = doc as unknown as Record<string, unknown>;
+    yield* run(
+      `INSERT INTO account_docs (kind, id, account_id, slug, doc, created_at, updated_at,
+         version) VALUES ('subscription', ?, ?, NULL, ?, ?, ?, 1)`,
+      doc.id,
+      doc.accountId,
+      docOf(rec),
+      doc.createdAt,
+      doc.createdAt,
+    );
+    const r = yield* first("SELECT * FROM account_docs WHERE id = ?", doc.id);
+    return recordOf<SubscriptionRecord>(r!, false);
+  }
+  const kept = (subs: readonly SubscriptionRecord[]) =>
+    subs.filter((s) => s.state !== "pending_confirmation").length;
   return {
-    ...docStore(engine, "subscription"),
+    ...docs,
+    create(doc, limit) {
+      return engine.write((function* () {
+        yield* serialize(d, "account_docs");
+        if (limit !== null && kept(yield* ofAccount(doc.accountId)) >= limit) {
+          return "limit" as const;
+        }
+        return yield* insert(doc);
+      })());
+    },
+    openPending(doc, opts) {
+      return engine.write((function* () {
+        yield* serialize(d, "account_docs");
+        const subs = yield* ofAccount(doc.accountId);
+        const pending = subs.filter((s) => s.state === "pending_confirmation");
+        for (const s of pending.filter((s) => s.createdAt <= opts.expiryCutoff)) {
+          yield* run("DELETE FROM account_docs WHERE kind = 'subscription' AND id = ?", s.id);
+        }
+        const waiting = pending.filter((s) =>
+          s.createdAt > opts.expiryCutoff && s.target.kind === doc.target.kind &&
+          s.target.id === doc.target.id
+        );
+        if (waiting.length >= opts.maxPending) return "busy" as const;
+        return yield* insert(doc);
+      })());
+    },
+    confirm(accountId, id, at, limit) {
+      return engine.write((function* () {
+        yield* serialize(d, "account_docs");
+        const subs = yield* ofAccount(accountId);
+        const s = subs.find((x) => x.id === id);
+        if (!s || s.state !== "pending_confirmation") return null;
+        if (kept(subs) >= limit) return "limit" as const;
+        const next = { ...s, state: "active", confirmHash: null } as unknown as Record<
+          string,
+          unknown
+        >;
+        yield* run(
+          `UPDATE account_docs SET doc = ?, updated_at = ?, version = version + 1
+           WHERE kind = 'subscription' AND id = ?`,
+          docOf(next),
+          at,
+          id,
+        );
+        const r = yield* first("SELECT * FROM account_docs WHERE id = ?", id);
+        return recordOf<SubscriptionRecord>(r!, false);
+      })());
+    },
     active: (accountIds) =>
       engine.once(
         docsWhere<SubscriptionRecord>(

@@ -64,7 +64,7 @@ Deno.test("a board's readers subscribe by email: double opt-in, updates, one-cli
       confirmation.to && "text" in confirmation.to ? confirmation.to.text : "",
       "reader@example.com",
     );
-    equal(confirmation.subject, "Confirm your statusd subscription");
+    equal(confirmation.subject, "Confirm your subscription to Acme status");
     // Asking again (a double click, or someone else) sends nothing more and answers the same.
     const again = await subscribe("Reader@Example.com");
     equal(again.status, 200);
@@ -118,5 +118,5 @@ Deno.test("without a mail server a board page offers no email form and refuses o
     body: new URLSearchParams({ email: "reader@example.com" }),
   });
   equal(res.status, 400);
-  match(await res.text(), /need a mail server/);
+  match(await res.text(), /has not set up a mail server/);
 });

@@ -2,12 +2,22 @@ import { deepStrictEqual, equal } from "node:assert/strict";
 import {
   formatIp,
   isAddressAllowed,
+  limitKey,
   NO_PRIVATE_ADDRESSES,
   nonPublicKind,
   parseAllowance,
   parseIp,
   parseIpRange,
 } from "../../lib/mod.ts";
+
+Deno.test("limitKey: an IPv4 address is its own key, an IPv6 address its /64", () => {
+  equal(limitKey("198.51.100.7"), "198.51.100.7");
+  equal(limitKey("::ffff:198.51.100.7"), "198.51.100.7");
+  equal(limitKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+  equal(limitKey("[2001:db8:1:2::9]"), "2001:db8:1:2::/64");
+  equal(limitKey("2001:db8:1:3::9"), "2001:db8:1:3::/64");
+  equal(limitKey("local"), "local");
+});
 
 function kind(text: string) {
   const ip = parseIp(text);

@@ -82,12 +82,12 @@ const NOUNS: readonly Noun[] = [
         accountId,
         target: { kind: "monitor", id: "mon_1" },
         channel: { kind: "email", email: "ops@example.test" },
-        state: "pending_confirmation",
-        confirmHash: "h",
+        state: "active",
+        confirmHash: null,
         unsubscribeToken: `tok_${id}`,
         createdAt,
       }) as Doc,
-    patch: { state: "active", confirmHash: null },
+    patch: { state: "unsubscribed" },
   },
 ];
 
@@ -133,6 +133,44 @@ export const accountDocCases: readonly Case[] = [
       await store.subscriptions.create(sub as never, null);
       equal((await store.subscriptions.byId("sub_1"))?.accountId, "a1");
       equal(await store.subscriptions.byId("sub_nope"), null);
+    },
+  },
+  {
+    name:
+      "subscriptions: pending ones never count toward the limit, are capped per target, expire, confirm under the limit",
+    async run(store) {
+      await store.accounts.create(accountOf("a1"), memberOf("m1", "a1", "one@x.test"));
+      const make = NOUNS.find((n) => n.name === "subscriptions")!.make;
+      const sub = (id: string, state: string, at = T, target = "b1") =>
+        ({
+          ...make(id, "a1", at) as Record<string, unknown>,
+          target: { kind: "board", id: target },
+          state,
+        }) as never;
+      const s = store.subscriptions;
+      equal(typeof await s.create(sub("kept1", "active"), 2), "object");
+      const opts = { maxPending: 2, expiryCutoff: T - 48 * 60 * MIN };
+      equal(typeof await s.openPending(sub("p1", "pending_confirmation"), opts), "object");
+      equal(typeof await s.openPending(sub("p2", "pending_confirmation"), opts), "object");
+      equal(await s.openPending(sub("p3", "pending_confirmation"), opts), "busy");
+      equal(
+        typeof await s.openPending(sub("p4", "pending_confirmation", T, "b2"), opts),
+        "object",
+        "another target has its own pending",
+      );
+      equal(typeof await s.create(sub("kept2", "active"), 2), "object", "pending do not count");
+      equal(await s.create(sub("kept3", "active"), 2), "limit");
+      equal(await s.confirm("a1", "p1", T + MIN, 2), "limit");
+      const confirmed = await s.confirm("a1", "p1", T + MIN, 3);
+      equal(confirmed !== null && confirmed !== "limit" ? confirmed.state : confirmed, "active");
+      equal(await s.confirm("a1", "p1", T + MIN, 3), null, "no longer pending");
+      equal(await s.confirm("a2", "p2", T + MIN, 3), null, "another account's");
+      // Two days on, the pending ones left have expired: they go, and the target takes new ones.
+      const later = { maxPending: 2, expiryCutoff: T };
+      equal(typeof await s.openPending(sub("p5", "pending_confirmation", T + 1), later), "object");
+      equal(await s.byId("p2"), null);
+      equal(await s.byId("p4"), null);
+      equal((await s.byId("p1"))?.state, "active", "a confirmed one stays");
     },
   },
   {
