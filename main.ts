@@ -82,7 +82,6 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   }
   const stopping = new AbortController();
   const poller = createPoller(config.poll, { store: store.polls, clock: systemClock, log });
-  const catalogProbes = new Map(vendors.flatMap((v) => v.probes ? [[v.slug, v.probes]] : []));
   const prober = createProber({
     scope: config.probes.scope,
     intervalMs: config.probes.intervalSeconds * 1000,
@@ -93,7 +92,6 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     store: store.warnings,
     clock: systemClock,
     log,
-    catalogProbes: (s) => catalogProbes.get(s),
   });
   // Alert delivery: one worker per instance; the outbox's leases share the work.
   const http = createHttpSender({

@@ -20,6 +20,8 @@ import {
   GRADE_WINDOW_DAYS,
   HOUR_MS,
   MINUTE_MS,
+  probeTargetsOf,
+  type ProbeVerdict,
   RateLimited,
   REPORT_WINDOW_MS,
   REPORTER_STANDING_MS,
@@ -150,6 +152,19 @@ export interface OwnEyes {
     readonly total: number;
     readonly latest: readonly BackdatedIncident[];
   };
+  /**
+   * What statusd probes of the vendor (the catalog's probe URLs, else its domains' sites) and
+   * each target's last answer, since when; null before it was first probed.
+   */
+  readonly targets: readonly ProbeTarget[];
+}
+
+/** One target statusd probes, and what it last answered. */
+export interface ProbeTarget {
+  readonly url: string;
+  /** `up` (answered below 500), `down`, `refused` (an address statusd may not reach), or null. */
+  readonly lastAnswer: ProbeVerdict | null;
+  readonly since: EpochMs | null;
 }
 
 /**
@@ -211,16 +226,24 @@ export async function ownEyesOf(
 ): Promise<OwnEyes> {
   const now = ctx.clock.now();
   const since = now - GRADE_WINDOW_DAYS * DAY_MS;
-  const [stored, episodes, backdated] = await Promise.all([
+  const [stored, episodes, backdated, probed] = await Promise.all([
     ctx.store.warnings.of(slug),
     ctx.store.warnings.episodes(slug, since),
     ctx.store.warnings.backdated(slug, since, BACKDATED_SHOWN),
+    ctx.store.warnings.targets(slug),
   ]);
+  const targets = probed === null
+    ? []
+    : probeTargetsOf(probed, probed.probes).map((url): ProbeTarget => ({
+      url,
+      lastAnswer: probed.lastAnswers[url]?.answer ?? null,
+      since: probed.lastAnswers[url]?.since ?? null,
+    }));
   const e = await openEpisodeOf(ctx, stored, now);
   const earlyWarning = e !== null
     ? earlyWarningOf(e, await vendorWords(ctx, slug))
     : await accountWarning(ctx, who, slug);
-  return { earlyWarning, trackRecord: ackRecordOf(episodes, now), backdated };
+  return { earlyWarning, trackRecord: ackRecordOf(episodes, now), backdated, targets };
 }
 
 /** Every service's open public early warning, by slug. */

@@ -301,6 +301,12 @@ export {
   sightOf,
 } from "./sight.ts";
 export {
+  PROBE_TARGETS_MAX,
+  probeTargetsOf,
+  type ProbeVerdict,
+  type TargetAnswer,
+} from "./probe_targets.ts";
+export {
   type CapsToEnforce,
   type ComponentWrite,
   diffReading,

@@ -14,6 +14,7 @@ import {
   type Vendor,
 } from "../domain/mod.ts";
 import catalog from "./catalog.json" with { type: "json" };
+import { PROBE_TARGETS_MAX } from "./probe_targets.ts";
 
 /** What a slug (vendor or provider) looks like: lower-case words of `[a-z0-9]` joined by `-`. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -80,9 +81,16 @@ export const CatalogEntrySchema = z.object({
    * `domains` when absent.
    */
   probes: z.array(
-    z.url({ protocol: /^https?$/, error: "Expected an absolute http(s) URL" }).max(2048),
+    z.url({ protocol: /^https?$/, error: "Expected an absolute http(s) URL" }).max(2048)
+      .refine((u) => {
+        const url = new URL(u);
+        return url.username === "" && url.password === "";
+      }, { error: "A probe URL carries no user or password (statusd probes anonymously)" }),
     { error: () => "Expected an array of http(s) URLs" },
-  ).max(5, "At most 5 probe URLs").optional(),
+  ).max(PROBE_TARGETS_MAX, `At most ${PROBE_TARGETS_MAX} probe URLs`)
+    .refine((list) => new Set(list).size === list.length, {
+      error: "The same probe URL is listed twice",
+    }).optional(),
 }, { error: () => "Expected an object with name, slug and statusPageUrl" });
 
 /** A catalog file: a JSON array of entries. */

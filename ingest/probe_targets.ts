@@ -1,51 +1,16 @@
 /**
- * What statusd probes of a vendor and what an answer means: the catalog's `probes` URLs, or
- * else the sites of the vendor's `domains` (never its status page's host: that is the page's
- * infrastructure, not the vendor's); a target is up when its server answers at all below 500.
+ * What an answer of a probe means (a target is up when its server answers at all below 500),
+ * and a vendor's round over its targets (domain/probe_targets.ts says which they are).
  * @module
  */
-import type { EpochMs } from "../domain/mod.ts";
-import { DAY_MS } from "../domain/mod.ts";
+import type { EpochMs, ProbeVerdict, TargetAnswer } from "../domain/mod.ts";
+import { DAY_MS, PROBE_TARGETS_MAX, probeTargetsOf } from "../domain/mod.ts";
 import type { FetchOutcome } from "./http.ts";
 
-/** Targets probed per vendor at most. */
-export const PROBE_TARGETS_MAX = 3;
+export { PROBE_TARGETS_MAX, probeTargetsOf };
+
 /** A target that has not answered for this long stops counting (a retired host is no evidence). */
 export const ANSWER_MEMORY_MS = 7 * DAY_MS;
-
-/** The URLs to probe for a vendor, at most {@link PROBE_TARGETS_MAX}. */
-export function probeTargetsOf(
-  vendor: { readonly domains: readonly string[]; readonly statusPageUrl: string },
-  catalogProbes: readonly string[] | undefined,
-): string[] {
-  let pageHost = "";
-  try {
-    pageHost = new URL(vendor.statusPageUrl).hostname;
-  } catch {
-    // A catalog URL that does not parse excludes nothing.
-  }
-  const urls = catalogProbes && catalogProbes.length > 0
-    ? catalogProbes
-    : vendor.domains.map((d) => `https://${d}/`);
-  const out: string[] = [];
-  for (const url of urls) {
-    let host: string;
-    try {
-      const u = new URL(url);
-      if (u.protocol !== "https:" && u.protocol !== "http:") continue;
-      host = u.hostname;
-    } catch {
-      continue;
-    }
-    if (host === pageHost || out.includes(url)) continue;
-    out.push(url);
-    if (out.length === PROBE_TARGETS_MAX) break;
-  }
-  return out;
-}
-
-/** What one probe says: the server answered, did not, or statusd may not ask it. */
-export type ProbeVerdict = "up" | "down" | "refused";
 
 /**
  * Up when the server answered at all below 500 (an API answering 401 or 404 to an anonymous
@@ -76,12 +41,20 @@ export function roundOf(
   verdicts: readonly { readonly url: string; readonly verdict: ProbeVerdict }[],
   answered: Readonly<Record<string, EpochMs>>,
   now: EpochMs,
+  lastAnswers: Readonly<Record<string, TargetAnswer>> = {},
 ): {
   readonly total: number;
   readonly failed: number;
   readonly failing: string[];
   readonly answered: Record<string, EpochMs>;
+  /** Each target's answer this round, since when it has answered so. */
+  readonly lastAnswers: Record<string, TargetAnswer>;
 } {
+  const last: Record<string, TargetAnswer> = {};
+  for (const { url, verdict } of verdicts) {
+    const before = lastAnswers[url];
+    last[url] = before?.answer === verdict ? before : { answer: verdict, since: now };
+  }
   const next: Record<string, EpochMs> = {};
   let total = 0;
   let failed = 0;
@@ -103,5 +76,5 @@ export function roundOf(
       }
     }
   }
-  return { total, failed, failing, answered: next };
+  return { total, failed, failing, answered: next, lastAnswers: last };
 }

@@ -54,7 +54,7 @@ export interface ProberDeps {
   readonly store: WarningStore;
   readonly clock: Clock;
   readonly log: Logger;
-  /** The catalog's `probes` of a vendor, when it lists any. */
+  /** The probes of a vendor, in place of those its catalog entry stored (tests). */
   readonly catalogProbes?: (slug: string) => readonly string[] | undefined;
   /** Looks host names up (tests); the system resolver by default. */
   readonly resolve?: Resolve;
@@ -167,15 +167,16 @@ export function createProber(config: ProberConfig, deps: ProberDeps): Prober {
     );
     if (due.length === 0) return 0;
     const rounded = await Promise.all(due.map(async (v): Promise<RoundedVendor> => {
-      const targets = probeTargetsOf(v, deps.catalogProbes?.(v.slug));
-      if (targets.length === 0) return { round: null, answered: {} };
+      const targets = probeTargetsOf(v, deps.catalogProbes?.(v.slug) ?? v.probes);
+      if (targets.length === 0) return { round: null, answered: {}, lastAnswers: {} };
       const verdicts = await Promise.all(targets.map(probe));
-      const r = roundOf(verdicts, v.answered, now);
+      const r = roundOf(verdicts, v.answered, now, v.lastAnswers);
       return {
         round: r.total === 0
           ? null
           : { at: now, total: r.total, failed: r.failed, failing: r.failing },
         answered: r.answered,
+        lastAnswers: r.lastAnswers,
       };
     }));
     if (abort.signal.aborted) return 0;

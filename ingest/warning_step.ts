@@ -12,6 +12,7 @@ import {
   type ProbeDue,
   REPORT_WINDOW_MS,
   stepWarning,
+  type TargetAnswer,
   toIso,
   type WarningEpisode,
   type WarningEvent,
@@ -27,6 +28,8 @@ export interface RoundedVendor {
   readonly round: WarningFacts["round"];
   /** Target URL → when it last answered, carried on. */
   readonly answered: Readonly<Record<string, EpochMs>>;
+  /** Each target's answer this round and since when (absent: kept as they were). */
+  readonly lastAnswers?: Readonly<Record<string, TargetAnswer>>;
 }
 
 /** What one vendor's step did: the pure step's result and each event with its episode. */
@@ -73,13 +76,17 @@ export async function stepVendorWarning(
   }));
   const changed = step.events.length > 0 || step.finished.length > 0 ||
     JSON.stringify(step.state) !== JSON.stringify(v.state) ||
-    JSON.stringify(r.answered) !== JSON.stringify(v.answered);
+    JSON.stringify(r.answered) !== JSON.stringify(v.answered) ||
+    (r.lastAnswers !== undefined &&
+      JSON.stringify(r.lastAnswers) !== JSON.stringify(v.lastAnswers));
   if (changed) {
-    await store.record(
-      v.vendorId,
-      { answered: r.answered, state: step.state, finished: step.finished, changes },
-      now,
-    );
+    await store.record(v.vendorId, {
+      answered: r.answered,
+      ...(r.lastAnswers ? { lastAnswers: r.lastAnswers } : {}),
+      state: step.state,
+      finished: step.finished,
+      changes,
+    }, now);
   }
   return { step, told };
 }

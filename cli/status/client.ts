@@ -160,6 +160,12 @@ export const ServiceDetailSchema = ServiceSchema.extend({
   earlyWarning: EarlyWarningSchema.nullable().optional(),
   /** Absent from servers older than this client. */
   trackRecord: TrackRecordSchema.optional(),
+  /** Absent from servers older than this client. */
+  probeTargets: z.array(z.object({
+    url: z.string(),
+    lastAnswer: z.enum(["up", "down", "refused"]).nullable(),
+    since: z.string().nullable(),
+  })).optional(),
 });
 
 /** A member's report (`POST /api/user/reports`). */

@@ -9,6 +9,7 @@ import type { FinishedEpisode, RecentReports, WarningState } from "../early_warn
 import type { GradedEpisode } from "../ack_grade.ts";
 import type { EpochMs } from "../time.ts";
 import type { EarlyWarningChange } from "../change.ts";
+import type { TargetAnswer } from "../probe_targets.ts";
 
 /** Which vendors are probed: those any account monitors, every vendor, or none. */
 export type ProbeScope = "monitored" | "all" | "off";
@@ -19,14 +20,20 @@ export interface ProbeDue {
   readonly slug: string;
   readonly domains: readonly string[];
   readonly statusPageUrl: string;
+  /** The catalog's explicit probe URLs, or null (then its domains are probed). */
+  readonly probes: readonly string[] | null;
   /** Target URL → when it last answered (epoch ms). */
   readonly answered: Readonly<Record<string, EpochMs>>;
+  /** Target URL → its last answer and since when. */
+  readonly lastAnswers: Readonly<Record<string, TargetAnswer>>;
   readonly state: WarningState;
 }
 
 /** What one probe round of one vendor leaves behind. */
 export interface ProbeRecord {
   readonly answered: Readonly<Record<string, EpochMs>>;
+  /** Each target's last answer (absent: kept as they were). */
+  readonly lastAnswers?: Readonly<Record<string, TargetAnswer>>;
   readonly state: WarningState;
   /** Episodes whose delay became final (kept for the grade). */
   readonly finished: readonly FinishedEpisode[];
@@ -169,6 +176,18 @@ export interface WarningStore {
     since: EpochMs,
     limit: number,
   ): Promise<{ readonly total: number; readonly latest: readonly BackdatedIncident[] }>;
+  /**
+   * What statusd probes of the vendor, as its catalog entry says (domains, status page, explicit
+   * probes), and each target's last answer; null when there is no such vendor.
+   */
+  targets(slug: string): Promise<
+    {
+      readonly domains: readonly string[];
+      readonly statusPageUrl: string;
+      readonly probes: readonly string[] | null;
+      readonly lastAnswers: Readonly<Record<string, TargetAnswer>>;
+    } | null
+  >;
   /** The account's reports, newest first, at most `limit`. */
   reportsOf(accountId: string, limit: number): Promise<readonly ReportRecord[]>;
 }

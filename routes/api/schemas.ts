@@ -347,6 +347,20 @@ export const ServiceDetailSchema = ServiceSchema.extend({
       "members' reports), kept apart from the vendor's status; null when it sees nothing",
   }),
   trackRecord: TrackRecordSchema,
+  probeTargets: z.array(z.object({
+    url: z.string(),
+    lastAnswer: z.enum(["up", "down", "refused"]).nullable().openapi({
+      description: "`up`: answered below 500; `down`: no answer, or 5xx; `refused`: an " +
+        "address statusd may not reach; null: not probed yet",
+    }),
+    since: z.string().nullable().openapi({
+      format: "date-time",
+      description: "Since when it has answered so",
+    }),
+  })).openapi({
+    description: "What statusd's own probes check of the vendor (the catalog's probe URLs, else " +
+      "its domains' sites) and each target's last answer",
+  }),
 }).openapi("ServiceDetail", {
   description: "One service with its components, open incidents and typical time to resolve",
 });
@@ -564,6 +578,11 @@ export function serviceDetailJson(
       ? null
       : { ...eyes.earlyWarning, probes: { ...eyes.earlyWarning.probes } },
     trackRecord: { ...eyes.trackRecord, backdatedIncidents: eyes.backdated.total },
+    probeTargets: eyes.targets.map((t) => ({
+      url: t.url,
+      lastAnswer: t.lastAnswer,
+      since: t.since === null ? null : toIso(t.since)!,
+    })),
   };
 }
 

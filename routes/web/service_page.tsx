@@ -209,6 +209,33 @@ function EarlyWarningNote(props: { eyes: OwnEyes }) {
   );
 }
 
+/** What statusd probes of the vendor, and what each target last answered. */
+function ProbeTargets(props: { eyes: OwnEyes }) {
+  const t = props.eyes.targets;
+  if (t.length === 0) {
+    return (
+      <p id="probe-targets">
+        statusd has nothing of this vendor to probe: its catalog entry names no domain or probe URL.
+      </p>
+    );
+  }
+  const words = { up: "answers", down: "does not answer", refused: "may not be reached" };
+  return (
+    <div id="probe-targets">
+      <p>What statusd probes of it:</p>
+      <ul>
+        {t.map((x) => (
+          <li>
+            <code>{x.url}</code>: {x.lastAnswer === null
+              ? "not probed yet"
+              : `${words[x.lastAnswer]}${x.since === null ? "" : ` since ${when(x.since)}`}`}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The vendor's incidents that give a start earlier than statusd saw them listed. */
 function Backdated(props: { eyes: OwnEyes }) {
   const b = props.eyes.backdated;
@@ -275,6 +302,7 @@ function HonestyRecord(
         statusd's own probes, or reports of several long-standing accounts, saw counts.
       </p>
       <Backdated eyes={props.eyes} />
+      <ProbeTargets eyes={props.eyes} />
       {props.reported && (
         <p class="notice" role="status">
           Thanks: your report is counted. It warns your account at once, for 30 minutes. Others see

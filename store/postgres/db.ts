@@ -44,6 +44,22 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   });
 }
 
+/**
+ * One connection of its own on `url`, never closed for being idle or old (the pool's are): a
+ * session-level lock held on it lasts as long as the process (store/postgres/liveness.ts).
+ */
+export function connectSession(url: string): Sql {
+  return postgres(url, {
+    max: 1,
+    idle_timeout: null as unknown as number,
+    max_lifetime: null,
+    connect_timeout: 10,
+    onnotice: () => {},
+    fetch_types: false,
+    connection: { application_name: "statusd liveness" },
+  }) as unknown as Sql;
+}
+
 /** Runs `fn` in one read-write transaction; rolled back when it throws. */
 export function write<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
   return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;

@@ -1,13 +1,15 @@
 /**
  * The alerting outbox on PostgreSQL, as on SQLite; several instances share it, so a
  * claim takes due rows with `FOR UPDATE SKIP LOCKED` and a lease, and a cursor move is a
- * compare-and-set under the row lock.
+ * compare-and-set under the row lock. A lease held by an instance whose process died is free
+ * at once (store/postgres/liveness.ts), not when it runs out.
  * @module
  */
 import type { DeliveryStore, NewDelivery } from "../../domain/mod.ts";
 import { MAX_IN_FLIGHT_PER_ACCOUNT, offsetOf } from "../../domain/mod.ts";
 import { attemptOf, deliveryOf, REPLY_MAX } from "../shared/delivery_rows.ts";
 import { affected, read, type Row, type Sql, write } from "./db.ts";
+import { DEAD_HOLDERS_SQL } from "./liveness.ts";
 
 async function insert(tx: Sql, d: NewDelivery): Promise<number> {
   return affected(
@@ -131,9 +133,11 @@ export function deliveryStore(sql: Sql): DeliveryStore {
         const rows = await tx`UPDATE alert_deliveries SET claimed_by = ${holder},
             claimed_until = ${now + leaseMs}
           WHERE id IN (
-            WITH live AS (
+            WITH dead AS (${tx.unsafe(DEAD_HOLDERS_SQL)}),
+            live AS (
               SELECT account_id, route_id FROM alert_deliveries
               WHERE state = 'pending' AND claimed_until >= ${now}
+                AND claimed_by NOT IN (SELECT holder FROM dead)
             ),
             heads AS (
               SELECT id, account_id, route_id, not_before, seq,
@@ -141,7 +145,8 @@ export function deliveryStore(sql: Sql): DeliveryStore {
                   AS in_route
               FROM alert_deliveries
               WHERE state = 'pending' AND not_before <= ${now}
-                AND (claimed_until IS NULL OR claimed_until < ${now})
+                AND (claimed_until IS NULL OR claimed_until < ${now}
+                  OR claimed_by IN (SELECT holder FROM dead))
             ),
             turns AS (
               SELECT h.id, h.not_before, h.seq,

@@ -10,12 +10,13 @@ import { mailStore } from "./mail.ts";
 import { deliveryStore } from "./deliveries.ts";
 import { attemptStore } from "./attempts.ts";
 import { CHANGE_LOG_LOCK_SQL, changeCursor, CHANGES_CHANNEL } from "./changes.ts";
-import { connect, type Sql } from "./db.ts";
+import { connect, connectSession, type Sql } from "./db.ts";
 import { migrate } from "./migrate.ts";
 import { monitorStore } from "./monitors.ts";
 import { postgresEngine } from "./engine.ts";
 import { sharedNouns } from "../shared/nouns.ts";
 import { pollStore } from "./polls.ts";
+import { holdLiveness } from "./liveness.ts";
 import { retentionStore } from "./retention.ts";
 
 /** Options of {@link openPostgresStore}. */
@@ -37,22 +38,26 @@ export async function openPostgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<Store> {
   const sql = connect(url, { max: options.poolSize });
+  const session = connectSession(url);
   try {
     await migrate(sql);
-    return await postgresStoreOver(sql, options);
+    return await postgresStoreOver(sql, session, options);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => {});
+    await session.end({ timeout: 1 }).catch(() => {});
     throw err;
   }
 }
 
 /**
- * The store over an open, migrated pool (closing the store ends the pool). Committed changes
- * reach this process's subscribers from the `changes` table, whoever wrote them: after each
- * local commit, and on every NOTIFY another instance sends.
+ * The store over an open, migrated pool and a connection of its own for this process's liveness
+ * lock (closing the store ends both). Committed changes reach this process's subscribers from
+ * the `changes` table, whoever wrote them: after each local commit, and on every NOTIFY another
+ * instance sends.
  */
 export async function postgresStoreOver(
   sql: Sql,
+  session: Sql,
   options: PostgresStoreOptions = {},
 ): Promise<Store> {
   const feed = createChangeFanOut(options.onListenerError);
@@ -66,6 +71,8 @@ export async function postgresStoreOver(
   // The listener's connection reconnects by itself; each (re)connection reads what it missed.
   await sql.listen(CHANGES_CHANNEL, () => void pump(), () => void pump());
   const owner = options.instance ?? `${Deno.hostname()}-${Deno.pid}`;
+  // While this process lives its claims are its own; once its session ends they are free.
+  const live = await holdLiveness(sql, session, owner, options.onListenerError);
   return {
     engine: "postgres",
     ...sharedNouns(postgresEngine(sql), feed, {
@@ -80,7 +87,7 @@ export async function postgresStoreOver(
     deliveries: deliveryStore(sql),
     mail: mailStore(sql),
     close() {
-      closing ??= sql.end({ timeout: 5 });
+      closing ??= live.release().then(() => sql.end({ timeout: 5 }));
       return closing;
     },
   };

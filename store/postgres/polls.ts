@@ -18,6 +18,7 @@ import { countLatencyOf } from "./latency_days.ts";
 import { healthy, type QuietRecord, quietWriter } from "./quiet_writes.ts";
 import { openIncidentsOf, writeReading, writeStale } from "../shared/readings.ts";
 import { POSTGRES_DIALECT, runOn } from "./engine.ts";
+import { DEAD_HOLDERS_SQL } from "./liveness.ts";
 import { openSql } from "../shared/sql.ts";
 import { numOrNull, strOrNull } from "../shared/query.ts";
 
@@ -75,9 +76,13 @@ export function pollStore(
     await finish(sql, id, poll, set, full ? "not_modified" : null, true);
   };
   const quiet = quietWriter(sql, alone);
-  /** Free for `owner` at `now`: nobody's, its own, or a lease that ended. */
+  /**
+   * Free for `owner` at `now`: nobody's, its own, a lease that ended, or one held by an instance
+   * whose process died (its database session ended: store/postgres/liveness.ts).
+   */
   const claimable = (tx: Sql, now: number) =>
-    tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now})`;
+    tx`(lease_owner IS NULL OR lease_owner = ${owner} OR lease_until < ${now}
+      OR lease_owner IN (${tx.unsafe(DEAD_HOLDERS_SQL)}))`;
 
   /** One of the two due queues: vendors a poll promised a deadline to, or those without one. */
   const queue = (tx: Sql, promised: boolean) =>

@@ -50,7 +50,8 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
   // One sync at a time across instances: the second waits and finds the first's work done.
   yield* lockTable(d, "vendors");
   const rows = yield* all(
-    "SELECT id, slug, name, status_page_url, platform, category, provider, domains, in_catalog FROM vendors",
+    `SELECT id, slug, name, status_page_url, platform, category, provider, domains, probes,
+       in_catalog FROM vendors`,
   );
   const bySlug = new Map(rows.map((r) => [String(r.slug), r]));
   let added = 0, updated = 0, unchanged = 0;
@@ -59,6 +60,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
   for (const v of vendors) {
     seen.add(v.slug);
     const domains = JSON.stringify(v.domains);
+    const probes = v.probes && v.probes.length > 0 ? JSON.stringify(v.probes) : null;
     const row = bySlug.get(v.slug);
     if (!row) {
       inserts.push([
@@ -69,6 +71,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
         v.category,
         v.provider,
         domains,
+        probes,
         now,
       ]);
       added++;
@@ -76,17 +79,20 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
     }
     const sameSource = row.status_page_url === v.statusPageUrl && row.platform === v.platform;
     const same = sameSource && row.name === v.name && row.category === v.category &&
-      row.provider === v.provider && row.domains === domains && Number(row.in_catalog) === 1;
+      row.provider === v.provider && row.domains === domains &&
+      (row.probes ?? null) === probes && Number(row.in_catalog) === 1;
     if (same) {
       unchanged++;
       continue;
     }
     yield* run(
-      "UPDATE vendors SET name = ?, category = ?, provider = ?, domains = ?, in_catalog = 1 WHERE id = ?",
+      `UPDATE vendors SET name = ?, category = ?, provider = ?, domains = ?, probes = ?,
+         in_catalog = 1 WHERE id = ?`,
       v.name,
       v.category,
       v.provider,
       domains,
+      probes,
       Number(row.id),
     );
     if (!sameSource) {
@@ -115,6 +121,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
       "category",
       "provider",
       "domains",
+      "probes",
       "next_poll_at",
     ],
     inserts,

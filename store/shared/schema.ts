@@ -369,7 +369,8 @@ CREATE INDEX vendors_due_fresh ON vendors (next_poll_at, id)
  * the vendor's previous successful reading then (a start the vendor gives before it is
  * back-dated); whether a member's report weighs in public (its account had monitored the vendor
  * long enough), with an index for the recent reports every round reads; who made each API key
- * (its scopes are bounded by that member's role at each use; keys made before hold theirs).
+ * (its scopes are bounded by that member's role at each use; keys made before hold theirs);
+ * each vendor's explicit probe URLs from its catalog entry (JSON, or NULL: its domains).
  * Incidents stored before this step take the vendor's own dates, the best there is.
  */
 export function trust(t: SchemaTypes): string {
@@ -382,5 +383,6 @@ UPDATE incidents SET seen_at = started_at,
 ALTER TABLE member_reports ADD COLUMN counts INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX member_reports_recent ON member_reports (created_at);
 ALTER TABLE api_keys ADD COLUMN member_id TEXT REFERENCES members (id) ON DELETE CASCADE;
+ALTER TABLE vendors ADD COLUMN probes TEXT;
 `;
 }

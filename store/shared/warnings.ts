@@ -16,6 +16,7 @@ import {
   QUIET,
   REPORT_WINDOW_MS,
   REPORTS_KEPT_PER_ACCOUNT,
+  type TargetAnswer,
   type WarningState,
   type WarningStore,
 } from "../../domain/mod.ts";
@@ -34,12 +35,26 @@ function stateOf(text: unknown): WarningState {
   }
 }
 
-function answeredOf(text: unknown): Record<string, number> {
+/**
+ * The stored memory of a vendor's targets: `{"answered": {url: ms}, "last": {url: answer}}`
+ * (rows written before the last answers were kept hold the `answered` map alone).
+ */
+function targetsOf(text: unknown): {
+  answered: Record<string, number>;
+  lastAnswers: Record<string, TargetAnswer>;
+} {
   try {
     const a = JSON.parse(String(text ?? "{}"));
-    return a && typeof a === "object" && !Array.isArray(a) ? a : {};
+    if (!a || typeof a !== "object" || Array.isArray(a)) return { answered: {}, lastAnswers: {} };
+    if (a.answered && typeof a.answered === "object") {
+      return {
+        answered: a.answered,
+        lastAnswers: a.last && typeof a.last === "object" ? a.last : {},
+      };
+    }
+    return { answered: a, lastAnswers: {} };
   } catch {
-    return {};
+    return { answered: {}, lastAnswers: {} };
   }
 }
 
@@ -110,7 +125,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
                  WHERE r.vendor_id = v.id AND r.created_at >= ?))`
           : "";
         const rows = yield* all(
-          `SELECT v.id, v.slug, v.domains, v.status_page_url, w.targets, w.state,
+          `SELECT v.id, v.slug, v.domains, v.status_page_url, v.probes, w.targets, w.state,
              COALESCE(w.next_probe_at, 0) AS due
            FROM vendors v LEFT JOIN vendor_warnings w ON w.vendor_id = v.id
            WHERE v.in_catalog = 1 AND COALESCE(w.next_probe_at, 0) <= ? ${watched}
@@ -132,12 +147,15 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
             now,
           );
           if (won === 0) continue;
+          const targets = targetsOf(r.targets);
           claimed.push({
             vendorId: Number(r.id),
             slug: String(r.slug),
             domains: stringsOf(r.domains),
             statusPageUrl: String(r.status_page_url),
-            answered: answeredOf(r.targets),
+            probes: r.probes === null || r.probes === undefined ? null : stringsOf(r.probes),
+            answered: targets.answered,
+            lastAnswers: targets.lastAnswers,
             state: stateOf(r.state),
           });
         }
@@ -284,13 +302,17 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
 
     async record(vendorId, record, now) {
       const committed = await engine.write((function* (): Query<Change[]> {
+        const last = record.lastAnswers ?? targetsOf(
+          (yield* first("SELECT targets FROM vendor_warnings WHERE vendor_id = ?", vendorId))
+            ?.targets,
+        ).lastAnswers;
         yield* run(
           `INSERT INTO vendor_warnings (vendor_id, targets, state, phase, updated_at)
            VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (vendor_id) DO UPDATE SET targets = excluded.targets,
              state = excluded.state, phase = excluded.phase, updated_at = excluded.updated_at`,
           vendorId,
-          JSON.stringify(record.answered),
+          JSON.stringify({ answered: record.answered, last }),
           JSON.stringify(record.state),
           phaseOf(record.state),
           now,
@@ -393,6 +415,23 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
           REPORTS_KEPT_PER_ACCOUNT,
         );
         return true;
+      })());
+    },
+
+    targets(slug) {
+      return engine.read((function* () {
+        const r = yield* first(
+          `SELECT v.domains, v.status_page_url, v.probes, w.targets FROM vendors v
+           LEFT JOIN vendor_warnings w ON w.vendor_id = v.id WHERE v.slug = ?`,
+          slug,
+        );
+        if (!r) return null;
+        return {
+          domains: stringsOf(r.domains),
+          statusPageUrl: String(r.status_page_url),
+          probes: r.probes === null || r.probes === undefined ? null : stringsOf(r.probes),
+          lastAnswers: targetsOf(r.targets).lastAnswers,
+        };
       })());
     },
 

@@ -2,10 +2,13 @@
  * Alert delivery with real statusd processes (issue #13). (1) kill -9 between commit and send:
  * the alert is committed to the outbox (its rule waits a minute before sending) when the process
  * is killed; after a restart it is sent, and the receiver gets exactly one request for its id.
- * (2) Two instances on one PostgreSQL: twenty alerts, each sent by exactly one of them.
+ * (2) Two instances on one PostgreSQL: twenty alerts, each sent by exactly one of them. (3) An
+ * instance killed in the middle of a send on PostgreSQL: its lease ends with its session, and the
+ * other instance sends the alert at once, under the same id.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import postgres from "postgres";
 import { createAppContext, createMonitor, createRoute, createRule } from "../../app/mod.ts";
 import type { Store, Vendor } from "../../domain/mod.ts";
 import { systemClock } from "../../clock.ts";
@@ -177,6 +180,74 @@ Deno.test({
         await Promise.all([a.stop(), b.stop()]);
       }
     } finally {
+      await sim.close();
+      await rx.close();
+      await db.drop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "kill -9 mid-send on PostgreSQL: the other instance sends it at once, not when the dead lease runs out",
+  ignore: !postgresAvailable() && !Deno.env.get("CI"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const db = await freshDatabase();
+    const sim = startSimulator();
+    const rx = startReceivers();
+    const dir = await Deno.makeTempDir();
+    const pg = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const vendors = sim.catalog(1, "midsend");
+      const slug = vendors[0]!.slug;
+      const catalog = join(dir, "catalog.json");
+      await Deno.writeTextFile(catalog, JSON.stringify(vendors));
+      const store = await openPostgresStore(db.url, { poolSize: 2 });
+      const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, 1);
+      await store.close();
+      // The first send hangs: the instance sending it is killed in the middle of it.
+      rx.script("/webhook", { answer: "hang" });
+      const env = { ...FAST, STATUSD_DATABASE_URL: db.url, STATUSD_CATALOG: catalog };
+      const instances = {
+        a: await startStatusd({ ...env, STATUSD_INSTANCE_ID: "a" }),
+        b: await startStatusd({ ...env, STATUSD_INSTANCE_ID: "b" }),
+      };
+      try {
+        await until("the first reading", async () => {
+          const s = await (await fetch(`${instances.a.base}/api/services/${slug}`)).json();
+          return s.currentStatus === "OPERATIONAL" ? s : null;
+        });
+        sim.setScenario(slug, "outage");
+        await until(
+          "the send under way",
+          () => Promise.resolve(rx.on("/webhook").length === 1 ? true : null),
+        );
+        const [claim] = await pg`SELECT id, claimed_by, claimed_until FROM alert_deliveries
+          WHERE state = 'pending' AND claimed_by IS NOT NULL`;
+        ok(claim, "the delivery is held by the instance sending it");
+        const holder = String(claim.claimed_by) as "a" | "b";
+        const survivor = holder === "a" ? instances.b : instances.a;
+        await instances[holder].kill();
+        const leaseEnd = Number(claim.claimed_until);
+        // Before the dead instance's lease would have run out (two minutes), it is sent.
+        const [done] = await until("the alert sent by the survivor", async () => {
+          const e = await events(survivor.base, apiKey);
+          return e[0]?.state === "delivered" ? e : null;
+        }, leaseEnd - Date.now());
+        ok(Date.now() < leaseEnd);
+        deepStrictEqual(done!.attempts.map((a) => a.status), [200], "one attempt recorded");
+        const received = rx.on("/webhook");
+        equal(received.length, 2, "the interrupted send, then the survivor's");
+        equal(received[0]!.headers["webhook-id"], done!.id);
+        equal(received[1]!.headers["webhook-id"], done!.id, "the same id: receivers dedupe it");
+      } finally {
+        await Promise.all([instances.a.stop(), instances.b.stop()]);
+      }
+    } finally {
+      await pg.end();
       await sim.close();
       await rx.close();
       await db.drop();

@@ -429,17 +429,36 @@ Deno.test("the importer reads w6w's health-check documents: a platform only wher
   ]);
 });
 
-Deno.test("probes: up to five http(s) URLs statusd probes itself; anything else names the field", () => {
+Deno.test("probes: up to three http(s) URLs used as written; one that cannot be used is refused by name", () => {
   const entry = { name: "Acme", slug: "acme", statusPageUrl: "https://status.acme.test" };
-  const [v] = parseCatalog([{ ...entry, probes: ["https://api.acme.test/health"] }], "t");
-  deepEqual(v!.probes, ["https://api.acme.test/health"]);
+  const [v] = parseCatalog([{
+    ...entry,
+    probes: ["https://api.acme.test/health", "https://status.acme.test:8443/ping"],
+  }], "t");
+  deepEqual(v!.probes, ["https://api.acme.test/health", "https://status.acme.test:8443/ping"]);
   equal(parseCatalog([entry], "t")[0]!.probes, undefined);
   throws(
     () => parseCatalog([{ ...entry, probes: ["ftp://acme.test/"] }], "t"),
-    (e: CatalogError) => /probes\.0: Expected an absolute http\(s\) URL/.test(e.message),
+    (e: CatalogError) => /acme.*probes\.0: Expected an absolute http\(s\) URL/.test(e.message),
   );
   throws(
-    () => parseCatalog([{ ...entry, probes: Array(6).fill("https://acme.test/") }], "t"),
-    (e: CatalogError) => /probes: At most 5 probe URLs/.test(e.message),
+    () =>
+      parseCatalog([{
+        ...entry,
+        probes: ["https://a.test/", "https://b.test/", "https://c.test/", "https://d.test/"],
+      }], "t"),
+    (e: CatalogError) => /probes: At most 3 probe URLs/.test(e.message),
+  );
+  throws(
+    () => parseCatalog([{ ...entry, probes: ["https://user:secret@api.acme.test/"] }], "t"),
+    (e: CatalogError) => /probes\.0: A probe URL carries no user or password/.test(e.message),
+  );
+  throws(
+    () =>
+      parseCatalog(
+        [{ ...entry, probes: ["https://api.acme.test/", "https://api.acme.test/"] }],
+        "t",
+      ),
+    (e: CatalogError) => /probes: The same probe URL is listed twice/.test(e.message),
   );
 });

@@ -13,19 +13,23 @@ import {
 
 const page = "https://status.acme.com";
 
-Deno.test("targets: the catalog's probes first, else the vendor's sites, never the status page's host", () => {
+Deno.test("targets: the catalog's probes as written, else the vendor's sites but the status page's host", () => {
   deepStrictEqual(
-    probeTargetsOf({ domains: ["acme.com", "acme.io"], statusPageUrl: page }, undefined),
+    probeTargetsOf(
+      { domains: ["acme.com", "acme.io", "status.acme.com"], statusPageUrl: page },
+      undefined,
+    ),
     ["https://acme.com/", "https://acme.io/"],
+    "derived from domains: never the status page's host",
   );
   deepStrictEqual(
     probeTargetsOf({ domains: ["acme.com"], statusPageUrl: page }, [
       "https://api.acme.com/v1/health",
-      "https://status.acme.com/",
+      "https://status.acme.com:8443/api/ping",
       "ftp://acme.com/",
-      "http://plain.acme.com/",
     ]),
-    ["https://api.acme.com/v1/health", "http://plain.acme.com/"],
+    ["https://api.acme.com/v1/health", "https://status.acme.com:8443/api/ping"],
+    "an explicit list is used as written: another port of the page's host is a real target",
   );
   deepStrictEqual(probeTargetsOf({ domains: [], statusPageUrl: page }, undefined), []);
   equal(

@@ -282,3 +282,39 @@ Deno.test("the words a surface shows for a suspected vendor", async () => {
     /^statusd's own checks have seen errors from 127\.0\.0\.1:\d+ since .* \(2 of 2 failed\); the vendor has not acknowledged it\.$/,
   );
 });
+
+Deno.test("explicit probes are used as written: another port of the status page's host is probed", async () => {
+  const ep = startEndpoints();
+  const store = memoryStore();
+  const clock = fixedClock(T0);
+  const page = `http://127.0.0.1:${new URL(ep.origin).port === "9" ? 10 : 9}/`;
+  await store.catalog.sync([{
+    ...vendorOf("same"),
+    statusPageUrl: page,
+    probes: [`${ep.origin}/same/api`, `${ep.origin}/same/www`],
+  }], T0);
+  const prober = createProber(CONFIG, {
+    store: store.warnings,
+    clock,
+    log: silentLogger,
+    hostSpacingMs: 0,
+  });
+  try {
+    await prober.runOnce();
+    equal(ep.hits("/same/api"), 1, "probed although the page is on 127.0.0.1 too");
+    equal(ep.hits("/same/www"), 1);
+    ep.set("/same/api", 503);
+    clock.set(T0 + MINUTE_MS);
+    await prober.runOnce();
+    const targets = (await store.warnings.targets("same"))!;
+    deepStrictEqual(targets.probes, [`${ep.origin}/same/api`, `${ep.origin}/same/www`]);
+    deepStrictEqual(targets.lastAnswers, {
+      [`${ep.origin}/same/api`]: { answer: "down", since: T0 + MINUTE_MS },
+      [`${ep.origin}/same/www`]: { answer: "up", since: T0 },
+    });
+  } finally {
+    await prober.stop();
+    await ep.close();
+    await store.close();
+  }
+});

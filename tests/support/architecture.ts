@@ -185,6 +185,7 @@ export const TIMER_USERS: Readonly<Record<string, string>> = {
   "routes/api/events.ts": "SSE keep-alive comments",
   "routes/web/assets.ts": "the browser script it serves (copy feedback, search debounce)",
   "store/postgres/quiet_writes.ts": "the window in which pulses share one statement",
+  "store/postgres/liveness.ts": "the check that this instance's liveness lock is still held",
   "store/sqlite/write_batch.ts": "the group-commit window",
 };
 

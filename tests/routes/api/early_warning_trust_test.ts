@@ -23,6 +23,7 @@ import { addVendor, apiRig, T0 } from "../../support/api.ts";
 import { section, visibleText } from "../../support/html.ts";
 import { recordReading } from "../../support/seed.ts";
 import { probeEveryVendor } from "../../support/warnings.ts";
+import { stepVendorWarning } from "../../../ingest/mod.ts";
 
 const HTML = { accept: "text/html" };
 
@@ -289,6 +290,60 @@ Deno.test("a back-dated start is recorded and shown, and never dates the acknowl
       visibleText(section(page, "own-eyes")),
       /1 incident back-dated in 90 days: .* Elevated errors: begun .* as the vendor says; first listed/,
     );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("a service shows what statusd probes of it and each target's last answer", async () => {
+  const r = apiRig();
+  try {
+    await r.store.catalog.sync([{
+      name: "Acme",
+      slug: "acme",
+      statusPageUrl: "https://status.acme.test/",
+      platform: "statuspage",
+      category: "other",
+      provider: "acme",
+      domains: ["acme.test"],
+      probes: ["https://api.acme.test/health", "https://status.acme.test:8443/ping"],
+    }], T0);
+    const before = await (await r.get("/api/services/acme")).json();
+    deepStrictEqual(before.probeTargets, [
+      { url: "https://api.acme.test/health", lastAnswer: null, since: null },
+      { url: "https://status.acme.test:8443/ping", lastAnswer: null, since: null },
+    ]);
+    const [v] = await r.store.warnings.claimDue(T0, 10, "all", 1);
+    await stepVendorWarning(r.store.warnings, v!, T0, false, {
+      round: { at: T0, total: 2, failed: 1, failing: ["api.acme.test"] },
+      answered: { "https://status.acme.test:8443/ping": T0 },
+      lastAnswers: {
+        "https://api.acme.test/health": { answer: "down", since: T0 },
+        "https://status.acme.test:8443/ping": { answer: "up", since: T0 - 60_000 },
+      },
+    });
+    r.cache.clear();
+    const after = await (await r.get("/api/services/acme")).json();
+    deepStrictEqual(after.probeTargets, [
+      {
+        url: "https://api.acme.test/health",
+        lastAnswer: "down",
+        since: new Date(T0).toISOString(),
+      },
+      {
+        url: "https://status.acme.test:8443/ping",
+        lastAnswer: "up",
+        since: new Date(T0 - 60_000).toISOString(),
+      },
+    ]);
+    const page = visibleText(
+      section(await (await r.get("/services/acme", HTML)).text(), "own-eyes"),
+    );
+    match(
+      page,
+      /What statusd probes of it: https:\/\/api\.acme\.test\/health: does not answer since/,
+    );
+    match(page, /https:\/\/status\.acme\.test:8443\/ping: answers since/);
   } finally {
     await r.close();
   }

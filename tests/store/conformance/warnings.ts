@@ -96,8 +96,36 @@ export const warningCases: readonly Case[] = [
         state: suspected,
         updatedAt: T,
       });
+      deepStrictEqual(await store.warnings.targets("a"), {
+        domains: [],
+        statusPageUrl: "https://status.a.test",
+        probes: null,
+        lastAnswers: {},
+      });
+      await store.warnings.record(ids.a!, {
+        answered: { "https://a.test/": T },
+        lastAnswers: { "https://a.test/": { answer: "up", since: T - MIN } },
+        state: suspected,
+        finished: [],
+      }, T);
+      deepStrictEqual(
+        (await store.warnings.targets("a"))!.lastAnswers,
+        { "https://a.test/": { answer: "up", since: T - MIN } },
+      );
+      await store.warnings.record(ids.a!, {
+        answered: { "https://a.test/": T },
+        state: suspected,
+        finished: [],
+      }, T);
+      deepStrictEqual(
+        (await store.warnings.claimDue(T, 10, "all", MIN)).find((d) => d.slug === "a")!
+          .lastAnswers,
+        { "https://a.test/": { answer: "up", since: T - MIN } },
+        "a round that says nothing of them keeps them",
+      );
+      equal(await store.warnings.targets("nope"), null);
       deepStrictEqual((await store.warnings.open()).map((w) => w.slug), ["a"]);
-      const due = await store.warnings.claimDue(T, 10, "all", MIN);
+      const due = await store.warnings.claimDue(T + MIN, 10, "all", MIN);
       deepStrictEqual(due.find((d) => d.slug === "a")!.answered, { "https://a.test/": T });
       deepStrictEqual(due.find((d) => d.slug === "a")!.state, suspected);
 
