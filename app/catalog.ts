@@ -12,6 +12,7 @@ import {
   GRADE_WINDOW_DAYS,
   type Incident,
   type IncidentFilter,
+  notEnoughData,
   NotFound,
   offsetOf,
   type Page,
@@ -80,8 +81,11 @@ function policyOf(ctx: AppContext): ReadingPolicy {
 /** A service as every surface shows it, with its uptime over `window`. */
 function toService(ctx: AppContext, tracked: ServiceWithHistory, window: TimeWindow): Service {
   const row = tracked.service;
-  const uptime = roundPercent(uptimePercent(tracked.transitions, window, row.currentStatus));
   const { observedMs } = downtime(tracked.transitions, window, row.currentStatus);
+  // Minutes of watching make no figure (domain notEnoughData): null until a day was observed.
+  const uptime = notEnoughData(observedMs) === null
+    ? roundPercent(uptimePercent(tracked.transitions, window, row.currentStatus))
+    : null;
   return {
     name: row.name,
     slug: row.slug,
@@ -291,6 +295,9 @@ export async function providersOverview(ctx: AppContext): Promise<ProviderOvervi
   const rows = await ctx.store.catalog.providers(window);
   return rows.map((r) => {
     const uptimes = r.services
+      .filter((s) =>
+        notEnoughData(downtime(s.transitions, window, s.currentStatus).observedMs) === null
+      )
       .map((s) => uptimePercent(s.transitions, window, s.currentStatus))
       .filter((u): u is number => u !== null);
     const byStatus = { ...ZERO_COUNTS, ...r.byStatus };

@@ -7,10 +7,12 @@ import {
   dailyWorst,
   DAY_MS,
   type DayWorst,
+  downtime,
   episodes,
   type EpochMs,
   InvalidRequest,
   mttrMinutes,
+  notEnoughData,
   observedPercent,
   observedSince,
   type ServiceWithHistory,
@@ -95,6 +97,11 @@ export interface ServiceUptime {
     readonly days30: number;
     readonly days90: number;
   };
+  /**
+   * "not enough data yet (4 min observed)" while less than a day was observed (the percentages
+   * are then null); null once there is.
+   */
+  readonly note: string | null;
 }
 
 /** 7/30/90-day uptime and 90-day MTTR of one service. */
@@ -117,7 +124,10 @@ export function uptimeOf(found: ServiceWithHistory, now: EpochMs): ServiceUptime
   const row = found.service;
   const ts = found.transitions;
   const windowOf = (days: number) => ({ start: now - days * DAY_MS, end: now });
-  const pct = (days: number) => roundPercent(uptimePercent(ts, windowOf(days), row.currentStatus));
+  const observed = downtime(ts, w90, row.currentStatus).observedMs;
+  const note = notEnoughData(observed);
+  const pct = (days: number) =>
+    note === null ? roundPercent(uptimePercent(ts, windowOf(days), row.currentStatus)) : null;
   const seen = (days: number) => observedPercent(ts, windowOf(days), row.currentStatus);
   const mttr = mttrMinutes(ts, w90);
   const ended = episodes(ts).filter((e) => e.end !== null && e.end >= w90.start && e.end < now);
@@ -131,5 +141,6 @@ export function uptimeOf(found: ServiceWithHistory, now: EpochMs): ServiceUptime
     asOf: now,
     observedSince: observedSince(ts, w90, row.currentStatus),
     observedPercent: { days7: seen(7), days30: seen(30), days90: seen(90) },
+    note,
   };
 }

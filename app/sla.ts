@@ -14,6 +14,7 @@ import {
   InvalidRequest,
   type LatencySummary,
   mttrMinutes,
+  notEnoughData,
   percentUp,
   type Principal,
   SLA_ROLLING_DAYS,
@@ -52,8 +53,10 @@ export interface SlaReport {
    * first read an hour ago has an hour behind its figure, not `days` days.
    */
   readonly observedMs: number;
-  /** True when uptime is at or above target; null when nothing was observed. */
+  /** True when uptime is at or above target; null while less than a day was observed. */
   readonly met: boolean | null;
+  /** "not enough data yet (42 s observed)" while less than a day was observed; else null. */
+  readonly note: string | null;
   /** Mean minutes to recovery of disruptions that ended in the window (1 decimal). */
   readonly mttrMinutes: number | null;
   readonly latency: LatencySummary;
@@ -86,7 +89,8 @@ export async function slaReport(
   const { service, transitions: ts, incidents } = found;
   const target = who.account.slaTarget;
   const observed = downtime(ts, window, service.currentStatus);
-  const uptime = percentUp(observed);
+  const note = notEnoughData(observed.observedMs);
+  const uptime = note === null ? percentUp(observed) : null;
   const mttr = mttrMinutes(ts, window);
   const byId = new Map(incidents.map((i) => [i.id, i]));
   const breaches = findBreaches(ts, incidents, window, target, {
@@ -102,6 +106,7 @@ export async function slaReport(
     uptimePercent: roundPercent(uptime),
     observedMs: observed.observedMs,
     met: uptime === null ? null : uptime >= target,
+    note,
     mttrMinutes: mttr === null ? null : Math.round(mttr * 10) / 10,
     latency: histogramSummary(found.latency),
     rollingDays: SLA_ROLLING_DAYS,

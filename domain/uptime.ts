@@ -226,6 +226,25 @@ export function observedPercent(
   return Math.round((observedMs / length) * 1000) / 10;
 }
 
+/**
+ * Time observed below which a window's uptime is no figure yet: a percentage of four minutes of
+ * watching says nothing of a vendor, and an SLA is not met or missed in 42 seconds.
+ */
+export const MIN_OBSERVED_MS = DAY_MS;
+
+/**
+ * "not enough data yet (4 min observed)" when less than {@link MIN_OBSERVED_MS} of a window
+ * was observed (what a surface says instead of a percentage or `met`); null when enough was.
+ */
+export function notEnoughData(observedMs: number): string | null {
+  if (observedMs >= MIN_OBSERVED_MS) return null;
+  if (observedMs <= 0) return "not enough data yet (nothing observed)";
+  const minutes = Math.floor(observedMs / MINUTE_MS);
+  return `not enough data yet (${
+    minutes === 0 ? "under a minute" : formatMinutes(minutes)
+  } observed)`;
+}
+
 /** True when (almost: 99 %) the whole window of `windowDays` was observed. */
 export function coversWindow(observedMs: number, windowDays: number): boolean {
   return observedMs >= windowDays * DAY_MS * 0.99;

@@ -22,6 +22,7 @@ export {
   parseIp,
   parseIpRange,
 } from "./address.ts";
+export { toUri } from "./uri.ts";
 export {
   firstSet,
   NO_PROXIES,

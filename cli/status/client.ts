@@ -195,6 +195,8 @@ export const UptimeSchema = z.object({
   asOf: z.string().optional(),
   /** First instant of the 90 days with a known status; null when none (older servers: absent). */
   observedSince: z.string().nullable().optional(),
+  /** "not enough data yet (4 min observed)" while less than a day was observed (older: absent). */
+  note: z.string().nullable().optional(),
 });
 /** Uptime figures of one service. */
 export type Uptime = z.infer<typeof UptimeSchema>;

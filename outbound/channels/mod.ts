@@ -4,6 +4,7 @@
  * @module
  */
 import type { AlertMessage, RouteSettingsData } from "../../domain/mod.ts";
+import { toUri } from "../../lib/mod.ts";
 import { discordChannel } from "./discord.ts";
 import { emailChannel } from "./email.ts";
 import { pagerDutyChannel } from "./pagerduty.ts";
@@ -31,7 +32,30 @@ export function renderFor(
   message: AlertMessage,
   context: RenderContext,
 ): Outgoing {
-  return channelOf(settings).render(message, settings, context);
+  return channelOf(settings).render(withUris(message), settings, context);
+}
+
+/**
+ * `message` with every link it carries an RFC 3986 URI (a vendor's `a|b>c d` as
+ * `a%7Cb%3Ec%20d`), so each channel passes on links its service accepts.
+ */
+export function withUris(message: AlertMessage): AlertMessage {
+  const links = Object.fromEntries(
+    Object.entries(message.links).map(([k, v]) => [k, typeof v === "string" ? toUri(v) : v]),
+  ) as AlertMessage["links"];
+  return {
+    ...message,
+    service: message.service === null ? null : {
+      ...message.service,
+      vendorUrl: toUri(message.service.vendorUrl),
+      statusdUrl: toUri(message.service.statusdUrl),
+    },
+    incident: message.incident === null ? null : {
+      ...message.incident,
+      url: message.incident.url === null ? null : toUri(message.incident.url),
+    },
+    links,
+  };
 }
 
 /** The route's destination for lists and logs, secrets masked. */

@@ -402,9 +402,16 @@ export const HistorySchema = z.object({
 /** Uptime record. */
 export const UptimeSchema = z.object({
   slug: z.string(),
-  days7: z.number().nullable().openapi({ description: "Uptime percent over the last 7 days" }),
+  days7: z.number().nullable().openapi({
+    description: "Uptime percent over the last 7 days; null while less than a day was observed",
+  }),
   days30: z.number().nullable().openapi({ description: "Uptime percent over the last 30 days" }),
   days90: z.number().nullable().openapi({ description: "Uptime percent over the last 90 days" }),
+  note: z.string().nullable().openapi({
+    description: "While less than a day was observed (the percentages are then null): what " +
+      "the figures would have said nothing of",
+    example: "not enough data yet (4 min observed)",
+  }),
   mttrMinutes: z.number().nullable().openapi({
     description: "Mean time to recovery in minutes (1 decimal) of the disruptions that ended in " +
       "the last 90 days; null when none did",

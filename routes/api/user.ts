@@ -138,14 +138,20 @@ const SlaReportSchema = z.object({
     example: 99.9,
   }),
   uptimePercent: z.number().nullable().openapi({
-    description: "Uptime over the window (3 decimals); null when nothing was observed",
+    description: "Uptime over the window (3 decimals); null while less than a day was observed",
   }),
   observedSeconds: z.number().int().openapi({
     description: "How much of the window statusd observed the service: the uptime covers only " +
       "that (a service first read an hour ago has an hour behind its figure, not `days` days)",
     example: 2592000,
   }),
-  met: z.boolean().nullable().openapi({ description: "Uptime at or above the target" }),
+  met: z.boolean().nullable().openapi({
+    description: "Uptime at or above the target; null while less than a day was observed",
+  }),
+  note: z.string().nullable().openapi({
+    description: "While less than a day was observed: what it says instead of a figure",
+    example: "not enough data yet (4 min observed)",
+  }),
   mttrMinutes: z.number().nullable().openapi({
     description: "Mean minutes to recovery of disruptions that ended in the window",
   }),

@@ -19,7 +19,13 @@ import {
   type StatusLevel,
   toIso,
 } from "../../domain/mod.ts";
-import { coversWindow, DAY_MS, formatMinutes, uptimeSpanWords } from "../../domain/mod.ts";
+import {
+  coversWindow,
+  DAY_MS,
+  formatMinutes,
+  notEnoughData,
+  uptimeSpanWords,
+} from "../../domain/mod.ts";
 import { type FeedLink, StatusBadge } from "./layout.tsx";
 
 /** An instant as people read it (`2026-11-20 12:00:00 UTC`), or "never". */
@@ -59,6 +65,8 @@ export function Mark(props: { name: string }) {
  * covers when statusd observed less than the 30 days.
  */
 export function UptimeFigure(props: { percent: number | null; observedMs: number }) {
+  const early = notEnoughData(props.observedMs);
+  if (early !== null) return <span class="muted">{early}</span>;
   if (props.percent === null) return <>—</>;
   return (
     <>

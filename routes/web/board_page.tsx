@@ -30,6 +30,7 @@ import {
   InvalidRequest,
   isMaintenance,
   logoBytes,
+  notEnoughData,
   NotFound,
   overlappingDays,
   RateLimited,
@@ -99,6 +100,8 @@ function memberName(m: MonitorView): string {
 /** "99.982 % uptime over 30 days", or over what was observed; "no uptime yet". */
 function uptimeWords(m: Pick<MonitorView, "uptime30d" | "uptimeObservedMs">): string {
   if (m.uptime30d === null) return "no uptime yet (nothing observed)";
+  const early = notEnoughData(m.uptimeObservedMs);
+  if (early !== null) return `uptime: ${early}`;
   const span = coversWindow(m.uptimeObservedMs, MONITOR_UPTIME_DAYS)
     ? `over ${MONITOR_UPTIME_DAYS} days`
     : uptimeSpanWords(m.uptimeObservedMs, MONITOR_UPTIME_DAYS);

@@ -62,6 +62,17 @@ function observedNote(u: ServiceUptime, days: number): string {
 
 function UptimeFigures(props: { uptime: ServiceUptime }) {
   const u = props.uptime;
+  if (u.note !== null) {
+    return (
+      <div class="figures">
+        <div class="figure">
+          <span class="label">Uptime</span>
+          <span class="value">{u.note}</span>
+          <span class="muted observed">({observedNote(u, 90)})</span>
+        </div>
+      </div>
+    );
+  }
   const windows: [string, number, number | null][] = [
     ["7 days", 7, u.days7],
     ["30 days", 30, u.days30],

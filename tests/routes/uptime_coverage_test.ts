@@ -1,6 +1,8 @@
 /**
  * An uptime figure says what it covers: three minutes after a fresh start with a 25-second
- * outage, the catalog does not read as "30-day uptime 86.880 %" alone, on any surface.
+ * outage, no surface reads "30-day uptime 86.111 %": under a day observed, every one says "not
+ * enough data yet (3 min observed)" and how long was observed; later, a figure says the span it
+ * covers ("over the 2 d observed") until it covers the window.
  * @module
  */
 import { deepStrictEqual, equal, match } from "node:assert/strict";
@@ -13,7 +15,7 @@ const T0 = Date.UTC(2026, 10, 28, 12);
 const calm = { indicator: "OPERATIONAL" as const, components: [], incidents: [] };
 const down = { ...calm, indicator: "MAJOR_OUTAGE" as const };
 
-Deno.test("uptime over a short watch says 'over the N observed' in the API, MCP words and pages", async () => {
+Deno.test("uptime over minutes of watching is no figure: 'not enough data yet' in the API, MCP and pages", async () => {
   let now = T0;
   await using ctx = testContext({ clock: { now: () => now } });
   await syncVendors(ctx.store, [vendorOf({ slug: "acme", name: "Acme Cloud" })], T0);
@@ -25,13 +27,14 @@ Deno.test("uptime over a short watch says 'over the N observed' in the API, MCP 
 
   const api = await (await app.request("http://localhost:8080/api/services/acme")).json();
   equal(api.uptimeObservedSeconds, 180);
-  equal(api.uptimePercent, 86.111);
+  equal(api.uptimePercent, null);
 
   const list = await (await app.request("http://localhost:8080/api/services")).json();
   equal(list.content[0].uptimeObservedSeconds, 180);
 
   const home = await (await app.request("http://localhost:8080/services")).text();
-  match(home, /86\.111 %.{0,80}over the 3 min observed/s);
+  match(home, /not enough data yet \(3 min observed\)/);
+  equal(/86\.111/.test(home), false);
 
   // The SLA report (API) and the uptime report (MCP) say what their window's figure covers.
   const who = await account(ctx, "owner@example.com");
@@ -40,7 +43,9 @@ Deno.test("uptime over a short watch says 'over the N observed' in the API, MCP 
     headers: { "x-api-key": secret },
   })).json();
   equal(sla.observedSeconds, 180);
-  equal(sla.uptimePercent, 86.111);
+  equal(sla.uptimePercent, null);
+  equal(sla.met, null);
+  equal(sla.note, "not enough data yet (3 min observed)");
   const mcp = await app.request("http://localhost:8080/api/mcp", {
     method: "POST",
     headers: {
@@ -57,7 +62,15 @@ Deno.test("uptime over a short watch says 'over the N observed' in the API, MCP 
   });
   const report = (await mcp.json()).result.structuredContent;
   equal(report.uptimeCovers, "over the 3 min observed");
-  equal(report.uptimePercent, 86.111);
+  equal(report.uptimePercent, null);
+  equal(report.note, "not enough data yet (3 min observed)");
+
+  // Two days on, a figure again, saying what it covers.
+  now = T0 + 2 * 86_400_000;
+  await recordReading(ctx.store, "acme", calm, now - 60_000);
+  const later = await (await createServer({ app: ctx }).request("http://localhost:8080/services"))
+    .text();
+  match(later, /\d+\.\d{3} %.{0,80}over the 2 d observed/s);
 });
 
 Deno.test("uptime words: the whole window reads as the window; less reads as what was observed", () => {

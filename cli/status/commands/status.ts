@@ -8,7 +8,7 @@ import { type Command, parseWith, SlugsSchema } from "../args.ts";
 import type { ServiceDetail, TimeToResolve } from "../client.ts";
 import { formatMinutes } from "../../../domain/duration.ts";
 import { RESOLUTION_IMPACTS } from "../../../domain/resolution.ts";
-import { coversWindow, uptimeSpanWords } from "../../../domain/uptime.ts";
+import { coversWindow, notEnoughData, uptimeSpanWords } from "../../../domain/uptime.ts";
 import { readingNote } from "../reading.ts";
 import { EXIT } from "../exit.ts";
 import { type Cell, LEVEL_COLOUR, levelCell, paint, percent, renderTable, when } from "../table.ts";
@@ -31,7 +31,8 @@ read a vendor the status says why and since when (UTC), e.g.
 
 JSON (--json):
   {"ok": true when all are OPERATIONAL,
-   "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null),
+   "services": [{"slug", "name", "currentStatus", "uptimePercent" (30 days, or null while
+     less than a day was observed),
      "uptimeObservedSeconds" (how much of the 30 days was observed),
      "category", "provider", "statusPageUrl", "platform", "lastCheckedAt", "lastChangedAt",
      "reading": {"state" (fresh, stale, failing, unsupported, never_read), "summary",
@@ -141,8 +142,11 @@ export function renderStatus(
         note === null
           ? level
           : { text: `${s.currentStatus} — ${note}`, colour: LEVEL_COLOUR[s.currentStatus] },
-        s.uptimePercent !== null && s.uptimeObservedSeconds !== undefined &&
-          !coversWindow(s.uptimeObservedSeconds * 1000, 30)
+        s.uptimeObservedSeconds !== undefined && s.uptimeObservedSeconds > 0 &&
+          notEnoughData(s.uptimeObservedSeconds * 1000) !== null
+          ? notEnoughData(s.uptimeObservedSeconds * 1000)!
+          : s.uptimePercent !== null && s.uptimeObservedSeconds !== undefined &&
+              !coversWindow(s.uptimeObservedSeconds * 1000, 30)
           ? `${percent(s.uptimePercent)} ${uptimeSpanWords(s.uptimeObservedSeconds * 1000, 30)}`
           : percent(s.uptimePercent),
         String(s.incidents.length),

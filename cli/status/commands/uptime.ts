@@ -43,10 +43,10 @@ error occurs.
   --days <n>   7, 30 or 90 (default 30)
 
 JSON (--json):
-  {"days", "services": [{"slug", "uptimePercent" (over --days, or null when nothing was
-    observed), "covers" ("30-day", or "over the 3 h observed" for a vendor statusd began
-    reading lately), "mttrMinutes" (90 days, or null), "disruptions" (ended in 90 days),
-    "days7", "days30", "days90"}]}
+  {"days", "services": [{"slug", "uptimePercent" (over --days, or null while less than a
+    day was observed), "covers" ("30-day", "over the 3 d observed" for a vendor statusd
+    began reading lately, or "not enough data yet (4 min observed)"), "mttrMinutes" (90
+    days, or null), "disruptions" (ended in 90 days), "days7", "days30", "days90"}]}
 
 ${EXIT_HELP}
 
@@ -76,7 +76,7 @@ export const uptimeCommand: Command<UptimeOptions> = {
       return {
         slug,
         uptimePercent,
-        covers: covers(u, days),
+        covers: u.note ?? covers(u, days),
         mttrMinutes: u.mttrMinutes,
         disruptions: u.disruptions,
         days7: u.days7,

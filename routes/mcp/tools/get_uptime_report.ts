@@ -33,7 +33,10 @@ export const getUptimeReportTool = defineTool({
     days: z.number().int(),
     from: z.string(),
     to: z.string(),
-    uptimePercent: z.number().nullable().describe("null when nothing was observed"),
+    uptimePercent: z.number().nullable().describe("null while less than a day was observed"),
+    note: z.string().nullable().describe(
+      "while less than a day was observed: `not enough data yet (4 min observed)`",
+    ),
     uptimeCovers: z.string().describe(
       "What the uptime covers: `30-day` when the whole window was observed, else `over the " +
         "3 h 10 min observed` (a figure from hours of watching is not a month's)",
@@ -73,6 +76,7 @@ export const getUptimeReportTool = defineTool({
       from: toIso(r.windowStart),
       to: toIso(r.windowEnd),
       uptimePercent: r.uptimePercent,
+      note: r.note,
       uptimeCovers: uptimeSpanWords(r.observedMs, r.days),
       mttrMinutes: r.mttrMinutes,
       sla: {

@@ -39,6 +39,7 @@ Deno.test("uptime over 7/30/90 days: partial outage 30 % down, UNKNOWN left out,
       // Observed since it was first seen; 24 h of UNKNOWN inside the windows are left out.
       observedSince: "2026-11-10T12:00:00.000Z",
       observedPercent: { days7: 85.7, days30: 30, days90: 10 },
+      note: null,
     });
   } finally {
     await r.close();
@@ -66,6 +67,7 @@ Deno.test("uptime of a service never observed is null, and MTTR needs an ended d
         asOf: "2026-11-20T12:00:00.000Z",
         observedSince: null,
         observedPercent: { days7: 0, days30: 0, days90: 0 },
+        note: "not enough data yet (nothing observed)",
       },
     );
     const down = UptimeSchema.parse((await body(await r.get("/api/services/down/uptime"))).json);

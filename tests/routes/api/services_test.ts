@@ -15,7 +15,7 @@ import {
 Deno.test("listServices and getService serve what the poller stored from the simulator", async () => {
   const r = await polledRig(3, ["sim-00002"]);
   try {
-    r.clock.advance(HOUR_MS);
+    r.clock.advance(DAY_MS);
     await r.poller.runOnce();
     const list = await body(await r.get("/api/services?limit=100"));
     equal(list.status, 200);
@@ -26,9 +26,9 @@ Deno.test("listServices and getService serve what the poller stored from the sim
       ["sim-00002", "PARTIAL_OUTAGE"],
       ["sim-00003", "OPERATIONAL"],
     ]);
-    // One hour observed since the first poll: all up, or 30 % down for the partial outage.
+    // A day observed since the first poll: all up, or 30 % down for the partial outage.
     deepStrictEqual(page.content.map((s) => s.uptimePercent), [100, 70, 100]);
-    equal(page.content[0]!.lastCheckedAt, new Date(T0 + HOUR_MS).toISOString());
+    equal(page.content[0]!.lastCheckedAt, new Date(T0 + DAY_MS).toISOString());
 
     const one = await body(await r.get("/api/services/sim-00002"));
     equal(one.status, 200);
