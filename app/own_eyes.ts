@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   type AccountReports,
+  type Acknowledgement,
   acknowledgedEpisode,
   acknowledgementWords,
   type AckRecord,
@@ -47,6 +48,11 @@ export interface EarlyWarning {
   readonly suspectedAt: string;
   /** When statusd first saw the vendor admit trouble; null while it has not. */
   readonly acknowledgedAt: string | null;
+  /**
+   * The start the vendor itself gives the incident that admitted it (null: admitted by its
+   * level, or not yet): kept beside statusd's own time, never taken for it.
+   */
+  readonly vendorClaimedStart: string | null;
   /** Minutes from the first evidence to the vendor's acknowledgement (0: the vendor was first). */
   readonly delayMinutes: number | null;
   readonly evidence: Evidence;
@@ -81,6 +87,9 @@ export function earlyWarningOf(episode: WarningEpisode, vendor: VendorWords = {}
     since: toIso(episode.firstEvidenceAt),
     suspectedAt: toIso(episode.suspectedAt),
     acknowledgedAt: episode.acknowledgedAt === null ? null : toIso(episode.acknowledgedAt),
+    vendorClaimedStart: episode.claimedStartAt === null || episode.claimedStartAt === undefined
+      ? null
+      : toIso(episode.claimedStartAt),
     delayMinutes: delay === null ? null : Math.round(delay / 60_000),
     evidence: episode.evidence,
     probes: { failed: episode.failed, total: episode.total, hosts: [...episode.hosts] },
@@ -98,14 +107,16 @@ export function earlyWarningOf(episode: WarningEpisode, vendor: VendorWords = {}
  */
 export function accountWarningOf(
   r: AccountReports,
-  acknowledgedAt: EpochMs | null,
+  ack: Acknowledgement | null,
   vendor: VendorWords = {},
 ): EarlyWarning {
   const name = vendor.name ?? r.slug;
+  const acknowledgedAt = ack?.at ?? null;
   const episode: WarningEpisode = {
     firstEvidenceAt: r.firstAt,
     suspectedAt: r.firstAt,
     acknowledgedAt,
+    claimedStartAt: ack?.claimedStartAt ?? null,
     clearedAt: null,
     evidence: "reports",
     failed: 0,
@@ -120,6 +131,7 @@ export function accountWarningOf(
     since: toIso(r.firstAt),
     suspectedAt: toIso(r.firstAt),
     acknowledgedAt: acknowledgedAt === null ? null : toIso(acknowledgedAt),
+    vendorClaimedStart: ack === null || ack.claimedStartAt === null ? null : toIso(ack.claimedStartAt),
     delayMinutes: delay === null ? null : Math.round(delay / 60_000),
     evidence: "reports",
     probes: { failed: 0, total: 0, hosts: [] },

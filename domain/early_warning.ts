@@ -71,8 +71,16 @@ export interface WarningEpisode {
   /** statusd's first evidence: the first failing round of the run, or the first report. */
   readonly firstEvidenceAt: EpochMs;
   readonly suspectedAt: EpochMs;
-  /** When the vendor admitted trouble (may be before the first evidence: the vendor was first). */
+  /**
+   * When statusd first saw the vendor admit trouble (a reading showing its level other than
+   * operational, or listing an incident); before the first evidence: the vendor was first.
+   */
   readonly acknowledgedAt: EpochMs | null;
+  /**
+   * The start the vendor itself gives the incident that admitted it (absent or null: admitted by
+   * its level, or not yet): kept beside statusd's own time, never in its place.
+   */
+  readonly claimedStartAt?: EpochMs | null;
   readonly clearedAt: EpochMs | null;
   readonly evidence: Evidence;
   /** The latest failing round's counts and hosts (0 of 0 for reports alone). */
@@ -110,6 +118,8 @@ export interface WarningFacts {
    * evidence; null when it has not. Only asked while an episode is open or waiting.
    */
   readonly acknowledgedAt: EpochMs | null;
+  /** The start the vendor gives the incident that admitted it, if it was an incident. */
+  readonly claimedStartAt?: EpochMs | null;
 }
 
 /** What a step changed, for the log, the change feed and alerts. */
@@ -237,7 +247,11 @@ export function stepWarning(state: WarningState, facts: WarningFacts, now: Epoch
   }
 
   if (episode !== null && episode.acknowledgedAt === null && facts.acknowledgedAt !== null) {
-    episode = { ...episode, acknowledgedAt: facts.acknowledgedAt };
+    episode = {
+      ...episode,
+      acknowledgedAt: facts.acknowledgedAt,
+      claimedStartAt: facts.claimedStartAt ?? null,
+    };
     if (episode.clearedAt === null) events.push("acknowledged");
     else {
       finished.push(finish(episode));
@@ -342,14 +356,20 @@ export function acknowledgementWords(
   const toTime = context.toTime ?? utcTimeOfDay;
   const level = context.level ? ` (${pageReads(context.level)})` : "";
   if (episode.acknowledgedAt === null) return `${name} has not acknowledged it${level}`;
+  const claimed = episode.claimedStartAt !== null && episode.claimedStartAt !== undefined &&
+      episode.claimedStartAt < episode.acknowledgedAt
+    ? `; it dates the trouble from ${toTime(episode.claimedStartAt)}`
+    : "";
   if (episode.acknowledgedAt <= episode.firstEvidenceAt) {
-    return `${name} had already acknowledged it, at ${toTime(episode.acknowledgedAt)}${level}`;
+    return `${name} had already acknowledged it, at ${
+      toTime(episode.acknowledgedAt)
+    }${level}${claimed}`;
   }
   const minutes = Math.max(
     1,
     Math.round((episode.acknowledgedAt - episode.firstEvidenceAt) / MINUTE_MS),
   );
-  return `${name} acknowledged it ${minutes} min later${level}`;
+  return `${name} acknowledged it ${minutes} min later${level}${claimed}`;
 }
 
 /**
@@ -365,11 +385,22 @@ export function warningWords(
   return `${evidenceWords(episode, c.toTime)}; ${acknowledgementWords(episode, c)}.`;
 }
 
-/** `episode` as acknowledged at `at` (statusd's first sight of the vendor's admission). */
-export function acknowledgedEpisode(episode: WarningEpisode, at: EpochMs | null): WarningEpisode {
-  return at === null || episode.acknowledgedAt !== null
+/** statusd's first sight of a vendor admitting trouble, and the start the vendor gives it. */
+export interface Acknowledgement {
+  /** When statusd first saw it (a reading's time). */
+  readonly at: EpochMs;
+  /** The start the vendor gives the incident (null: admitted by its level). */
+  readonly claimedStartAt: EpochMs | null;
+}
+
+/** `episode` as acknowledged by `ack` (statusd's first sight of the vendor's admission). */
+export function acknowledgedEpisode(
+  episode: WarningEpisode,
+  ack: Acknowledgement | null,
+): WarningEpisode {
+  return ack === null || episode.acknowledgedAt !== null
     ? episode
-    : { ...episode, acknowledgedAt: at };
+    : { ...episode, acknowledgedAt: ack.at, claimedStartAt: ack.claimedStartAt };
 }
 
 /** What the prober has seen, for `/healthz`. */

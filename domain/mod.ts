@@ -445,6 +445,7 @@ export {
 export {
   ACKNOWLEDGE_LOOKBACK_MS,
   ACKNOWLEDGE_WAIT_MS,
+  type Acknowledgement,
   acknowledgedEpisode,
   acknowledgementWords,
   CONSECUTIVE_MS,

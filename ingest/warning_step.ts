@@ -60,7 +60,13 @@ export async function stepVendorWarning(
       episode.firstEvidenceAt,
       Math.min(now, (episode.clearedAt ?? now) + ACKNOWLEDGE_LOOKBACK_MS),
     );
-    if (ack !== null) step = stepWarning(v.state, { ...facts, acknowledgedAt: ack }, now);
+    if (ack !== null) {
+      step = stepWarning(v.state, {
+        ...facts,
+        acknowledgedAt: ack.at,
+        claimedStartAt: ack.claimedStartAt,
+      }, now);
+    }
   }
   const e = step.state.episode;
   const told = step.events.flatMap((event) => {

@@ -122,6 +122,8 @@ export const EarlyWarningSchema = z.object({
   since: z.string(),
   suspectedAt: z.string(),
   acknowledgedAt: z.string().nullable(),
+  /** Absent from servers older than this client. */
+  vendorClaimedStart: z.string().nullable().optional(),
   delayMinutes: z.number().nullable(),
   evidence: z.string(),
   probes: z.object({

@@ -5,7 +5,12 @@
  * and members' "not working for us" reports.
  * @module
  */
-import type { FinishedEpisode, RecentReports, WarningState } from "../early_warning.ts";
+import type {
+  Acknowledgement,
+  FinishedEpisode,
+  RecentReports,
+  WarningState,
+} from "../early_warning.ts";
 import type { GradedEpisode } from "../ack_grade.ts";
 import type { EpochMs } from "../time.ts";
 import type { EarlyWarningChange } from "../change.ts";
@@ -141,13 +146,14 @@ export interface WarningStore {
    * that made the service-wide level other than operational (before the evidence: the vendor was
    * first; else the first such reading by `until`), or the first reading that listed an incident
    * (not maintenance) by `until` that statusd had not seen closed before the evidence began (a
-   * resolved incident never acknowledges a later episode). Null when it has not.
+   * resolved incident never acknowledges a later episode), with the start the vendor gives that
+   * incident (null for a level). Null when it has not.
    */
   acknowledgedAt(
     vendorId: number,
     firstEvidenceAt: EpochMs,
     until: EpochMs,
-  ): Promise<EpochMs | null>;
+  ): Promise<Acknowledgement | null>;
   /**
    * Stores one round: the targets' answers, the new state and its phase, and the finished
    * episodes (each vendor keeps the last {@link EPISODES_KEPT_PER_VENDOR}; older than the

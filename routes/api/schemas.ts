@@ -283,6 +283,11 @@ export const EarlyWarningSchema = z.object({
     description: "When statusd first saw the vendor admit it (statusd's own reading, never a " +
       "date the vendor writes)",
   }),
+  vendorClaimedStart: z.string().nullable().openapi({
+    format: "date-time",
+    description: "The start the vendor itself gives the incident that admitted it, kept beside " +
+      "acknowledgedAt and never in its place (null: admitted by its status, or not yet)",
+  }),
   delayMinutes: z.number().int().nullable().openapi({
     description: "Minutes from statusd's first evidence to the vendor's acknowledgement (0: " +
       "the vendor was first); null while it has not acknowledged",

@@ -236,7 +236,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
 
     acknowledgedAt(vendorId, firstEvidenceAt, until) {
       return engine.read((function* () {
-        const times: number[] = [];
+        const times: { at: number; claimedStartAt: number | null }[] = [];
         // The vendor's level as statusd read it: already other than operational when the
         // evidence began (the vendor was first, from the reading that showed it), or the first
         // reading after that showed it so.
@@ -259,7 +259,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
             vendorId,
             firstEvidenceAt,
           );
-          times.push(Number(run!.at));
+          times.push({ at: Number(run!.at), claimedStartAt: null });
         } else {
           const after = yield* first(
             `SELECT MIN(at) AS at FROM transitions WHERE vendor_id = ? AND component_id IS NULL
@@ -268,7 +268,7 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
             firstEvidenceAt,
             until,
           );
-          if (num(after?.at) !== null) times.push(Number(after!.at));
+          if (num(after?.at) !== null) times.push({ at: Number(after!.at), claimedStartAt: null });
           else if (!before) {
             // No transition kept from before the evidence: the vendor's row says since when.
             const v = yield* first(
@@ -278,25 +278,32 @@ export function warningStore(engine: Engine, log: ChangeLog): WarningStore {
             if (
               v && admits(v.current_status) && num(v.last_changed_at) !== null &&
               Number(v.last_changed_at) <= until
-            ) times.push(Number(v.last_changed_at));
+            ) times.push({ at: Number(v.last_changed_at), claimedStartAt: null });
           }
         }
         // An incident (not maintenance) statusd saw listed by \`until\`, not yet closed as statusd
         // saw it when the evidence began, and not claimed over before the evidence: dated by
         // when statusd first saw it listed, never by the start the vendor gives.
         const i = yield* first(
-          `SELECT MIN(i.seen_at) AS at FROM incidents i
+          `SELECT i.seen_at AS at, i.started_at FROM incidents i
            WHERE i.vendor_id = ? AND i.removed_at IS NULL AND NOT ${maintenanceSql("i")}
              AND i.seen_at IS NOT NULL AND i.seen_at <= ?
              AND (i.closed_seen_at IS NULL OR i.closed_seen_at >= ?)
-             AND (i.resolved_at IS NULL OR i.resolved_at >= ?)`,
+             AND (i.resolved_at IS NULL OR i.resolved_at >= ?)
+           ORDER BY i.seen_at, i.started_at, i.id LIMIT 1`,
           vendorId,
           until,
           firstEvidenceAt,
           firstEvidenceAt - ACKNOWLEDGE_LOOKBACK_MS,
         );
-        if (num(i?.at) !== null) times.push(Number(i!.at));
-        return times.length === 0 ? null : Math.min(...times);
+        if (num(i?.at) !== null) {
+          times.push({ at: Number(i!.at), claimedStartAt: Number(i!.started_at) });
+        }
+        if (times.length === 0) return null;
+        // The earliest sight; at the same moment, an incident says more than a level.
+        return times.reduce((a, b) =>
+          b.at < a.at || (b.at === a.at && b.claimedStartAt !== null) ? b : a
+        );
       })());
     },
 

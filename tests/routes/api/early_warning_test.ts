@@ -49,6 +49,7 @@ Deno.test("a suspected vendor: earlyWarning says what statusd saw; the vendor's 
       since: new Date(T0 - MINUTE_MS).toISOString(),
       suspectedAt: new Date(T0).toISOString(),
       acknowledgedAt: null,
+      vendorClaimedStart: null,
       delayMinutes: null,
       evidence: "probes",
       probes: { failed: 8, total: 10, hosts: ["api.acme.test"] },

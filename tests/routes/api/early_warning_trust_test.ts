@@ -282,8 +282,12 @@ Deno.test("a back-dated start is recorded and shown, and never dates the acknowl
     const api = await (await r.get("/api/services/acme")).json();
     equal(api.earlyWarning.phase, "acknowledged");
     equal(api.earlyWarning.acknowledgedAt, new Date(listed).toISOString());
+    equal(api.earlyWarning.vendorClaimedStart, new Date(T0).toISOString(), "kept beside it");
     equal(api.earlyWarning.delayMinutes, 34, "from the first failing round, not the claimed start");
-    match(api.earlyWarning.summary, /acme acknowledged it 34 min later/);
+    match(
+      api.earlyWarning.summary,
+      /acme acknowledged it 34 min later \(its status page reads operational\); it dates the trouble from 12:00 UTC\./,
+    );
     equal(api.trackRecord.backdatedIncidents, 1);
     const page = await (await r.get("/services/acme", HTML)).text();
     match(

@@ -268,7 +268,11 @@ export const warningCases: readonly Case[] = [
         snapshot("OPERATIONAL", [], [incident("i1", T)]),
         T + 21 * MIN,
       );
-      equal(await store.warnings.acknowledgedAt(ids.a!, T, T + 30 * MIN), T + 21 * MIN);
+      deepStrictEqual(
+        await store.warnings.acknowledgedAt(ids.a!, T, T + 30 * MIN),
+        { at: T + 21 * MIN, claimedStartAt: T },
+        "seen at the reading that listed it; the start it gives kept beside",
+      );
       equal(
         await store.warnings.acknowledgedAt(ids.a!, T, T + 10 * MIN),
         null,
@@ -277,11 +281,17 @@ export const warningCases: readonly Case[] = [
       // b: its level turned at T + 5 min.
       await read(store, ids.b!, snapshot("OPERATIONAL"), T - DAY);
       await read(store, ids.b!, snapshot("MAJOR_OUTAGE"), T + 5 * MIN);
-      equal(await store.warnings.acknowledgedAt(ids.b!, T, T + 10 * MIN), T + 5 * MIN);
+      deepStrictEqual(
+        await store.warnings.acknowledgedAt(ids.b!, T, T + 10 * MIN),
+        { at: T + 5 * MIN, claimedStartAt: null },
+      );
       // c: in trouble since long before (the vendor was first).
       await read(store, ids.c!, snapshot("OPERATIONAL"), T - 2 * DAY);
       await read(store, ids.c!, snapshot("PARTIAL_OUTAGE"), T - DAY);
-      equal(await store.warnings.acknowledgedAt(ids.c!, T, T + 10 * MIN), T - DAY);
+      deepStrictEqual(
+        await store.warnings.acknowledgedAt(ids.c!, T, T + 10 * MIN),
+        { at: T - DAY, claimedStartAt: null },
+      );
       // d: a level and an incident both over before the evidence began acknowledge nothing.
       await read(store, ids.d!, snapshot("OPERATIONAL"), T - DAY);
       await read(
@@ -303,8 +313,8 @@ export const warningCases: readonly Case[] = [
         T - 10 * MIN,
       );
       equal(await store.warnings.acknowledgedAt(ids.d!, T, T + 10 * MIN), null);
-      equal(
-        await store.warnings.acknowledgedAt(ids.d!, T - 20 * MIN, T + 10 * MIN),
+      deepStrictEqual(
+        (await store.warnings.acknowledgedAt(ids.d!, T - 20 * MIN, T + 10 * MIN))?.at,
         T - 25 * MIN,
         "an episode that began while they lasted: the vendor was first",
       );
