@@ -7,8 +7,8 @@
 import { z } from "zod";
 import {
   type AccountReports,
-  type Acknowledgement,
   acknowledgedEpisode,
+  type Acknowledgement,
   acknowledgementWords,
   type AckRecord,
   ackRecordOf,
@@ -131,7 +131,9 @@ export function accountWarningOf(
     since: toIso(r.firstAt),
     suspectedAt: toIso(r.firstAt),
     acknowledgedAt: acknowledgedAt === null ? null : toIso(acknowledgedAt),
-    vendorClaimedStart: ack === null || ack.claimedStartAt === null ? null : toIso(ack.claimedStartAt),
+    vendorClaimedStart: ack === null || ack.claimedStartAt === null
+      ? null
+      : toIso(ack.claimedStartAt),
     delayMinutes: delay === null ? null : Math.round(delay / 60_000),
     evidence: "reports",
     probes: { failed: 0, total: 0, hosts: [] },

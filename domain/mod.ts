@@ -445,8 +445,8 @@ export {
 export {
   ACKNOWLEDGE_LOOKBACK_MS,
   ACKNOWLEDGE_WAIT_MS,
-  type Acknowledgement,
   acknowledgedEpisode,
+  type Acknowledgement,
   acknowledgementWords,
   CONSECUTIVE_MS,
   delayOf,

@@ -1,7 +1,8 @@
 /**
- * `status report <slug>`: tell statusd a vendor is not working for you. Reports feed statusd's
- * own early warning (two members within 30 minutes, or one while its probes see errors); they
- * never change the vendor's status. Needs `STATUS_API_KEY` holding `monitors:write`.
+ * `status report <slug>`: tell statusd a vendor is not working for you. A report warns your own
+ * account at once and, from an account that has monitored the vendor for a week, counts toward
+ * statusd's public early warning with other accounts'; it never changes the vendor's status.
+ * Needs `STATUS_API_KEY` holding `monitors:write`.
  * @module
  */
 import { z } from "zod";
@@ -19,10 +20,12 @@ export interface ReportOptions {
 const HELP = `Usage: status report <slug> [--component <name>] [--note <text>] [options]
 
 Tells statusd that a vendor is not working for you (kept 90 days, an account's newest 500;
-the account's reports are listed by GET /api/user/reports). statusd's early warning counts
-reports: two members within 30 minutes, or one while statusd's own probes of the vendor see
-errors, make the vendor "suspected" (earlyWarning in \`status <slug> --json\`), never changing
-the vendor's own status.
+the account's reports are listed by GET /api/user/reports, and what you type is seen by your
+account only). It warns your own account at once, for 30 minutes (earlyWarning in
+\`status <slug> --json\` with visibility "account"). Everyone else sees an early warning when
+statusd's own probes see errors, or when several accounts that have monitored the vendor for
+a week report it too. It never changes the vendor's own status. One report of a vendor per 10
+minutes, 10 an hour; past that the API refuses it and says when to try again.
 Needs STATUS_API_KEY holding monitors:write.
 
 Examples:
@@ -34,7 +37,8 @@ JSON (--json):
 Exit codes:
   0  the report was stored
   2  usage error, or a vendor the catalog does not know (with "did you mean …")
-  3  the API could not be reached or refused the report (no key, or one without monitors:write)
+  3  the API could not be reached or refused the report (no key, one without monitors:write,
+     or too many reports)
 
 ${GLOBAL_HELP.replace("(no key is needed for these commands)", "(needed: monitors:write)")}`;
 
