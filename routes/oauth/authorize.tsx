@@ -87,8 +87,8 @@ function ConsentPage(props: ConsentProps) {
           <li>
             <code>{s}</code>: {SCOPES[s]}
             {!grantable.includes(s) && (
-              <strong>
-                {" "}— not granted: as {roleWords(props.role)} you cannot give it this
+              <strong class="not-granted">
+                {` — not granted: as ${roleWords(props.role)} you cannot give it this`}
               </strong>
             )}
           </li>
