@@ -54,19 +54,22 @@ async function setup() {
     all: async () =>
       (await ctx.store.deliveries.list(who.account.id, {}, { page: 0, limit: 100 })).items,
     advance: (ms: number) => (now += ms),
+    /** A rule on GitHub's monitor that hears of statusd's early warnings only. */
+    ownEyesRule: () =>
+      createRule(ctx, admin, {
+        name: "Own eyes",
+        target: { kind: "monitor", id: gh.id },
+        level: null,
+        earlyWarning: true,
+        routes: [route.id],
+      }),
   };
 }
 
 Deno.test("an opted-in rule hears of an early warning once per episode, then of its recovery", async () => {
   const s = await setup();
   await using _ = s.ctx;
-  await createRule(s.ctx, s.admin, {
-    name: "Own eyes",
-    target: { kind: "monitor", id: s.gh.id },
-    level: null,
-    earlyWarning: true,
-    routes: [s.route.id],
-  });
+  await s.ownEyesRule();
   await createRule(s.ctx, s.admin, {
     name: "Levels only",
     target: { kind: "all" },
@@ -135,13 +138,7 @@ Deno.test("a rule may watch early warnings alone; one watching nothing is refuse
 Deno.test("a restarted evaluator still ends an early-warning alert that went before it stopped", async () => {
   const s = await setup();
   await using _ = s.ctx;
-  await createRule(s.ctx, s.admin, {
-    name: "Own eyes",
-    target: { kind: "monitor", id: s.gh.id },
-    level: null,
-    earlyWarning: true,
-    routes: [s.route.id],
-  });
+  await s.ownEyesRule();
   await s.warn(suspected(T0 - 60_000));
   equal(await evaluateWarnings(s.ctx), 1);
   equal(await deliverDue(s.ctx), 1);
@@ -157,13 +154,7 @@ Deno.test("a restarted evaluator still ends an early-warning alert that went bef
 Deno.test("an account's own report warns its own rule at once; another account's rule hears nothing", async () => {
   const s = await setup();
   await using _ = s.ctx;
-  await createRule(s.ctx, s.admin, {
-    name: "Own eyes",
-    target: { kind: "monitor", id: s.gh.id },
-    level: null,
-    earlyWarning: true,
-    routes: [s.route.id],
-  });
+  await s.ownEyesRule();
   const other = await account(s.ctx, "other@example.com");
   const otherAdmin: Caller = { kind: "admin", account: other.account };
   const otherRoute = (await createRoute(s.ctx, otherAdmin, {
@@ -200,13 +191,7 @@ Deno.test("an account's own report warns its own rule at once; another account's
 Deno.test("a warning the vendor acknowledged first reads as one coherent sentence, with its level", async () => {
   const s = await setup();
   await using _ = s.ctx;
-  await createRule(s.ctx, s.admin, {
-    name: "Own eyes",
-    target: { kind: "monitor", id: s.gh.id },
-    level: null,
-    earlyWarning: true,
-    routes: [s.route.id],
-  });
+  await s.ownEyesRule();
   await recordReading(s.ctx.store, "github", {
     indicator: "PARTIAL_OUTAGE",
     components: [],

@@ -47,12 +47,33 @@ async function rig() {
       headers: { accept: "text/html" },
       body: new URLSearchParams({ email }),
     }, fromAddress(address));
+  /** The owner keeps `n` more subscriptions of the board, on a route of its own; the route. */
+  const keep = async (n: number) => {
+    const route = (await createRoute(ctx, admin, {
+      name: `hooks ${crypto.randomUUID().slice(0, 8)}`,
+      settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
+    })).route;
+    for (let i = 0; i < n; i++) {
+      await ctx.store.subscriptions.create({
+        id: `sub_${route.id}_${i}`.slice(0, 40),
+        accountId: who.account.id,
+        target: { kind: "board", id: board.id },
+        channel: { kind: "route", routeId: route.id },
+        state: "active",
+        confirmHash: null,
+        unsubscribeToken: `token${i}`.padEnd(24, "x"),
+        createdAt: T0,
+      }, null);
+    }
+    return route;
+  };
   return {
     ctx,
     admin,
     who,
     board,
     subscribe,
+    keep,
     advance: (ms: number) => (now += ms),
   };
 }
@@ -60,23 +81,8 @@ async function rig() {
 Deno.test("strangers cannot lock a board's owner out: pending ones expire, do not count, are capped", async () => {
   const r = await rig();
   await using _ = r.ctx;
-  const route = (await createRoute(r.ctx, r.admin, {
-    name: "hooks",
-    settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
-  })).route;
   // The owner keeps one short of the limit.
-  for (let i = 0; i < SUBSCRIPTION_LIMIT - 1; i++) {
-    await r.ctx.store.subscriptions.create({
-      id: `sub_owner${i}`,
-      accountId: r.who.account.id,
-      target: { kind: "board", id: r.board.id },
-      channel: { kind: "route", routeId: route.id },
-      state: "active",
-      confirmHash: null,
-      unsubscribeToken: `token${i}`.padEnd(24, "x"),
-      createdAt: T0,
-    }, null);
-  }
+  const route = await r.keep(SUBSCRIPTION_LIMIT - 1);
   // 52 addresses of one IPv6 /64, 10 subscribes each: the /64 is one client.
   let passed = 0;
   for (let a = 0; a < 52; a++) {
@@ -144,26 +150,7 @@ Deno.test("a pending confirmation expires after 48 hours and cannot be confirmed
     equal(await confirmByLink(r.ctx, late), false, "expired");
     // At the owner's limit, a confirmation is refused as "full".
     const third = await confirmLink("third@example.org", "198.51.100.3");
-    const route = (await createRoute(r.ctx, r.admin, {
-      name: "hooks",
-      settings: { kind: "webhook", url: "http://127.0.0.1:9/hooks" },
-    })).route;
-    const kept = (await r.ctx.store.subscriptions.list(r.who.account.id, {
-      page: 0,
-      limit: 1000,
-    })).items.filter((s) => s.state !== "pending_confirmation").length;
-    for (let i = kept; i < SUBSCRIPTION_LIMIT; i++) {
-      await r.ctx.store.subscriptions.create({
-        id: `sub_fill${i}`,
-        accountId: r.who.account.id,
-        target: { kind: "board", id: r.board.id },
-        channel: { kind: "route", routeId: route.id },
-        state: "active",
-        confirmHash: null,
-        unsubscribeToken: `fill${i}`.padEnd(24, "x"),
-        createdAt: T0,
-      }, null);
-    }
+    await r.keep(SUBSCRIPTION_LIMIT - 1); // and the one confirmed above
     equal(await confirmByLink(r.ctx, third), "full");
   } finally {
     await delivery.close();

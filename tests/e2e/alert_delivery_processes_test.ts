@@ -64,6 +64,30 @@ async function seed(
   return await key(ctx, who, "ops", ["alerts:read"]);
 }
 
+/**
+ * One simulated vendor (`name`) in a catalog file under `dir`, and an account on the PostgreSQL
+ * database at `url` watching it with `rules` rules to the receivers' webhook: the vendor's slug,
+ * the account's key, and the environment instances start with.
+ */
+async function seedPostgres(
+  url: string,
+  sim: ReturnType<typeof startSimulator>,
+  rx: ReturnType<typeof startReceivers>,
+  dir: string,
+  name: string,
+  rules: number,
+) {
+  const vendors = sim.catalog(1, name);
+  const slug = vendors[0]!.slug;
+  const catalog = join(dir, "catalog.json");
+  await Deno.writeTextFile(catalog, JSON.stringify(vendors));
+  const store = await openPostgresStore(url, { poolSize: 2 });
+  const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, rules);
+  await store.close();
+  const env = { ...FAST, STATUSD_DATABASE_URL: url, STATUSD_CATALOG: catalog };
+  return { slug, apiKey, env };
+}
+
 interface Event {
   id: string;
   state: string;
@@ -150,14 +174,7 @@ Deno.test({
     const rx = startReceivers();
     const dir = await Deno.makeTempDir();
     try {
-      const vendors = sim.catalog(1, "pair");
-      const slug = vendors[0]!.slug;
-      const catalog = join(dir, "catalog.json");
-      await Deno.writeTextFile(catalog, JSON.stringify(vendors));
-      const store = await openPostgresStore(db.url, { poolSize: 2 });
-      const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, 20);
-      await store.close();
-      const env = { ...FAST, STATUSD_DATABASE_URL: db.url, STATUSD_CATALOG: catalog };
+      const { slug, apiKey, env } = await seedPostgres(db.url, sim, rx, dir, "pair", 20);
       const [a, b] = await Promise.all([
         startStatusd({ ...env, STATUSD_INSTANCE_ID: "a" }),
         startStatusd({ ...env, STATUSD_INSTANCE_ID: "b" }),
@@ -201,16 +218,9 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const pg = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
-      const vendors = sim.catalog(1, "midsend");
-      const slug = vendors[0]!.slug;
-      const catalog = join(dir, "catalog.json");
-      await Deno.writeTextFile(catalog, JSON.stringify(vendors));
-      const store = await openPostgresStore(db.url, { poolSize: 2 });
-      const apiKey = await seed(store, vendors, slug, `${rx.origin}/webhook`, 1);
-      await store.close();
+      const { slug, apiKey, env } = await seedPostgres(db.url, sim, rx, dir, "midsend", 1);
       // The first send hangs: the instance sending it is killed in the middle of it.
       rx.script("/webhook", { answer: "hang" });
-      const env = { ...FAST, STATUSD_DATABASE_URL: db.url, STATUSD_CATALOG: catalog };
       const instances = {
         a: await startStatusd({ ...env, STATUSD_INSTANCE_ID: "a" }),
         b: await startStatusd({ ...env, STATUSD_INSTANCE_ID: "b" }),

@@ -232,16 +232,8 @@ export async function postForm(
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
 
-/**
- * Registers a public client, has `who` approve it, and redeems the code: the whole grant a
- * connected MCP client holds.
- */
-export async function grantFor(
-  rig: McpRig,
-  who: Membership,
-  redirect = "http://localhost:40000/cb",
-  scope?: string,
-): Promise<{ clientId: string; access: string; refresh: string }> {
+/** Registers a public client redirecting to `redirect`; its client id. */
+export async function registerClient(rig: McpRig, redirect: string): Promise<string> {
   const reg = await fetch(`${rig.url}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -251,8 +243,17 @@ export async function grantFor(
       token_endpoint_auth_method: "none",
     }),
   });
-  const clientId = (await reg.json()).client_id as string;
-  const { verifier, challenge } = pkcePair();
+  return (await reg.json()).client_id as string;
+}
+
+/** The authorization request a client makes, PKCE with `challenge`, asking for `scope` if given. */
+export function authorizeUrl(
+  rig: McpRig,
+  clientId: string,
+  redirect: string,
+  challenge: string,
+  scope?: string,
+): URL {
   const u = new URL(`${rig.url}/oauth/authorize`);
   u.search = new URLSearchParams({
     response_type: "code",
@@ -263,6 +264,22 @@ export async function grantFor(
     state: "s",
     ...(scope ? { scope } : {}),
   }).toString();
+  return u;
+}
+
+/**
+ * Registers a public client, has `who` approve it, and redeems the code: the whole grant a
+ * connected MCP client holds.
+ */
+export async function grantFor(
+  rig: McpRig,
+  who: Membership,
+  redirect = "http://localhost:40000/cb",
+  scope?: string,
+): Promise<{ clientId: string; access: string; refresh: string }> {
+  const clientId = await registerClient(rig, redirect);
+  const { verifier, challenge } = pkcePair();
+  const u = authorizeUrl(rig, clientId, redirect, challenge, scope);
   const { location } = await consent(u, await rig.sessionCookie(who));
   const t = await postForm(`${rig.url}/oauth/token`, {
     grant_type: "authorization_code",

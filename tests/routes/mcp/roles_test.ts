@@ -15,12 +15,14 @@ import {
 } from "../../../app/mod.ts";
 import { PASSWORD } from "../../support/accounts.ts";
 import {
+  authorizeUrl,
   Client,
   consent,
   grantFor,
   type McpRig,
   mcpRig,
   pkcePair,
+  registerClient,
   StreamableHTTPClientTransport,
 } from "./_rig.ts";
 
@@ -57,24 +59,14 @@ Deno.test("a MEMBER's consent grants no write: its agent cannot remove monitors 
     const monitor = await createMonitor(rig.ctx, owner, { service: "github" });
     const member = await person(rig, "member@pro.test", "MEMBER");
     // The page says what it will not grant.
-    const reg = await (await fetch(`${rig.url}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: "Agent",
-        redirect_uris: ["http://localhost:40001/cb"],
-        token_endpoint_auth_method: "none",
-      }),
-    })).json();
-    const u = new URL(`${rig.url}/oauth/authorize`);
-    u.search = new URLSearchParams({
-      response_type: "code",
-      client_id: reg.client_id,
-      redirect_uri: "http://localhost:40001/cb",
-      code_challenge: pkcePair().challenge,
-      code_challenge_method: "S256",
-      scope: "mcp:invoke monitors:read monitors:write alerts:write",
-    }).toString();
+    const redirect = "http://localhost:40001/cb";
+    const u = authorizeUrl(
+      rig,
+      await registerClient(rig, redirect),
+      redirect,
+      pkcePair().challenge,
+      "mcp:invoke monitors:read monitors:write alerts:write",
+    );
     const { page } = await consent(u, await rig.sessionCookie(member), "deny");
     assert.match(page, /monitors:write<\/code>.*not granted: as a member you cannot give it this/s);
     assert.doesNotMatch(page, /monitors:read<\/code>[^<]*<strong>/);
