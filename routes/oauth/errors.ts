@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { OAuthError, type OAuthErrorCode } from "../../app/mod.ts";
 import { AppError, RateLimited } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
-import { errorBody } from "../errors.ts";
+import { errorBody } from "../error_body.ts";
 
 const STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,

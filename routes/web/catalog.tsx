@@ -17,7 +17,7 @@ import {
   type Service,
 } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 import { ASSET_PATHS } from "./assets.ts";
 import { homePage } from "./home.tsx";
 import { Layout, type SignedIn } from "./layout.tsx";

@@ -7,7 +7,7 @@
 import { deflateSync } from "node:zlib";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
-import type { Register } from "../mod.ts";
+import type { Register } from "../register.ts";
 
 /** The icon as SVG. */
 export const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +

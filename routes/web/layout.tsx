@@ -7,7 +7,9 @@ import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { ASSET_PATHS } from "./assets.ts";
 import { FAVICON_PATHS } from "./favicon.ts";
-import { CSRF_FIELD } from "./session.ts";
+import { CSRF_FIELD, type SignedIn } from "./session.ts";
+
+export type { SignedIn };
 
 /** Navigation entries, in header order; `key` marks the current one. */
 export const NAV = [
@@ -54,13 +56,6 @@ export interface LayoutProps {
   /** Extra scripts (served assets, loaded deferred after the site script). */
   readonly scripts?: readonly string[];
   readonly children?: Child;
-}
-
-/** The signed-in person as the header shows them. */
-export interface SignedIn {
-  readonly email: string;
-  /** The session's CSRF token, for the sign-out form. */
-  readonly csrf: string;
 }
 
 /** A feed a page advertises. */

@@ -8,7 +8,6 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { checkFormToken, newFormToken, resolveSession, type WebSession } from "../../app/mod.ts";
 import { Forbidden, InvalidRequest } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
-import type { SignedIn } from "./layout.tsx";
 
 /** Cookie holding the session id. */
 export const SESSION_COOKIE = "sd_session";
@@ -28,6 +27,13 @@ export const webSession: MiddlewareHandler<WebEnv> = async function webSession(c
   c.header("Cache-Control", "no-store");
   await next();
 };
+
+/** The signed-in person as the page header shows them. */
+export interface SignedIn {
+  readonly email: string;
+  /** The session's CSRF token, for the sign-out form. */
+  readonly csrf: string;
+}
 
 /** The header's view of a session (email and sign-out token), or null when signed out. */
 export function signedInOf(session: WebSession | null): SignedIn | null {

@@ -287,3 +287,70 @@ export function repositorySources(root: string): SourceFile[] {
   walk(root);
   return out;
 }
+
+/**
+ * The import cycles among `files`: each strongly connected group of two or more files (or a file
+ * importing itself) through relative imports of any form, type-only ones included; each group's
+ * paths sorted, the groups largest first.
+ */
+export function importCycles(files: readonly SourceFile[]): string[][] {
+  const known = new Set(files.map((f) => f.path));
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    const to: string[] = [];
+    for (const spec of specifiersOf(f.text)) {
+      if (!spec.startsWith(".")) continue;
+      const target = normalize(join(dirname(f.path), spec));
+      if (known.has(target)) to.push(target);
+    }
+    edges.set(f.path, to);
+  }
+  // Tarjan's strongly connected components, iteratively.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  for (const start of edges.keys()) {
+    if (index.has(start)) continue;
+    const work: [string, number][] = [[start, 0]];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const [v, i] = top;
+      const out = edges.get(v)!;
+      if (i < out.length) {
+        top[1]++;
+        const w = out[i]!;
+        if (!index.has(w)) {
+          index.set(w, next);
+          low.set(w, next++);
+          stack.push(w);
+          onStack.add(w);
+          work.push([w, 0]);
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(v)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const group: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          group.push(w);
+        } while (w !== v);
+        if (group.length > 1 || edges.get(v)!.includes(v)) groups.push(group.sort());
+      }
+    }
+  }
+  return groups.sort((a, b) => b.length - a.length || a[0]!.localeCompare(b[0]!));
+}
