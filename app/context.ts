@@ -7,7 +7,7 @@
 import type { Clock, PackageSignals, Plan, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { createDependencyReader, type DependencyReader } from "./dependency_reader.ts";
-import { createKeyUseRecorder, type KeyUseRecorder } from "./keys.ts";
+import { createKeyUseRecorder, type KeyUseRecorder } from "./key_uses.ts";
 import type { PasswordCost } from "./password.ts";
 
 /** Settings verbs need (a slice of the config). */

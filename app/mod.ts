@@ -106,12 +106,10 @@ export {
   CREATE_KEYS,
   type CreatedKey,
   createKey,
-  createKeyUseRecorder,
   KEY_PLAN,
   KEY_PREFIX,
   keyCreationBlocker,
   type KeyManager,
-  type KeyUseRecorder,
   type KeyView,
   LIST_KEYS,
   LIST_SCOPES,
@@ -123,6 +121,7 @@ export {
   revokeKey,
   revokeKeyByName,
 } from "./keys.ts";
+export { createKeyUseRecorder, type KeyUseRecorder } from "./key_uses.ts";
 export {
   checkFormToken,
   endSession,

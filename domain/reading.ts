@@ -3,7 +3,7 @@
  * These names are the wire spelling used in the fetch log, REST, MCP, the CLI and pages.
  * @module
  */
-import type { Platform } from "./service.ts";
+import type { Platform } from "./platform.ts";
 import type { EpochMs } from "./time.ts";
 
 /**

@@ -7,27 +7,9 @@ import type { Reading } from "./reading.ts";
 import type { TimeToResolve } from "./resolution.ts";
 import { type StatusLevel, worst } from "./status.ts";
 import type { EpochMs } from "./time.ts";
+import type { Platform } from "./platform.ts";
 
-/** Status-page platforms statusd can read; `unknown` is detected once from the page. */
-export const PLATFORMS = [
-  "statuspage",
-  "incidentio",
-  "instatus",
-  "statusio",
-  "betterstack",
-  "cachet",
-  "rss",
-  "google-cloud",
-  "aws",
-  "azure",
-  "slack",
-  "salesforce",
-  "heroku",
-  "html",
-  "unknown",
-] as const;
-/** One of {@link PLATFORMS}. */
-export type Platform = (typeof PLATFORMS)[number];
+export { type Platform, PLATFORMS } from "./platform.ts";
 
 /** Catalog categories. */
 export const CATEGORIES = [

@@ -28,7 +28,9 @@
  */
 import { lookup } from "node:dns/promises";
 import https from "node:https";
-import { createSocketBook, httpsRequest } from "./pinned_https.ts";
+import { createSocketBook, httpsRequest, type PinnedRequest } from "./pinned_https.ts";
+
+export type { PinnedRequest };
 import {
   type AddressAllowance,
   formatIp,
@@ -43,16 +45,6 @@ import {
   type ProxyServer,
   type ProxySettings,
 } from "../lib/mod.ts";
-
-/** One request sent through a pool. */
-export interface PinnedRequest {
-  /** GET by default. */
-  readonly method?: string;
-  /** Request headers (without `Host`: the pool sets it from the URL). */
-  readonly headers: readonly (readonly [string, string])[];
-  readonly body?: string;
-  readonly signal?: AbortSignal;
-}
 
 /** Pinned connections shared by the fetches of one owner (a poller, a sender); `close()` when done. */
 export interface PinnedPool {

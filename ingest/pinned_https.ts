@@ -10,7 +10,16 @@ import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { checkedHost } from "../lib/mod.ts";
-import type { PinnedRequest } from "./pinned_client.ts";
+
+/** One request sent through a pool. */
+export interface PinnedRequest {
+  /** GET by default. */
+  readonly method?: string;
+  /** Request headers (without `Host`: the pool sets it from the URL). */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body?: string;
+  readonly signal?: AbortSignal;
+}
 
 /** The encodings asked for over https, as `fetch` asks for them over http. */
 const ACCEPT_ENCODING = "gzip, br";

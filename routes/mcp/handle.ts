@@ -10,7 +10,7 @@ import { InsufficientScope, Unauthorized } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 import { credentialOf } from "../middleware/principal.ts";
 import { admit } from "./jsonrpc.ts";
-import { mcpChallenge } from "./route.ts";
+import { mcpChallenge } from "./challenge.ts";
 import { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import { buildMcpServer } from "./server.ts";
 import type { ToolCaller } from "./tool.ts";

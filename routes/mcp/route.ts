@@ -17,29 +17,14 @@ import { cors } from "hono/cors";
 import { Forbidden } from "../../domain/mod.ts";
 import type { Env } from "../env.ts";
 import type { Register } from "../register.ts";
-import { PRM_PATH } from "../oauth/metadata.ts";
+import { mcpChallenge } from "./challenge.ts";
+
+export { mcpChallenge };
 
 /** The endpoint path. */
 export const MCP_PATH = "/api/mcp";
 
 const ALLOW = "POST, OPTIONS";
-
-/** The `WWW-Authenticate` value for /api/mcp (RFC 6750 §3 + RFC 9728 §5.1). */
-export function mcpChallenge(
-  publicUrl: string,
-  error?: { code: "invalid_token" | "insufficient_scope"; description?: string; scope?: string },
-): string {
-  const parts: string[] = [];
-  if (error) {
-    parts.push(`error="${error.code}"`);
-    if (error.description) {
-      parts.push(`error_description="${error.description.replace(/"/g, "'")}"`);
-    }
-    if (error.scope) parts.push(`scope="${error.scope}"`);
-  }
-  parts.push(`resource_metadata="${publicUrl}${PRM_PATH}"`);
-  return `Bearer ${parts.join(", ")}`;
-}
 
 /** No Origin (CLIs, server-side connectors, SDK clients) or our own origin; else 403. */
 function checkOrigin(c: Context<Env>): void {

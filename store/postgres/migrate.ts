@@ -6,13 +6,9 @@
  */
 import type { Sql } from "./db.ts";
 import { MIGRATIONS } from "./migrations/mod.ts";
+import type { Migration } from "../shared/migration.ts";
 
-/** One schema step. Never edit one that has shipped: add a new one. */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration };
 
 /** The advisory lock key statusd's migrations take (any constant shared by every instance). */
 const MIGRATION_LOCK = 7_355_001;

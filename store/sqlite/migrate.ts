@@ -7,13 +7,9 @@
  */
 import { type Db, transaction } from "./db.ts";
 import { MIGRATIONS } from "./migrations/mod.ts";
+import type { Migration } from "../shared/migration.ts";
 
-/** One schema step. Never edit one that has shipped: add a new one. */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration };
 
 /** Applies every migration the database has not recorded; returns the versions applied. */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): number[] {

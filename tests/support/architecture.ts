@@ -89,7 +89,7 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "ingest/pinned_https.ts",
-    mayImport: ["domain", "lib", "ingest/pinned_client.ts"],
+    mayImport: ["domain", "lib"],
     packages: [
       "node:https",
       "node:http",
@@ -173,7 +173,7 @@ export const TIMER_USERS: Readonly<Record<string, string>> = {
   "main.ts": "the shutdown deadline",
   "app/alert_loop.ts": "the evaluator's safety-net round",
   "app/dependency_reader.ts": "the deadline of a dependency-file read",
-  "app/keys.ts": "flushing key-use writes after the current request",
+  "app/key_uses.ts": "flushing key-use writes after the current request",
   "app/retention.ts": "yielding to requests between retention batches",
   "ingest/http.ts": "fetch deadlines",
   "ingest/limiter.ts": "per-host politeness delays",

@@ -4,7 +4,7 @@
  * its migration 9.
  * @module
  */
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "../../shared/migration.ts";
 import schema from "./001_schema.ts";
 import leases from "./002_leases.ts";
 import attempts from "./003_attempts.ts";

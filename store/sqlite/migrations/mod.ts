@@ -2,7 +2,7 @@
  * Every migration, in order. Each is a `.ts` module exporting its SQL so bundles embed it.
  * @module
  */
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "../../shared/migration.ts";
 import engine from "./001_engine.ts";
 import accounts from "./002_accounts.ts";
 import oauth from "./003_oauth.ts";
