@@ -7,17 +7,9 @@
 import { type Principal, Unauthorized } from "../domain/mod.ts";
 import { authenticate } from "./auth.ts";
 import type { AppContext } from "./context.ts";
-import { type Access, authorize } from "./policy.ts";
+import { authorize, MCP_PLAN, USE_MCP } from "./policy.ts";
 
-/** Plan an account needs to use MCP (and to connect MCP clients). */
-export const MCP_PLAN = "PRO";
-
-/** Who may call `/api/mcp`. */
-export const USE_MCP: Access = {
-  credential: "key",
-  scopes: ["mcp:invoke"],
-  plan: { plan: MCP_PLAN, feature: "MCP access" },
-};
+export { MCP_PLAN, USE_MCP };
 
 /** A caller of MCP tools: an API key or an OAuth access token (sessions never reach /api/mcp). */
 export type McpCaller = Extract<Principal, { kind: "api_key" } | { kind: "oauth" }>;

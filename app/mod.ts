@@ -173,12 +173,9 @@ export { MCP_PLAN, type McpCaller, mcpCaller, USE_MCP } from "./mcp.ts";
 export {
   CATALOG_UPTIME_DAYS,
   changesSince,
-  DISRUPTED_LEVELS,
   getService,
   type HealthReport,
   healthReport,
-  type HomeOverview,
-  homeOverview,
   latestChangeId,
   listIncidents,
   listServices,
@@ -193,6 +190,7 @@ export {
   serviceStatusOf,
   suggestSlugs,
 } from "./catalog.ts";
+export { DISRUPTED_LEVELS, type HomeOverview, homeOverview } from "./home.ts";
 export {
   HISTORY_MAX_DAYS,
   READ_SERVICE_HISTORY,

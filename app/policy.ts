@@ -59,6 +59,16 @@ export type Caller = Principal | AdminCaller;
 /** Anyone, no scope: public reads. */
 export const OPEN: Access = { credential: "open", scopes: [] };
 
+/** Plan an account needs to use MCP (and to connect MCP clients). */
+export const MCP_PLAN: Plan = "PRO";
+
+/** Who may call `/api/mcp`. */
+export const USE_MCP: Access = {
+  credential: "key",
+  scopes: ["mcp:invoke"],
+  plan: { plan: MCP_PLAN, feature: "MCP access" },
+};
+
 /**
  * Which scopes a credential acting for a member of each role may hold: what OAuth consent may
  * grant, and what a token or key is allowed at each use (bounded by the current role of the

@@ -6,8 +6,7 @@
 import { DAY_MS, planAtLeast, type Principal, type Scope } from "../../domain/mod.ts";
 import { currentAccount } from "../accounts.ts";
 import type { AppContext } from "../context.ts";
-import { MCP_PLAN } from "../mcp.ts";
-import { scopesFor } from "../policy.ts";
+import { MCP_PLAN, scopesFor } from "../policy.ts";
 import { hashToken, randomToken } from "../_tokens.ts";
 import { clientInfo, type OAuthClientInfo } from "./clients.ts";
 import { OAuthError, type OAuthErrorCode } from "./errors.ts";
