@@ -9,7 +9,7 @@ import type { FetchOptions, FetchOutcome } from "./http.ts";
 import type { Limiter } from "./limiter.ts";
 import type { PulseBook } from "./pulses.ts";
 import type { ReadingParser } from "./parse_worker.ts";
-import type { PollerConfig, PollerDeps } from "./poller.ts";
+import type { PollerConfig, PollerDeps } from "./poller_config.ts";
 
 /**
  * How one poll ended: a fetch outcome as the fetch log keeps it, or `skipped` (no adapter),

@@ -6,6 +6,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, resolve } from "node:path";
 import {
   ENVIRONMENT_READERS,
+  importCycles,
   repositorySources,
   ruleOf,
   type SourceFile,
@@ -22,6 +23,20 @@ Deno.test("every import follows the dependency direction", () => {
   ok(files.length > 100, `${files.length} files read`);
   ok(files.some((f) => f.path === "main.ts") && files.some((f) => f.path === "config.ts"));
   equal(violations(files).join("\n"), "");
+});
+
+Deno.test("no import cycle anywhere, type-only imports included; the finder names one it is fed", () => {
+  deepStrictEqual(importCycles(repositorySources(ROOT)), []);
+  deepStrictEqual(
+    importCycles([
+      { path: "app/a.ts", text: `import type { B } from "./b.ts";` },
+      { path: "app/b.ts", text: `import { c } from "./c.ts";` },
+      { path: "app/c.ts", text: `export { a } from "./a.ts";` },
+      { path: "app/d.ts", text: `import { a } from "./a.ts";` },
+      { path: "app/e.ts", text: `const x = await import("./e.ts");` },
+    ]),
+    [["app/a.ts", "app/b.ts", "app/c.ts"], ["app/e.ts"]],
+  );
 });
 
 Deno.test("Deno.env is read only by the modules named for it, and timers started only where listed", () => {
