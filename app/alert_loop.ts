@@ -3,7 +3,8 @@
  * (failing readings, early warnings) every few seconds.
  * @module
  */
-import { BATCH, evaluateReadings, evaluateRound } from "./alert_evaluator.ts";
+import { BATCH, evaluateRound } from "./alert_evaluator.ts";
+import { evaluateReadings } from "./alert_readings.ts";
 import { evaluateWarnings } from "./alert_warnings.ts";
 import type { AppContext } from "./context.ts";
 

@@ -3,7 +3,7 @@
  * of an account's monitors and fires when what it watches reaches a level or worse (after
  * `forMinutes`, so a flap pages no one), when an incident opens, updates or resolves, or when a
  * maintenance is scheduled, starts or completes; it sends to routes, and tells of the recovery.
- * What fires is decided by the evaluator (`alert_evaluator.ts`).
+ * What fires is decided by the evaluator (`alert_evaluator.ts` and its passes).
  * @module
  */
 import { z } from "zod";

@@ -18,16 +18,8 @@ import {
   type RuleRecord,
   toIso,
 } from "../domain/mod.ts";
-import {
-  endOwnAlert,
-  enqueueTimed,
-  hash,
-  Outbox,
-  ownAlertBase,
-  Round,
-  toRoutes,
-  watchersOf,
-} from "./alert_evaluator.ts";
+import { endOwnAlert, enqueueTimed, hash, Outbox, ownAlertBase, toRoutes } from "./alert_outbox.ts";
+import { Round, watchersOf } from "./alert_round.ts";
 import type { AppContext } from "./context.ts";
 import {
   accountWarningOf,

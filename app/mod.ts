@@ -264,7 +264,8 @@ export {
   WRITE_ALERTS,
 } from "./alert_routes.ts";
 export { createRule, deleteRule, getRule, listRules, updateRule } from "./alert_rules.ts";
-export { evaluateAlerts, evaluateReadings, EVALUATOR_CURSOR } from "./alert_evaluator.ts";
+export { evaluateAlerts, EVALUATOR_CURSOR } from "./alert_evaluator.ts";
+export { evaluateReadings } from "./alert_readings.ts";
 export { evaluateWarnings } from "./alert_warnings.ts";
 export { startAlertEvaluator } from "./alert_loop.ts";
 export {
