@@ -27,7 +27,7 @@ import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerSettingsIndex } from "./web/settings_index.tsx";
-import { registerMonitorsPages } from "./web/settings_monitors.tsx";
+import { registerMonitorsPages } from "./web/settings_monitors/mod.tsx";
 import { registerAlertsPages } from "./web/settings_alerts.tsx";
 import { registerServices } from "./api/services.ts";
 import { registerIncidents } from "./api/incidents.ts";

@@ -1,14 +1,24 @@
 /**
  * What every settings page's forms share: the CSRF field, the error note next to the form that
- * failed, the redirect to sign in, the words a refused change shows, and the page a destructive
- * action asks from first.
+ * failed, the redirect to sign in, the words a refused change shows, the one way a form's
+ * action runs ({@link formAction}: parse, check, redirect with a confirmation) and the page a
+ * destructive action asks from first.
  * @module
  */
 import type { Context, Hono } from "hono";
+import type { HtmlEscapedString } from "hono/utils/html";
 import type { AppContext, WebSession } from "../../app/mod.ts";
 import { AppError, InvalidRequest, NotFound, PlanRequired } from "../../domain/mod.ts";
 import { Layout, type NavKey } from "./layout.tsx";
-import { CSRF_FIELD, signedInOf, type WebEnv, webSession } from "./session.ts";
+import { errorBody } from "../error_body.ts";
+import {
+  CSRF_FIELD,
+  type FormFile,
+  readFormWithFiles,
+  signedInOf,
+  type WebEnv,
+  webSession,
+} from "./session.ts";
 
 /** The hidden field carrying the session's CSRF token. */
 export function Csrf(props: { session: WebSession }) {
@@ -55,6 +65,59 @@ export function messageOf(err: unknown): string | null {
   if (err instanceof PlanRequired) return planWords(err, "<your email>");
   if (err instanceof AppError) return err.message;
   return null;
+}
+
+/** What a form sent: its fields (CSRF token checked) and its files. */
+export interface SentForm {
+  readonly fields: Record<string, string | string[]>;
+  readonly files: readonly FormFile[];
+}
+
+/** A rendered page. */
+type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** How a settings page shows itself again with a refusal next to the form at its place. */
+export type PageAgain<P extends string> = (
+  c: Context<WebEnv>,
+  session: WebSession,
+  failure: Failure<P>,
+) => Markup | Promise<Markup>;
+
+/**
+ * Serves a settings form's POST, the one way every settings page does: signed out, to sign in;
+ * else it reads the form (its CSRF token and origin checked), runs the change and redirects (303)
+ * to the path `run` resolves with — a page whose `?done=` names the confirmation — or answers
+ * with the response `run` made. A refusal the page can word ({@link messageOf}: a bad field, a
+ * plan, a conflict, a forged form) shows the page again (`again`) with the refusal's status and
+ * the message next to the form at `place`; anything else is the error page's.
+ */
+export async function formAction<P extends string>(
+  c: Context<WebEnv>,
+  place: P,
+  again: PageAgain<P>,
+  run: (session: WebSession, form: SentForm) => Promise<string | Response>,
+): Promise<Response> {
+  const session = signedIn(c);
+  if (!session) return toSignIn(c);
+  try {
+    const form = await readFormWithFiles(c);
+    const out = await run(session, form);
+    return typeof out === "string" ? c.redirect(out, 303) : out;
+  } catch (err) {
+    const message = messageOf(err);
+    if (message === null) throw err;
+    const status = errorBody(err as AppError).status as 400 | 403 | 409 | 412;
+    return c.html(await again(c, session, { place, message }), status);
+  }
+}
+
+/** The confirmation `?done=<code>` names, if `words` has it (a page never shows request text). */
+export function doneNotice<W extends Record<string, string>>(
+  c: Context<WebEnv>,
+  words: W,
+): string | undefined {
+  const code = c.req.query("done") ?? "";
+  return Object.hasOwn(words, code) ? words[code as keyof W] : undefined;
 }
 
 /**
