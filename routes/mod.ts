@@ -28,7 +28,7 @@ import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
 import { registerSettingsIndex } from "./web/settings_index.tsx";
 import { registerMonitorsPages } from "./web/settings_monitors/mod.tsx";
-import { registerAlertsPages } from "./web/settings_alerts.tsx";
+import { registerAlertsPages } from "./web/settings_alerts/mod.tsx";
 import { registerServices } from "./api/services.ts";
 import { registerIncidents } from "./api/incidents.ts";
 import { registerProviders } from "./api/providers.ts";
