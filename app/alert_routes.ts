@@ -9,7 +9,6 @@
 import { z } from "zod";
 import {
   type Account,
-  type AlertMessage,
   DELIVERY_STATES,
   type DeliveryAttempt,
   type DeliveryRecord,
@@ -42,6 +41,7 @@ import {
   recipientStates,
   suppressionWords,
 } from "./mail_consent.ts";
+import type { DeliveryView } from "../domain/mod.ts";
 
 /** Reading alert routes, rules and delivered events. */
 export const READ_ALERTS: Access = { credential: "key", scopes: ["alerts:read"] };
@@ -305,25 +305,6 @@ export async function sendTest(
   return deliveryView(got!.delivery, got!.attempts);
 }
 
-/** A delivered alert event as shown. */
-export interface DeliveryView {
-  readonly id: string;
-  readonly routeId: string;
-  readonly source: DeliveryRecord["source"];
-  readonly changeId: number | null;
-  readonly notificationId: string;
-  readonly step: number;
-  readonly recovery: boolean;
-  readonly trigger: AlertMessage["trigger"];
-  readonly summary: string;
-  readonly state: DeliveryState;
-  readonly attempts: readonly DeliveryAttempt[];
-  readonly lastError: string | null;
-  readonly notBefore: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
-
 function deliveryView(d: DeliveryRecord, attempts: readonly DeliveryAttempt[]): DeliveryView {
   return {
     id: d.id,
@@ -404,3 +385,5 @@ export const listRoutes = verbs.list;
 export const getRoute = verbs.get;
 /** Deletes a route (`ifVersion`: the version the caller saw, or null). */
 export const deleteRoute = verbs.remove;
+
+export type { DeliveryView };

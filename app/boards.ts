@@ -8,21 +8,16 @@
  */
 import { z } from "zod";
 import {
-  type BoardItem,
-  type BoardLink,
   type BoardRecord,
   type DayWorst,
   Forbidden,
   type GroupRecord,
-  type Incident,
   InvalidRequest,
   type Issue,
-  type Logo,
   logoFromDataUrl,
   NotFound,
   PlanRequired,
   PreconditionFailed,
-  type StatusLevel,
   worst,
 } from "../domain/mod.ts";
 import { randomToken } from "./_tokens.ts";
@@ -31,46 +26,13 @@ import type { AppContext } from "./context.ts";
 import { everyRecord } from "./_every.ts";
 import { type MonitorView, parse, READ_MONITORS, viewOf, WRITE_MONITORS } from "./monitors.ts";
 import { type Caller, callerAccount } from "./policy.ts";
+import type { BoardEntry, BoardView, GroupView } from "../domain/mod.ts";
 
 /** Groups any account may keep. */
 export const GROUP_LIMIT = 200;
 /** Boards a FREE account may keep; other plans {@link BOARD_LIMIT}. */
 export const FREE_BOARD_LIMIT = 1;
 export const BOARD_LIMIT = 100;
-
-/** A group with its monitors (those still existing, in the group's order) and its level. */
-export interface GroupView extends GroupRecord {
-  readonly currentStatus: StatusLevel;
-  readonly monitors: readonly MonitorView[];
-}
-
-/** One entry of a board as read: a group or a monitor, with its level and daily history. */
-export interface BoardEntry {
-  readonly kind: BoardItem["kind"];
-  readonly id: string;
-  readonly name: string;
-  readonly currentStatus: StatusLevel;
-  readonly history: readonly DayWorst[];
-  readonly openIncidents: readonly Incident[];
-  /** For a group: its monitors. */
-  readonly monitors: readonly MonitorView[];
-  /** For a monitor: itself (its uptime and reading); null for a group. */
-  readonly monitor: MonitorView | null;
-  /** Slugs of the services the entry watches. */
-  readonly services: readonly string[];
-}
-
-/** A board with its entries (existing ones, in order) and its overall level. */
-export interface BoardView extends BoardRecord {
-  readonly description: string | null;
-  readonly accentColor: string | null;
-  readonly links: readonly BoardLink[];
-  readonly host: string | null;
-  readonly logo: Logo | null;
-  readonly earlyWarning: boolean;
-  readonly currentStatus: StatusLevel;
-  readonly entries: readonly BoardEntry[];
-}
 
 const Name = z.string().trim().min(1).max(100);
 const Id = z.string().trim().min(1).max(100);
@@ -509,3 +471,5 @@ export const listBoards = boardVerbs.list;
 export const getBoard = boardVerbs.get;
 /** Deletes a board (`ifVersion`: the version the caller saw, or null). */
 export const deleteBoard = boardVerbs.remove;
+
+export type { BoardEntry, BoardView, GroupView };

@@ -13,15 +13,12 @@ import {
   Conflict,
   dailyWorst,
   DAY_MS,
-  type DayWorst,
-  type EpochMs,
   Forbidden,
   type Incident,
   InvalidRequest,
   type Issue,
   monitorReading,
   type MonitorRecord,
-  type MonitorState,
   type NewMonitor,
   NotFound,
   type Page,
@@ -29,7 +26,6 @@ import {
   type PageRequest,
   PlanRequired,
   PreconditionFailed,
-  type Reading,
   readingOf,
   type StatusLevel,
 } from "../domain/mod.ts";
@@ -39,6 +35,7 @@ import { suggestSlugs } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 import { everyRecord } from "./_every.ts";
 import { type Access, type Caller, callerAccount } from "./policy.ts";
+import type { MonitorView } from "../domain/mod.ts";
 
 /** Reading monitors. */
 export const READ_MONITORS: Access = { credential: "key", scopes: ["monitors:read"] };
@@ -55,26 +52,6 @@ export const FREE_MONITOR_LIMIT = 10;
 export const DEFAULT_MONITOR_LIMIT = 10_000;
 /** Days of the monitor's uptime figure. */
 export const MONITOR_UPTIME_DAYS = 30;
-
-/** A monitor as every surface shows it: what it watches, and what that reads now. */
-export interface MonitorView extends MonitorRecord {
-  /** Name of the watched service (null when it left the catalog). */
-  readonly serviceName: string | null;
-  readonly currentStatus: StatusLevel;
-  /** Percent over {@link MONITOR_UPTIME_DAYS} days of the watched selection, or null. */
-  readonly uptime30d: number | null;
-  /** How much of those days was observed (ms): `uptimeSpanWords` says it in words. */
-  readonly uptimeObservedMs: number;
-  readonly state: MonitorState;
-  readonly missingComponents: readonly string[];
-  /** Open incidents of the service that touch the selection (all when none is chosen). */
-  readonly openIncidents: readonly Incident[];
-  readonly lastCheckedAt: EpochMs | null;
-  /** Reading health of the vendor (null when the service left the catalog). */
-  readonly reading: Reading | null;
-  /** Worst level per UTC day of what is watched, the last {@link HISTORY_DAYS} days, oldest first. */
-  readonly history: readonly DayWorst[];
-}
 
 /** Days of a monitor's daily history (the public board's bars). */
 export const HISTORY_DAYS = 90;
@@ -355,3 +332,5 @@ export async function deleteMonitor(
   if (done === false) throw new NotFound("monitor", id);
   if (done === "conflict") throw new PreconditionFailed();
 }
+
+export type { MonitorView };

@@ -10,19 +10,15 @@ import {
   acknowledgedEpisode,
   type Acknowledgement,
   acknowledgementWords,
-  type AckRecord,
   ackRecordOf,
   ANONYMOUS,
-  type BackdatedIncident,
   DAY_MS,
   delayOf,
   type EpochMs,
-  type Evidence,
   GRADE_WINDOW_DAYS,
   HOUR_MS,
   MINUTE_MS,
   probeTargetsOf,
-  type ProbeVerdict,
   RateLimited,
   REPORT_WINDOW_MS,
   REPORTER_STANDING_MS,
@@ -31,7 +27,6 @@ import {
   toIso,
   utcTimeOfDay,
   type WarningEpisode,
-  type WarningPhase,
   warningWords,
   type WarningWordsContext,
 } from "../domain/mod.ts";
@@ -39,42 +34,7 @@ import { requireService, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 import { parse, READ_MONITORS } from "./monitors.ts";
 import { type Access, type Caller, callerAccount } from "./policy.ts";
-
-/** An early warning as every surface shows it. */
-export interface EarlyWarning {
-  readonly phase: WarningPhase;
-  /** statusd's first evidence. */
-  readonly since: string;
-  readonly suspectedAt: string;
-  /** When statusd first saw the vendor admit trouble; null while it has not. */
-  readonly acknowledgedAt: string | null;
-  /**
-   * The start the vendor itself gives the incident that admitted it (null: admitted by its
-   * level, or not yet): kept beside statusd's own time, never taken for it.
-   */
-  readonly vendorClaimedStart: string | null;
-  /** Minutes from the first evidence to the vendor's acknowledgement (0: the vendor was first). */
-  readonly delayMinutes: number | null;
-  readonly evidence: Evidence;
-  /** The latest failing probe round: how many of how many targets failed, and their hosts. */
-  readonly probes: { readonly failed: number; readonly total: number; readonly hosts: string[] };
-  /**
-   * Public: independent accounts whose reports counted. Account: the caller's account's members
-   * (people, keys, apps) who reported in the last 30 minutes.
-   */
-  readonly reporters: number;
-  /** The component the caller's account named in its latest report (account warnings only). */
-  readonly component: string | null;
-  /** In words: "statusd's own checks have seen errors from … since …; Acme has not acknowledged it …". */
-  readonly summary: string;
-  /**
-   * `public`: what anyone sees (statusd's probes, or reports of several long-standing accounts);
-   * `account`: only the caller's account's own reports, which no one else sees.
-   */
-  readonly visibility: "public" | "account";
-  /** Always true: this is statusd's own observation, not the vendor's. */
-  readonly ownObservation: true;
-}
+import type { EarlyWarning, OwnEyes, ProbeTarget } from "../domain/mod.ts";
 
 /** What the words of a warning say of its vendor: its name and the level its page reads. */
 export type VendorWords = Pick<WarningWordsContext, "name" | "level">;
@@ -153,33 +113,6 @@ export function accountWarningOf(
 
 /** Back-dated incidents shown at most on a service's honesty record. */
 export const BACKDATED_SHOWN = 5;
-
-/** What statusd saw itself of one service: its open warning and its honesty record. */
-export interface OwnEyes {
-  readonly earlyWarning: EarlyWarning | null;
-  readonly trackRecord: AckRecord;
-  /**
-   * Its incidents of the grade's window whose start, as the vendor gives it, is earlier than
-   * statusd's reading before it first listed them: how many, and the latest few.
-   */
-  readonly backdated: {
-    readonly total: number;
-    readonly latest: readonly BackdatedIncident[];
-  };
-  /**
-   * What statusd probes of the vendor (the catalog's probe URLs, else its domains' sites) and
-   * each target's last answer, since when; null before it was first probed.
-   */
-  readonly targets: readonly ProbeTarget[];
-}
-
-/** One target statusd probes, and what it last answered. */
-export interface ProbeTarget {
-  readonly url: string;
-  /** `up` (answered below 500), `down`, `refused` (an address statusd may not reach), or null. */
-  readonly lastAnswer: ProbeVerdict | null;
-  readonly since: EpochMs | null;
-}
 
 /**
  * The warning `stored` shows now, if open: acknowledged as soon as a reading showed the vendor
@@ -424,3 +357,5 @@ export async function listReports(ctx: AppContext, who: Caller): Promise<ReportV
   const account = callerAccount(who, READ_MONITORS);
   return (await ctx.store.warnings.reportsOf(account.id, 100)).map(viewOf);
 }
+
+export type { EarlyWarning, OwnEyes, ProbeTarget };

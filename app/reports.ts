@@ -6,7 +6,6 @@
 import {
   dailyWorst,
   DAY_MS,
-  type DayWorst,
   downtime,
   episodes,
   type EpochMs,
@@ -21,6 +20,7 @@ import {
 import { roundPercent, serviceNotFound } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
 import { type Access, authorize, type Caller } from "./policy.ts";
+import type { ServiceHistory, ServiceUptime } from "../domain/mod.ts";
 
 /**
  * Who may read a service's history and uptime: anyone; a key or token must hold `status:read`
@@ -30,14 +30,6 @@ export const READ_SERVICE_HISTORY: Access = { credential: "optional", scopes: ["
 
 /** Most days `serviceHistory` returns (SPEC §8). */
 export const HISTORY_MAX_DAYS = 90;
-
-/** Worst status per UTC day for one service. */
-export interface ServiceHistory {
-  readonly slug: string;
-  readonly days: number;
-  /** Oldest first; the last entry is today (so far). */
-  readonly entries: DayWorst[];
-}
 
 /** Worst status per UTC day over the last `days` days (1..90, today included). */
 export async function serviceHistory(
@@ -71,37 +63,6 @@ export function historyOf(found: ServiceWithHistory, now: EpochMs, days: number)
     days,
     entries: dailyWorst(found.transitions, now, days, row.currentStatus),
   };
-}
-
-/** Uptime percentages over the last 7, 30 and 90 days, and MTTR over 90 days. */
-export interface ServiceUptime {
-  readonly slug: string;
-  /** Percent (3 decimals) or null when nothing was observed in the window. */
-  readonly days7: number | null;
-  readonly days30: number | null;
-  readonly days90: number | null;
-  /** Mean minutes to recovery of disruptions that ended in the last 90 days (1 decimal). */
-  readonly mttrMinutes: number | null;
-  /** Disruptions that ended in the last 90 days (the MTTR sample size). */
-  readonly disruptions: number;
-  /** The instant the figures were computed for (window end). */
-  readonly asOf: EpochMs;
-  /**
-   * First instant of the 90-day window with a known status, or null when none: uptime covers
-   * only time observed, so a service first read 3 days ago has 3 days behind its figures.
-   */
-  readonly observedSince: EpochMs | null;
-  /** Share (percent, 1 decimal) of each window with a known status. */
-  readonly observedPercent: {
-    readonly days7: number;
-    readonly days30: number;
-    readonly days90: number;
-  };
-  /**
-   * "not enough data yet (4 min observed)" while less than a day was observed (the percentages
-   * are then null); null once there is.
-   */
-  readonly note: string | null;
 }
 
 /** 7/30/90-day uptime and 90-day MTTR of one service. */
@@ -144,3 +105,5 @@ export function uptimeOf(found: ServiceWithHistory, now: EpochMs): ServiceUptime
     note,
   };
 }
+
+export type { ServiceHistory, ServiceUptime };

@@ -490,3 +490,15 @@ export {
   gradeOf,
   GRADES,
 } from "./ack_grade.ts";
+export type {
+  BoardEntry,
+  BoardView,
+  DeliveryView,
+  EarlyWarning,
+  GroupView,
+  MonitorView,
+  OwnEyes,
+  ProbeTarget,
+  ServiceHistory,
+  ServiceUptime,
+} from "./views.ts";
