@@ -5,169 +5,64 @@
  * @module
  */
 import { z } from "zod";
-import { READING_ERROR_KINDS, READING_STATES } from "../../domain/reading.ts";
-import { STATUS_LEVELS } from "../../domain/status.ts";
-import { RESOLUTION_IMPACTS, type ResolutionImpact } from "../../domain/resolution.ts";
+import * as wire from "../../wire/mod.ts";
 import { ApiFailure, CliError, exitCodeOf, UnknownBoard, UnknownVendor } from "./exit.ts";
 
-/** Every status level, ranked ones first. */
-export const LevelSchema = z.enum([...STATUS_LEVELS, "UNKNOWN"]);
+// The shapes are the server's own (`wire/`). Fields a server older than this client leaves out
+// are optional here, so `status` still reads it.
 
-/** An ISO 8601 timestamp, or null when the API has none. */
-const Time = z.string().nullable();
+/** Every status level, ranked ones first. */
+export const LevelSchema = wire.StatusLevelSchema;
 
 /** Reading health: can statusd read the vendor; if not, why and since when. */
-export const ReadingSchema = z.object({
-  state: z.enum(READING_STATES),
-  summary: z.string(),
-  lastAttemptAt: Time,
-  lastSuccessAt: Time,
-  consecutiveFailures: z.number().int(),
-  error: z.object({
-    kind: z.enum(READING_ERROR_KINDS),
-    httpStatus: z.number().int().nullable(),
-    message: z.string(),
-    since: z.string(),
-  }).nullable(),
-  notes: z.array(z.string()),
-  redetection: z.object({ at: z.string(), from: z.string(), to: z.string() }).nullable(),
-});
+export const ReadingSchema = wire.ReadingSchema;
 /** Reading health of one service. */
 export type Reading = z.infer<typeof ReadingSchema>;
 
 /** A service as `/api/services` lists it (DESIGN §4). */
-export const ServiceSchema = z.object({
-  name: z.string(),
-  slug: z.string(),
-  currentStatus: LevelSchema,
-  uptimePercent: z.number().nullable(),
-  /** Seconds of the 30 days actually observed (absent from older servers). */
-  uptimeObservedSeconds: z.number().optional(),
-  category: z.string(),
-  provider: z.string(),
-  statusPageUrl: z.string(),
-  platform: z.string(),
-  lastCheckedAt: Time,
-  lastChangedAt: Time,
-  /** Absent from servers older than reading health. */
-  reading: ReadingSchema.optional(),
+export const ServiceSchema = wire.ServiceSchema.partial({
+  uptimeObservedSeconds: true,
+  reading: true,
 });
 /** A service as listed. */
 export type Service = z.infer<typeof ServiceSchema>;
 
 /** One component of a service. */
-export const ComponentSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: LevelSchema,
-  group: z.string().nullable(),
-  updatedAt: Time,
-});
+export const ComponentSchema = wire.ComponentSchema;
 
 /** An incident or maintenance with its timeline. */
-export const IncidentSchema = z.object({
-  id: z.string(),
-  serviceSlug: z.string(),
-  title: z.string(),
-  status: z.string(),
-  impact: z.string(),
-  startedAt: z.string(),
-  updatedAt: Time,
-  resolvedAt: Time,
-  url: z.string().nullable(),
-  components: z.array(z.string()),
-  updates: z.array(z.object({ at: z.string(), status: z.string(), body: z.string() })),
-  /** Maintenance window as announced (absent from servers older than this client). */
-  scheduledStartAt: Time.optional(),
-  scheduledEndAt: Time.optional(),
-  /** What the vendor rewrote of it after publishing (absent from older servers). */
-  revisions: z.array(z.object({
-    at: z.string(),
-    kind: z.string(),
-    before: z.string(),
-    after: z.string(),
-  })).optional(),
-  /** When the vendor took it off its page; null while listed (absent from older servers). */
-  removedAt: Time.optional(),
-  /** A maintenance past its announced end the vendor has not closed (absent from older servers). */
-  overrun: z.object({ since: z.string(), seconds: z.number() }).nullable().optional(),
+export const IncidentSchema = wire.IncidentSchema.partial({
+  scheduledStartAt: true,
+  scheduledEndAt: true,
+  revisions: true,
+  removedAt: true,
+  overrun: true,
 });
 /** An incident as the API returns it. */
 export type Incident = z.infer<typeof IncidentSchema>;
 
-/** How long a set of incidents took to resolve. */
-const ResolutionFigureSchema = z.object({
-  incidents: z.number().int(),
-  p50Minutes: z.number().nullable(),
-  p90Minutes: z.number().nullable(),
-});
-
 /** Typical time to resolve: p50/p90 minutes over `windowDays`, overall and per impact. */
-export const TimeToResolveSchema = z.object({
-  windowDays: z.number().int(),
-  all: ResolutionFigureSchema,
-  byImpact: z.object(
-    Object.fromEntries(RESOLUTION_IMPACTS.map((i) => [i, ResolutionFigureSchema])) as Record<
-      ResolutionImpact,
-      typeof ResolutionFigureSchema
-    >,
-  ),
-});
+export const TimeToResolveSchema = wire.TimeToResolveSchema;
 /** Typical time to resolve of one service. */
 export type TimeToResolve = z.infer<typeof TimeToResolveSchema>;
 
 /** statusd's own early warning of a service (`earlyWarning`). */
-export const EarlyWarningSchema = z.object({
-  phase: z.enum(["suspected", "acknowledged"]),
-  since: z.string(),
-  suspectedAt: z.string(),
-  acknowledgedAt: z.string().nullable(),
-  /** Absent from servers older than this client. */
-  vendorClaimedStart: z.string().nullable().optional(),
-  delayMinutes: z.number().nullable(),
-  evidence: z.string(),
-  probes: z.object({
-    failed: z.number(),
-    total: z.number(),
-    hosts: z.array(z.string()),
-  }),
-  reporters: z.number(),
-  component: z.string().nullable(),
-  summary: z.string(),
-  /** Absent from servers older than this client. */
-  visibility: z.enum(["public", "account"]).optional(),
-  ownObservation: z.literal(true),
+export const EarlyWarningSchema = wire.EarlyWarningSchema.partial({
+  vendorClaimedStart: true,
+  visibility: true,
 });
 
 /** How quickly the vendor admits trouble statusd saw itself (`trackRecord`). */
-export const TrackRecordSchema = z.object({
-  windowDays: z.number(),
-  episodes: z.number(),
-  unacknowledged: z.number(),
-  vendorFirst: z.number(),
-  averageDelayMinutes: z.number().nullable(),
-  grade: z.string().nullable(),
-  gradeNote: z.string().nullable(),
-  /** Absent from servers older than this client. */
-  backdatedIncidents: z.number().optional(),
-});
+export const TrackRecordSchema = wire.TrackRecordSchema.partial({ backdatedIncidents: true });
 
 /** One service with its components and open incidents (`/api/services/{slug}`). */
 export const ServiceDetailSchema = ServiceSchema.extend({
   components: z.array(ComponentSchema),
   incidents: z.array(IncidentSchema),
-  /** Absent from servers older than this client. */
   timeToResolve: TimeToResolveSchema.optional(),
-  /** Absent from servers older than this client. */
   earlyWarning: EarlyWarningSchema.nullable().optional(),
-  /** Absent from servers older than this client. */
   trackRecord: TrackRecordSchema.optional(),
-  /** Absent from servers older than this client. */
-  probeTargets: z.array(z.object({
-    url: z.string(),
-    lastAnswer: z.enum(["up", "down", "refused"]).nullable(),
-    since: z.string().nullable(),
-  })).optional(),
+  probeTargets: wire.ServiceDetailSchema.shape.probeTargets.optional(),
 });
 
 /** A member's report (`POST /api/user/reports`). */
@@ -185,34 +80,24 @@ export type Report = z.infer<typeof ReportSchema>;
 export type ServiceDetail = z.infer<typeof ServiceDetailSchema>;
 
 /** Uptime percentages per window and mean time to recovery (`/api/services/{slug}/uptime`). */
-export const UptimeSchema = z.object({
-  days7: z.number().nullable(),
-  days30: z.number().nullable(),
-  days90: z.number().nullable(),
-  /** Mean minutes to recovery of the disruptions that ended in the last 90 days. */
-  mttrMinutes: z.number().nullable(),
-  /** How many disruptions ended in the last 90 days (the MTTR sample). */
-  disruptions: z.number().int(),
-  /** Window end the figures were computed for (older servers leave it out). */
-  asOf: z.string().optional(),
-  /** First instant of the 90 days with a known status; null when none (older servers: absent). */
-  observedSince: z.string().nullable().optional(),
-  /** "not enough data yet (4 min observed)" while less than a day was observed (older: absent). */
-  note: z.string().nullable().optional(),
-});
+export const UptimeSchema = wire.UptimeSchema.pick({
+  days7: true,
+  days30: true,
+  days90: true,
+  mttrMinutes: true,
+  disruptions: true,
+  asOf: true,
+  observedSince: true,
+  note: true,
+}).partial({ asOf: true, observedSince: true, note: true });
 /** Uptime figures of one service. */
 export type Uptime = z.infer<typeof UptimeSchema>;
 
 /** The page envelope of DESIGN §10 around `item`. */
 export function pageSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    content: z.array(item),
-    totalElements: z.number().int(),
-    page: z.number().int(),
-    size: z.number().int(),
-    totalPages: z.number().int(),
-  });
+  return wire.pageSchema(item, "results");
 }
+
 /** A page of results. */
 export interface Page<T> {
   content: T[];
@@ -274,36 +159,25 @@ export interface MaintenanceQuery {
 }
 
 /** A monitor as `GET /api/user/monitors` answers it (the fields the CLI shows). */
-export const MonitorSchema = z.object({
-  id: z.string(),
-  service: z.string(),
-  serviceName: z.string().nullable(),
-  components: z.array(z.string()),
-  label: z.string().nullable(),
-  paused: z.boolean(),
-  currentStatus: LevelSchema,
-  uptime30d: z.number().nullable(),
-  state: z.string(),
-  missingComponents: z.array(z.string()),
+export const MonitorSchema = wire.MonitorBriefSchema.extend({
   openIncidents: z.array(IncidentSchema),
-  lastCheckedAt: z.string().nullable(),
 });
 /** A monitor. */
 export type Monitor = z.infer<typeof MonitorSchema>;
 
 /** A board as `GET /api/boards/{slug}` answers it (the fields the CLI reads). */
-export const BoardSchema = z.object({
-  slug: z.string(),
-  title: z.string(),
-  currentStatus: LevelSchema,
-  entries: z.array(z.object({
-    kind: z.enum(["group", "monitor"]),
-    id: z.string(),
-    name: z.string(),
-    currentStatus: LevelSchema,
-    services: z.array(z.string()),
-  })),
-});
+export const BoardSchema = wire.BoardSchema.pick({ slug: true, title: true, currentStatus: true })
+  .extend({
+    entries: z.array(
+      wire.EntrySchema.pick({
+        kind: true,
+        id: true,
+        name: true,
+        currentStatus: true,
+        services: true,
+      }),
+    ),
+  });
 /** A board. */
 export type Board = z.infer<typeof BoardSchema>;
 

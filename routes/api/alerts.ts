@@ -14,7 +14,6 @@ import {
   deleteEscalation,
   deleteRoute,
   deleteRule,
-  type DeliveryView,
   getDelivery,
   getEscalation,
   getRoute,
@@ -34,7 +33,6 @@ import {
 } from "../../app/mod.ts";
 import {
   CHANNEL_KINDS,
-  DELIVERY_STATES,
   type EscalationRecord,
   type RuleRecord,
   STATUS_LEVELS,
@@ -43,7 +41,7 @@ import {
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { idParam, NO_STORE, registerAccountDocApi } from "./account_doc_routes.ts";
-import { pageJson, PageQuery, pageSchema } from "./schemas.ts";
+import { eventJson, EventSchema, pageJson, PageQuery, pageSchema } from "./schemas.ts";
 
 const RouteSchema = z.object({
   id: z.string().openapi({ example: "rt_k3v9q2xw8t4m" }),
@@ -92,39 +90,6 @@ const PatchBody = z.object({
   paused: z.literal(false).optional(),
 }).strict().openapi("AlertRoutePatch");
 
-const AttemptSchema = z.object({
-  n: z.number().int(),
-  at: z.string(),
-  ok: z.boolean(),
-  status: z.number().int().nullable().openapi({ description: "HTTP status or SMTP reply code" }),
-  reply: z.string().nullable(),
-  latencyMs: z.number(),
-  error: z.string().nullable(),
-});
-
-const EventSchema = z.object({
-  id: z.string().openapi({
-    description: "Stable: the `webhook-id` receivers can drop a duplicate by",
-  }),
-  routeId: z.string(),
-  source: z.object({
-    kind: z.enum(["rule", "subscription", "test", "notice"]),
-    id: z.string().nullable(),
-  }),
-  changeId: z.number().int().nullable(),
-  notificationId: z.string(),
-  step: z.number().int(),
-  recovery: z.boolean(),
-  trigger: z.string(),
-  summary: z.string(),
-  state: z.enum(DELIVERY_STATES),
-  attempts: z.array(AttemptSchema),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).openapi("AlertEvent");
-
 const IdParam = idParam();
 const tags = ["Alerting"];
 const ROUTES = "/api/user/alert-routes";
@@ -142,26 +107,6 @@ function routeJson(r: RouteView): z.infer<typeof RouteSchema> {
     version: r.version,
     createdAt: toIso(r.createdAt)!,
     updatedAt: toIso(r.updatedAt)!,
-  };
-}
-
-function eventJson(e: DeliveryView): z.infer<typeof EventSchema> {
-  return {
-    id: e.id,
-    routeId: e.routeId,
-    source: e.source,
-    changeId: e.changeId,
-    notificationId: e.notificationId,
-    step: e.step,
-    recovery: e.recovery,
-    trigger: e.trigger,
-    summary: e.summary,
-    state: e.state,
-    attempts: e.attempts.map((a) => ({ ...a, at: toIso(a.at)! })),
-    lastError: e.lastError,
-    nextAttemptAt: e.state === "pending" ? toIso(e.notBefore) : null,
-    createdAt: toIso(e.createdAt)!,
-    updatedAt: toIso(e.updatedAt)!,
   };
 }
 

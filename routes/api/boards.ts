@@ -8,14 +8,12 @@
 import { z } from "@hono/zod-openapi";
 import {
   boardBySlug,
-  type BoardView,
   createBoard,
   createGroup,
   deleteBoard,
   deleteGroup,
   getBoard,
   getGroup,
-  type GroupView,
   listBoards,
   listGroups,
   OPEN,
@@ -24,74 +22,10 @@ import {
   updateGroup,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { type EpochMs, toIso } from "../../domain/mod.ts";
 import type { Register } from "../register.ts";
 import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
 import { defineRoute } from "./define.ts";
-import { monitorJson, MonitorSchema } from "./monitors.ts";
-import { incidentJson, IncidentSchema, pageSchema, StatusLevelSchema } from "./schemas.ts";
-
-const GroupSchema = z.object({
-  id: z.string().openapi({ example: "grp_q8w2e4r6t8y0" }),
-  name: z.string().openapi({ example: "payments path" }),
-  currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its monitors" }),
-  monitors: z.array(MonitorSchema).openapi({ description: "Its monitors, in order" }),
-  version: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).openapi("Group");
-
-const DaySchema = z.object({
-  date: z.string().openapi({ example: "2026-11-20" }),
-  worstStatus: StatusLevelSchema,
-});
-
-const EntrySchema = z.object({
-  kind: z.enum(["group", "monitor"]),
-  id: z.string(),
-  name: z.string(),
-  currentStatus: StatusLevelSchema,
-  history: z.array(DaySchema).openapi({ description: "Worst level per UTC day, 90 days" }),
-  openIncidents: z.array(IncidentSchema),
-  monitors: z.array(MonitorSchema).openapi({ description: "For a group: its monitors" }),
-  services: z.array(z.string()).openapi({
-    description: "Slugs of the services the entry watches",
-  }),
-}).openapi("BoardEntry");
-
-const BoardSchema = z.object({
-  id: z.string().openapi({ example: "brd_a1s2d3f4g5h6" }),
-  slug: z.string().openapi({ example: "acme-stack" }),
-  title: z.string(),
-  public: z.boolean().openapi({ description: "Readable by anyone at /b/{slug}" }),
-  url: z.string().openapi({ description: "Its page, /b/{slug}" }),
-  description: z.string().nullable().openapi({
-    description: "What its status page says under the title",
-  }),
-  accentColor: z.string().nullable().openapi({
-    description: "Its status page's accent colour, #rrggbb",
-    example: "#0b5cad",
-  }),
-  links: z.array(z.object({ label: z.string(), url: z.string() })).openapi({
-    description: "Links its status page shows (at most 5)",
-  }),
-  host: z.string().nullable().openapi({
-    description: "A host of its own: requests for it are served this board's status page",
-    example: "status.example.com",
-  }),
-  logoUrl: z.string().nullable().openapi({
-    description: "Where its logo is served (/b/{slug}/logo), or null without one",
-  }),
-  earlyWarning: z.boolean().openapi({
-    description: "Its status page shows statusd's own public early warnings of its vendors",
-  }),
-  currentStatus: StatusLevelSchema.openapi({ description: "The worst level of its entries" }),
-  items: z.array(z.object({ kind: z.enum(["group", "monitor"]), id: z.string() })),
-  entries: z.array(EntrySchema),
-  version: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).openapi("Board");
+import { boardJson, BoardSchema, groupJson, GroupSchema, pageSchema } from "./schemas.ts";
 
 const ItemBody = z.object({ kind: z.enum(["group", "monitor"]), id: z.string() }).strict();
 const GroupCreate = z.object({
@@ -150,52 +84,6 @@ const SlugParam = z.object({
     example: "acme-stack",
   }),
 });
-
-function groupJson(g: GroupView, now: EpochMs): z.infer<typeof GroupSchema> {
-  return {
-    id: g.id,
-    name: g.name,
-    currentStatus: g.currentStatus,
-    monitors: g.monitors.map((m) => monitorJson(m, now)),
-    version: g.version,
-    createdAt: toIso(g.createdAt)!,
-    updatedAt: toIso(g.updatedAt)!,
-  };
-}
-
-function boardJson(b: BoardView, now: EpochMs): z.infer<typeof BoardSchema> {
-  return {
-    id: b.id,
-    slug: b.slug,
-    title: b.title,
-    public: b.public,
-    url: `/b/${b.slug}`,
-    description: b.description,
-    accentColor: b.accentColor,
-    links: b.links.map((l) => ({ label: l.label, url: l.url })),
-    host: b.host,
-    logoUrl: b.logo ? `/b/${b.slug}/logo` : null,
-    earlyWarning: b.earlyWarning,
-    currentStatus: b.currentStatus,
-    items: b.items.map((i) => ({ kind: i.kind, id: i.id })),
-    entries: b.entries.map((e) => ({
-      kind: e.kind,
-      id: e.id,
-      name: e.name,
-      currentStatus: e.currentStatus,
-      history: e.history.map((d) => ({
-        date: toIso(d.day)!.slice(0, 10),
-        worstStatus: d.worstStatus,
-      })),
-      openIncidents: e.openIncidents.map((i) => incidentJson(i, now)),
-      monitors: e.monitors.map((m) => monitorJson(m, now)),
-      services: [...e.services],
-    })),
-    version: b.version,
-    createdAt: toIso(b.createdAt)!,
-    updatedAt: toIso(b.updatedAt)!,
-  };
-}
 
 /** The words of a group's or a board's routes, from its name and what a reading shows. */
 function words(noun: string, plural: string, op: string, what: string) {

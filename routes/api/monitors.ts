@@ -11,59 +11,14 @@ import {
   deleteMonitor,
   getMonitor,
   listMonitors,
-  type MonitorView,
   READ_MONITORS,
   updateMonitor,
   WRITE_MONITORS,
 } from "../../app/mod.ts";
-import { type EpochMs, toIso } from "../../domain/mod.ts";
 import { ErrorSchema } from "../errors.ts";
 import type { Register } from "../register.ts";
 import { idParam, registerAccountDocApi } from "./account_doc_routes.ts";
-import {
-  incidentJson,
-  IncidentSchema,
-  pageSchema,
-  readingJson,
-  ReadingSchema,
-  StatusLevelSchema,
-} from "./schemas.ts";
-
-/** A monitor (the `Monitor` schema). */
-export const MonitorSchema = z.object({
-  id: z.string().openapi({ example: "mon_k3v9q2xw8t4m" }),
-  service: z.string().openapi({ description: "Slug of the watched service", example: "aws" }),
-  serviceName: z.string().nullable().openapi({
-    description: "Its name; null when the service has left the catalog (the monitor is kept)",
-  }),
-  components: z.array(z.string()).openapi({
-    description: "Watched component names; empty: the whole service",
-    example: ["Amazon EC2 (eu-west-1)"],
-  }),
-  label: z.string().nullable(),
-  slaTarget: z.number().nullable().openapi({
-    description: "Percent overriding the account's SLA target; null: the account's",
-  }),
-  paused: z.boolean(),
-  currentStatus: StatusLevelSchema.openapi({
-    description: "Worst level of the watched components now (of the service when none chosen)",
-  }),
-  uptime30d: z.number().nullable().openapi({
-    description: "Uptime percent of the watched selection over 30 days; null when unobserved",
-  }),
-  state: z.enum(["ok", "service_missing", "components_missing"]).openapi({
-    description: "Whether what the monitor watches still exists",
-  }),
-  missingComponents: z.array(z.string()).openapi({
-    description: "Chosen components no longer on the vendor's page",
-  }),
-  openIncidents: z.array(IncidentSchema),
-  lastCheckedAt: z.string().nullable(),
-  reading: ReadingSchema.nullable(),
-  version: z.number().int().openapi({ description: "Configuration version (the ETag)" }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).openapi("Monitor");
+import { monitorJson, MonitorSchema, pageSchema, StatusLevelSchema } from "./schemas.ts";
 
 const MonitorPageSchema = pageSchema(MonitorSchema, "MonitorPage", "monitors");
 
@@ -81,29 +36,6 @@ const PatchBody = z.object({
   slaTarget: z.number().nullable().optional(),
   paused: z.boolean().optional(),
 }).strict().openapi("MonitorPatch");
-
-/** A monitor as JSON. */
-export function monitorJson(m: MonitorView, now: EpochMs): z.infer<typeof MonitorSchema> {
-  return {
-    id: m.id,
-    service: m.serviceSlug,
-    serviceName: m.serviceName,
-    components: [...m.components],
-    label: m.label,
-    slaTarget: m.slaTarget,
-    paused: m.paused,
-    currentStatus: m.currentStatus,
-    uptime30d: m.uptime30d,
-    state: m.state,
-    missingComponents: [...m.missingComponents],
-    openIncidents: m.openIncidents.map((i) => incidentJson(i, now)),
-    lastCheckedAt: toIso(m.lastCheckedAt),
-    reading: m.reading === null ? null : readingJson(m.reading),
-    version: m.version,
-    createdAt: toIso(m.createdAt)!,
-    updatedAt: toIso(m.updatedAt)!,
-  };
-}
 
 /** Mounts the monitors API. */
 export const registerMonitorsApi: Register = (api) => {

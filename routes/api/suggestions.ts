@@ -17,7 +17,7 @@ import { READABLE_FILES } from "../../lib/mod.ts";
 import type { Register } from "../register.ts";
 import { defineRoute } from "./define.ts";
 import { IdempotencyHeader, idempotencyResponses, NO_STORE } from "./account_doc_routes.ts";
-import { monitorJson, MonitorSchema } from "./monitors.ts";
+import { monitorJson, MonitorSchema } from "./schemas.ts";
 
 const SuggestBody = z.object({
   files: z.array(

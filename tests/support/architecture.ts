@@ -103,6 +103,8 @@ export const RULES: readonly AreaRule[] = [
     mayImport: ["domain", "lib", "outbound/channels", "ingest/pinned_client.ts", "log.ts"],
     packages: ["zod", "standardwebhooks", "nodemailer", "node:crypto"],
   },
+  // What statusd's data looks like outside: shapes and mappers REST, MCP and the CLI share.
+  { area: "wire/", mayImport: ["domain", "lib"], packages: ["zod"], forbidden: IMPURE },
   {
     area: "app/",
     mayImport: ["domain", "lib", "outbound/channels", "log.ts"],
@@ -110,11 +112,12 @@ export const RULES: readonly AreaRule[] = [
   },
   {
     area: "routes/",
-    mayImport: ["domain", "lib", "app", "log.ts"],
+    mayImport: ["domain", "lib", "app", "wire", "log.ts"],
     packages: [
       "hono",
       "hono/",
       "@hono/zod-openapi",
+      "@asteasolutions/zod-to-openapi",
       "zod",
       "@modelcontextprotocol/sdk/",
       "@oslojs/encoding",
@@ -126,7 +129,7 @@ export const RULES: readonly AreaRule[] = [
       "badge-maker",
     ],
   },
-  { area: "cli/status/", mayImport: ["domain", "lib"], packages: ["zod"] },
+  { area: "cli/status/", mayImport: ["domain", "lib", "wire"], packages: ["zod"] },
   {
     area: "cli/admin/",
     mayImport: ["domain", "lib", "app", "store", "config.ts", "log.ts", "clock.ts"],

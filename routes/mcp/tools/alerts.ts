@@ -7,36 +7,27 @@
 import { z } from "zod";
 import { acknowledgeEvent, type DeliveryView, listDeliveries } from "../../../app/mod.ts";
 import { DELIVERY_STATES, toIso } from "../../../domain/mod.ts";
+import { eventJson, EventSchema } from "../../../wire/mod.ts";
 import { defineTool } from "../tool.ts";
 
-const EventShape = z.object({
-  id: z.string(),
-  routeId: z.string(),
-  notificationId: z.string().describe("Steps, repeats and the recovery of one alert share it"),
-  trigger: z.string(),
-  summary: z.string(),
-  step: z.number().int().describe("0: the rule's routes; 1…: an escalation step"),
-  recovery: z.boolean(),
-  state: z.enum(DELIVERY_STATES),
-  lastError: z.string().nullable(),
-  due: z.string().nullable().describe("When it is (or was) due to be sent"),
-  createdAt: z.string().nullable(),
-});
+/** An alert event as tools show it: the REST `AlertEvent` without its attempts. */
+const EventShape = EventSchema.pick({
+  id: true,
+  routeId: true,
+  notificationId: true,
+  trigger: true,
+  summary: true,
+  step: true,
+  recovery: true,
+  state: true,
+  lastError: true,
+  createdAt: true,
+}).extend({ due: z.string().nullable().describe("When it is (or was) due to be sent") });
 
 function eventShape(e: DeliveryView): z.input<typeof EventShape> {
-  return {
-    id: e.id,
-    routeId: e.routeId,
-    notificationId: e.notificationId,
-    trigger: e.trigger,
-    summary: e.summary,
-    step: e.step,
-    recovery: e.recovery,
-    state: e.state,
-    lastError: e.lastError,
-    due: toIso(e.notBefore),
-    createdAt: toIso(e.createdAt),
-  };
+  const { source: _, changeId: _c, attempts: _a, nextAttemptAt: _n, updatedAt: _u, ...shown } =
+    eventJson(e);
+  return { ...shown, due: toIso(e.notBefore) };
 }
 
 /** `list_alert_events`. */

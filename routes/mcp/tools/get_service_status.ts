@@ -4,16 +4,20 @@ import { getService, ownEyesOf } from "../../../app/mod.ts";
 import { holdsScope, toIso } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import {
+  EarlyWarningSchema,
+  readingJson,
+  ReadingSchema,
+  timeToResolveJson,
+  TimeToResolveSchema,
+  TrackRecordSchema,
+} from "../../../wire/mod.ts";
+import {
   IncidentSummary,
   incidentSummary,
-  ReadingShape,
-  readingShape,
   ServiceSummary,
   serviceSummary,
   Slug,
   Status,
-  TimeToResolveShape,
-  timeToResolveShape,
 } from "./_shapes.ts";
 
 /** The tool. */
@@ -39,7 +43,7 @@ export const getServiceStatusTool = defineTool({
   input: z.object({ slug: Slug }),
   output: ServiceSummary.extend({
     lastCheckedAt: z.string().nullable(),
-    reading: ReadingShape,
+    reading: ReadingSchema,
     components: z.object({
       total: z.number().int(),
       notOperational: z.array(
@@ -49,29 +53,25 @@ export const getServiceStatusTool = defineTool({
     openIncidents: z.array(IncidentSummary).nullable().describe(
       "null when the caller lacks incidents:read",
     ),
-    timeToResolve: TimeToResolveShape,
-    earlyWarning: z.object({
-      phase: z.enum(["suspected", "acknowledged"]),
-      since: z.string(),
-      acknowledgedAt: z.string().nullable(),
-      delayMinutes: z.number().nullable(),
-      evidence: z.string(),
-      summary: z.string(),
-      visibility: z.enum(["public", "account"]).describe(
-        "public: what anyone sees; account: your account's own reports, which no one else sees",
-      ),
-      ownObservation: z.literal(true),
+    timeToResolve: TimeToResolveSchema,
+    earlyWarning: EarlyWarningSchema.pick({
+      phase: true,
+      since: true,
+      acknowledgedAt: true,
+      delayMinutes: true,
+      evidence: true,
+      summary: true,
+      visibility: true,
+      ownObservation: true,
     }).nullable(),
-    trackRecord: z.object({
-      windowDays: z.number().int(),
-      episodes: z.number().int(),
-      unacknowledged: z.number().int(),
-      averageDelayMinutes: z.number().nullable(),
-      grade: z.string().nullable(),
-      gradeNote: z.string().nullable(),
-      backdatedIncidents: z.number().int().describe(
-        "incidents of the window whose start is earlier than statusd saw them listed (back-dated)",
-      ),
+    trackRecord: TrackRecordSchema.pick({
+      windowDays: true,
+      episodes: true,
+      unacknowledged: true,
+      averageDelayMinutes: true,
+      grade: true,
+      gradeNote: true,
+      backdatedIncidents: true,
     }),
   }),
   async run(ctx, caller, { slug }) {
@@ -80,7 +80,7 @@ export const getServiceStatusTool = defineTool({
     return {
       ...serviceSummary(s),
       lastCheckedAt: toIso(s.lastCheckedAt),
-      reading: readingShape(s.reading),
+      reading: readingJson(s.reading),
       components: {
         total: s.components.length,
         notOperational: s.components
@@ -90,7 +90,7 @@ export const getServiceStatusTool = defineTool({
       openIncidents: holdsScope(caller, "incidents:read")
         ? s.incidents.map((i) => incidentSummary(i, ctx.clock.now()))
         : null,
-      timeToResolve: timeToResolveShape(s.timeToResolve),
+      timeToResolve: timeToResolveJson(s.timeToResolve),
       earlyWarning: w === null ? null : {
         phase: w.phase,
         since: w.since,

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { listServices, SERVICE_SORTS } from "../../../app/mod.ts";
 import { CATEGORIES, PAGE_LIMIT_MAX } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
-import { ReadingStateEnum, ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
+import { ReadingStateSchema } from "../../../wire/mod.ts";
+import { ServiceSummary, serviceSummary, Status } from "./_shapes.ts";
 
 /** The tool. */
 export const listServicesTool = defineTool({
@@ -25,7 +26,7 @@ export const listServicesTool = defineTool({
     q: z.string().trim().min(1).max(100).optional().describe(
       "Search text; results are ranked best match first",
     ),
-    reading: ReadingStateEnum.optional().describe("Only vendors whose reading is in this state"),
+    reading: ReadingStateSchema.optional().describe("Only vendors whose reading is in this state"),
     sort: z.enum(SERVICE_SORTS).default("name").describe(
       "name, or slowest_to_admit: graded vendors only, the longest average delay first",
     ),

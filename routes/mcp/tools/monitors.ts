@@ -11,49 +11,40 @@ import {
   listMonitors,
   type MonitorView,
 } from "../../../app/mod.ts";
-import { toIso } from "../../../domain/mod.ts";
+import type { EpochMs } from "../../../domain/mod.ts";
+import {
+  boardJson,
+  BoardSchema,
+  EntrySchema,
+  IncidentSchema,
+  MonitorBriefSchema,
+  monitorJson,
+  MonitorSchema,
+} from "../../../wire/mod.ts";
 import { defineTool } from "../tool.ts";
 import { Slug, Status } from "./_shapes.ts";
 
-const MonitorShape = z.object({
-  id: z.string(),
-  service: z.string(),
-  serviceName: z.string().nullable(),
-  components: z.array(z.string()).describe("Watched components; empty: the whole service"),
-  label: z.string().nullable(),
-  paused: z.boolean(),
-  currentStatus: Status.describe("Worst level of what the monitor watches, now"),
-  uptime30d: z.number().nullable(),
-  state: z.enum(["ok", "service_missing", "components_missing"]),
-  missingComponents: z.array(z.string()),
-  openIncidents: z.array(z.object({
-    title: z.string(),
-    status: z.string(),
-    impact: z.string(),
-    startedAt: z.string().nullable(),
+/** A monitor as tools show it: the REST `Monitor`, its open incidents in brief. */
+const MonitorShape = MonitorBriefSchema.extend({
+  openIncidents: z.array(IncidentSchema.pick({
+    title: true,
+    status: true,
+    impact: true,
+    startedAt: true,
   })),
-  lastCheckedAt: z.string().nullable(),
 });
 
-function monitorShape(m: MonitorView): z.input<typeof MonitorShape> {
+function monitorShape(m: MonitorView, now: EpochMs): z.input<typeof MonitorShape> {
+  const { slaTarget: _, reading: _r, version: _v, createdAt: _c, updatedAt: _u, ...shown } =
+    monitorJson(m, now);
   return {
-    id: m.id,
-    service: m.serviceSlug,
-    serviceName: m.serviceName,
-    components: [...m.components],
-    label: m.label,
-    paused: m.paused,
-    currentStatus: m.currentStatus,
-    uptime30d: m.uptime30d,
-    state: m.state,
-    missingComponents: [...m.missingComponents],
-    openIncidents: m.openIncidents.map((i) => ({
-      title: i.title,
-      status: i.status,
-      impact: i.impact,
-      startedAt: toIso(i.startedAt),
+    ...shown,
+    openIncidents: shown.openIncidents.map(({ title, status, impact, startedAt }) => ({
+      title,
+      status,
+      impact,
+      startedAt,
     })),
-    lastCheckedAt: toIso(m.lastCheckedAt),
   };
 }
 
@@ -78,7 +69,10 @@ export const listMonitorsTool = defineTool({
     const page = await listMonitors(ctx, caller, { page: 0, limit: args.limit }, {
       status: args.status,
     });
-    return { total: page.totalElements, monitors: page.content.map(monitorShape) };
+    return {
+      total: page.totalElements,
+      monitors: page.content.map((m) => monitorShape(m, ctx.clock.now())),
+    };
   },
 });
 
@@ -105,6 +99,7 @@ export const addMonitorTool = defineTool({
         components: args.components,
         label: args.label ?? null,
       }),
+      ctx.clock.now(),
     );
   },
 });
@@ -139,35 +134,27 @@ export const getBoardStatusTool = defineTool({
   input: z.object({
     slug: z.string().trim().min(1).max(100).describe("The board's slug, e.g. acme-stack"),
   }),
-  output: z.object({
-    slug: z.string(),
-    title: z.string(),
-    public: z.boolean(),
-    currentStatus: Status,
-    entries: z.array(z.object({
-      kind: z.enum(["group", "monitor"]),
-      name: z.string(),
-      currentStatus: Status,
-      openIncidents: z.array(z.object({ title: z.string(), status: z.string() })),
-      monitors: z.array(z.object({ service: z.string(), currentStatus: Status })),
-    })),
+  output: BoardSchema.pick({ slug: true, title: true, public: true, currentStatus: true }).extend({
+    entries: z.array(
+      EntrySchema.pick({ kind: true, name: true, currentStatus: true }).extend({
+        openIncidents: z.array(IncidentSchema.pick({ title: true, status: true })),
+        monitors: z.array(MonitorSchema.pick({ service: true, currentStatus: true })),
+      }),
+    ),
   }),
   async run(ctx, caller, args) {
-    const b = await boardBySlug(ctx, caller, args.slug);
+    const b = boardJson(await boardBySlug(ctx, caller, args.slug), ctx.clock.now());
     return {
       slug: b.slug,
       title: b.title,
       public: b.public,
       currentStatus: b.currentStatus,
-      entries: b.entries.map((e) => ({
-        kind: e.kind,
-        name: e.name,
-        currentStatus: e.currentStatus,
-        openIncidents: e.openIncidents.map((i) => ({ title: i.title, status: i.status })),
-        monitors: e.monitors.map((m) => ({
-          service: m.serviceSlug,
-          currentStatus: m.currentStatus,
-        })),
+      entries: b.entries.map(({ kind, name, currentStatus, openIncidents, monitors }) => ({
+        kind,
+        name,
+        currentStatus,
+        openIncidents: openIncidents.map(({ title, status }) => ({ title, status })),
+        monitors: monitors.map(({ service, currentStatus }) => ({ service, currentStatus })),
       })),
     };
   },
