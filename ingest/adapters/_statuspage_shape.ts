@@ -217,3 +217,59 @@ export function readStatuspageShape(
     : levelFromOpenIncidents(all);
   return { indicator, components, incidents: all };
 }
+
+/** Page-level `status.indicator`. */
+const INDICATOR: Record<string, StatusLevel> = {
+  none: "OPERATIONAL",
+  minor: "DEGRADED_PERFORMANCE",
+  major: "PARTIAL_OUTAGE",
+  critical: "MAJOR_OUTAGE",
+  maintenance: "UNDER_MAINTENANCE",
+};
+
+/** `components[].status`. */
+const COMPONENT_STATUS: Record<string, StatusLevel> = {
+  operational: "OPERATIONAL",
+  degraded_performance: "DEGRADED_PERFORMANCE",
+  partial_outage: "PARTIAL_OUTAGE",
+  major_outage: "MAJOR_OUTAGE",
+  under_maintenance: "UNDER_MAINTENANCE",
+};
+
+/** `incidents[].status` and their updates' `status`. */
+const INCIDENT_STATUS: Record<string, IncidentStatus> = {
+  investigating: "INVESTIGATING",
+  identified: "IDENTIFIED",
+  monitoring: "MONITORING",
+  resolved: "RESOLVED",
+  postmortem: "RESOLVED",
+};
+
+/** `scheduled_maintenances[].status` and their updates' `status`. */
+const MAINTENANCE_STATUS: Record<string, IncidentStatus> = {
+  scheduled: "SCHEDULED",
+  in_progress: "IN_PROGRESS",
+  verifying: "IN_PROGRESS",
+  completed: "COMPLETED",
+};
+
+/** `impact` of incidents and maintenances. */
+const IMPACT: Record<string, Impact> = {
+  none: "NONE",
+  minor: "MINOR",
+  major: "MAJOR",
+  critical: "CRITICAL",
+  maintenance: "MAINTENANCE",
+};
+
+/**
+ * Statuspage v2's words, which incident.io's compatible API speaks too: a platform of the family
+ * with other words passes its own tables.
+ */
+export const STATUSPAGE_TABLES: StatuspageTables = {
+  indicator: INDICATOR,
+  component: COMPONENT_STATUS,
+  incidentStatus: INCIDENT_STATUS,
+  maintenanceStatus: MAINTENANCE_STATUS,
+  impact: IMPACT,
+};

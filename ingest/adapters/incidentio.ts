@@ -25,53 +25,18 @@ import {
 } from "./_json_payload.ts";
 import { jsonTime } from "./_json_time.ts";
 import { digestText } from "./_pulse.ts";
-import { readStatuspageShape, type StatuspageTables } from "./_statuspage_shape.ts";
+import { readStatuspageShape, STATUSPAGE_TABLES } from "./_statuspage_shape.ts";
 
 const PLATFORM = "incidentio";
 
-/** Compat API `status.indicator` (same words as Statuspage). */
-export const INDICATOR: Record<string, StatusLevel> = {
-  none: "OPERATIONAL",
-  minor: "DEGRADED_PERFORMANCE",
-  major: "PARTIAL_OUTAGE",
-  critical: "MAJOR_OUTAGE",
-  maintenance: "UNDER_MAINTENANCE",
-};
-
-/** Compat API `components[].status`. */
-export const COMPONENT_STATUS: Record<string, StatusLevel> = {
-  operational: "OPERATIONAL",
-  degraded_performance: "DEGRADED_PERFORMANCE",
-  partial_outage: "PARTIAL_OUTAGE",
-  major_outage: "MAJOR_OUTAGE",
-  under_maintenance: "UNDER_MAINTENANCE",
-};
-
-/** Compat API incident `status` and update `status`. */
-export const INCIDENT_STATUS: Record<string, IncidentStatus> = {
-  investigating: "INVESTIGATING",
-  identified: "IDENTIFIED",
-  monitoring: "MONITORING",
-  resolved: "RESOLVED",
-  postmortem: "RESOLVED",
-};
-
-/** Compat API maintenance `status` (incident.io pages rarely serve maintenances here). */
-export const MAINTENANCE_STATUS: Record<string, IncidentStatus> = {
-  scheduled: "SCHEDULED",
-  in_progress: "IN_PROGRESS",
-  verifying: "IN_PROGRESS",
-  completed: "COMPLETED",
-};
-
-/** Compat API `impact`. */
-export const IMPACT: Record<string, Impact> = {
-  none: "NONE",
-  minor: "MINOR",
-  major: "MAJOR",
-  critical: "CRITICAL",
-  maintenance: "MAINTENANCE",
-};
+/** The compatible API speaks Statuspage's words. */
+export {
+  COMPONENT_STATUS,
+  IMPACT,
+  INCIDENT_STATUS,
+  INDICATOR,
+  MAINTENANCE_STATUS,
+} from "./statuspage.ts";
 
 /** Widget API `affected_components[].current_status`. */
 export const WIDGET_COMPONENT_STATUS: Record<string, StatusLevel> = {
@@ -95,14 +60,6 @@ export const WIDGET_STATUS: Record<string, IncidentStatus> = {
   monitoring: "MONITORING",
   maintenance_in_progress: "IN_PROGRESS",
   maintenance_scheduled: "SCHEDULED",
-};
-
-const TABLES: StatuspageTables = {
-  indicator: INDICATOR,
-  component: COMPONENT_STATUS,
-  incidentStatus: INCIDENT_STATUS,
-  maintenanceStatus: MAINTENANCE_STATUS,
-  impact: IMPACT,
 };
 
 const affected = z.object({
@@ -261,6 +218,6 @@ export const incidentio: Adapter = {
   parse(body: string, ctx: ParseContext): Snapshot {
     const json = decodeJson(PLATFORM, body);
     if (isWidget(json)) return parseWidget(validate(PLATFORM, json, widget), ctx);
-    return readStatuspageShape(PLATFORM, json, TABLES, ctx);
+    return readStatuspageShape(PLATFORM, json, STATUSPAGE_TABLES, ctx);
   },
 };
