@@ -1,13 +1,15 @@
 /**
  * Alert delivery with real statusd processes (issue #13). (1) kill -9 between commit and send:
  * the alert is committed to the outbox (its rule waits a minute before sending) when the process
- * is killed; after a restart it is sent, and the receiver gets exactly one request for its id.
+ * is killed; the minute passes while no process runs; after a restart it is sent, and the
+ * receiver gets exactly one request for its id.
  * (2) Two instances on one PostgreSQL: twenty alerts, each sent by exactly one of them. (3) An
  * instance killed in the middle of a send on PostgreSQL: its lease ends with its session, and the
  * other instance sends the alert at once, under the same id.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { createAppContext, createMonitor, createRoute, createRule } from "../../app/mod.ts";
 import type { Store, Vendor } from "../../domain/mod.ts";
@@ -141,12 +143,22 @@ Deno.test({
         await first.kill();
       }
       equal(rx.on("/webhook").length, 0, "killed before anything was sent");
+      // The minute passes while no process runs (a fake clock for the stored row, instead of a
+      // real minute's wait): the delivery is due when the next process starts.
+      const db = new DatabaseSync(path);
+      try {
+        const due = db.prepare("UPDATE alert_deliveries SET not_before = ? WHERE state = 'pending'")
+          .run(Date.now());
+        equal(due.changes, 1, "one delivery committed, unsent");
+      } finally {
+        db.close();
+      }
       const second = await startStatusd(env);
       try {
         const [done] = await until("the alert after the restart", async () => {
           const e = await events(second.base, apiKey);
           return e[0]?.state === "delivered" ? e : null;
-        }, 90_000);
+        });
         deepStrictEqual(done!.attempts.map((a) => a.status), [200]);
         await new Promise((r) => setTimeout(r, 1_000));
         const received = rx.on("/webhook");

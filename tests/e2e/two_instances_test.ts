@@ -17,7 +17,7 @@ import { freePort, startStatusd, until } from "../support/statusd_process.ts";
 import { csrfOf } from "../support/web.ts";
 
 const VENDORS = 24;
-const INTERVAL_S = 5;
+const INTERVAL_S = 2;
 
 /** Reads an SSE stream in the background, keeping every change event's id per stream. */
 function watch(base: string) {
