@@ -121,7 +121,7 @@ Deno.test("every file and folder the README and docs name exists", () => {
   deepStrictEqual(missing, []);
 });
 
-Deno.test("docs/architecture.md has a row for every store noun and every process main.ts starts", async () => {
+Deno.test("docs/architecture.md has a row for every store noun and every process main.ts starts", () => {
   const text = Deno.readTextFileSync(new URL("docs/architecture.md", ROOT));
   const port = Deno.readTextFileSync(new URL("domain/store/mod.ts", ROOT));
   const body = /export interface Store \{([\s\S]*?)\n\}/.exec(port)![1]!;
