@@ -45,6 +45,7 @@ export {
   type ServiceDetail,
   serviceStatus,
   type Snapshot,
+  statusPageKey,
   type Vendor,
 } from "./service.ts";
 export {
@@ -153,6 +154,8 @@ export {
   type AccountDocStore,
   type AccountStore,
   type AccountSummary,
+  type AddedVendor,
+  type AddVendorResult,
   type ApiKeyRecord,
   type AttemptStore,
   type BoardItem,
@@ -195,6 +198,7 @@ export {
   type MonitorPatch,
   type MonitorRecord,
   type MonitorStore,
+  type NewAddedVendor,
   type NewApiKey,
   type NewBoard,
   type NewGroup,
@@ -229,6 +233,7 @@ export {
   type StoreEngine,
   type SuccessRecord,
   type TokenRotation,
+  type VendorOrigin,
 } from "./store/mod.ts";
 export type {
   AccountReports,

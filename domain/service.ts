@@ -45,6 +45,8 @@ export interface Vendor {
   readonly domains: readonly string[];
   /** Public endpoints statusd probes itself; derived from `domains` when absent. */
   readonly probes?: readonly string[];
+  /** Other names people type for it (`AWS`, `Microsoft 365`): search finds it by them. */
+  readonly aliases?: readonly string[];
 }
 
 /** A component (region or subsystem) as an adapter reads it. */
@@ -120,4 +122,16 @@ export interface ServiceDetail extends Service {
   readonly incidents: readonly Incident[];
   /** How long its incidents of the last 90 days took to resolve (p50/p90, per impact). */
   readonly timeToResolve: TimeToResolve;
+}
+
+/**
+ * What makes two status-page URLs the same page: host (lower case) and path without a trailing
+ * slash, whatever the scheme, port, query or fragment (`https://Status.Example.com/` and
+ * `http://status.example.com` are one page). Null for what is not an http(s) URL.
+ */
+export function statusPageKey(url: string): string | null {
+  if (!URL.canParse(url.trim())) return null;
+  const u = new URL(url.trim());
+  if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+  return `${u.hostname}${u.pathname.replace(/\/+$/, "")}`;
 }

@@ -91,6 +91,11 @@ export const CatalogEntrySchema = z.object({
     .refine((list) => new Set(list).size === list.length, {
       error: "The same probe URL is listed twice",
     }).optional(),
+  /** Other names people type for the vendor (search finds it by them). */
+  aliases: z.array(
+    requiredString("a string").transform((a) => a.trim()).pipe(z.string().min(1).max(100)),
+    { error: () => "Expected an array of names" },
+  ).max(20, "At most 20 aliases").optional(),
 }, { error: () => "Expected an object with name, slug and statusPageUrl" });
 
 /** A catalog file: a JSON array of entries. */
@@ -159,6 +164,7 @@ export function parseCatalog(json: unknown, source: string): Vendor[] {
       provider: e.provider ?? e.slug,
       domains: e.domains,
       ...(e.probes ? { probes: e.probes } : {}),
+      ...(e.aliases?.length ? { aliases: e.aliases } : {}),
     });
   });
   if (issues.length) throw new CatalogError(source, issues);

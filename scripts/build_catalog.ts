@@ -15,7 +15,14 @@
  * @module
  */
 import { z } from "zod";
-import { CATEGORIES, type Category, type Platform, PLATFORMS, type Vendor } from "../domain/mod.ts";
+import {
+  CATEGORIES,
+  type Category,
+  type Platform,
+  PLATFORMS,
+  probeTargetsOf,
+  type Vendor,
+} from "../domain/mod.ts";
 import { normaliseStatusUrl, parseCatalog, SLUG_PATTERN } from "../ingest/catalog.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -1119,6 +1126,67 @@ function build(
   return { vendors, report };
 }
 
+/** statusd's own list of the names and hosts a vendor goes by (`vendor_names.tsv`). */
+interface VendorNames {
+  readonly aliases: readonly string[];
+  readonly domains: readonly string[];
+}
+
+/** Reads `vendor_names.tsv`: slug, aliases and extra domains (each `;`-separated). */
+async function readVendorNames(dir: string): Promise<Map<string, VendorNames>> {
+  const out = new Map<string, VendorNames>();
+  // A sources folder without the list (a test's) has no names to add.
+  const rows = await readRows(`${dir}vendor_names.tsv`).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  });
+  for (const [slug = "", aliases = "", domains = ""] of rows) {
+    if (out.has(slug)) throw new Error(`vendor_names.tsv names ${slug} twice`);
+    const list = (text: string) => text.split(";").map((x) => x.trim()).filter((x) => x !== "");
+    out.set(slug, { aliases: list(aliases), domains: cleanDomains(list(domains)) });
+  }
+  return out;
+}
+
+/**
+ * The vendors with the names and hosts of `own` added: aliases that are not already the name,
+ * and domains not already listed. A row for a slug the catalog lacks, or an alias another vendor
+ * is called, is an error: the list must stay true as the sources change.
+ */
+function withOwnNames(
+  vendors: readonly CatalogEntry[],
+  own: ReadonlyMap<string, VendorNames>,
+): CatalogEntry[] {
+  const bySlug = new Set(vendors.map((v) => v.slug));
+  for (const slug of own.keys()) {
+    if (!bySlug.has(slug)) throw new Error(`vendor_names.tsv names ${slug}, not in the catalog`);
+  }
+  const names = new Map(vendors.map((v) => [v.name.toLowerCase(), v.slug]));
+  return vendors.map((v) => {
+    const extra = own.get(v.slug);
+    if (!extra) return v;
+    const aliases = [...new Set(extra.aliases)].filter((a) =>
+      a.toLowerCase() !== v.name.toLowerCase()
+    );
+    for (const a of aliases) {
+      const other = names.get(a.toLowerCase());
+      if (other && other !== v.slug) {
+        throw new Error(`alias "${a}" of ${v.slug} is ${other}'s name`);
+      }
+    }
+    const domains = [...new Set([...v.domains, ...extra.domains])].sort();
+    // Hosts added for lookup (an API, a CDN) change nothing of what statusd probes of a vendor
+    // that had domains: its probes stay those of its own domains, written out.
+    const probes = v.probes ?? (domains.length > v.domains.length ? probeTargetsOf(v, null) : []);
+    return {
+      ...v,
+      domains,
+      ...(probes.length ? { probes } : {}),
+      ...(aliases.length ? { aliases } : {}),
+    };
+  });
+}
+
 /** A group's provider slug must not be a vendor slug of someone outside the group. */
 function checkProviders(vendors: readonly Vendor[]): void {
   const bySlug = new Map(vendors.map((v) => [v.slug, v]));
@@ -1172,7 +1240,9 @@ export async function buildCatalogText(
   });
   const claims = await readPlatformLists(sourcesDir);
   const listed = listedRecords(await readListedVendors(sourcesDir), [...records, ...promoted]);
-  const { vendors, report } = build([...records, ...listed.added], promoted, claims);
+  const built = build([...records, ...listed.added], promoted, claims);
+  const report = built.report;
+  const vendors = withOwnNames(built.vendors, await readVendorNames(sourcesDir));
   const text = serialise(vendors);
   // The loader must accept exactly what is shipped.
   const loaded = parseCatalog(JSON.parse(text), input);

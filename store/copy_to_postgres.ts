@@ -53,6 +53,7 @@ const TABLES: readonly {
   { name: "vendor_warnings", key: ["rowid"] },
   { name: "warning_episodes", key: ["rowid"], serial: true },
   { name: "member_reports", key: ["rowid"] },
+  { name: "account_vendors", key: ["rowid"] },
 ];
 
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */

@@ -40,6 +40,11 @@ export interface ServiceFilter {
    * longest first, then by name.
    */
   readonly slowestToAdmit?: { readonly since: EpochMs; readonly minEpisodes: number };
+  /**
+   * The account whose vendors added by URL are listed too. Without it, only the catalog's
+   * (and those the operator promoted) are listed.
+   */
+  readonly account?: string;
 }
 
 /** One catalog service as stored, with its row id (the poller's and retention's handle). */
@@ -69,12 +74,51 @@ export interface ServiceWithHistory {
   readonly transitions: readonly StatusTransition[];
 }
 
+/** Where a stored vendor came from (see store/shared/schema.ts `vendorsByUrl`). */
+export type VendorOrigin = "catalog" | "account" | "promoted" | "candidate";
+
+/** A status page an account adds by URL, as read once. */
+export interface NewAddedVendor {
+  readonly name: string;
+  /** Its slug if free; else a numbered one is chosen. */
+  readonly slug: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly domains: readonly string[];
+}
+
+/** What {@link CatalogStore.addVendor} did. */
+export type AddVendorResult =
+  /** The page is a vendor everyone sees already: nothing was added. */
+  | { readonly kind: "listed"; readonly slug: string }
+  /** The account has it now; `created` when it was the first to add the page. */
+  | { readonly kind: "added"; readonly slug: string; readonly created: boolean }
+  /** The account keeps as many as it may: nothing was added. */
+  | { readonly kind: "limit" };
+
+/** A vendor an account added by URL. */
+export interface AddedVendor {
+  readonly slug: string;
+  readonly name: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly currentStatus: StatusLevel;
+  /** When this account added it. */
+  readonly addedAt: EpochMs;
+  /** How many accounts have added it. */
+  readonly accounts: number;
+  /** `promoted`: the operator has put it in this instance's catalog for everyone. */
+  readonly origin: VendorOrigin;
+}
+
 /** A catalog service as text search sees it. */
 export interface ServiceCandidate {
   readonly id: number;
   readonly name: string;
   readonly slug: string;
   readonly domains: readonly string[];
+  readonly aliases: readonly string[];
+  readonly provider: string;
 }
 
 /** One provider's roll-up over its catalog services. */
@@ -184,4 +228,30 @@ export interface CatalogStore {
    * transitions over `window` reaching back to the last recovery before it.
    */
   backToWorking(since: EpochMs, window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
+  /**
+   * The stored vendor whose status page is `key`'s (`statusPageKey`: the same host and path,
+   * whatever the scheme, case of the host, query or trailing slash), polled now, or null.
+   */
+  byPageKey(key: string): Promise<{ readonly slug: string; readonly origin: VendorOrigin } | null>;
+  /**
+   * Adds the page to the account's vendors in one transaction: a listed vendor with this page
+   * adds nothing; a page another account added is linked (one vendor, polled once); a new one is
+   * stored (due at `now`, listed only for the accounts that add it) unless the account keeps
+   * `limit` already.
+   */
+  addVendor(
+    accountId: string,
+    vendor: NewAddedVendor,
+    now: EpochMs,
+    limit: number,
+  ): Promise<AddVendorResult>;
+  /** The vendors the account added by URL, most recently added first. */
+  accountVendors(accountId: string): Promise<readonly AddedVendor[]>;
+  /**
+   * Removes one of the account's added vendors (false: it has no such one). The last account to
+   * remove a vendor no one else added stops its polling (its history is kept).
+   */
+  removeAccountVendor(accountId: string, slug: string): Promise<boolean>;
+  /** Lists an added vendor for everyone (false: no such added vendor). */
+  promote(slug: string): Promise<boolean>;
 }

@@ -159,9 +159,12 @@ export type {
 } from "./accounts.ts";
 export type { AttemptStore } from "./attempts.ts";
 export type {
+  AddedVendor,
+  AddVendorResult,
   CatalogOverview,
   CatalogStore,
   CatalogSync,
+  NewAddedVendor,
   OverviewQuery,
   ProviderRow,
   ServiceCandidate,
@@ -169,6 +172,7 @@ export type {
   ServiceFilter,
   ServiceRow,
   ServiceWithHistory,
+  VendorOrigin,
 } from "./catalog.ts";
 export type { ChangeListener, ChangeStore } from "./changes.ts";
 export type { HealthFacts, HealthStore, StoreCounts } from "./health.ts";

@@ -15,6 +15,13 @@ import type {
   Vendor,
 } from "../../domain/mod.ts";
 import { ALL_STATUS_LEVELS, offsetOf, READING_STATES } from "../../domain/mod.ts";
+import {
+  accountVendors,
+  addVendor,
+  promoteVendor,
+  removeAccountVendor,
+  vendorByPageKey,
+} from "./added_vendors.ts";
 import { incidentRows, resolvedSince } from "./incidents.ts";
 import {
   all,
@@ -38,7 +45,7 @@ import {
   toServiceRows,
   withHistory,
 } from "./services.ts";
-import { openSql, READING_STATE_SQL, workingSql } from "./sql.ts";
+import { LISTED_SQL, listedSql, openSql, READING_STATE_SQL, workingSql } from "./sql.ts";
 
 /**
  * Makes the stored vendors match `vendors` in one transaction. A changed status page URL or
@@ -51,7 +58,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
   yield* lockTable(d, "vendors");
   const rows = yield* all(
     `SELECT id, slug, name, status_page_url, platform, category, provider, domains, probes,
-       in_catalog FROM vendors`,
+       aliases, origin, in_catalog FROM vendors`,
   );
   const bySlug = new Map(rows.map((r) => [String(r.slug), r]));
   let added = 0, updated = 0, unchanged = 0;
@@ -61,6 +68,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
     seen.add(v.slug);
     const domains = JSON.stringify(v.domains);
     const probes = v.probes && v.probes.length > 0 ? JSON.stringify(v.probes) : null;
+    const aliases = JSON.stringify(v.aliases ?? []);
     const row = bySlug.get(v.slug);
     if (!row) {
       inserts.push([
@@ -72,6 +80,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
         v.provider,
         domains,
         probes,
+        aliases,
         now,
       ]);
       added++;
@@ -80,19 +89,21 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
     const sameSource = row.status_page_url === v.statusPageUrl && row.platform === v.platform;
     const same = sameSource && row.name === v.name && row.category === v.category &&
       row.provider === v.provider && row.domains === domains &&
-      (row.probes ?? null) === probes && Number(row.in_catalog) === 1;
+      (row.probes ?? null) === probes && row.aliases === aliases && row.origin === "catalog" &&
+      Number(row.in_catalog) === 1;
     if (same) {
       unchanged++;
       continue;
     }
     yield* run(
       `UPDATE vendors SET name = ?, category = ?, provider = ?, domains = ?, probes = ?,
-         in_catalog = 1 WHERE id = ?`,
+         aliases = ?, origin = 'catalog', in_catalog = 1 WHERE id = ?`,
       v.name,
       v.category,
       v.provider,
       domains,
       probes,
+      aliases,
       Number(row.id),
     );
     if (!sameSource) {
@@ -122,11 +133,15 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
       "provider",
       "domains",
       "probes",
+      "aliases",
       "next_poll_at",
     ],
     inserts,
   );
-  const retire = rows.filter((r) => !seen.has(String(r.slug)) && Number(r.in_catalog) !== 0)
+  // What accounts added (and the operator promoted) is theirs, not the catalog file's to retire.
+  const retire = rows.filter((r) =>
+    !seen.has(String(r.slug)) && Number(r.in_catalog) !== 0 && String(r.origin) === "catalog"
+  )
     .map((r) => Number(r.id));
   if (retire.length > 0) {
     yield* run(
@@ -144,7 +159,7 @@ function* providerRows(
   const rows = yield* all(
     `SELECT v.id, v.provider, v.name, v.current_status AS status,
        (SELECT COUNT(*) FROM incidents i WHERE i.vendor_id = v.id AND ${openSql("i")}) AS open
-     FROM vendors v WHERE v.in_catalog = 1
+     FROM vendors v WHERE ${listedSql("v")}
      ORDER BY ${d.binary("v.provider")}, ${d.caselessOrder("v.name")}, ${d.binary("v.slug")}`,
   );
   const transitions = yield* serviceTransitions(d, rows.map((r) => Number(r.id)), window);
@@ -178,7 +193,7 @@ function* providerRows(
 export function* readingStateCounts(staleBefore: EpochMs): Query<Record<ReadingState, number>> {
   const rows = yield* all(
     `SELECT state, COUNT(*) AS n FROM (SELECT ${READING_STATE_SQL} AS state FROM vendors
-     WHERE in_catalog = 1) s GROUP BY state`,
+     WHERE ${LISTED_SQL}) s GROUP BY state`,
     staleBefore,
   );
   const out = Object.fromEntries(READING_STATES.map((s) => [s, 0])) as Record<ReadingState, number>;
@@ -188,7 +203,8 @@ export function* readingStateCounts(staleBefore: EpochMs): Query<Record<ReadingS
 
 function* statusCounts(): Query<Record<StatusLevel, number>> {
   const rows = yield* all(
-    "SELECT current_status AS status, COUNT(*) AS n FROM vendors WHERE in_catalog = 1 GROUP BY current_status",
+    `SELECT current_status AS status, COUNT(*) AS n FROM vendors WHERE ${LISTED_SQL}
+      GROUP BY current_status`,
   );
   const out = Object.fromEntries(ALL_STATUS_LEVELS.map((s) => [s, 0])) as Record<
     StatusLevel,
@@ -226,7 +242,7 @@ export function catalogStore(engine: Engine): CatalogStore {
       return engine.once((function* () {
         const w = serviceWhere(filter);
         const rows = yield* all(
-          `SELECT id, name, slug, domains FROM vendors WHERE ${w.sql}`,
+          `SELECT id, name, slug, domains, aliases, provider FROM vendors WHERE ${w.sql}`,
           ...w.params,
         );
         return rows.map((r): ServiceCandidate => ({
@@ -234,6 +250,8 @@ export function catalogStore(engine: Engine): CatalogStore {
           name: String(r.name),
           slug: String(r.slug),
           domains: JSON.parse(String(r.domains)) as string[],
+          aliases: JSON.parse(String(r.aliases)) as string[],
+          provider: String(r.provider),
         }));
       })());
     },
@@ -278,7 +296,7 @@ export function catalogStore(engine: Engine): CatalogStore {
     names() {
       return engine.once((function* () {
         const rows = yield* all(
-          `SELECT name, slug FROM vendors WHERE in_catalog = 1 ORDER BY ${d.binary("slug")}`,
+          `SELECT name, slug FROM vendors WHERE ${LISTED_SQL} ORDER BY ${d.binary("slug")}`,
         );
         return rows.map((r) => ({ name: String(r.name), slug: String(r.slug) }));
       })());
@@ -289,7 +307,7 @@ export function catalogStore(engine: Engine): CatalogStore {
       return engine.read((function* () {
         const rows = toServiceRows(
           yield* all(
-            `SELECT ${SERVICE_COLUMNS} FROM vendors v WHERE v.in_catalog = 1
+            `SELECT ${SERVICE_COLUMNS} FROM vendors v WHERE ${listedSql("v")}
                AND v.last_changed_at >= ? AND ${workingSql("v")}
              ORDER BY v.last_changed_at DESC, v.id`,
             since,
@@ -324,5 +342,15 @@ export function catalogStore(engine: Engine): CatalogStore {
         };
       })());
     },
+    byPageKey: (key) =>
+      engine.once((function* () {
+        const found = yield* vendorByPageKey(key);
+        return found && { slug: found.slug, origin: found.origin };
+      })()),
+    addVendor: (accountId, vendor, now, limit) =>
+      engine.write(addVendor(d, accountId, vendor, now, limit)),
+    accountVendors: (accountId) => engine.once(accountVendors(accountId)),
+    removeAccountVendor: (accountId, slug) => engine.write(removeAccountVendor(d, accountId, slug)),
+    promote: (slug) => engine.write(promoteVendor(slug)),
   };
 }

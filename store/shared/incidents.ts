@@ -26,7 +26,7 @@ import {
   type Query,
   type Row,
 } from "./query.ts";
-import { closedSql, maintenanceSql, openSql } from "./sql.ts";
+import { closedSql, listedSql, maintenanceSql, openSql } from "./sql.ts";
 
 /** The feed's filter, plus the one-vendor filter one-service reads use. */
 export interface IncidentQuery extends IncidentFilter {
@@ -35,7 +35,9 @@ export interface IncidentQuery extends IncidentFilter {
 }
 
 function incidentWhere(filter: IncidentQuery): { sql: string; params: Param[] } {
-  const clauses = ["v.in_catalog = 1"];
+  // One vendor's incidents are its own to show; the feed lists the vendors everyone sees.
+  const one = filter.vendorId !== undefined || filter.service !== undefined;
+  const clauses = [one ? "v.in_catalog = 1" : listedSql("v")];
   const params: Param[] = [];
   if (filter.active) clauses.push(openSql("i"));
   if (filter.service !== undefined) {

@@ -386,3 +386,24 @@ ALTER TABLE api_keys ADD COLUMN member_id TEXT REFERENCES members (id) ON DELETE
 ALTER TABLE vendors ADD COLUMN probes TEXT;
 `;
 }
+
+/**
+ * Vendors people find and add (#47): the other names a catalog vendor goes by, where a vendor
+ * came from (`catalog`; `account`: a status page an account added by URL, listed only for the
+ * accounts that added it; `promoted`: one the operator put in this instance's catalog;
+ * `candidate`: a catalog row not listed until a reading proves the page is the vendor's, with
+ * that proof kept in `proof`), and which accounts added which.
+ */
+export function vendorsByUrl(t: SchemaTypes): string {
+  return `ALTER TABLE vendors ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE vendors ADD COLUMN origin TEXT NOT NULL DEFAULT 'catalog';
+ALTER TABLE vendors ADD COLUMN proof TEXT;
+CREATE TABLE account_vendors (
+  account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  vendor_id ${t.big} NOT NULL REFERENCES vendors (id),
+  added_at ${t.big} NOT NULL,
+  PRIMARY KEY (account_id, vendor_id)
+);
+CREATE INDEX account_vendors_vendor ON account_vendors (vendor_id);
+`;
+}

@@ -17,7 +17,7 @@ import type {
 } from "../../domain/mod.ts";
 import { all, type Dialect, first, type Param, type Query, type Row } from "./query.ts";
 import { type RawServiceRow, toServiceRow } from "./service_rows.ts";
-import { READING_STATE_SQL, recoveredSql } from "./sql.ts";
+import { LISTED_SQL, listedSql, READING_STATE_SQL, recoveredSql } from "./sql.ts";
 
 /** The columns {@link toServiceRow} reads, from `vendors` (unaliased). */
 export const SERVICE_COLUMNS = `id, name, slug, current_status AS "currentStatus", category,
@@ -42,8 +42,15 @@ export function byName(d: Dialect): string {
 
 /** The WHERE clause (over unaliased `vendors`) and parameters of a catalog filter. */
 export function serviceWhere(filter: ServiceFilter): { sql: string; params: Param[] } {
-  const clauses = ["in_catalog = 1"];
+  const clauses: string[] = [];
   const params: Param[] = [];
+  if (filter.account !== undefined) {
+    clauses.push(
+      `in_catalog = 1 AND (origin IN ('catalog', 'promoted') OR id IN
+         (SELECT vendor_id FROM account_vendors WHERE account_id = ?))`,
+    );
+    params.push(filter.account);
+  } else clauses.push(LISTED_SQL);
   if (filter.status !== undefined) {
     clauses.push("current_status = ?");
     params.push(filter.status);
@@ -174,7 +181,7 @@ export function* lastModifiedBySlug(
         "COALESCE((SELECT MAX(i.updated_at) FROM incidents i WHERE i.vendor_id = v.id), 0)",
       )
     } AS m
-     FROM vendors v WHERE v.in_catalog = 1 ORDER BY ${d.binary("v.slug")}`,
+     FROM vendors v WHERE ${listedSql("v")} ORDER BY ${d.binary("v.slug")}`,
   );
   return rows.map((r) => ({
     slug: String(r.slug),

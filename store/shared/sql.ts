@@ -57,3 +57,15 @@ export const READING_STATE_SQL = `CASE
   WHEN failures > 0 THEN 'failing'
   WHEN last_success_at IS NULL OR last_success_at < ? THEN 'stale'
   ELSE 'fresh' END`;
+
+/**
+ * Vendors everyone sees listed (`alias`: the table's alias, if any): polled, and from the catalog
+ * or promoted by the operator; what an account added by URL is listed for that account only.
+ */
+export function listedSql(alias = ""): string {
+  const a = alias === "" ? "" : `${alias}.`;
+  return `${a}in_catalog = 1 AND ${a}origin IN ('catalog', 'promoted')`;
+}
+
+/** {@link listedSql} over unaliased `vendors`. */
+export const LISTED_SQL = listedSql();

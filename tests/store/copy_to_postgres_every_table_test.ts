@@ -246,6 +246,18 @@ async function seedAccountDocs(store: Store, accountId: string): Promise<void> {
   await store.mail.suppress("gone@example.com", { reason: "bounced", at: T0 - HOUR_MS });
   await store.mail.secret("acknowledge", () => "server-secret");
   // statusd's own eyes: a warning's memory, two finished episodes, two reports.
+  await store.catalog.addVendor(
+    accountId,
+    {
+      name: "Crisp",
+      slug: "crisp",
+      statusPageUrl: "https://status.crisp.test",
+      platform: "statuspage",
+      domains: [],
+    },
+    T0 - HOUR_MS,
+    10,
+  );
   const acme = (await store.catalog.service("acme"))!.id;
   await store.warnings.record(acme, {
     answered: { "https://acme.test/": T0 - HOUR_MS },
@@ -303,6 +315,7 @@ async function observe(ctx: AppContext, ids: { account: string; session: string;
     suppressions: [...await store.mail.suppressions(["gone@example.com"])],
     secret: await store.mail.secret("acknowledge", () => "made anew"),
     warning: await store.warnings.of("acme"),
+    addedVendors: await store.catalog.accountVendors(ids.account),
     episodes: await store.warnings.episodes("acme", 0),
     reports: await store.warnings.reportsOf(ids.account, 10),
   };

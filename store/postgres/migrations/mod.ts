@@ -20,6 +20,7 @@ import incidentRevisions from "./011_incident_revisions.ts";
 import promisedFirst from "./014_promised_first.ts";
 import earlyWarning from "./013_early_warning.ts";
 import incidentRemoval from "./012_incident_removal.ts";
+import vendorsByUrl from "./016_vendors_by_url.ts";
 import trust from "./015_trust.ts";
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   earlyWarning,
   promisedFirst,
   trust,
+  vendorsByUrl,
 ];

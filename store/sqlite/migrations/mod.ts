@@ -23,6 +23,7 @@ import promisedFirst from "./020_promised_first.ts";
 import earlyWarning from "./019_early_warning.ts";
 import incidentRemoval from "./018_incident_removal.ts";
 
+import vendorsByUrl from "./022_vendors_by_url.ts";
 import trust from "./021_trust.ts";
 /** The schema history; append new files, never edit shipped ones. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   earlyWarning,
   promisedFirst,
   trust,
+  vendorsByUrl,
 ];

@@ -20,6 +20,7 @@ import { boardCases } from "./boards.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { deliveryCases } from "./deliveries.ts";
 import { mailCases } from "./mail.ts";
+import { addedVendorCases } from "./added_vendors.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -38,6 +39,7 @@ import type { Case } from "./_support.ts";
 /** Every case, by noun. */
 export const CASES: readonly Case[] = [
   ...catalogCases,
+  ...addedVendorCases,
   ...readingCases,
   ...pollCases,
   ...incidentCases,
