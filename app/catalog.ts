@@ -25,6 +25,7 @@ import {
   type ReadingPolicy,
   type ReadingState,
   type Service,
+  type ServiceCandidate,
   type ServiceDetail,
   type ServiceDetailRows,
   type ServiceFilter as StoreServiceFilter,
@@ -38,6 +39,7 @@ import {
   worst,
 } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";
+import type { Caller } from "./policy.ts";
 import { resolutionWindowStart, timeToResolveOf } from "./_resolution.ts";
 
 /** Filters of the service catalog; they combine with AND. */
@@ -131,7 +133,7 @@ export async function listServices(
   };
   const window = catalogWindow(ctx);
   if (q !== undefined && q.trim() !== "") {
-    const ranked = rankSearch(q, await ctx.store.catalog.candidates(query));
+    const ranked = rankSearch(q, await searchCandidates(ctx, query));
     const start = offsetOf(page);
     const ids = ranked.slice(start, start + page.limit).map((c) => c.id);
     const rows = await ctx.store.catalog.byIds(ids, window);
@@ -139,6 +141,71 @@ export async function listServices(
   }
   const { rows, total } = await ctx.store.catalog.page(query, page, window);
   return pageOf(rows.map((r) => toService(ctx, r, window)), total, page);
+}
+
+/** Search's input per store and listing (`account`), at the store's search version. */
+const searchInputs = new WeakMap<
+  object,
+  Map<string, { readonly version: number; readonly entries: ServiceCandidate[] }>
+>();
+
+/**
+ * What search ranks for `filter`: the listed vendors (and the account's own), read once per
+ * version of the catalog (`searchVersion`: one row read per search); any other filter (a level,
+ * a category) is read as asked.
+ */
+async function searchCandidates(
+  ctx: AppContext,
+  filter: StoreServiceFilter,
+): Promise<ServiceCandidate[]> {
+  const { account, staleBefore: _, ...others } = filter;
+  if (Object.values(others).some((v) => v !== undefined)) {
+    return interned(await ctx.store.catalog.candidates(filter));
+  }
+  let byListing = searchInputs.get(ctx.store);
+  if (!byListing) searchInputs.set(ctx.store, byListing = new Map());
+  const version = await ctx.store.catalog.searchVersion();
+  const key = account ?? "";
+  const cached = byListing.get(key);
+  if (cached && cached.version === version) return cached.entries;
+  const entries = interned(
+    await ctx.store.catalog.candidates(account === undefined ? {} : { account }),
+  );
+  if (byListing.size > 200) byListing.clear();
+  byListing.set(key, { version, entries });
+  return entries;
+}
+
+/** The candidates search has seen before, by slug, with what they were (search's cache key). */
+const seen = new Map<string, { readonly key: string; readonly entry: ServiceCandidate }>();
+
+/**
+ * `candidates` as the objects search has seen before where nothing changed, so what it worked
+ * out of each (domain/search.ts, per object) is reused: a search over the whole catalog then
+ * costs a few milliseconds, not tens.
+ */
+function interned(candidates: readonly ServiceCandidate[]): ServiceCandidate[] {
+  return candidates.map((c) => {
+    const key = `${c.id}\u0000${c.name}\u0000${c.provider}\u0000${c.domains.join(",")}\u0000${
+      c.aliases.join(",")
+    }`;
+    const known = seen.get(c.slug);
+    if (known && known.key === key) return known.entry;
+    if (seen.size > 100_000) seen.clear();
+    seen.set(c.slug, { key, entry: c });
+    return c;
+  });
+}
+
+/**
+ * The account whose added vendors `who` sees listed beside the catalog's: a signed-in person's
+ * or a key's account, when it has added any (otherwise every caller sees the same list, which
+ * can be shared).
+ */
+export async function listedAccount(ctx: AppContext, who: Caller): Promise<string | undefined> {
+  if (who.kind === "anonymous" || who.kind === "admin") return undefined;
+  const added = await ctx.store.catalog.accountVendors(who.account.id);
+  return added.some((v) => v.origin === "account") ? who.account.id : undefined;
 }
 
 /** Levenshtein distance, capped: returns `cap + 1` as soon as it exceeds `cap`. */
@@ -164,12 +231,16 @@ function distance(a: string, b: string, cap: number): number {
 }
 
 /**
- * Up to 5 catalog slugs close to `text`: slugs or names containing it (or contained in it),
- * then slugs within a small edit distance; closest first.
+ * Up to 5 catalog slugs close to `text`: search's best matches for it, else slugs or names
+ * containing it (or contained in it), then slugs within a small edit distance; closest first.
  */
 export async function suggestSlugs(ctx: AppContext, text: string): Promise<string[]> {
   const needle = text.toLowerCase().trim();
   if (needle.length < 2) return [];
+  // Search's own rule first (names, aliases, domains, typos: "githb" → github); then what is
+  // merely close in spelling.
+  const ranked = rankSearch(needle, await searchCandidates(ctx, {}))
+    .slice(0, 5).map((c) => c.slug);
   const cap = needle.length <= 4 ? 1 : 2;
   const scored: { slug: string; score: number }[] = [];
   for (const { name, slug } of await ctx.store.catalog.names()) {
@@ -183,8 +254,9 @@ export async function suggestSlugs(ctx: AppContext, text: string): Promise<strin
       scored.push({ slug, score: score * 1000 + Math.abs(slug.length - needle.length) });
     }
   }
-  return scored.sort((a, b) => a.score - b.score || a.slug.localeCompare(b.slug)).slice(0, 5)
+  const close = scored.sort((a, b) => a.score - b.score || a.slug.localeCompare(b.slug))
     .map((s) => s.slug);
+  return [...new Set([...ranked, ...close])].slice(0, 5);
 }
 
 /** NotFound for `slug`, with the catalog slugs closest to it as suggestions. */

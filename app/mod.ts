@@ -177,6 +177,7 @@ export {
   type HealthReport,
   healthReport,
   latestChangeId,
+  listedAccount,
   listIncidents,
   listServices,
   oldestChangeId,

@@ -53,6 +53,10 @@ const BENCHES: [string, () => Promise<void>][] = [
     const { probesBenchOptions, runProbesBench } = await import("./probes_bench.ts");
     await runProbesBench(probesBenchOptions());
   }],
+  ["search", async () => {
+    const { runSearchBench } = await import("./search_bench.ts");
+    await runSearchBench();
+  }],
   ["alerts-retries", async () => {
     const { alertsBenchOptions, runAlertsBench } = await import("./alerts_bench.ts");
     await runAlertsBench(alertsBenchOptions());

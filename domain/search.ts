@@ -235,8 +235,8 @@ function matchOf(query: Query, entry: Searchable): SearchMatch | null {
   const byWords = wordsMatch(query.words, p);
   if (byWords) return byWords;
   if (
-    qc !== "" &&
-    (p.names[0]!.includes(q) || entry.slug.includes(q) || p.namesC.some((n) => n.includes(qc)))
+    p.names[0]!.includes(q) || entry.slug.includes(q) ||
+    (qc !== "" && p.namesC.some((n) => n.includes(qc)))
   ) {
     return hit(SEARCH_TIERS.contains);
   }
@@ -264,7 +264,8 @@ function wordsMatch(queryWords: readonly string[], p: Prepared): SearchMatch | n
       const m = wordMatch(w, o);
       if (m > 0) {
         named.add(o);
-        ownHit = true;
+        // A typo alone does not make the words tier (the typo tier weighs typos).
+        if (m >= 0.7) ownHit = true;
         best = Math.max(best, m);
       }
     }

@@ -59,8 +59,11 @@ const TABLES: readonly {
 /** Columns only PostgreSQL has (insertion order, poll leases): filled there, never copied. */
 const POSTGRES_ONLY_COLUMNS: ReadonlySet<string> = new Set(["seq", "lease_owner", "lease_until"]);
 
-/** SQLite's own tables and the migration ledger (each engine keeps its own): never copied. */
-const NOT_COPIED = /^(sqlite_|schema_migrations$)/;
+/**
+ * SQLite's own tables, the migration ledger and search's cache version (each engine keeps its
+ * own): never copied.
+ */
+const NOT_COPIED = /^(sqlite_|schema_migrations$|catalog_version$)/;
 
 /** Rows read from SQLite per batch. */
 const BATCH_ROWS = 2_000;

@@ -193,6 +193,11 @@ export interface CatalogStore {
   ): Promise<{ readonly rows: readonly ServiceWithHistory[]; readonly total: number }>;
   /** Every service matching `filter`, with what text search ranks on. */
   candidates(filter: ServiceFilter): Promise<readonly ServiceCandidate[]>;
+  /**
+   * A number that moves whenever what {@link candidates} answers without filters could change
+   * (a sync that changed something, an added, removed or promoted vendor), on every instance.
+   */
+  searchVersion(): Promise<number>;
   /** The services with these row ids, in the order given (unknown ids skipped), with history. */
   byIds(ids: readonly number[], window: TimeWindow): Promise<readonly ServiceWithHistory[]>;
   /**

@@ -8,6 +8,7 @@ import {
   CATALOG_UPTIME_DAYS,
   getService,
   HISTORY_MAX_DAYS,
+  listedAccount,
   listServices,
   OPEN,
   ownEyesOf,
@@ -208,12 +209,14 @@ const uptimeRoute = defineRoute({
 /** Mounts the service operations. */
 export const registerServices: Register = (api, deps) => {
   const cache = deps.responseCache;
-  api.openapi(listServicesRoute, (c) => {
+  api.openapi(listServicesRoute, async (c) => {
     const { limit, page, ...filter } = c.req.valid("query");
-    return cache.json(
-      c,
-      async () => pageJson(await listServices(c.get("app"), filter, { limit, page }), serviceJson),
-    );
+    const app = c.get("app");
+    // A caller whose account added vendors by URL sees them listed too: not a shared answer.
+    const account = await listedAccount(app, c.get("principal"));
+    const list = async () =>
+      pageJson(await listServices(app, { ...filter, account }, { limit, page }), serviceJson);
+    return account === undefined ? cache.json(c, list) : c.json(await list(), 200);
   });
   api.openapi(getServiceRoute, async (c) => {
     const { slug } = c.req.valid("param");

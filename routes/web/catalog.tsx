@@ -190,8 +190,13 @@ function CatalogPage(
 async function catalogPage(c: Context<Env>): Promise<Response> {
   const app = c.get("app");
   const { filters, page } = filtersOf(c);
-  return await publicPage(c, async (signedIn) => {
-    const result = await listServices(app, filters, { page, limit: CATALOG_PAGE_SIZE });
+  return await publicPage(c, async (signedIn, who) => {
+    // A signed-in page is the person's own: it lists their account's added vendors too.
+    const account = who.kind === "session" ? who.account.id : undefined;
+    const result = await listServices(app, { ...filters, account }, {
+      page,
+      limit: CATALOG_PAGE_SIZE,
+    });
     return {
       html: (
         <CatalogPage

@@ -16,6 +16,11 @@ import type {
 import { statusPageKey } from "../../domain/mod.ts";
 import { all, type Dialect, first, lockTable, type Query, run } from "./query.ts";
 
+/** Moves the version search's cached input is checked against (see `CatalogStore.searchVersion`). */
+export function* bumpSearchVersion(): Query<void> {
+  yield* run("UPDATE catalog_version SET version = version + 1 WHERE id = 1");
+}
+
 /** `LIKE` text matching `text` literally (`%`, `_` and the escape escaped). */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -118,6 +123,7 @@ export function* addVendor(
     id,
     now,
   );
+  yield* bumpSearchVersion();
   return { kind: "added", slug: slug!, created: existing === null };
 }
 
@@ -177,6 +183,7 @@ export function* removeAccountVendor(d: Dialect, accountId: string, slug: string
   if (Number(n) === 0 && String(row.origin) === "account") {
     yield* run("UPDATE vendors SET in_catalog = 0 WHERE id = ?", Number(row.id));
   }
+  yield* bumpSearchVersion();
   return true;
 }
 
@@ -186,5 +193,6 @@ export function* promoteVendor(slug: string): Query<boolean> {
     "UPDATE vendors SET origin = 'promoted' WHERE slug = ? AND origin = 'account' AND in_catalog = 1",
     slug,
   );
+  if (changed > 0) yield* bumpSearchVersion();
   return changed > 0;
 }

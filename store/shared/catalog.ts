@@ -18,6 +18,7 @@ import { ALL_STATUS_LEVELS, offsetOf, READING_STATES } from "../../domain/mod.ts
 import {
   accountVendors,
   addVendor,
+  bumpSearchVersion,
   promoteVendor,
   removeAccountVendor,
   vendorByPageKey,
@@ -149,6 +150,7 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
       JSON.stringify(retire),
     );
   }
+  if (added + updated + retire.length > 0) yield* bumpSearchVersion();
   return { added, updated, unchanged, retired: retire.length };
 }
 
@@ -342,6 +344,11 @@ export function catalogStore(engine: Engine): CatalogStore {
         };
       })());
     },
+    searchVersion: () =>
+      engine.once((function* () {
+        const [row] = yield* all("SELECT version FROM catalog_version WHERE id = 1");
+        return Number(row?.version ?? 0);
+      })()),
     byPageKey: (key) =>
       engine.once((function* () {
         const found = yield* vendorByPageKey(key);

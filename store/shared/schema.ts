@@ -392,7 +392,8 @@ ALTER TABLE vendors ADD COLUMN probes TEXT;
  * came from (`catalog`; `account`: a status page an account added by URL, listed only for the
  * accounts that added it; `promoted`: one the operator put in this instance's catalog;
  * `candidate`: a catalog row not listed until a reading proves the page is the vendor's, with
- * that proof kept in `proof`), and which accounts added which.
+ * that proof kept in `proof`), which accounts added which, and a version of what search reads of
+ * the vendors, moved by every change to it (the app caches search's input by it).
  */
 export function vendorsByUrl(t: SchemaTypes): string {
   return `ALTER TABLE vendors ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
@@ -405,5 +406,7 @@ CREATE TABLE account_vendors (
   PRIMARY KEY (account_id, vendor_id)
 );
 CREATE INDEX account_vendors_vendor ON account_vendors (vendor_id);
+CREATE TABLE catalog_version (id INTEGER PRIMARY KEY, version ${t.big} NOT NULL);
+INSERT INTO catalog_version (id, version) VALUES (1, 0);
 `;
 }

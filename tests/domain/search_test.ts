@@ -43,3 +43,43 @@ Deno.test("ranking: tier first, then shorter names, then by name; non-matches dr
     "coachhub",
   ]);
 });
+
+Deno.test("words in any order, other names, the company, hosts and typos", () => {
+  const azure: Searchable = {
+    name: "Azure",
+    slug: "azure",
+    domains: ["azure.com"],
+    provider: "microsoft",
+    aliases: ["Windows Azure"],
+  };
+  const cases: [string, Searchable, number | null][] = [
+    ["windows azure", azure, SEARCH_TIERS.exact],
+    ["portal.azure.com", azure, SEARCH_TIERS.prefix],
+    ["https://azure.com/status", azure, SEARCH_TIERS.exact],
+    ["microsoft azure", azure, SEARCH_TIERS.words],
+    ["azure microsoft cloud", azure, SEARCH_TIERS.words],
+    ["microsoft", azure, null],
+    ["azrue", azure, SEARCH_TIERS.typo],
+    ["zure", azure, SEARCH_TIERS.contains],
+    ["stirpe", entry("Stripe", "stripe"), SEARCH_TIERS.typo],
+    ["githb", entry("GitHub", "github"), SEARCH_TIERS.typo],
+    ["xithub", entry("GitHub", "github"), null],
+  ];
+  for (const [q, e, tier] of cases) equal(searchTier(q, e), tier, `${q} → ${e.name}`);
+});
+
+Deno.test("within the words tier, the vendor the text covers best and names most fully first", () => {
+  const ranked = rankSearch("docker hub", [
+    entry("GitHub", "github"),
+    entry("HubSpot", "hubspot"),
+    entry("Docker", "docker"),
+    entry("Docker Build Cloud", "docker-build-cloud"),
+  ]);
+  // Docker is all named; GitHub (git·hub) and HubSpot (hub…) cover one word too, with a word left.
+  deepStrictEqual(ranked.map((e) => e.slug), ["docker", "github", "hubspot", "docker-build-cloud"]);
+  deepStrictEqual(
+    rankSearch("stirpe", [entry("Strike", "strike"), entry("Stripe", "stripe")]).map((e) => e.slug),
+    ["stripe", "strike"],
+    "a swap of two letters is one typo, closer than two",
+  );
+});

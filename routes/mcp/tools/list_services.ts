@@ -39,10 +39,11 @@ export const listServicesTool = defineTool({
     page: z.number().int(),
     totalPages: z.number().int(),
   }),
-  async run(ctx, _caller, args) {
+  async run(ctx, caller, args) {
     const result = await listServices(
       ctx,
       {
+        account: caller.account.id,
         category: args.category,
         status: args.status,
         q: args.q,

@@ -93,7 +93,10 @@ export async function pageData(
   ]);
   const results = q.trim() === ""
     ? null
-    : (await listServices(app, { q: q.slice(0, 100) }, { page: 0, limit: 10 })).content;
+    : (await listServices(app, { q: q.slice(0, 100), account: who.account.id }, {
+      page: 0,
+      limit: 10,
+    })).content;
   return {
     monitors: monitors.content,
     groups: groups.content,

@@ -59,3 +59,52 @@ Deno.test("MCP list_services and the /services page use the same ranking", async
     await r.close();
   }
 });
+
+/** What people type, and the vendor they mean (the issue's cases, then a held-out list). */
+const PEOPLE_TYPE: readonly (readonly [string, string])[] = [
+  ["Microsoft Azure", "azure"],
+  ["Docker Hub", "docker"],
+  ["MongoDB Atlas", "mongodb-cloud"],
+  ["Grafana Cloud", "grafana"],
+  ["Atlassian Jira", "jira-software"],
+  ["Jira", "jira-software"],
+  ["Duo Security", "duo"],
+  ["Microsoft 365", "microsoft-cloud"],
+  ["githb", "github"],
+  ["stirpe", "stripe"],
+  ["stripe.com", "stripe"],
+  ["api.openai.com", "openai"],
+  // Held out: none of these is an alias written for the test.
+  ["Amazon Web Service", "amazon-web-services"],
+  ["Google Workspace", "google-workspace"],
+  ["Microsoft Teams", "microsoft-teams"],
+  ["Azure DevOps", "azure-devops"],
+  ["Jira Service Management", "jira-service-management"],
+  ["hub spot", "hubspot"],
+  ["paypall", "paypal"],
+  ["mailchip", "mailchimp"],
+  ["zendsk", "zendesk"],
+  ["vercell", "vercel"],
+  ["Cloudfare", "cloudflare"],
+  ["gitlab.com", "gitlab"],
+  ["zoom.us", "zoom"],
+  ["Datadog EU", "datadog-eu"],
+  ["Google Maps", "google-maps-platform"],
+  ["Microsoft Office", "microsoft-office365"],
+];
+
+Deno.test("search finds what people type: other names, words in any order, domains, typos", async () => {
+  const r = await builtInCatalogRig();
+  try {
+    const missed: string[] = [];
+    for (const [q, want] of PEOPLE_TYPE) {
+      const top = (await restSlugs(r, q)).slice(0, 3);
+      if (!top.includes(want)) missed.push(`${q} → ${top.join(", ")} (meant ${want})`);
+    }
+    deepStrictEqual(missed, []);
+    equal((await restSlugs(r, "Microsoft Azure"))[0], "azure");
+    equal((await restSlugs(r, "Jira"))[0], "jira-software");
+  } finally {
+    await r.close();
+  }
+});

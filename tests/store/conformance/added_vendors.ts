@@ -143,6 +143,26 @@ export const addedVendorCases: Case[] = [
     },
   },
   {
+    name: "catalog.searchVersion moves with every change search could see, and only then",
+    async run(store) {
+      await twoAccounts(store);
+      const v0 = await store.catalog.searchVersion();
+      await store.catalog.sync([vendor("acme")], T);
+      const v1 = await store.catalog.searchVersion();
+      ok(v1 > v0, "a sync that added a vendor");
+      await store.catalog.sync([vendor("acme")], T + 1);
+      equal(await store.catalog.searchVersion(), v1, "a sync that changed nothing");
+      await store.catalog.addVendor("a1", page("Crisp", "https://status.crisp.test"), T, 5);
+      const v2 = await store.catalog.searchVersion();
+      ok(v2 > v1, "an added vendor");
+      await store.catalog.promote("crisp");
+      const v3 = await store.catalog.searchVersion();
+      ok(v3 > v2, "a promotion");
+      await store.catalog.removeAccountVendor("a1", "crisp");
+      ok(await store.catalog.searchVersion() > v3, "a removal");
+    },
+  },
+  {
     name: "catalog.candidates carry aliases and the company; sync keeps aliases current",
     async run(store) {
       await store.catalog.sync(
