@@ -18,7 +18,11 @@ import { all, type Dialect, first, lockTable, type Query, run } from "./query.ts
 
 /** Moves the version search's cached input is checked against (see `CatalogStore.searchVersion`). */
 export function* bumpSearchVersion(): Query<void> {
-  yield* run("UPDATE catalog_version SET version = version + 1 WHERE id = 1");
+  // An upsert: a database emptied by hand (or a test) still moves the version.
+  yield* run(
+    `INSERT INTO catalog_version (id, version) VALUES (1, 1)
+     ON CONFLICT (id) DO UPDATE SET version = catalog_version.version + 1`,
+  );
 }
 
 /** `LIKE` text matching `text` literally (`%`, `_` and the escape escaped). */
