@@ -20,6 +20,7 @@ import {
   isParseWorker,
   loadCatalog,
   loadCatalogSignals,
+  readStatusPage,
 } from "./ingest/mod.ts";
 import { createLogger } from "./log.ts";
 import { createResponseCache, createServer } from "./routes/mod.ts";
@@ -135,6 +136,13 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       const checked = await checkDestination(parsed, config.alerting.allowPrivate);
       return "refused" in checked ? checked.refused : null;
     },
+    // Adding a status page by URL reads it once through the poller's guard and proxy.
+    readStatusPage: (url) =>
+      readStatusPage(url, {
+        allowPrivate: config.poll.allowPrivate,
+        proxy: config.poll.proxy,
+        timeoutMs: config.poll.timeoutMs,
+      }),
     wakeDeliveries: () => deliveries.wake(),
   });
   const app = createServer({

@@ -4,7 +4,7 @@
  * state, so two contexts never share a queue or a counter).
  * @module
  */
-import type { Clock, PackageSignals, Plan, Store } from "../domain/mod.ts";
+import type { Clock, PackageSignals, PageRead, Plan, Store } from "../domain/mod.ts";
 import type { Logger } from "../log.ts";
 import { createDependencyReader, type DependencyReader } from "./dependency_reader.ts";
 import { createKeyUseRecorder, type KeyUseRecorder } from "./key_uses.ts";
@@ -50,6 +50,11 @@ export interface AppContext {
   readonly checkDestination?: (url: string) => Promise<string | null>;
   /** Tells the delivery worker something was queued (sends it now, not at its next look). */
   readonly wakeDeliveries?: () => void;
+  /**
+   * Reads a status page once by its URL, through the poller's guard (ingest/page_reader.ts):
+   * what adding a page by URL needs. Absent, pages cannot be added.
+   */
+  readonly readStatusPage?: (url: string) => Promise<PageRead>;
 }
 
 /** What {@link createAppContext} needs. */
@@ -60,6 +65,7 @@ export interface AppContextDeps {
   readonly log: Logger;
   readonly checkDestination?: (url: string) => Promise<string | null>;
   readonly wakeDeliveries?: () => void;
+  readonly readStatusPage?: (url: string) => Promise<PageRead>;
 }
 
 /** A context over `deps` with fresh services (the key-use queue). */

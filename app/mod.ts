@@ -24,6 +24,16 @@ export {
 } from "./policy.ts";
 export { authenticate } from "./auth.ts";
 export {
+  ADDED_VENDOR_LIMIT,
+  type AddedVendorResult,
+  addVendorByUrl,
+  AddVendorInput,
+  FREE_ADDED_VENDOR_LIMIT,
+  listAddedVendors,
+  promoteVendor,
+  removeAddedVendor,
+} from "./added_vendors.ts";
+export {
   createDependencyReader,
   type DependencyReader,
   isDependencyReaderWorker,

@@ -98,6 +98,16 @@ export class NotFound extends AppError {
   }
 }
 
+/**
+ * A status page a person asked statusd to add could not be read: `reason` in a word
+ * (domain/page_read.ts `PageReadFailure`), the message in words a person can act on.
+ */
+export class PageUnreadable extends AppError {
+  constructor(readonly reason: string, detail: string) {
+    super("page_unreadable", `statusd could not read this status page: ${detail}`);
+  }
+}
+
 /** Too many requests; retry after the given number of seconds. */
 export class RateLimited extends AppError {
   constructor(readonly retryAfterSeconds: number, message?: string) {

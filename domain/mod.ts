@@ -71,6 +71,7 @@ export {
   InvalidRequest,
   type Issue,
   NotFound,
+  PageUnreadable,
   PayloadTooLarge,
   PlanRequired,
   PreconditionFailed,
@@ -496,6 +497,7 @@ export {
   GRADES,
 } from "./ack_grade.ts";
 export type {
+  AddedVendorView,
   BoardEntry,
   BoardView,
   DeliveryView,
@@ -507,3 +509,4 @@ export type {
   ServiceHistory,
   ServiceUptime,
 } from "./views.ts";
+export type { PageRead, PageReadFailure } from "./page_read.ts";

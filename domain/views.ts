@@ -13,6 +13,7 @@ import type { MonitorState } from "./monitor.ts";
 import type { ProbeVerdict } from "./probe_targets.ts";
 import type { Reading } from "./reading.ts";
 import type { StatusLevel } from "./status.ts";
+import type { Platform } from "./service.ts";
 import type { EpochMs } from "./time.ts";
 import type { DayWorst } from "./uptime.ts";
 import type { BoardItem, BoardLink, BoardRecord, GroupRecord } from "./store/boards.ts";
@@ -193,4 +194,19 @@ export interface BoardView extends BoardRecord {
   readonly earlyWarning: boolean;
   readonly currentStatus: StatusLevel;
   readonly entries: readonly BoardEntry[];
+}
+
+/** A status page an account added by URL, as adding it answers (app/added_vendors.ts). */
+export interface AddedVendorView {
+  readonly slug: string;
+  readonly name: string;
+  readonly statusPageUrl: string;
+  readonly platform: Platform;
+  readonly currentStatus: StatusLevel;
+  /** Component names the first reading found (what a monitor may narrow to). */
+  readonly components: readonly string[];
+  /** When the account added it; null for a vendor everyone sees listed (nothing was added). */
+  readonly addedAt: EpochMs | null;
+  /** `catalog`: everyone sees it listed (in the catalog, or promoted); `account`: the account's. */
+  readonly listed: "catalog" | "account";
 }

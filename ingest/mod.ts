@@ -10,6 +10,7 @@ export { ADAPTERS } from "./adapters/mod.ts";
 export type { Adapter, ParseContext } from "./adapters/mod.ts";
 export { PayloadError } from "./adapters/mod.ts";
 export { createPoller } from "./poller.ts";
+export { pageName, type PageReadOptions, readStatusPage } from "./page_reader.ts";
 export { createProber, type Prober, type ProberConfig, type ProberDeps } from "./prober.ts";
 export { createSightLog, type SightLog } from "./sight_log.ts";
 export { type RoundedVendor, stepVendorWarning, type VendorStep } from "./warning_step.ts";

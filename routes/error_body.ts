@@ -9,6 +9,7 @@ import {
   InsufficientScope,
   InvalidRequest,
   NotFound,
+  PageUnreadable,
   PlanRequired,
   RateLimited,
 } from "../domain/mod.ts";
@@ -23,6 +24,7 @@ const STATUS_OF: Record<string, number> = {
   conflict: 409,
   precondition_failed: 412,
   idempotency_key_reused: 422,
+  page_unreadable: 422,
   payload_too_large: 413,
   rate_limited: 429,
   busy: 503,
@@ -36,6 +38,7 @@ export function errorBody(err: AppError): { status: number; body: Record<string,
   if (err instanceof PlanRequired) body.requiredPlan = err.requiredPlan;
   if (err instanceof InvalidRequest) body.issues = err.issues;
   if (err instanceof NotFound && err.suggestions.length) body.suggestions = err.suggestions;
+  if (err instanceof PageUnreadable) body.reason = err.reason;
   return { status, body };
 }
 

@@ -23,6 +23,7 @@ import { registerSuggestionsApi } from "./api/suggestions.ts";
 import { registerAlertsApi } from "./api/alerts.ts";
 import { registerSubscriptionsApi } from "./api/subscriptions.ts";
 import { registerReportsApi } from "./api/reports.ts";
+import { registerVendorsApi } from "./api/vendors.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -77,6 +78,7 @@ const ROUTERS: Register[] = [
   registerAlertsApi,
   registerSubscriptionsApi,
   registerReportsApi,
+  registerVendorsApi,
   registerAuthPages,
   registerKeysPages,
   registerSettingsIndex,

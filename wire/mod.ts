@@ -35,3 +35,9 @@ export {
 export { MonitorBriefSchema, monitorJson, MonitorSchema } from "./monitor.ts";
 export { boardJson, BoardSchema, DaySchema, EntrySchema, groupJson, GroupSchema } from "./board.ts";
 export { AttemptSchema, eventJson, EventSchema } from "./alert_event.ts";
+export {
+  addedVendorJson,
+  addedVendorRowJson,
+  AddedVendorRowSchema,
+  AddedVendorSchema,
+} from "./added_vendor.ts";

@@ -10,6 +10,8 @@ import { zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import type { ProviderOverview } from "../../app/mod.ts";
 import { type Change, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, toIso } from "../../domain/mod.ts";
 import {
+  AddedVendorRowSchema,
+  AddedVendorSchema,
   BoardSchema,
   ComponentSchema,
   EntrySchema,
@@ -34,6 +36,10 @@ import {
 } from "../../wire/mod.ts";
 
 export {
+  addedVendorJson,
+  addedVendorRowJson,
+  AddedVendorRowSchema,
+  AddedVendorSchema,
   boardJson,
   BoardSchema,
   componentJson,
@@ -99,6 +105,8 @@ named(GroupSchema, "Group");
 named(EntrySchema, "BoardEntry");
 named(BoardSchema, "Board");
 named(EventSchema, "AlertEvent");
+named(AddedVendorSchema, "AddedVendor");
+named(AddedVendorRowSchema, "AddedVendorRow");
 
 /** The page envelope around `item`, named `name` in the document. */
 export function pageSchema<T extends z.ZodType>(item: T, name: string, what: string) {

@@ -12,6 +12,7 @@ import {
   type EpochMs,
   fixedClock,
   type PackageSignals,
+  type PageRead,
   type Store,
 } from "../../domain/mod.ts";
 import { statuspage } from "../../ingest/adapters/statuspage.ts";
@@ -53,7 +54,13 @@ function builtInSignals(): PackageSignals {
 
 /** An app over a fresh empty store, or `store` (add rows with the helpers below). */
 export function apiRig(
-  options: { running?: boolean; shutdown?: AbortSignal; store?: Store } = {},
+  options: {
+    running?: boolean;
+    shutdown?: AbortSignal;
+    store?: Store;
+    /** How pages added by URL are read (the real reader over the simulator, in tests). */
+    readStatusPage?: (url: string) => Promise<PageRead>;
+  } = {},
 ): ApiRig {
   const store = options.store ?? memoryStore();
   const clock = fixedClock(T0);
@@ -72,6 +79,7 @@ export function apiRig(
       signals: builtInSignals(),
       passwordCost: TEST_PASSWORD_COST,
     },
+    readStatusPage: options.readStatusPage,
   });
   const cache = createResponseCache(store.changes);
   const app = createServer({

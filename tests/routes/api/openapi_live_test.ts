@@ -9,7 +9,7 @@
 import { equal, ok } from "node:assert/strict";
 import ajv2020 from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
-import { DAY_MS, HOUR_MS } from "../../../domain/mod.ts";
+import { DAY_MS, HOUR_MS, type PageRead } from "../../../domain/mod.ts";
 import {
   createBoard,
   createEscalation,
@@ -70,8 +70,25 @@ interface Case {
 const NOT_PRODUCIBLE = (op: string, status: number) =>
   status === 429 || (op === "streamEvents" && status === 500);
 
+/** Pages the live rig can add by URL: any `crisp`/`more` page reads, anything else is no page. */
+function readPage(url: string): Promise<PageRead> {
+  return Promise.resolve(
+    /crisp|more/.test(url)
+      ? {
+        ok: true,
+        platform: "statuspage",
+        name: "Crisp",
+        url,
+        hosts: [new URL(url).hostname],
+        indicator: "OPERATIONAL",
+        components: ["Chat"],
+      }
+      : { ok: false, reason: "not_a_status_page", message: "no status page answered" },
+  );
+}
+
 async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
-  const r = apiRig();
+  const r = apiRig({ readStatusPage: readPage });
   await addVendor(r.store, { slug: "github", name: "GitHub", category: "devtools" });
   await addTransitions(r.store, "github", [
     [T0 - 20 * DAY_MS, "OPERATIONAL"],
@@ -98,6 +115,21 @@ async function seeded(): Promise<{ r: ApiRig; keys: Record<string, string> }> {
   await addVendor(r.store, { slug: "slack", name: "Slack" });
   const pro = await account(r.ctx, "owner@pro.test", "PRO");
   const free = await account(r.ctx, "owner@free.test", "FREE");
+  // Forty-nine added pages: the fiftieth is the last the PRO account may add.
+  for (let i = 0; i < 49; i++) {
+    await r.store.catalog.addVendor(
+      pro.account.id,
+      {
+        name: `Page ${i}`,
+        slug: `page-${i}`,
+        statusPageUrl: `https://status.page-${i}.test`,
+        platform: "statuspage",
+        domains: [],
+      },
+      T0,
+      50,
+    );
+  }
   const admin = { kind: "admin", account: pro.account } as const;
   const kept = await createMonitor(r.ctx, admin, { service: "github", components: ["API"] });
   const doomed = await createMonitor(r.ctx, admin, { service: "github" });
@@ -317,6 +349,7 @@ function cases(keys: Record<string, string>): Case[] {
     },
     { op: "getMaintenanceCalendar", path: "/calendar.ics?service=nope", status: 404 },
     ...monitorCases(keys),
+    ...vendorCases(keys),
     ...alertCases(keys),
     ...docCases(keys, "Group", "groups", "group", "doomedGroup", { name: "new" }, { name: 5 }),
     ...docCases(keys, "Board", "boards", "board", "doomedBoard", {
@@ -599,6 +632,70 @@ function monitorCases(keys: Record<string, string>): Case[] {
 }
 
 /** Every status of the alerting operations. */
+/** Status pages added by URL (the PRO account has 49 already). */
+function vendorCases(keys: Record<string, string>): Case[] {
+  const bad = { "x-api-key": "sd_live_unknown" };
+  const all = { "x-api-key": keys.all! };
+  const none = { authorization: `Bearer ${keys.none}` };
+  const free = { "x-api-key": keys.free! };
+  const path = "/api/user/vendors";
+  const add = (headers: Record<string, string>, statusPageUrl: unknown, status: number): Case => ({
+    op: "addVendor",
+    method: "POST",
+    path,
+    headers,
+    body: { statusPageUrl },
+    status,
+  });
+  return [
+    add(all, "https://status.crisp.test", 201),
+    add(all, "https://status.crisp.test/", 200),
+    add(all, "https://status.more.test", 409),
+    add(free, "https://status.nothing.test", 422),
+    add(all, "not a url", 400),
+    add(bad, "https://status.crisp.test", 401),
+    add(none, "https://status.crisp.test", 403),
+    { op: "listAddedVendors", path, headers: all, status: 200 },
+    { op: "listAddedVendors", path, headers: bad, status: 401 },
+    { op: "listAddedVendors", path, headers: none, status: 403 },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: `${path}/page-0`,
+      headers: all,
+      status: 204,
+    },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: `${path}/page-0`,
+      headers: all,
+      status: 404,
+    },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: `${path}/${"x".repeat(101)}`,
+      headers: all,
+      status: 400,
+    },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: `${path}/page-1`,
+      headers: bad,
+      status: 401,
+    },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: `${path}/page-1`,
+      headers: none,
+      status: 403,
+    },
+  ];
+}
+
 function alertCases(keys: Record<string, string>): Case[] {
   const bad = { "x-api-key": "sd_live_unknown" };
   const all = { "x-api-key": keys.all! };
@@ -891,6 +988,22 @@ function failureCases(keys: Record<string, string>): Case[] {
     { op: "getBoardMaintenanceCalendar", path: "/b/pro-stack/calendar.ics?again", status: 500 },
     { op: "listMonitors", path: "/api/user/monitors", headers: all, status: 500 },
     { op: "listReports", path: "/api/user/reports", headers: all, status: 500 },
+    { op: "listAddedVendors", path: "/api/user/vendors", headers: all, status: 500 },
+    {
+      op: "addVendor",
+      method: "POST",
+      path: "/api/user/vendors",
+      headers: all,
+      body: { statusPageUrl: "https://status.crisp.test" },
+      status: 500,
+    },
+    {
+      op: "removeAddedVendor",
+      method: "DELETE",
+      path: "/api/user/vendors/page-1",
+      headers: all,
+      status: 500,
+    },
     {
       op: "reportTrouble",
       method: "POST",
