@@ -17,7 +17,6 @@ import {
   PageUnreadable,
   PlanRequired,
   type Platform,
-  type StatusLevel,
   statusPageKey,
 } from "../domain/mod.ts";
 import type { AppContext } from "./context.ts";

@@ -40,13 +40,26 @@ export async function readStatusPage(
   url: string,
   options: PageReadOptions = {},
 ): Promise<PageRead> {
+  const pool = createPinnedPool({ caCerts: options.caCerts, idleMs: 1_000, proxy: options.proxy });
+  try {
+    return await read(url, options, {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      allowPrivate: options.allowPrivate,
+      pool,
+      ...options.fetch,
+    });
+  } finally {
+    pool.close();
+  }
+}
+
+async function read(
+  url: string,
+  options: PageReadOptions,
+  fetchOptions: FetchOptions,
+): Promise<PageRead> {
   const adapters = options.adapters ?? ADAPTERS;
-  const fetchOptions: FetchOptions = {
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    allowPrivate: options.allowPrivate,
-    ...options.fetch,
-  };
   const page = await politeFetch(url, fetchOptions);
   if (page.kind === "failed") {
     if (page.reason === "too_large") {
