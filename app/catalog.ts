@@ -154,7 +154,7 @@ const searchInputs = new WeakMap<
  * version of the catalog (`searchVersion`: one row read per search); any other filter (a level,
  * a category) is read as asked.
  */
-async function searchCandidates(
+export async function searchCandidates(
   ctx: AppContext,
   filter: StoreServiceFilter,
 ): Promise<ServiceCandidate[]> {
@@ -186,9 +186,8 @@ const seen = new Map<string, { readonly key: string; readonly entry: ServiceCand
  */
 function interned(candidates: readonly ServiceCandidate[]): ServiceCandidate[] {
   return candidates.map((c) => {
-    const key = `${c.id}\u0000${c.name}\u0000${c.provider}\u0000${c.domains.join(",")}\u0000${
-      c.aliases.join(",")
-    }`;
+    const key = [c.id, c.name, c.provider, c.statusPageUrl, ...c.domains, "|", ...c.aliases, "|"]
+      .concat(c.probes ?? []).join("\u0000");
     const known = seen.get(c.slug);
     if (known && known.key === key) return known.entry;
     if (seen.size > 100_000) seen.clear();

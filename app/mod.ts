@@ -23,6 +23,7 @@ export {
   scopesFor,
 } from "./policy.ts";
 export { authenticate } from "./auth.ts";
+export { LOOKUP_MATCHES_MAX, LOOKUP_VENDORS, lookupVendors } from "./lookup.ts";
 export {
   ADDED_VENDOR_LIMIT,
   type AddedVendorResult,

@@ -503,6 +503,7 @@ export type {
   DeliveryView,
   EarlyWarning,
   GroupView,
+  LookupMatch,
   MonitorView,
   OwnEyes,
   ProbeTarget,
@@ -510,3 +511,11 @@ export type {
   ServiceUptime,
 } from "./views.ts";
 export type { PageRead, PageReadFailure } from "./page_read.ts";
+export {
+  componentFor,
+  type HostMatch,
+  hostsIn,
+  LOOKUP_HOSTS_MAX,
+  type LookupVendor,
+  matchHost,
+} from "./lookup.ts";

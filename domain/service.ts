@@ -88,6 +88,8 @@ export function serviceStatus(snapshot: Pick<Snapshot, "indicator" | "components
 /** A component as reads return it. */
 export interface Component {
   readonly id: string;
+  /** The vendor's own id of it (`s3-eu-west-1`), as its adapter read it. */
+  readonly externalId?: string;
   readonly name: string;
   readonly status: StatusLevel;
   readonly group: string | null;

@@ -210,3 +210,15 @@ export interface AddedVendorView {
   /** `catalog`: everyone sees it listed (in the catalog, or promoted); `account`: the account's. */
   readonly listed: "catalog" | "account";
 }
+
+/** One vendor a target belongs to. */
+export interface LookupMatch {
+  readonly slug: string;
+  readonly name: string;
+  /** Why: which host of the target is the vendor's, and how. */
+  readonly why: string;
+  /** The vendor's component the host names (a region, a service), when it names one. */
+  readonly component: string | null;
+  readonly currentStatus: StatusLevel;
+  readonly openIncidents: readonly Pick<Incident, "title" | "status" | "impact" | "url">[];
+}

@@ -24,6 +24,7 @@ import { registerAlertsApi } from "./api/alerts.ts";
 import { registerSubscriptionsApi } from "./api/subscriptions.ts";
 import { registerReportsApi } from "./api/reports.ts";
 import { registerVendorsApi } from "./api/vendors.ts";
+import { registerLookupApi } from "./api/lookup.ts";
 import { registerBoardsApi } from "./api/boards.ts";
 import { registerAuthPages } from "./web/auth.tsx";
 import { registerKeysPages } from "./web/settings_keys.tsx";
@@ -79,6 +80,7 @@ const ROUTERS: Register[] = [
   registerSubscriptionsApi,
   registerReportsApi,
   registerVendorsApi,
+  registerLookupApi,
   registerAuthPages,
   registerKeysPages,
   registerSettingsIndex,

@@ -35,6 +35,7 @@ export {
 export { MonitorBriefSchema, monitorJson, MonitorSchema } from "./monitor.ts";
 export { boardJson, BoardSchema, DaySchema, EntrySchema, groupJson, GroupSchema } from "./board.ts";
 export { AttemptSchema, eventJson, EventSchema } from "./alert_event.ts";
+export { lookupJson, LookupMatchSchema, LookupSchema } from "./lookup.ts";
 export {
   addedVendorJson,
   addedVendorRowJson,

@@ -119,6 +119,9 @@ export interface ServiceCandidate {
   readonly domains: readonly string[];
   readonly aliases: readonly string[];
   readonly provider: string;
+  readonly statusPageUrl: string;
+  /** The catalog's probe URLs, if it names any. */
+  readonly probes: readonly string[] | null;
 }
 
 /** One provider's roll-up over its catalog services. */

@@ -21,6 +21,8 @@ import {
   HistorySchema,
   IncidentSchema,
   IncidentUpdateSchema,
+  LookupMatchSchema,
+  LookupSchema,
   MonitorSchema,
   pageSchema as wirePage,
   ReadingErrorKindSchema,
@@ -53,6 +55,8 @@ export {
   HistorySchema,
   incidentJson,
   IncidentSchema,
+  lookupJson,
+  LookupSchema,
   monitorJson,
   MonitorSchema,
   pageJson,
@@ -107,6 +111,8 @@ named(BoardSchema, "Board");
 named(EventSchema, "AlertEvent");
 named(AddedVendorSchema, "AddedVendor");
 named(AddedVendorRowSchema, "AddedVendorRow");
+named(LookupMatchSchema, "LookupMatch");
+named(LookupSchema, "Lookup");
 
 /** The page envelope around `item`, named `name` in the document. */
 export function pageSchema<T extends z.ZodType>(item: T, name: string, what: string) {

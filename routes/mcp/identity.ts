@@ -37,7 +37,9 @@ export const INSTRUCTIONS =
   "Tools over statusd's normalised status data for cloud and SaaS vendors, and the account's " +
   "own monitors and alerts. To read, start with list_services (or check_services for a " +
   "pass/fail gate), then get_service_status, get_component_status, list_incidents, " +
-  "get_service_history or get_uptime_report by slug; list_monitors, get_board_status and " +
-  "list_alert_events read the account's own. Three tools change things, and only for a " +
+  "get_service_history or get_uptime_report by slug; identify_vendor tells whose outage a " +
+  "failed call's host, URL or error line is; list_monitors, get_board_status and " +
+  "list_alert_events read the account's own. Four tools change things, and only for a " +
   "credential that holds their scope: add_monitor and remove_monitor (monitors:write) change " +
-  "the account's monitors, and acknowledge_alert (alerts:write) stops an alert's escalation.";
+  "the account's monitors, add_vendor (monitors:write) adds a status page statusd lacks, and " +
+  "acknowledge_alert (alerts:write) stops an alert's escalation.";

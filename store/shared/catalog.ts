@@ -244,7 +244,8 @@ export function catalogStore(engine: Engine): CatalogStore {
       return engine.once((function* () {
         const w = serviceWhere(filter);
         const rows = yield* all(
-          `SELECT id, name, slug, domains, aliases, provider FROM vendors WHERE ${w.sql}`,
+          `SELECT id, name, slug, domains, aliases, provider, status_page_url, probes
+             FROM vendors WHERE ${w.sql}`,
           ...w.params,
         );
         return rows.map((r): ServiceCandidate => ({
@@ -254,6 +255,8 @@ export function catalogStore(engine: Engine): CatalogStore {
           domains: JSON.parse(String(r.domains)) as string[],
           aliases: JSON.parse(String(r.aliases)) as string[],
           provider: String(r.provider),
+          statusPageUrl: String(r.status_page_url),
+          probes: r.probes === null ? null : JSON.parse(String(r.probes)) as string[],
         }));
       })());
     },

@@ -103,12 +103,14 @@ export function* serviceBySlug(slug: string): Query<ServiceRow | null> {
 /** Current (not removed) components of a vendor, in the vendor's own order. */
 export function* componentsOf(d: Dialect, vendorId: number): Query<Component[]> {
   const rows = yield* all(
-    `SELECT id, name, status, group_name AS "group", updated_at AS "updatedAt" FROM components
+    `SELECT id, external_id, name, status, group_name AS "group", updated_at AS "updatedAt"
+       FROM components
      WHERE vendor_id = ? AND removed_at IS NULL ORDER BY position, ${d.binary("name")}, id`,
     vendorId,
   );
   return rows.map((r) => ({
     id: String(r.id),
+    externalId: String(r.external_id),
     name: String(r.name),
     status: r.status as StatusLevel,
     group: (r.group as string | null) ?? null,

@@ -18,6 +18,7 @@ import {
 } from "./monitors.ts";
 
 import { acknowledgeAlertTool, listAlertEventsTool } from "./alerts.ts";
+import { addVendorTool, identifyVendorTool } from "./vendors.ts";
 
 /** The tool registry. */
 export const TOOLS: readonly McpTool[] = [
@@ -28,8 +29,10 @@ export const TOOLS: readonly McpTool[] = [
   getUptimeReportTool,
   getServiceHistoryTool,
   checkServicesTool,
+  identifyVendorTool,
   listMonitorsTool,
   addMonitorTool,
+  addVendorTool,
   removeMonitorTool,
   getBoardStatusTool,
   listAlertEventsTool,

@@ -51,8 +51,9 @@ Deno.test("uptime of four minutes and an SLA of 42 seconds say not enough data y
   }
 });
 
-Deno.test("the MCP instructions name the three tools that change things and their scopes", () => {
+Deno.test("the MCP instructions name the four tools that change things and their scopes", () => {
   equal(/read-only/i.test(INSTRUCTIONS), false);
   match(INSTRUCTIONS, /add_monitor and remove_monitor \(monitors:write\)/);
+  match(INSTRUCTIONS, /add_vendor \(monitors:write\)/);
   match(INSTRUCTIONS, /acknowledge_alert \(alerts:write\)/);
 });

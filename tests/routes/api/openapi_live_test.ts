@@ -647,7 +647,13 @@ function vendorCases(keys: Record<string, string>): Case[] {
     body: { statusPageUrl },
     status,
   });
+  const lookup = (target: string) => `/api/lookup?target=${encodeURIComponent(target)}`;
   return [
+    { op: "lookupVendor", path: lookup("https://api.github.com/repos"), status: 200 },
+    { op: "lookupVendor", path: lookup("nothing here"), headers: all, status: 200 },
+    { op: "lookupVendor", path: "/api/lookup", status: 400 },
+    { op: "lookupVendor", path: lookup("github.com"), headers: bad, status: 401 },
+    { op: "lookupVendor", path: lookup("github.com"), headers: none, status: 403 },
     add(all, "https://status.crisp.test", 201),
     add(all, "https://status.crisp.test/", 200),
     add(all, "https://status.more.test", 409),
@@ -989,6 +995,7 @@ function failureCases(keys: Record<string, string>): Case[] {
     { op: "listMonitors", path: "/api/user/monitors", headers: all, status: 500 },
     { op: "listReports", path: "/api/user/reports", headers: all, status: 500 },
     { op: "listAddedVendors", path: "/api/user/vendors", headers: all, status: 500 },
+    { op: "lookupVendor", path: "/api/lookup?target=github.com", status: 500 },
     {
       op: "addVendor",
       method: "POST",

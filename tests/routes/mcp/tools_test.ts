@@ -30,7 +30,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: r.isError === true, data: r.structuredContent as Structured, text };
 }
 
-Deno.test("initialize and tools/list: seven read-only tools, four for monitors, two for alerts, with object schemas", async () => {
+Deno.test("initialize and tools/list: eight read-only tools, five for monitors and vendors, two for alerts, with object schemas", async () => {
   const rig = await mcpRig();
   const client = await connect(rig, rig.keys.all);
   try {
@@ -49,14 +49,16 @@ Deno.test("initialize and tools/list: seven read-only tools, four for monitors, 
       "get_uptime_report",
       "get_service_history",
       "check_services",
+      "identify_vendor",
       "list_monitors",
       "add_monitor",
+      "add_vendor",
       "remove_monitor",
       "get_board_status",
       "list_alert_events",
       "acknowledge_alert",
     ]);
-    const writes = new Set(["add_monitor", "remove_monitor", "acknowledge_alert"]);
+    const writes = new Set(["add_monitor", "add_vendor", "remove_monitor", "acknowledge_alert"]);
     for (const t of tools) {
       assert.match(t.name, /^[a-z][a-z0-9_]{0,63}$/);
       assert.equal(t.inputSchema.type, "object");
@@ -89,6 +91,7 @@ Deno.test("tools/list shows a caller only the tools its scopes can call", async 
       "get_component_status",
       "get_service_history",
       "check_services",
+      "identify_vendor",
     ]);
   } finally {
     await client.close();
