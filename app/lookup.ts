@@ -13,7 +13,6 @@ import {
   isOpen,
   type LookupMatch,
   matchHost,
-  type StatusLevel,
 } from "../domain/mod.ts";
 import { listedAccount, searchCandidates } from "./catalog.ts";
 import type { AppContext } from "./context.ts";
