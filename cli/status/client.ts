@@ -181,8 +181,22 @@ export const BoardSchema = wire.BoardSchema.pick({ slug: true, title: true, curr
 /** A board. */
 export type Board = z.infer<typeof BoardSchema>;
 
+/** The vendors a host, URL or error line belongs to (`GET /api/lookup`). */
+export const LookupSchema = wire.LookupSchema;
+/** A lookup's answer. */
+export type Lookup = z.infer<typeof LookupSchema>;
+
+/** A vendor added by its status page URL (`POST /api/user/vendors`). */
+export const AddedVendorSchema = wire.AddedVendorSchema;
+/** An added vendor. */
+export type AddedVendor = z.infer<typeof AddedVendorSchema>;
+
 /** The calls the commands make. */
 export interface StatusClient {
+  /** `GET /api/lookup?target=…`: the vendors a host, URL or error line belongs to. */
+  lookup(target: string): Promise<Lookup>;
+  /** `POST /api/user/vendors` (needs an API key holding `monitors:write`). */
+  addVendor(statusPageUrl: string): Promise<AddedVendor>;
   /**
    * `GET /api/boards/{slug}` (a private board needs the account's key); no such board (or one
    * this key may not see) throws a usage error.
@@ -326,6 +340,8 @@ export function createClient(options: ClientOptions): StatusClient {
 
   const monitorPage = pageSchema(MonitorSchema);
   const client: StatusClient = {
+    lookup: (target) => get("api/lookup", LookupSchema, { target }),
+    addVendor: (statusPageUrl) => get("api/user/vendors", AddedVendorSchema, {}, { statusPageUrl }),
     listMonitors: (limit, page) => get("api/user/monitors", monitorPage, { limit, page }),
     report: (report) =>
       ofService(report.service, () => get("api/user/reports", ReportSchema, {}, report)),

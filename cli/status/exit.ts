@@ -68,7 +68,8 @@ export class ApiFailure extends CliError {
 
 /** Exit code for an error body's `error` code (ARCHITECTURE §2.6: the CLI column). */
 export function exitCodeOf(apiErrorCode: string): ExitCode {
-  return apiErrorCode === "invalid_request" || apiErrorCode === "not_found"
+  return apiErrorCode === "invalid_request" || apiErrorCode === "not_found" ||
+      apiErrorCode === "page_unreadable"
     ? EXIT.usage
     : EXIT.apiUnreachable;
 }

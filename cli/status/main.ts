@@ -19,6 +19,8 @@ import { gateCommand } from "./commands/gate.ts";
 import { incidentsCommand } from "./commands/incidents.ts";
 import { monitorsCommand } from "./commands/monitors.ts";
 import { reportCommand } from "./commands/report.ts";
+import { whichCommand } from "./commands/which.ts";
+import { addCommand } from "./commands/add.ts";
 import { statusCommand } from "./commands/status.ts";
 import { uptimeCommand } from "./commands/uptime.ts";
 import { CliError, EXIT, type ExitCode, UsageError } from "./exit.ts";
@@ -37,6 +39,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   gateCommand,
   monitorsCommand,
   reportCommand,
+  whichCommand,
+  addCommand,
 ];
 
 /** `status --help`. */
