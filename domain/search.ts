@@ -37,7 +37,8 @@ export const SEARCH_TIERS = {
   wordStart: 2,
   /**
    * The text's words, in any order, name the vendor: at least half of them match its words
-   * (name, aliases, company, domains), one of them a word of its name or an alias.
+   * (name, aliases, company, domains), one of them a word of its name or an alias, and every
+   * word with a digit among them.
    */
   words: 3,
   /** The name or slug contains the text somewhere else. */
@@ -240,7 +241,8 @@ function matchOf(query: Query, entry: Searchable): SearchMatch | null {
   ) {
     return hit(SEARCH_TIERS.contains);
   }
-  const typos = typosFor(qc.length);
+  // Numbers are not misspelt: "vendor 0" is not "Vendor 10" with a typo.
+  const typos = /\d/.test(qc) ? 0 : typosFor(qc.length);
   if (typos > 0) {
     let best = typos + 1;
     for (const t of [...p.namesC, p.slugC, ...p.nameWords]) {
@@ -274,6 +276,14 @@ function wordsMatch(queryWords: readonly string[], p: Prepared): SearchMatch | n
     strength += best;
   }
   if (!ownHit || matched * 2 < queryWords.length) return null;
+  // A number names one thing (a region, a version, "365"): it may not be the word left out.
+  if (
+    queryWords.some((w) =>
+      /\d/.test(w) && ![...p.own, ...p.company].some((o) => wordMatch(w, o) > 0)
+    )
+  ) {
+    return null;
+  }
   const extra = p.nameWords.filter((w) => !named.has(w) && !NOISE.has(w)).length;
   return { tier: SEARCH_TIERS.words, strength: strength / queryWords.length, extra };
 }

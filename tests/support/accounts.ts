@@ -13,6 +13,7 @@ import {
   type Clock,
   fixedClock,
   type PackageSignals,
+  type PageRead,
   type Plan,
   type Scope,
 } from "../../domain/mod.ts";
@@ -44,6 +45,8 @@ export function testContext(
     mailEnabled?: boolean;
     signupPlan?: Plan;
     checkDestination?: (url: string) => Promise<string | null>;
+    /** How pages added by URL are read. */
+    readStatusPage?: (url: string) => Promise<PageRead>;
     /** Hash at production's cost, as `main.ts` does (tests/app/accounts_test.ts). */
     productionHashing?: boolean;
     /** Hash at this cost instead of {@link TEST_PASSWORD_COST}. */
@@ -66,6 +69,7 @@ export function testContext(
       ...(opts.productionHashing ? {} : { passwordCost: opts.passwordCost ?? TEST_PASSWORD_COST }),
     },
     ...(opts.checkDestination ? { checkDestination: opts.checkDestination } : {}),
+    ...(opts.readStatusPage ? { readStatusPage: opts.readStatusPage } : {}),
   });
   // `await using ctx = testContext()` closes the store when the test ends (on PostgreSQL that
   // drops the test's database and ends its pool).

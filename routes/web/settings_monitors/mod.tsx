@@ -19,6 +19,7 @@ import { signedInOf, type WebEnv, webSession } from "../session.ts";
 import { boardActions, BoardsSection } from "./boards.tsx";
 import { groupActions, GroupsSection } from "./groups.tsx";
 import { importActions, ImportSection } from "./import.tsx";
+import { byUrlActions, ByUrlSection } from "./by_url.tsx";
 import { AddSection, monitorActions, MonitorsSection } from "./monitor.tsx";
 import {
   type Again,
@@ -59,6 +60,7 @@ function MonitorsPage(
       </p>
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
       <AddSection session={props.session} data={props.data} failure={props.failure} />
+      <ByUrlSection session={props.session} data={props.data} failure={props.failure} />
       <ImportSection session={props.session} failure={props.failure} />
       <MonitorsSection session={props.session} data={props.data} failure={props.failure} />
       <GroupsSection session={props.session} data={props.data} failure={props.failure} />
@@ -95,8 +97,9 @@ export function monitorsPages(): Hono<WebEnv> {
       />,
     );
   });
-  // The import's static paths before a monitor's `/:id`.
+  // The import's and by-url's static paths before a monitor's `/:id`.
   importActions(web, change);
+  byUrlActions(web, change);
   monitorActions(web, change);
   groupActions(web, change);
   boardActions(web, change);

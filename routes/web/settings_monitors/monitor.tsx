@@ -48,7 +48,21 @@ export function AddSection(props: { session: WebSession; data: PageData; failure
       <ErrorNote failure={props.failure} at="add" />
       {props.data.results !== null && (
         props.data.results.length === 0
-          ? <p class="muted">No service matches “{props.data.q}”.</p>
+          ? (
+            <p class="muted">
+              No service matches “{props.data.q}”. {props.data.closest.length > 0 && (
+                <>
+                  Closest: {props.data.closest.map((slug, i) => (
+                    <>
+                      {i > 0 && ", "}
+                      <a href={`${MONITORS_PATH}?q=${encodeURIComponent(slug)}`}>{slug}</a>
+                    </>
+                  ))}.{" "}
+                </>
+              )}
+              Not in the catalog? <a href="#by-url-title">Add its status page by URL</a>.
+            </p>
+          )
           : (
             <ul class="results" aria-label="Services found">
               {props.data.results.map((s) => (

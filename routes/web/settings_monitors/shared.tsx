@@ -8,14 +8,16 @@ import type { Context } from "hono";
 import {
   type BoardView,
   type GroupView,
+  listAddedVendors,
   listBoards,
   listGroups,
   listMonitors,
   listServices,
   type MonitorView,
+  suggestSlugs,
   type WebSession,
 } from "../../../app/mod.ts";
-import type { Service } from "../../../domain/mod.ts";
+import type { AddedVendor, Service } from "../../../domain/mod.ts";
 import { Csrf, type Failure as FormFailure, type PageAgain, type SentForm } from "../forms.tsx";
 import type { WebEnv } from "../session.ts";
 
@@ -38,6 +40,7 @@ export const DONE = {
   "board-deleted": "Board deleted.",
   order: "Order saved.",
   imported: "The ticked services are monitored now.",
+  "page-removed": "Status page removed from your account.",
 } as const;
 
 /** The page with the confirmation `code`. */
@@ -46,6 +49,7 @@ export const done = (code: keyof typeof DONE) => `${MONITORS_PATH}?done=${code}`
 /** Which form an error belongs to, so it is shown next to it. */
 export type Place =
   | "add"
+  | "by-url"
   | "import"
   | "monitors"
   | "groups"
@@ -73,6 +77,10 @@ export interface PageData {
   readonly boards: readonly BoardView[];
   readonly results: readonly Service[] | null;
   readonly q: string;
+  /** When a search found nothing: the slugs closest to what was typed. */
+  readonly closest: readonly string[];
+  /** The status pages the account added by URL. */
+  readonly added: readonly AddedVendor[];
 }
 
 /** Every document of a kind the page lists. */
@@ -86,10 +94,11 @@ export async function pageData(
 ): Promise<PageData> {
   const app = c.get("app");
   const who = session.principal;
-  const [monitors, groups, boards] = await Promise.all([
+  const [monitors, groups, boards, added] = await Promise.all([
     listMonitors(app, who, all),
     listGroups(app, who, all),
     listBoards(app, who, all),
+    listAddedVendors(app, who),
   ]);
   const results = q.trim() === ""
     ? null
@@ -103,6 +112,10 @@ export async function pageData(
     boards: boards.content,
     results,
     q,
+    closest: results !== null && results.length === 0
+      ? await suggestSlugs(app, q.slice(0, 100))
+      : [],
+    added,
   };
 }
 
