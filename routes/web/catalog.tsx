@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { listServices } from "../../app/mod.ts";
+import { listServices, suggestSlugs } from "../../app/mod.ts";
 import {
   ALL_STATUS_LEVELS,
   CATEGORIES,
@@ -147,6 +147,8 @@ function CatalogPage(
   props: {
     filters: Filters;
     result: Page<Service>;
+    /** When a search found nothing: the slugs closest to what was typed. */
+    closest: readonly string[];
     publicUrl: string;
     signedIn: SignedIn | null;
   },
@@ -180,6 +182,25 @@ function CatalogPage(
       <div id="results">
         {result.content.length
           ? <ServiceTable services={result.content} caption="Services" />
+          : filters.q !== undefined
+          ? (
+            <p class="notice">
+              No service matches “{filters.q}”{Object.keys(filters).length > 1
+                ? " with these filters"
+                : ""}. {props.closest.length > 0 && (
+                <>
+                  Closest: {props.closest.map((slug, i) => (
+                    <>
+                      {i > 0 && ", "}
+                      <a href={`/services/${slug}`}>{slug}</a>
+                    </>
+                  ))}.{" "}
+                </>
+              )}
+              Not listed? Add its status page by URL in{" "}
+              <a href="/settings/monitors#by-url-title">Settings › Monitors</a>.
+            </p>
+          )
           : <p class="notice">No service matches these filters.</p>}
         <Pager result={result} link={link} />
       </div>
@@ -197,11 +218,15 @@ async function catalogPage(c: Context<Env>): Promise<Response> {
       page,
       limit: CATALOG_PAGE_SIZE,
     });
+    const closest = result.totalElements === 0 && filters.q !== undefined
+      ? await suggestSlugs(app, filters.q)
+      : [];
     return {
       html: (
         <CatalogPage
           filters={filters}
           result={result}
+          closest={closest}
           publicUrl={app.settings.publicUrl}
           signedIn={signedIn}
         />

@@ -1,6 +1,6 @@
 /** `list_services`: the catalog with current status, filterable. */
 import { z } from "zod";
-import { listServices, SERVICE_SORTS } from "../../../app/mod.ts";
+import { listServices, SERVICE_SORTS, suggestSlugs } from "../../../app/mod.ts";
 import { CATEGORIES, PAGE_LIMIT_MAX } from "../../../domain/mod.ts";
 import { defineTool } from "../tool.ts";
 import { ReadingStateSchema } from "../../../wire/mod.ts";
@@ -38,6 +38,10 @@ export const listServicesTool = defineTool({
     total: z.number().int(),
     page: z.number().int(),
     totalPages: z.number().int(),
+    didYouMean: z.array(z.string()).optional().describe(
+      "When a search text matched nothing: the closest slugs. A vendor statusd does not list " +
+        "can be added by its status page URL with add_vendor.",
+    ),
   }),
   async run(ctx, caller, args) {
     const result = await listServices(
@@ -52,11 +56,13 @@ export const listServicesTool = defineTool({
       },
       { page: args.page, limit: args.limit },
     );
+    const nothing = result.totalElements === 0 && args.q !== undefined && args.q.trim() !== "";
     return {
       services: result.content.map(serviceSummary),
       total: result.totalElements,
       page: result.page,
       totalPages: result.totalPages,
+      ...(nothing ? { didYouMean: await suggestSlugs(ctx, args.q!) } : {}),
     };
   },
 });

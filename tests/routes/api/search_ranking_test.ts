@@ -108,3 +108,27 @@ Deno.test("search finds what people type: other names, words in any order, domai
     await r.close();
   }
 });
+
+Deno.test("a search that finds nothing says so, with the closest names and the way to add a page", async () => {
+  const r = await builtInCatalogRig();
+  try {
+    const result = await listServicesTool.run(
+      r.ctx,
+      {
+        kind: "api_key",
+        keyId: "k",
+        scopes: ["status:read", "mcp:invoke"],
+        account: { id: "a", name: "a", plan: "PRO", slaTarget: 99.9, createdAt: T0 },
+      },
+      { q: "mygithubaccount", limit: 3, page: 0, sort: "name" },
+    ) as { services: unknown[]; didYouMean?: string[] };
+    deepStrictEqual(result.services, []);
+    ok(result.didYouMean?.includes("github"), JSON.stringify(result.didYouMean));
+    const page = await (await r.get("/services?q=mygithubaccount")).text();
+    ok(page.includes("No service matches “mygithubaccount”"));
+    ok(/Closest:.*href="\/services\/github"/s.test(page));
+    ok(page.includes("Add its status page by URL"));
+  } finally {
+    await r.close();
+  }
+});
