@@ -14,6 +14,7 @@ import {
   createKey,
   listAccounts,
   membershipOf,
+  promoteVendor,
   revokeKeyByName,
   setMemberRole,
   setPlan,
@@ -70,6 +71,9 @@ STATUSD_DB (safe while the server runs).
       line of its own. No --scopes grants all nine scopes.
   revoke-key --email E --name N
       Revokes the account's active key named N at once and for good.
+  promote-vendor <slug>
+      Lists a status page an account added by URL for everyone on this statusd (search, the
+      catalog, the home page); until then only the accounts that added it see it listed.
   copy-to-postgres --to postgres://user:password@host:5432/database
       Copies everything in the SQLite file of STATUSD_DB (services, history, incidents,
       accounts, keys, sessions, OAuth clients and tokens) into an EMPTY PostgreSQL database in
@@ -116,6 +120,9 @@ const SCHEMAS = {
     scopes: z.string().optional(),
   }),
   "revoke-key": z.object({ email: Email, name: z.string({ error: "--name is required" }) }),
+  "promote-vendor": z.object({
+    slug: z.string({ error: "promote-vendor takes the vendor's slug" }).min(1),
+  }),
   "copy-to-postgres": z.object({
     to: z.string({ error: "--to is required (postgres://user:password@host:5432/database)" })
       .refine((v) => /^postgres(ql)?:\/\/[^/]/.test(v), {
@@ -137,6 +144,7 @@ const OPTIONS = {
   scopes: { type: "string" },
   json: { type: "boolean" },
   to: { type: "string" },
+  slug: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -219,6 +227,12 @@ async function execute(
       const f = SCHEMAS[command].parse(flags);
       const { member } = await setMemberRole(ctx, { email: f.email, role: f.role });
       io.out(`${member.email} is now ${member.role}`);
+      return;
+    }
+    case "promote-vendor": {
+      const f = SCHEMAS[command].parse(flags);
+      await promoteVendor(ctx, f.slug);
+      io.out(`${f.slug} is listed for everyone on this statusd now`);
       return;
     }
     case "set-plan": {
@@ -304,6 +318,10 @@ export async function runAdmin(
   if (parsed.values.help || command === "help" || command === undefined) {
     (command === undefined && !parsed.values.help ? io.err : io.out)(ADMIN_HELP);
     return command === undefined && !parsed.values.help ? ADMIN_EXIT.usage : ADMIN_EXIT.ok;
+  }
+  // `promote-vendor <slug>`: the one command that takes a positional.
+  if (command === "promote-vendor" && extra.length === 1 && parsed.values.slug === undefined) {
+    parsed.values.slug = extra.pop();
   }
   if (!(command in SCHEMAS) || extra.length) {
     io.err(`Unknown command "${[command, ...extra].join(" ")}"\n\n${ADMIN_HELP}`);

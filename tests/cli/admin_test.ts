@@ -261,3 +261,57 @@ Deno.test("deno task admin reads the password from standard input", async () => 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("promote-vendor lists an added status page for everyone; a catalog vendor is refused", async () => {
+  const dir = await Deno.makeTempDir();
+  const env = { STATUSD_DB: join(dir, "statusd.db") };
+  try {
+    equal(
+      await runAdmin(
+        ["create-account", "--email", "ops@example.com", "--password-stdin"],
+        env,
+        io(PASSWORD + "\n").io,
+      ),
+      0,
+    );
+    const ctx = ctxFor(env.STATUSD_DB);
+    const [account] = await ctx.store.accounts.list();
+    await ctx.store.catalog.sync([{
+      name: "Acme",
+      slug: "acme",
+      statusPageUrl: "https://status.acme.test",
+      platform: "statuspage",
+      category: "other",
+      provider: "acme",
+      domains: [],
+    }], Date.now());
+    await ctx.store.catalog.addVendor(
+      account!.id,
+      {
+        name: "Crisp",
+        slug: "crisp",
+        statusPageUrl: "https://status.crisp.test",
+        platform: "statuspage",
+        domains: [],
+      },
+      Date.now(),
+      3,
+    );
+    equal((await ctx.store.catalog.candidates({})).some((c) => c.slug === "crisp"), false);
+    await ctx.store.close();
+
+    const done = io();
+    equal(await runAdmin(["promote-vendor", "crisp"], env, done.io), 0, done.err.join("\n"));
+    match(done.out[0]!, /crisp is listed for everyone/);
+    const after = ctxFor(env.STATUSD_DB);
+    equal((await after.store.catalog.candidates({})).some((c) => c.slug === "crisp"), true);
+    await after.store.close();
+
+    const refused = io();
+    equal(await runAdmin(["promote-vendor", "acme"], env, refused.io), 1);
+    match(refused.err.join("\n"), /not a status page an account added/);
+    equal(await runAdmin(["promote-vendor"], env, io().io), 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
