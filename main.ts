@@ -157,8 +157,12 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,
-    onListen: ({ hostname, port }) =>
-      log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl }),
+    onListen: ({ hostname, port }) => {
+      log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl });
+      void firstStartWords(store, config.publicUrl).then((line) => {
+        if (line !== null) console.error(line);
+      });
+    },
   }, app.fetch);
   const sight = createSightLog(() => poller.stats(), log);
   // `STATUSD_POLL=off` serves what is stored and fetches nothing: no probes either.
@@ -226,4 +230,21 @@ if (import.meta.main && !isParseWorker() && !isDependencyReaderWorker()) {
     }
     throw err;
   }
+}
+
+/**
+ * One line for a person after the JSON logs, on a database without accounts (a first start):
+ * where to open statusd and what to do first. Null once an account exists.
+ */
+async function firstStartWords(
+  store: { accounts: { list(): Promise<readonly unknown[]> } },
+  publicUrl: string,
+): Promise<string | null> {
+  try {
+    if ((await store.accounts.list()).length > 0) return null;
+  } catch {
+    return null;
+  }
+  return `statusd is up: open ${publicUrl}/sign-up and create the first account — it is this ` +
+    "statusd's operator's (the top plan) — then pick the vendors you depend on.";
 }

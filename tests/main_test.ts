@@ -77,3 +77,46 @@ Deno.test("a store that cannot be opened ends with one line naming the variable 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a first start says, after its JSON logs, where to open statusd and to create the operator's account", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: {
+      NO_COLOR: "1",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      STATUSD_POLL: "off",
+      STATUSD_DB: join(dir, "statusd.db"),
+      STATUSD_PUBLIC_URL: "http://status.example.test",
+    },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("sign-up")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const lines = text.trimEnd().split("\n");
+    const human = lines.find((l) => !l.startsWith("{"));
+    match(
+      human ?? "",
+      /^statusd is up: open http:\/\/status\.example\.test\/sign-up and create the first account — it is this statusd's operator's/,
+    );
+    ok(
+      lines.indexOf(human!) > lines.findIndex((l) => l.includes('"msg":"listening"')),
+      "after the logs",
+    );
+    reader.releaseLock();
+  } finally {
+    child.kill("SIGTERM");
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -44,6 +44,8 @@ import {
 
 /** Where people land after signing in. */
 export const HOME_AFTER_SIGN_IN = "/settings/api-keys";
+/** Where a new account lands: pick the vendors it depends on (search, import, add by URL). */
+export const HOME_AFTER_SIGN_UP = "/settings/monitors?welcome=1";
 
 import { pageError } from "./error_page.tsx";
 
@@ -85,7 +87,7 @@ function failureOf(err: unknown): FormFailure | null {
 /** `path` with `?next=…` when `next` is not where people land anyway. */
 function withNext(path: string, next: string, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams(extra);
-  if (next !== HOME_AFTER_SIGN_IN) query.set("next", next);
+  if (next !== HOME_AFTER_SIGN_IN && next !== HOME_AFTER_SIGN_UP) query.set("next", next);
   const text = query.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -236,7 +238,7 @@ export function authPages(): Hono<WebEnv> {
   });
 
   web.get("/sign-up", webSession, async (c) => {
-    const next = safeNext(c.req.query("next"), HOME_AFTER_SIGN_IN);
+    const next = safeNext(c.req.query("next"), HOME_AFTER_SIGN_UP);
     if (c.get("session")) return c.redirect(next, 303);
     const terms = await signUpTerms(c.get("app"));
     return c.html(
@@ -247,7 +249,7 @@ export function authPages(): Hono<WebEnv> {
   // A new account is signed in at once; a taken email is sent to sign in (see `signUp`).
   web.post("/sign-up", webSession, async (c) => {
     const form = await readForm(c);
-    const next = safeNext(field(form, "next"), HOME_AFTER_SIGN_IN);
+    const next = safeNext(field(form, "next"), HOME_AFTER_SIGN_UP);
     const email = field(form, "email");
     try {
       const made = await signUp(c.get("app"), email, field(form, "password"));

@@ -5,7 +5,17 @@
  * @module
  */
 import type { Context } from "hono";
-import { type EarlyWarning, homeOverview, openWarnings, type Recovery } from "../../app/mod.ts";
+import {
+  type BoardView,
+  type Caller,
+  type EarlyWarning,
+  homeOverview,
+  listBoards,
+  listMonitors,
+  type MonitorView,
+  openWarnings,
+  type Recovery,
+} from "../../app/mod.ts";
 import {
   DAY_MS,
   formatMinutes,
@@ -219,7 +229,60 @@ function Maintenance(props: { items: readonly Incident[]; names: ReadonlyMap<str
   );
 }
 
-function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn | null }) {
+/** A signed-in person's own monitors and boards, first on their home page. */
+interface Stack {
+  readonly monitors: readonly MonitorView[];
+  readonly boards: readonly BoardView[];
+}
+
+/** The account's monitors (what is not operational first) and boards, or how to start. */
+function YourStack(props: { stack: Stack }) {
+  const { monitors, boards } = props.stack;
+  const worstFirst = [...monitors].sort((a, b) =>
+    Number(a.currentStatus === "OPERATIONAL") - Number(b.currentStatus === "OPERATIONAL")
+  );
+  return (
+    <Section id="your-stack" title={`Your monitors (${monitors.length})`}>
+      {monitors.length === 0
+        ? (
+          <p>
+            You watch no vendor yet:{" "}
+            <a href="/settings/monitors?welcome=1">
+              pick the vendors you depend on
+            </a>.
+          </p>
+        )
+        : (
+          <ul class="plain">
+            {worstFirst.slice(0, 50).map((m) => (
+              <li>
+                <a href={serviceHref(m.serviceSlug)}>{m.label ?? m.serviceName ?? m.serviceSlug}</a>
+                {": "}
+                {m.paused ? "paused" : levelWords(m.currentStatus)}
+              </li>
+            ))}
+          </ul>
+        )}
+      {boards.length > 0 && (
+        <p>
+          Your boards: {boards.map((b, i) => (
+            <>
+              {i > 0 && " · "}
+              <a href={`/b/${b.slug}`}>{b.title}</a>
+            </>
+          ))}
+        </p>
+      )}
+      <p>
+        <a href="/settings/monitors">Settings › Monitors</a>
+      </p>
+    </Section>
+  );
+}
+
+function HomePage(
+  props: { data: HomeData; publicUrl: string; signedIn: SignedIn | null; stack: Stack | null },
+) {
   const { data } = props;
   return (
     <Layout
@@ -231,6 +294,12 @@ function HomePage(props: { data: HomeData; publicUrl: string; signedIn: SignedIn
       signedIn={props.signedIn}
     >
       <h1>Status of {data.total} cloud and SaaS vendors</h1>
+      {props.stack ? <YourStack stack={props.stack} /> : (
+        <p class="notice">
+          Watch the vendors your team depends on and be told when one breaks:{" "}
+          <a href="/sign-up">create an account</a> (or <a href="/sign-in">sign in</a>).
+        </p>
+      )}
       <SummaryBanner data={data} />
       <OwnEyes data={data} />
       <Disrupted data={data} />
@@ -291,6 +360,18 @@ async function homeData(
   };
 }
 
+/** A signed-in person's monitors and boards; null for anyone else (the shared page). */
+async function stackOf(c: Context<Env>, who: Caller): Promise<Stack | null> {
+  if (who.kind !== "session") return null;
+  const app = c.get("app");
+  const all = { page: 0, limit: 500 };
+  const [monitors, boards] = await Promise.all([
+    listMonitors(app, who, all),
+    listBoards(app, who, all),
+  ]);
+  return { monitors: monitors.content, boards: boards.content };
+}
+
 /** The home page (shared-cached for anonymous callers). */
 export async function homePage(
   c: Context<Env>,
@@ -299,12 +380,13 @@ export async function homePage(
   const publicUrl = c.get("app").settings.publicUrl;
   return await publicPage(
     c,
-    async (signedIn) => ({
+    async (signedIn, who) => ({
       html: (
         <HomePage
           data={await homeData(c, proberStats)}
           publicUrl={publicUrl}
           signedIn={signedIn}
+          stack={await stackOf(c, who)}
         />
       ),
     }),

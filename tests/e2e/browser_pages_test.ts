@@ -438,7 +438,7 @@ Deno.test({
       // A filter change applies at once too.
       await page.getByLabel("Status").selectOption("MAJOR_OUTAGE");
       await page.waitForURL(`${base}/services?q=vendor+0&status=MAJOR_OUTAGE`);
-      await page.getByText("No service matches these filters.").waitFor();
+      await page.getByText(/No service matches “vendor 0” with these filters\./).waitFor();
     } finally {
       await browser.close();
       await server.shutdown();

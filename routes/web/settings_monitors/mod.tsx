@@ -41,18 +41,31 @@ function MonitorsPage(
     data: PageData;
     notice?: string;
     failure?: Failure;
+    /** A new account's first visit: the page asks it to pick the vendors it depends on. */
+    welcome?: boolean;
   },
 ) {
   const who = props.session.principal;
   return (
     <Layout
-      title="Monitors"
+      title={props.welcome ? "Pick the vendors you depend on" : "Monitors"}
       publicUrl={props.publicUrl}
       nav="monitors"
       signedIn={signedInOf(props.session)}
       noindex
     >
-      <h1>Settings › Monitors</h1>
+      {props.welcome
+        ? (
+          <>
+            <h1>Pick the vendors you depend on</h1>
+            <p>
+              Welcome to statusd. Find each vendor your stack depends on and add it; import them
+              from your project's files; or add a status page statusd does not list by its URL.
+              statusd then watches them and tells you when one breaks (Settings › Alerts).
+            </p>
+          </>
+        )
+        : <h1>Settings › Monitors</h1>}
       <p class="muted">
         Account <strong>{who.account.name}</strong> · plan <strong>{who.account.plan}</strong>
         {who.account.plan === "FREE" &&
@@ -94,6 +107,7 @@ export function monitorsPages(): Hono<WebEnv> {
         session={session}
         data={await pageData(c, session, c.req.query("q") ?? "")}
         notice={doneNotice(c, DONE)}
+        welcome={c.req.query("welcome") === "1"}
       />,
     );
   });

@@ -87,7 +87,8 @@ Deno.test("sign-up signs the new account in and goes on to a safe next", async (
       next: "/\t/evil.example",
     }),
   });
-  equal(evil.headers.get("location"), "/settings/api-keys");
+  // A new account lands where it picks the vendors it depends on.
+  equal(evil.headers.get("location"), "/settings/monitors?welcome=1");
 });
 
 Deno.test("sign-up with a taken email changes nothing and sends its person to sign in; a new one is signed in", async () => {
@@ -110,7 +111,7 @@ Deno.test("sign-up with a taken email changes nothing and sends its person to si
   });
   deepStrictEqual(await answer("fresh@example.com"), {
     status: 303,
-    location: "/settings/api-keys",
+    location: "/settings/monitors?welcome=1",
     session: true,
   });
   // The owner's password is unchanged; the new email got its account, on the sign-up plan.
