@@ -13,7 +13,11 @@ Deno.test("sign-up creates a Free account and signs in; sign-in sets an HttpOnly
     password: PASSWORD,
   });
   equal(res.status, 303);
-  equal(res.headers.get("location"), "/settings/monitors?welcome=1", "a new account picks its vendors");
+  equal(
+    res.headers.get("location"),
+    "/settings/monitors?welcome=1",
+    "a new account picks its vendors",
+  );
   equal(b.jar.has("sd_session"), true, "signing up signs in");
   await b.submit("/settings/api-keys", "/sign-out", {});
   equal(b.jar.has("sd_session"), false);
