@@ -160,7 +160,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     onListen: ({ hostname, port }) => {
       log.info("listening", { url: `http://${hostname}:${port}`, publicUrl: config.publicUrl });
       void firstStartWords(store, config.publicUrl).then((line) => {
-        if (line !== null) console.error(line);
+        // On stdout: the log on stderr stays JSON lines for whatever reads it.
+        if (line !== null) console.log(line);
       });
     },
   }, app.fetch);

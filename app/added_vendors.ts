@@ -50,10 +50,17 @@ export interface AddedVendorResult {
 
 /** The slug a page's name gives (`"Crisp Status"` → `crisp-status`), or one from its host. */
 function slugOf(name: string, host: string): string {
-  const from = (text: string) =>
-    text.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
-      .slice(0, 60).replace(/-+$/, "");
-  return from(name) || from(host.replace(/^status\./, "")) || "vendor";
+  const from = (text: string) => {
+    const words = text.normalize("NFKD").toLowerCase().split(/[^a-z0-9]/).filter((w) => w !== "");
+    let slug = "";
+    for (const w of words) {
+      const next = slug === "" ? w : `${slug}-${w}`;
+      if (next.length > 60) break;
+      slug = next;
+    }
+    return slug;
+  };
+  return from(name) || from(host.startsWith("status.") ? host.slice(7) : host) || "vendor";
 }
 
 /** The view of a stored vendor the account has (or that everyone sees). */

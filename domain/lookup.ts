@@ -8,7 +8,55 @@
 /** At most this many hosts are read from one text. */
 export const LOOKUP_HOSTS_MAX = 10;
 
-const HOST = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]/gi;
+/** A file name's ending, not a top-level domain: "index.html", "app.js". */
+const FILE_ENDINGS = new Set([
+  "html",
+  "htm",
+  "js",
+  "ts",
+  "json",
+  "xml",
+  "txt",
+  "md",
+  "css",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "svg",
+  "py",
+  "go",
+  "rb",
+  "php",
+  "log",
+  "yml",
+  "yaml",
+  "lock",
+]);
+
+/** A DNS label: 1 to 63 letters, digits and inner dashes. */
+function isLabel(label: string): boolean {
+  if (label.length === 0 || label.length > 63) return false;
+  if (label.startsWith("-") || label.endsWith("-")) return false;
+  for (const ch of label) {
+    if (!((ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") || ch === "-")) return false;
+  }
+  return true;
+}
+
+/** `token` as a host name, or null (read without a regular expression: no backtracking). */
+function asHost(token: string): string | null {
+  let from = 0, to = token.length;
+  while (from < to && token[from] === ".") from++;
+  while (to > from && token[to - 1] === ".") to--;
+  const host = token.slice(from, to).toLowerCase();
+  const labels = host.split(".");
+  if (labels.length < 2 || host.length > 253 || !labels.every(isLabel)) return null;
+  const tld = labels[labels.length - 1]!;
+  // A top-level domain starts with a letter; a file name is not a host.
+  if (!(tld[0]! >= "a" && tld[0]! <= "z") || FILE_ENDINGS.has(tld)) return null;
+  return host;
+}
 
 /**
  * The host names `text` names, lower case, in order, each once: a URL's host, a bare host
@@ -17,18 +65,11 @@ const HOST = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-
  */
 export function hostsIn(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.slice(0, 2_000).matchAll(HOST)) {
-    const host = m[0].toLowerCase().replace(/\.$/, "");
-    const tld = host.slice(host.lastIndexOf(".") + 1);
-    // A file name, not a host: "index.html", "app.js", "config.json".
-    if (
-      /^(html?|js|ts|json|xml|txt|md|css|png|jpe?g|gif|svg|py|go|rb|php|log|yml|yaml|lock)$/.test(
-        tld,
-      )
-    ) {
-      continue;
-    }
-    if (!out.includes(host)) out.push(host);
+  // Tokens are the runs of what a host may hold; anything else (spaces, `:`, `/`) ends one.
+  for (const token of text.slice(0, 2_000).split(/[^A-Za-z0-9.-]/)) {
+    const host = asHost(token);
+    if (host === null || out.includes(host)) continue;
+    out.push(host);
     if (out.length === LOOKUP_HOSTS_MAX) break;
   }
   return out;

@@ -135,5 +135,7 @@ export function statusPageKey(url: string): string | null {
   if (!URL.canParse(url.trim())) return null;
   const u = new URL(url.trim());
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
-  return `${u.hostname}${u.pathname.replace(/\/+$/, "")}`;
+  let path = u.pathname;
+  while (path.endsWith("/")) path = path.slice(0, -1);
+  return `${u.hostname}${path}`;
 }

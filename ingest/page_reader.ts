@@ -166,23 +166,66 @@ export function pageName(documentBody: string, pageHtml: string): string | null 
   } catch {
     // Not JSON (a feed, HTML): the page's own title.
   }
-  const site = /<meta[^>]+property=["']og:site_name["'][^>]+content=["']([^"']+)["']/i
-    .exec(pageHtml)?.[1];
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(pageHtml)?.[1];
-  const name = cleanName(decodeEntities(site ?? title ?? ""));
+  const html = pageHtml.slice(0, 200_000);
+  const name = cleanName(decodeEntities(siteNameOf(html) ?? titleOf(html) ?? ""));
   return name === null ? null : withoutStatus(name);
 }
 
+/** The page's `og:site_name`, if it gives one. */
+function siteNameOf(html: string): string | undefined {
+  for (const tag of html.match(/<meta\b[^<>]*>/gi) ?? []) {
+    if (!/property=["']og:site_name["']/i.test(tag)) continue;
+    const content = /content=["']([^"']*)["']/i.exec(tag)?.[1];
+    if (content) return content;
+  }
+  return undefined;
+}
+
+/** The page's `<title>` text (found by position: no regular expression to backtrack). */
+function titleOf(html: string): string | undefined {
+  const lower = html.toLowerCase();
+  const open = lower.indexOf("<title");
+  const start = open < 0 ? -1 : lower.indexOf(">", open);
+  const end = start < 0 ? -1 : lower.indexOf("</title", start);
+  return end < 0 ? undefined : html.slice(start + 1, end);
+}
+
+/** Words a page's name ends with that say it is a status page, last word first. */
+const STATUS_ENDINGS: readonly (readonly string[])[] = [
+  ["page", "status", "system"],
+  ["page", "status"],
+  ["status", "system"],
+  ["status", "service"],
+  ["status", "platform"],
+  ["status"],
+  ["history", "incident"],
+  ["uptime"],
+  ["health"],
+];
+
+/** Separators between a page's name and what it says it is ("Acme - Status"). */
+const SEPARATORS = new Set(["-", "–", "|", ":", "·"]);
+
 /** `"Acme Status"`, `"Acme - Status Page"`, `"Acme Status - Incident History"` → `"Acme"`. */
 function withoutStatus(name: string): string {
-  let bare = name;
-  for (let i = 0; i < 3; i++) {
-    bare = bare.replace(
-      /\s*[-–|:·]?\s*(?:(?:system|service|platform)\s+)?(?:status(?:\s+page)?|incident\s+history|uptime|health)\s*$/i,
-      "",
-    ).trim();
+  const words = name.split(" ").filter((w) => w !== "");
+  for (let changed = true; changed;) {
+    changed = false;
+    while (words.length > 1 && SEPARATORS.has(words[words.length - 1]!)) {
+      words.pop();
+      changed = true;
+    }
+    for (const ending of STATUS_ENDINGS) {
+      if (words.length <= ending.length) continue;
+      const tail = words.slice(-ending.length).reverse().map((w) => w.toLowerCase());
+      if (ending.every((e, i) => tail[i] === e)) {
+        words.splice(-ending.length);
+        changed = true;
+        break;
+      }
+    }
   }
-  return bare === "" ? name : bare;
+  return words.join(" ") || name;
 }
 
 function decodeEntities(text: string): string {
