@@ -38,6 +38,7 @@ import {
   uptimePercent,
   worst,
 } from "../domain/mod.ts";
+import { editDistance } from "../domain/suggest.ts";
 import type { AppContext } from "./context.ts";
 import type { Caller } from "./policy.ts";
 import { resolutionWindowStart, timeToResolveOf } from "./_resolution.ts";
@@ -207,28 +208,6 @@ export async function listedAccount(ctx: AppContext, who: Caller): Promise<strin
   return added.some((v) => v.origin === "account") ? who.account.id : undefined;
 }
 
-/** Levenshtein distance, capped: returns `cap + 1` as soon as it exceeds `cap`. */
-function distance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > cap) return cap + 1;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /**
  * Up to 5 catalog slugs close to `text`: search's best matches for it, else slugs or names
  * containing it (or contained in it), then slugs within a small edit distance; closest first.
@@ -245,7 +224,7 @@ export async function suggestSlugs(ctx: AppContext, text: string): Promise<strin
   for (const { name, slug } of await ctx.store.catalog.names()) {
     const lname = name.toLowerCase();
     let score: number | null = null;
-    const d = distance(needle, slug, cap);
+    const d = editDistance(needle, slug, cap);
     if (d <= cap) score = d;
     else if (slug.includes(needle) || lname.includes(needle)) score = cap + 1;
     else if (needle.length >= 4 && slug.length >= 4 && needle.includes(slug)) score = cap + 2;

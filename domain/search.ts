@@ -11,6 +11,7 @@
  * names.
  * @module
  */
+import { editDistance } from "./suggest.ts";
 
 /** What search looks at in a catalog entry. */
 export interface Searchable {
@@ -90,36 +91,6 @@ function initialsOf(name: string): string {
   return words.length >= 2 ? words.map((w) => w[0]).join("") : "";
 }
 
-/**
- * Edit distance with adjacent transpositions (`stirpe` → `stripe` is 1), capped: answers
- * `cap + 1` as soon as it must exceed `cap`.
- */
-export function typoDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let before: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      let v = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, before[j - 2]! + 1);
-      }
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > cap) return cap + 1;
-    before = prev;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /** Typos forgiven in a text of this many letters: none up to 3, one up to 5, then two. */
 function typosFor(length: number): number {
   return length <= 3 ? 0 : length <= 5 ? 1 : 2;
@@ -142,7 +113,7 @@ function wordMatch(q: string, word: string): number {
   if (q[0] !== word[0]) return 0;
   const typos = typosFor(Math.min(q.length, word.length));
   if (typos === 0) return 0;
-  const d = typoDistance(q, word, typos);
+  const d = editDistance(q, word, typos);
   return d <= typos ? 0.6 - 0.1 * d : 0;
 }
 
@@ -246,7 +217,7 @@ function matchOf(query: Query, entry: Searchable): SearchMatch | null {
   if (typos > 0) {
     let best = typos + 1;
     for (const t of [...p.namesC, p.slugC, ...p.nameWords]) {
-      if (t.length >= 4 && t[0] === qc[0]) best = Math.min(best, typoDistance(qc, t, typos));
+      if (t.length >= 4 && t[0] === qc[0]) best = Math.min(best, editDistance(qc, t, typos));
     }
     if (best <= typos) return { tier: SEARCH_TIERS.typo, strength: 1 - best / 4, extra: 0 };
   }

@@ -49,14 +49,10 @@ export const AddedVendorRowSchema = AddedVendorSchema.omit({ components: true })
 
 /** A row of the account's added vendors as JSON. */
 export function addedVendorRowJson(v: AddedVendor): z.infer<typeof AddedVendorRowSchema> {
-  return {
-    slug: v.slug,
-    name: v.name,
-    statusPageUrl: v.statusPageUrl,
-    platform: v.platform,
-    currentStatus: v.currentStatus,
-    addedAt: toIso(v.addedAt),
+  const { components: _, ...shown } = addedVendorJson({
+    ...v,
+    components: [],
     listed: v.origin === "account" ? "account" : "catalog",
-    accounts: v.accounts,
-  };
+  });
+  return { ...shown, accounts: v.accounts };
 }
