@@ -8,6 +8,7 @@ import {
   createAppContext,
   isDependencyReaderWorker,
   startAlertEvaluator,
+  startCandidateChecks,
   startRetention,
 } from "./app/mod.ts";
 import { ConfigError, loadConfig, processEnvironment } from "./config.ts";
@@ -176,6 +177,8 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   const evaluator = startAlertEvaluator(ctx);
   // Deletes what is older than the reported windows: now, then every 15 minutes.
   const retention = startRetention(ctx);
+  // Catalog candidates are read (a few every 10 minutes) only where vendors are polled.
+  const candidates = config.poll.enabled ? startCandidateChecks(ctx) : null;
   const stopped = Promise.withResolvers<void>();
   let stopRequested = false;
   const stop = async () => {
@@ -188,6 +191,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       poller.stop(),
       prober.stop(),
       retention.stop(),
+      candidates?.stop(),
       evaluator.stop(),
       server.shutdown(),
       deliveries.stop().then(() => {

@@ -23,6 +23,12 @@ export {
   scopesFor,
 } from "./policy.ts";
 export { authenticate } from "./auth.ts";
+export {
+  CANDIDATE_RECHECK_MS,
+  type CandidateJob,
+  checkCandidates,
+  startCandidateChecks,
+} from "./candidates.ts";
 export { LOOKUP_MATCHES_MAX, LOOKUP_VENDORS, lookupVendors } from "./lookup.ts";
 export {
   ADDED_VENDOR_LIMIT,

@@ -35,6 +35,7 @@ export {
   revisionsJson,
 } from "./incident.ts";
 export {
+  candidateProof,
   CATEGORIES,
   type Category,
   type Component,

@@ -47,6 +47,11 @@ export interface Vendor {
   readonly probes?: readonly string[];
   /** Other names people type for it (`AWS`, `Microsoft 365`): search finds it by them. */
   readonly aliases?: readonly string[];
+  /**
+   * A status URL a source names without proof it is this vendor's: never listed (nor polled)
+   * until statusd has read the page and its own name or address matches the vendor.
+   */
+  readonly candidate?: true;
 }
 
 /** A component (region or subsystem) as an adapter reads it. */
@@ -138,4 +143,48 @@ export function statusPageKey(url: string): string | null {
   let path = u.pathname;
   while (path.endsWith("/")) path = path.slice(0, -1);
   return `${u.hostname}${path}`;
+}
+
+/** Hosts of platforms that serve many vendors' pages: an address there proves no owner. */
+const SHARED_PAGE_HOSTS = [
+  "statuspage.io",
+  "instatus.com",
+  "betteruptime.com",
+  "betterstack.com",
+  "status.io",
+  "incident.io",
+  "atlassian.net",
+  "freshstatus.io",
+  "hund.io",
+  "sorryapp.com",
+];
+
+/**
+ * Whether a page statusd read is the candidate vendor's (`Vendor.candidate`), and why: its own
+ * name names the vendor (one holds the other, letters and digits only, three or more), or it was
+ * served, after redirects, from a host of the vendor's own name that no shared platform serves.
+ * Null when neither shows it.
+ */
+export function candidateProof(
+  vendor: { readonly name: string; readonly slug: string },
+  read: { readonly name: string; readonly url: string },
+): string | null {
+  const letters = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const want = letters(vendor.name);
+  const said = letters(read.name);
+  if (want.length >= 3 && said.length >= 3 && (said.includes(want) || want.includes(said))) {
+    return `the page calls itself "${read.name}"`;
+  }
+  let host = "";
+  try {
+    host = new URL(read.url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  const shared = SHARED_PAGE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+  const labels = host.split(".");
+  const own = labels.length >= 2 ? labels[labels.length - 2]! : "";
+  const names = [want, letters(vendor.slug)].filter((n) => n.length >= 3);
+  if (!shared && names.includes(letters(own))) return `the page is served from ${host}`;
+  return null;
 }

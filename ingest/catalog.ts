@@ -96,6 +96,8 @@ export const CatalogEntrySchema = z.object({
     requiredString("a string").transform((a) => a.trim()).pipe(z.string().min(1).max(100)),
     { error: () => "Expected an array of names" },
   ).max(20, "At most 20 aliases").optional(),
+  /** Not listed until a reading proves the page is the vendor's (see `Vendor.candidate`). */
+  candidate: z.literal(true, { error: () => "Expected true, or no field" }).optional(),
 }, { error: () => "Expected an object with name, slug and statusPageUrl" });
 
 /** A catalog file: a JSON array of entries. */
@@ -165,6 +167,7 @@ export function parseCatalog(json: unknown, source: string): Vendor[] {
       domains: e.domains,
       ...(e.probes ? { probes: e.probes } : {}),
       ...(e.aliases?.length ? { aliases: e.aliases } : {}),
+      ...(e.candidate ? { candidate: true as const } : {}),
     });
   });
   if (issues.length) throw new CatalogError(source, issues);

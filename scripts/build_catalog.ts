@@ -21,8 +21,10 @@ import {
   type Platform,
   PLATFORMS,
   probeTargetsOf,
+  statusPageKey,
   type Vendor,
 } from "../domain/mod.ts";
+import { platformFromUrl } from "../ingest/detect.ts";
 import { normaliseStatusUrl, parseCatalog, SLUG_PATTERN } from "../ingest/catalog.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -1187,6 +1189,40 @@ function withOwnNames(
   });
 }
 
+/**
+ * The held-back candidates as catalog rows marked `candidate`: statusd lists (and polls) one only
+ * once a reading proves the page is the vendor's (app/candidates.ts). A candidate whose slug or
+ * page a vendor has already is left out.
+ */
+function candidateRows(
+  candidates: readonly z.output<typeof Candidate>[],
+  vendors: readonly CatalogEntry[],
+): CatalogEntry[] {
+  const slugs = new Set(vendors.map((v) => v.slug));
+  const pages = new Set(vendors.map((v) => statusPageKey(v.statusPageUrl)));
+  const out: CatalogEntry[] = [];
+  for (const c of candidates) {
+    const slug = slugify(c.name);
+    const url = cleanUrl(c.url);
+    if (!slug || url === null || slugs.has(slug) || pages.has(statusPageKey(url))) continue;
+    slugs.add(slug);
+    pages.add(statusPageKey(url));
+    const platform = platformFromUrl(url);
+    out.push({
+      name: c.name.trim(),
+      slug,
+      statusPageUrl: url,
+      platform: platform ?? "unknown",
+      ...(platform ? { platformSource: "url-pattern" as const } : {}),
+      category: "other",
+      domains: [],
+      provider: slug,
+      candidate: true,
+    });
+  }
+  return out;
+}
+
 /** A group's provider slug must not be a vendor slug of someone outside the group. */
 function checkProviders(vendors: readonly Vendor[]): void {
   const bySlug = new Map(vendors.map((v) => [v.slug, v]));
@@ -1242,7 +1278,11 @@ export async function buildCatalogText(
   const listed = listedRecords(await readListedVendors(sourcesDir), [...records, ...promoted]);
   const built = build([...records, ...listed.added], promoted, claims);
   const report = built.report;
-  const vendors = withOwnNames(built.vendors, await readVendorNames(sourcesDir));
+  const own = withOwnNames(built.vendors, await readVendorNames(sourcesDir));
+  const vendors = [
+    ...own,
+    ...candidateRows(candidates.filter((c) => !PROMOTED.includes(c.name)), own),
+  ].sort((a, b) => a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
   const text = serialise(vendors);
   // The loader must accept exactly what is shipped.
   const loaded = parseCatalog(JSON.parse(text), input);

@@ -140,7 +140,13 @@ Deno.test("docs/architecture.md has a row for every store noun and every process
       /prober\.start\(\)/.test(main),
   );
   ok(/startAlertEvaluator\(/.test(main) && /deliveries\.start\(\)/.test(main));
-  ok(/startRetention\(/.test(main));
-  const files = [...started, "app/alert_loop.ts", "outbound/worker.ts", "app/retention.ts"];
+  ok(/startRetention\(/.test(main) && /startCandidateChecks\(/.test(main));
+  const files = [
+    ...started,
+    "app/alert_loop.ts",
+    "outbound/worker.ts",
+    "app/retention.ts",
+    "app/candidates.ts",
+  ];
   deepStrictEqual(files.filter((f) => !new RegExp(`^\\| [\\w ]+\\| \`${f}\``, "m").test(text)), []);
 });

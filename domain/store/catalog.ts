@@ -262,4 +262,23 @@ export interface CatalogStore {
   removeAccountVendor(accountId: string, slug: string): Promise<boolean>;
   /** Lists an added vendor for everyone (false: no such added vendor). */
   promote(slug: string): Promise<boolean>;
+  /**
+   * Catalog candidates (`Vendor.candidate`) not yet proven, never checked or last checked before
+   * `checkedBefore`, longest unchecked first, at most `limit`.
+   */
+  candidatesToCheck(
+    checkedBefore: EpochMs,
+    limit: number,
+  ): Promise<
+    readonly { readonly slug: string; readonly name: string; readonly statusPageUrl: string }[]
+  >;
+  /**
+   * Records a check of a candidate at `at`: proven (`proof` says how), it joins the catalog
+   * (listed, due at `at`) with its proof kept; else the check is kept and it stays unlisted.
+   * False when no candidate has that slug.
+   */
+  recordCandidateCheck(
+    slug: string,
+    check: { readonly at: EpochMs; readonly proof: string | null; readonly detail: string },
+  ): Promise<boolean>;
 }

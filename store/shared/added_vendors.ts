@@ -200,3 +200,52 @@ export function* promoteVendor(slug: string): Query<boolean> {
   if (changed > 0) yield* bumpSearchVersion();
   return changed > 0;
 }
+
+/** See `CatalogStore.candidatesToCheck`. */
+export function* candidatesToCheck(
+  d: Dialect,
+  checkedBefore: EpochMs,
+  limit: number,
+): Query<{ slug: string; name: string; statusPageUrl: string }[]> {
+  const rows = yield* all(
+    `SELECT slug, name, status_page_url FROM vendors
+      WHERE origin = 'candidate' AND COALESCE(proof_checked_at, 0) < ?
+      ORDER BY COALESCE(proof_checked_at, 0), ${d.binary("slug")} LIMIT ?`,
+    checkedBefore,
+    limit,
+  );
+  return rows.map((r) => ({
+    slug: String(r.slug),
+    name: String(r.name),
+    statusPageUrl: String(r.status_page_url),
+  }));
+}
+
+/** See `CatalogStore.recordCandidateCheck`. */
+export function* recordCandidateCheck(
+  slug: string,
+  check: { readonly at: EpochMs; readonly proof: string | null; readonly detail: string },
+): Query<boolean> {
+  const proof = JSON.stringify({
+    at: check.at,
+    proven: check.proof !== null,
+    why: check.proof ?? check.detail,
+  });
+  const changed = check.proof !== null
+    ? yield* run(
+      `UPDATE vendors SET origin = 'catalog', in_catalog = 1, next_poll_at = ?, proof = ?,
+         proof_checked_at = ? WHERE slug = ? AND origin = 'candidate'`,
+      check.at,
+      proof,
+      check.at,
+      slug,
+    )
+    : yield* run(
+      `UPDATE vendors SET proof = ?, proof_checked_at = ? WHERE slug = ? AND origin = 'candidate'`,
+      proof,
+      check.at,
+      slug,
+    );
+  if (changed > 0 && check.proof !== null) yield* bumpSearchVersion();
+  return changed > 0;
+}

@@ -19,7 +19,9 @@ import {
   accountVendors,
   addVendor,
   bumpSearchVersion,
+  candidatesToCheck,
   promoteVendor,
+  recordCandidateCheck,
   removeAccountVendor,
   vendorByPageKey,
 } from "./added_vendors.ts";
@@ -65,12 +67,53 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
   let added = 0, updated = 0, unchanged = 0;
   const seen = new Set<string>();
   const inserts: Param[][] = [];
+  const candidates: Param[][] = [];
   for (const v of vendors) {
     seen.add(v.slug);
     const domains = JSON.stringify(v.domains);
     const probes = v.probes && v.probes.length > 0 ? JSON.stringify(v.probes) : null;
     const aliases = JSON.stringify(v.aliases ?? []);
     const row = bySlug.get(v.slug);
+    // A candidate is stored unlisted and unread until a reading proves the page is the vendor's;
+    // one proven since (now a catalog row) stays as it is.
+    if (v.candidate) {
+      if (row && String(row.origin) !== "candidate") {
+        unchanged++;
+        continue;
+      }
+      if (!row) {
+        candidates.push([
+          v.slug,
+          v.name,
+          v.statusPageUrl,
+          v.platform,
+          v.category,
+          v.provider,
+          domains,
+          now,
+          0,
+          "candidate",
+        ]);
+        added++;
+        continue;
+      }
+      const same = row.status_page_url === v.statusPageUrl && row.name === v.name &&
+        row.platform === v.platform;
+      if (same) unchanged++;
+      else {
+        // Another page or name: what was checked is checked again.
+        yield* run(
+          `UPDATE vendors SET name = ?, status_page_url = ?, platform = ?, proof = NULL,
+             proof_checked_at = NULL WHERE id = ?`,
+          v.name,
+          v.statusPageUrl,
+          v.platform,
+          Number(row.id),
+        );
+        updated++;
+      }
+      continue;
+    }
     if (!row) {
       inserts.push([
         v.slug,
@@ -138,6 +181,22 @@ function* syncCatalog(d: Dialect, vendors: readonly Vendor[], now: EpochMs): Que
       "next_poll_at",
     ],
     inserts,
+  );
+  yield* insertMany(
+    "vendors",
+    [
+      "slug",
+      "name",
+      "status_page_url",
+      "platform",
+      "category",
+      "provider",
+      "domains",
+      "next_poll_at",
+      "in_catalog",
+      "origin",
+    ],
+    candidates,
   );
   // What accounts added (and the operator promoted) is theirs, not the catalog file's to retire.
   const retire = rows.filter((r) =>
@@ -362,5 +421,7 @@ export function catalogStore(engine: Engine): CatalogStore {
     accountVendors: (accountId) => engine.once(accountVendors(accountId)),
     removeAccountVendor: (accountId, slug) => engine.write(removeAccountVendor(d, accountId, slug)),
     promote: (slug) => engine.write(promoteVendor(slug)),
+    candidatesToCheck: (before, limit) => engine.once(candidatesToCheck(d, before, limit)),
+    recordCandidateCheck: (slug, check) => engine.write(recordCandidateCheck(slug, check)),
   };
 }

@@ -399,6 +399,7 @@ export function vendorsByUrl(t: SchemaTypes): string {
   return `ALTER TABLE vendors ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE vendors ADD COLUMN origin TEXT NOT NULL DEFAULT 'catalog';
 ALTER TABLE vendors ADD COLUMN proof TEXT;
+ALTER TABLE vendors ADD COLUMN proof_checked_at ${t.big};
 CREATE TABLE account_vendors (
   account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
   vendor_id ${t.big} NOT NULL REFERENCES vendors (id),

@@ -31,7 +31,7 @@ sqlite 18 incident_removal 2bfcfa63d6415ffe
 sqlite 19 early_warning 860092b5c1ed5acc
 sqlite 20 promised_first 1fb17204bc39527a
 sqlite 21 trust 67c19126e3fd48f9
-sqlite 22 vendors_by_url 21832526928a74e6
+sqlite 22 vendors_by_url ca38fa240816a515
 postgres 1 schema dedfd3e2b984006e
 postgres 2 leases ae2222e8ea1907ae
 postgres 3 attempts a2ec2e4cc6cdce41
@@ -47,7 +47,7 @@ postgres 12 incident_removal 05bdbbb691e83a4d
 postgres 13 early_warning 4b967ee3dc9f299e
 postgres 14 promised_first 1fb17204bc39527a
 postgres 15 trust 4f3b030b6b7ab22c
-postgres 16 vendors_by_url b4c65ceeb0bcd058
+postgres 16 vendors_by_url e4e5fbecebec9cfb
 `;
 
 /** The statements of `sql` without comments or layout. */

@@ -180,3 +180,56 @@ export const addedVendorCases: Case[] = [
     },
   },
 ];
+
+/** A catalog row a source names without proof. */
+const candidate = (slug: string) =>
+  vendor(slug, { statusPageUrl: `https://${slug}.statuspage.test`, candidate: true });
+
+export const candidateCases: Case[] = [
+  {
+    name:
+      "catalog candidates are stored unlisted and unread until a check proves them; the proof is kept",
+    async run(store) {
+      const sync = await store.catalog.sync([vendor("acme"), candidate("crisp")], T);
+      equal(sync.added, 2);
+      deepStrictEqual(await listed(store), ["acme"], "not listed");
+      equal(await store.catalog.service("crisp"), null, "not read by slug");
+      deepStrictEqual(
+        (await store.polls.claimDue(T, 10)).map((v) => v.slug),
+        ["acme"],
+        "not polled",
+      );
+      deepStrictEqual(await store.catalog.candidatesToCheck(T, 10), [
+        { slug: "crisp", name: "Crisp", statusPageUrl: "https://crisp.statuspage.test" },
+      ]);
+      // A check that proves nothing is kept, and the candidate waits until the next one is due.
+      equal(
+        await store.catalog.recordCandidateCheck("crisp", {
+          at: T + 1,
+          proof: null,
+          detail: 'the page calls itself "Other"',
+        }),
+        true,
+      );
+      deepStrictEqual(await store.catalog.candidatesToCheck(T + 1, 10), []);
+      equal((await store.catalog.candidatesToCheck(T + 2, 10)).length, 1);
+      // Proven: listed and due at once.
+      await store.catalog.recordCandidateCheck("crisp", {
+        at: T + 2,
+        proof: 'the page calls itself "Crisp"',
+        detail: "",
+      });
+      deepStrictEqual(await listed(store), ["acme", "crisp"]);
+      ok((await store.polls.claimDue(T + 2, 10)).some((v) => v.slug === "crisp"));
+      deepStrictEqual(await store.catalog.candidatesToCheck(T + 99, 10), []);
+      equal(
+        await store.catalog.recordCandidateCheck("acme", { at: T, proof: "x", detail: "" }),
+        false,
+        "only a candidate is checked",
+      );
+      // The catalog file naming it a candidate again does not demote what was proven.
+      await store.catalog.sync([vendor("acme"), candidate("crisp")], T + 3);
+      deepStrictEqual(await listed(store), ["acme", "crisp"]);
+    },
+  },
+];

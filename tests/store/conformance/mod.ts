@@ -20,7 +20,7 @@ import { boardCases } from "./boards.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { deliveryCases } from "./deliveries.ts";
 import { mailCases } from "./mail.ts";
-import { addedVendorCases } from "./added_vendors.ts";
+import { addedVendorCases, candidateCases } from "./added_vendors.ts";
 import { catalogCases } from "./catalog.ts";
 import { changeCases } from "./changes.ts";
 import { healthCases } from "./health.ts";
@@ -40,6 +40,7 @@ import type { Case } from "./_support.ts";
 export const CASES: readonly Case[] = [
   ...catalogCases,
   ...addedVendorCases,
+  ...candidateCases,
   ...readingCases,
   ...pollCases,
   ...incidentCases,
