@@ -72,7 +72,14 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
     onListenerError: (err) => log.error("change listener failed", { err: String(err) }),
   });
   const synced = await store.catalog.sync(vendors, systemClock.now());
-  log.info("catalog loaded", { vendors: vendors.length, engine: store.engine, ...synced });
+  // Candidates wait for a reading to prove them (app/candidates.ts): not vendors yet.
+  const candidates = vendors.filter((v) => v.candidate).length;
+  log.info("catalog loaded", {
+    vendors: vendors.length - candidates,
+    candidates,
+    engine: store.engine,
+    ...synced,
+  });
   const { proxy } = config.poll;
   if (proxy.http !== null || proxy.https !== null) {
     // The URLs hold no credentials (lib/proxy.ts keeps them apart).
@@ -178,7 +185,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
   // Deletes what is older than the reported windows: now, then every 15 minutes.
   const retention = startRetention(ctx);
   // Catalog candidates are read (a few every 10 minutes) only where vendors are polled.
-  const candidates = config.poll.enabled ? startCandidateChecks(ctx) : null;
+  const candidateChecks = config.poll.enabled ? startCandidateChecks(ctx) : null;
   const stopped = Promise.withResolvers<void>();
   let stopRequested = false;
   const stop = async () => {
@@ -191,7 +198,7 @@ async function serve(env: Record<string, string | undefined>): Promise<void> {
       poller.stop(),
       prober.stop(),
       retention.stop(),
-      candidates?.stop(),
+      candidateChecks?.stop(),
       evaluator.stop(),
       server.shutdown(),
       deliveries.stop().then(() => {
