@@ -62,6 +62,11 @@ export interface ComponentSnapshot {
   /** Name of the group it belongs to, if any. */
   readonly group: string | null;
   readonly status: StatusLevel;
+  /**
+   * The vendor's id of its group when the document names the group by id only (Cachet 2.x):
+   * the poller fills `group` from the platform's groups document (`Adapter.groupNames`).
+   */
+  readonly groupRef?: string;
 }
 
 /** What an adapter returns for one fetch of a vendor: nothing stored yet. */

@@ -36,6 +36,11 @@ export interface PollContext {
   readonly reported: Set<string>;
   /** Digest of the body of each vendor's last stored reading (cleared by any failure). */
   readonly bodies: Map<number, string>;
+  /** Each vendor's component group names (`Adapter.groupNames`), and when they were read. */
+  readonly groupNames: Map<
+    number,
+    { readonly at: EpochMs; readonly names: ReadonlyMap<string, string> }
+  >;
   /** Each vendor's pulse memory. */
   readonly pulses: PulseBook;
   /** Parses bodies (large ones off the event loop). */

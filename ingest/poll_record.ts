@@ -23,6 +23,7 @@ import { OFF_THREAD_BYTES } from "./parse_worker.ts";
 import { intervalMs, isStale, nextPollAt } from "./schedule.ts";
 import { type PollContext, type PollResult, reportOnce, stateOf } from "./poll_context.ts";
 import { withVanishedSettled } from "./poll_vanished.ts";
+import { withGroupNames } from "./poll_groups.ts";
 
 /** Notes kept per reading (each at most 300 characters). */
 const MAX_NOTES = 60;
@@ -107,7 +108,7 @@ export async function record(
         httpStatus: outcome.status,
       }, ctx);
     }
-    const snapshot = await withVanishedSettled(
+    const settled = await withVanishedSettled(
       v,
       adapter,
       platform,
@@ -117,6 +118,8 @@ export async function record(
       ctx,
       notes,
     );
+    if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
+    const snapshot = await withGroupNames(v.id, adapter, settled, documentUrl, at, ctx, notes);
     if (ctx.aborted()) return { outcome: "aborted", changes: 0 };
     // A big document took its time to parse: let waiting requests run before the write.
     await new Promise((resolve) => setTimeout(resolve, 0));

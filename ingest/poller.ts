@@ -140,6 +140,7 @@ export function createPoller(config: PollerConfig, deps: PollerDeps): Poller {
     adapters,
     reported,
     bodies,
+    groupNames: new Map(),
     pulses: createPulseBook(),
     parser,
     counts,

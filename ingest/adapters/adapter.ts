@@ -52,6 +52,20 @@ export interface Adapter {
    * (with the vendor's own time and words) from a deletion (domain/vanished_incidents.ts).
    */
   readonly history?: History;
+  /**
+   * For platforms whose components name their group by id only (`groupRef`): the document
+   * naming the groups. The poller reads it (at most hourly per vendor) and fills each
+   * component's `group`.
+   */
+  readonly groupNames?: GroupNames;
+}
+
+/** Where a platform names its component groups (see {@link Adapter.groupNames}). */
+export interface GroupNames {
+  /** The groups document's URL, from the URL the components came from (after redirects). */
+  endpoint(main: URL): URL;
+  /** Pure: the groups document → each group's id → its name. Throws PayloadError. */
+  parse(body: string): ReadonlyMap<string, string>;
 }
 
 /** Where a platform keeps the history document of a page (see {@link Adapter.history}). */

@@ -255,26 +255,36 @@ function parse(body: string, ctx: ParseContext): Snapshot {
 }
 
 /**
- * 2.x names a component's group by id only; the names are in `/api/v1/components/groups`,
- * which the poller does not read. So a note says the groups are not shown, and components
- * that share a name are told apart by their group's id ("API (group 2)").
+ * 2.x names a component's group by id only (`groupRef`): the poller fills the names from
+ * `/api/v1/components/groups` (`groupNames` below). Components that share a name are told apart
+ * by their group's id ("API (group 2)"), so they stay apart whatever the groups document says.
  */
 function grouped(rows: z.output<typeof component>[], ctx: ParseContext): ComponentSnapshot[] {
   const inGroup = (c: z.output<typeof component>) => (c.group_id ?? 0) > 0;
-  if (rows.some(inGroup)) {
-    ctx.dropped?.(
-      "data[].group_id",
-      "components name their group by id only (the names are in /api/v1/components/groups, " +
-        "which is not read): groups are not shown",
-    );
-  }
   const named = Map.groupBy(rows, (c) => c.name.trim());
   return rows.map((c) => {
-    const read = toComponent(c, ctx);
+    const read = {
+      ...toComponent(c, ctx),
+      ...(inGroup(c) ? { groupRef: String(c.group_id) } : {}),
+    };
     const twins = named.get(c.name.trim())!;
     const distinct = new Set(twins.map((t) => t.group_id ?? 0)).size > 1;
     return distinct && inGroup(c) ? { ...read, name: `${read.name} (group ${c.group_id})` } : read;
   });
+}
+
+/** One 2.x component group (`/api/v1/components/groups`). */
+const group = z.object({ id, name: z.string() });
+
+/** `/api/v1/components/groups` → each group's id → its name (a malformed group is left out). */
+export function cachetGroupNames(body: string): Map<string, string> {
+  const { data } = decodeList(body);
+  const out = new Map<string, string>();
+  for (const raw of data) {
+    const g = group.safeParse(raw);
+    if (g.success && g.data.name.trim() !== "") out.set(g.data.id, g.data.name.trim());
+  }
+  return out;
 }
 
 /** `/api/v1/incidents/<id>/updates` → each incident id's timeline, oldest first. */
@@ -338,5 +348,13 @@ export const cachet: Adapter = {
   discovery: {
     needed: (vendor) => !API_PATH.test(new URL(vendor.statusPageUrl).pathname),
     find: cachetEndpointFromPage,
+  },
+  groupNames: {
+    endpoint: (main) => {
+      const u = new URL(main);
+      u.pathname = `${u.pathname.replace(/\/$/, "")}/groups`;
+      return u;
+    },
+    parse: cachetGroupNames,
   },
 };

@@ -53,19 +53,22 @@ Deno.test("cachet parse: 2.x components list, one Operational component", () => 
   const snap = cachet.parse(read("cachet-v2-components-list-operational.json"), ctx);
   deepStrictEqual(snap, {
     indicator: "OPERATIONAL",
-    components: [{ externalId: "1", name: "Example", group: null, status: "OPERATIONAL" }],
+    components: [{
+      externalId: "1",
+      name: "Example",
+      group: null,
+      status: "OPERATIONAL",
+      groupRef: "1",
+    }],
     incidents: [],
   });
   deepStrictEqual(unknown, []);
 });
 
-Deno.test("cachet parse: 2.x groups by id only — a note says so, same-named components stay apart", () => {
+Deno.test("cachet parse: 2.x names groups by id only (the poller reads their names); same-named components stay apart", () => {
   const { ctx, dropped } = demo();
   cachet.parse(read("cachet-v2-components-list-operational.json"), ctx);
-  deepStrictEqual(dropped, [
-    "data[].group_id: components name their group by id only (the names are in " +
-    "/api/v1/components/groups, which is not read): groups are not shown",
-  ]);
+  deepStrictEqual(dropped, [], "no note: the poller fills the names");
   // The recorded component twice more, in two other groups, and once ungrouped.
   const recorded = jsonFixture("cachet", "cachet-v2-components-list-operational.json");
   const base = recorded.data[0];
@@ -79,15 +82,25 @@ Deno.test("cachet parse: 2.x groups by id only — a note says so, same-named co
     ],
   });
   const snap = cachet.parse(body, demo().ctx);
-  deepStrictEqual(snap.components.map((c) => [c.externalId, c.name, c.status]), [
-    ["1", "Example (group 1)", "OPERATIONAL"],
-    ["2", "Example (group 2)", "MAJOR_OUTAGE"],
-    ["3", "Example", "OPERATIONAL"],
-    ["4", "Other", "OPERATIONAL"],
+  deepStrictEqual(snap.components.map((c) => [c.externalId, c.name, c.status, c.groupRef]), [
+    ["1", "Example (group 1)", "OPERATIONAL", "1"],
+    ["2", "Example (group 2)", "MAJOR_OUTAGE", "2"],
+    ["3", "Example", "OPERATIONAL", undefined],
+    ["4", "Other", "OPERATIONAL", "2"],
   ]);
-  const { ctx: plain, dropped: none } = demo();
-  cachet.parse(list([component(1), component(2, { id: 2, name: "Web" })]), plain);
-  deepStrictEqual(none, [], "no note when no component is in a group");
+  // The groups document, in 2.x's list envelope (a malformed group is left out).
+  const groups = cachet.groupNames!;
+  deepStrictEqual(
+    [...groups.parse(JSON.stringify({
+      meta: {},
+      data: [{ id: 1, name: " Websites ", order: 0 }, { id: "2", name: "APIs" }, { id: 3 }],
+    }))],
+    [["1", "Websites"], ["2", "APIs"]],
+  );
+  equal(
+    groups.endpoint(new URL("https://status.acme.test/api/v1/components?per_page=100")).href,
+    "https://status.acme.test/api/v1/components/groups?per_page=100",
+  );
 });
 
 Deno.test("cachet parse: pre-1.0 components with a display string and status_id", () => {
