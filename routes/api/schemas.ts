@@ -121,8 +121,15 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string, what: str
   return page;
 }
 
-/** Page of services. */
-export const ServicePageSchema = pageSchema(ServiceSchema, "ServicePage", "services");
+/** Page of services; a search that matched nothing adds the closest slugs. */
+export const ServicePageSchema = wirePage(ServiceSchema, "services").extend({
+  didYouMean: z.array(z.string()).optional().openapi({
+    description: "When `q` matched nothing: the closest slugs (a vendor statusd does not list " +
+      "can be added by its status page: `POST /api/user/vendors`)",
+    example: ["github"],
+  }),
+});
+named(ServicePageSchema, "ServicePage");
 /** Page of incidents. */
 export const IncidentPageSchema = pageSchema(IncidentSchema, "IncidentPage", "incidents");
 

@@ -16,6 +16,7 @@ import {
   SERVICE_SORTS,
   serviceHistory,
   serviceUptime,
+  suggestSlugs,
 } from "../../app/mod.ts";
 import {
   ALL_STATUS_LEVELS,
@@ -214,8 +215,16 @@ export const registerServices: Register = (api, deps) => {
     const app = c.get("app");
     // A caller whose account added vendors by URL sees them listed too: not a shared answer.
     const account = await listedAccount(app, c.get("principal"));
-    const list = async () =>
-      pageJson(await listServices(app, { ...filter, account }, { limit, page }), serviceJson);
+    const list = async () => {
+      const found = pageJson(
+        await listServices(app, { ...filter, account }, { limit, page }),
+        serviceJson,
+      );
+      const q = filter.q?.trim();
+      return found.totalElements === 0 && q
+        ? { ...found, didYouMean: await suggestSlugs(app, q) }
+        : found;
+    };
     return account === undefined ? cache.json(c, list) : c.json(await list(), 200);
   });
   api.openapi(getServiceRoute, async (c) => {

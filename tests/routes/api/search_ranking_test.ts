@@ -124,6 +124,10 @@ Deno.test("a search that finds nothing says so, with the closest names and the w
     ) as { services: unknown[]; didYouMean?: string[] };
     deepStrictEqual(result.services, []);
     ok(result.didYouMean?.includes("github"), JSON.stringify(result.didYouMean));
+    const rest = await (await r.get("/api/services?q=mygithubaccount")).json();
+    deepStrictEqual(rest.content, []);
+    ok(rest.didYouMean.includes("github"), JSON.stringify(rest.didYouMean));
+    equal((await (await r.get("/api/services?q=github")).json()).didYouMean, undefined);
     const page = await (await r.get("/services?q=mygithubaccount")).text();
     ok(page.includes("No service matches “mygithubaccount”"));
     ok(/Closest:.*href="\/services\/github"/s.test(page));
